@@ -1,0 +1,217 @@
+import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import cors from '@fastify/cors';
+import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client';
+import { randomUUID } from 'node:crypto';
+import type { App, AppDeps } from './deps';
+import { ApiError, validationError } from './platform/errors';
+import { ajvToFields, validatorCompiler } from './platform/http/validation';
+import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
+import { createLimiter, consume } from './platform/http/rate-limit';
+import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
+import { buildDocs } from './platform/openapi';
+import { MODULES } from './modules';
+import { op } from './platform/http/route';
+import { Type } from '@sinclair/typebox';
+
+/** Browsers may call only these (license app API and the signing keys); everything else is server-to-server. */
+const BROWSER_PATHS = new Set(['/v1/licenses/activate', '/v1/licenses/deactivate', '/v1/licenses/verify', '/v1/licenses/signing-keys']);
+
+export const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.secret',
+  '*.password',
+  '*.key',
+  '*.ownerToken',
+];
+
+export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] | false } = {}): Promise<App> {
+  const { config, db, clock } = deps;
+  const app = Fastify({
+    logger: opts.logger === undefined ? false : opts.logger,
+    loggerInstance: opts.logger === undefined ? deps.log : undefined,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+    },
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: false },
+  } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only: drop Fastify's text/plain parser so other media types are refused.
+  app.removeContentTypeParser('text/plain');
+
+  // ---------- metrics ----------
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const reqCounter = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status_code'], registers: [registry] });
+  const reqDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.decorate('metricsRegistry', registry);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Commerce API', version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer' },
+          ownerToken: { type: 'http', scheme: 'bearer' },
+          operatorToken: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json: any, _base: any, _frag: any, i: number) => json.$id || json.title || `def-${i}` },
+  });
+
+  await app.register(cors, {
+    hideOptionsRoute: true,
+    delegator: (req, cb) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (BROWSER_PATHS.has(path)) cb(null, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type'], exposedHeaders: ['Service-Signature', 'Retry-After', 'Request-Id'], maxAge: 600 });
+      else cb(null, { origin: false });
+    },
+  });
+
+  // ---------- request pipeline: request id → auth → rate limit → idempotency → validation → handler ----------
+  const limiter = createLimiter({ redis: deps.redis, keyPrefix: 'rl_api', points: config.rateLimitPerMinute, durationSec: 60 });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+    (request as any).startedAt = process.hrtime.bigint();
+    const meta = request.routeOptions.config?.meta;
+    if (!meta) return;
+    if (meta.auth === 'api_key') {
+      const auth = await authenticateApiKey(db, clock, request, reply, meta.scope);
+      const rl = await consume(limiter, auth.keyId);
+      reply.header('X-RateLimit-Limit', String(rl.limit));
+      reply.header('X-RateLimit-Remaining', String(rl.remaining));
+      reply.header('X-RateLimit-Reset', String(Math.ceil(clock.now().getTime() / 1000) + rl.resetSec));
+      if (!rl.allowed) throw new ApiError('RATE_LIMITED', { headers: { 'Retry-After': String(rl.resetSec) } });
+    } else if (meta.auth === 'owner') {
+      await authenticateOwner(db, request);
+    } else if (meta.auth === 'operator') {
+      authenticateOperator(config.adminToken, request);
+    }
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.routeOptions.config?.meta?.idempotent) {
+      await beginIdempotency(db, clock, config.idempotencyRetentionHours, request, reply);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.idempotency) await finishIdempotency(db, request, reply, payload);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+    reqCounter.inc(labels);
+    const started = (request as any).startedAt as bigint | undefined;
+    if (started) reqDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  });
+
+  // ---------- errors: every answer that is not a success is an ApiError ----------
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if ((error as FastifyError).validation) {
+      const fe = error as FastifyError;
+      apiError = validationError(ajvToFields(fe.validation as any, fe.validationContext));
+    } else {
+      const code = (error as FastifyError).code;
+      const status = (error as FastifyError).statusCode ?? 500;
+      if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) apiError = new ApiError('PAYLOAD_TOO_LARGE');
+      else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415)
+        apiError = validationError([{ field: 'Content-Type', message: 'Content-Type은 application/json이어야 합니다.' }]);
+      else if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') apiError = validationError([{ field: 'body', message: '요청 본문이 비어 있습니다.' }]);
+      else if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || (status === 400 && /JSON/i.test(error.message)))
+        apiError = validationError([{ field: 'body', message: 'JSON 형식이 올바르지 않습니다.' }]);
+      else if (status >= 400 && status < 500) apiError = validationError([{ field: 'request', message: '요청 형식이 올바르지 않습니다.' }]);
+      else {
+        request.log.error({ err: error }, 'unhandled error');
+        apiError = new ApiError('INTERNAL_ERROR');
+      }
+    }
+    if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError, code: apiError.code, internal: apiError.internal }, 'request failed');
+    else if (apiError.internal) request.log.info({ code: apiError.code, internal: apiError.internal }, 'request refused');
+    if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
+    reply.code(apiError.statusCode).type('application/json; charset=utf-8').send(apiError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).type('application/json; charset=utf-8').send(new ApiError('NOT_FOUND').toBody());
+  });
+
+  // ---------- operations ----------
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.database.ping();
+      return { status: 'ready' };
+    } catch {
+      reply.code(503);
+      return { status: 'unavailable' };
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+
+  // ---------- modules ----------
+  for (const mod of MODULES) {
+    await app.register(async (scope) => mod(scope as App, deps));
+  }
+
+  // ---------- documents ----------
+  let docs: ReturnType<typeof buildDocs> | null = null;
+  const getDocs = () => (docs ??= buildDocs(app));
+  app.get(
+    '/v1/openapi.json',
+    op(
+      { operationId: 'getOpenApi', summary: 'This machine-readable description (OpenAPI 3.1)', tags: ['Meta'] },
+      { auth: 'none' },
+      { response: { 200: Type.Object({}, { additionalProperties: true }) } },
+    ),
+    async () => getDocs().v1,
+  );
+  app.get('/admin/v1/openapi.json', { schema: { hide: true } }, async () => getDocs().admin);
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    transformSpecification: () => getDocs().v1,
+    transformSpecificationClone: false,
+  });
+  await app.register(async (scope) => {
+    await scope.register(swaggerUi, { routePrefix: '/admin/docs', transformSpecification: () => getDocs().admin, transformSpecificationClone: false });
+  });
+
+  await app.ready();
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metricsRegistry: Registry;
+  }
+}

@@ -1,0 +1,133 @@
+import { loadConfig } from './config';
+import { createRuntime } from './runtime';
+import { createDemo, demoBanner, hasAnyStore } from './demo';
+import { openDatabase } from './db';
+import { createApiKey, createStore, ALL_SCOPES } from './stores/service';
+import { systemClock } from './platform/clock';
+import { SCOPES, type Scope } from './platform/http/route';
+
+const HELP = `commerce — Commerce API operator CLI
+
+Usage:
+  commerce start [--demo] [--no-worker]   migrate, then serve the API (and run background workers)
+  commerce worker                         run only the background workers (webhook delivery, jobs)
+  commerce migrate                        apply pending database migrations
+  commerce store create --name NAME [--verified]
+                                          create a store; prints its owner token
+  commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]
+                                          create an API key (all scopes by default); prints it once
+  commerce demo                           create the demo store (test mode) and print its keys
+
+Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...`;
+
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config: ReturnType<typeof loadConfig> }) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    await database.migrate();
+    return await fn({ db: database.db, clock: systemClock, config });
+  } finally {
+    await database.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [cmd, sub, ...rest] = argv;
+  const args = [sub, ...rest].filter((x): x is string => x !== undefined);
+  switch (cmd) {
+    case 'start':
+    case undefined: {
+      const config = loadConfig(process.env, args.includes('--no-worker') ? { runWorkers: false } : {});
+      const rt = await createRuntime(config);
+      const log = rt.deps.log;
+      // Demo on first start: embedded database only, unless asked for with --demo. Never live mode.
+      const wantDemo = args.includes('--demo') || (!config.databaseUrl && !args.includes('--no-demo'));
+      if (wantDemo && !(await hasAnyStore(rt.deps))) {
+        const info = await createDemo(rt.deps);
+        process.stdout.write(demoBanner(info, config.publicBaseUrl) + '\n');
+      }
+      if (config.runWorkers) rt.deps.worker.start();
+      await rt.app.listen({ port: config.port, host: config.host });
+      log.info({ url: config.publicBaseUrl, database: rt.deps.database.kind }, 'commerce api listening');
+      let closing = false;
+      const shutdown = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        log.info({ signal }, 'shutting down: finishing in-flight requests');
+        const force = setTimeout(() => process.exit(1), 30_000);
+        force.unref();
+        await rt.close();
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      return;
+    }
+    case 'worker': {
+      const config = loadConfig();
+      const rt = await createRuntime(config);
+      rt.deps.worker.start();
+      rt.deps.log.info({ worker: rt.deps.worker.id }, 'worker started');
+      const stop = async () => {
+        await rt.close();
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void stop());
+      process.on('SIGINT', () => void stop());
+      return;
+    }
+    case 'migrate': {
+      const config = loadConfig();
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+      const applied = await database.migrate();
+      await database.close();
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      return;
+    }
+    case 'store': {
+      if (sub !== 'create') break;
+      const name = flag(args, 'name');
+      if (!name) throw new Error('--name is required');
+      const res = await withDb((deps) => createStore(deps, { name, publicContactVerified: args.includes('--verified') }));
+      process.stdout.write(`store id    : ${res.store.id}\nowner token : ${res.ownerToken}\n`);
+      return;
+    }
+    case 'key': {
+      if (sub !== 'create') break;
+      const store = flag(args, 'store');
+      const mode = flag(args, 'mode');
+      if (!store || (mode !== 'test' && mode !== 'live')) throw new Error('--store and --mode test|live are required');
+      const scopes = (flag(args, 'scopes')?.split(',') ?? ALL_SCOPES) as Scope[];
+      const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+      if (bad.length) throw new Error(`unknown scopes: ${bad.join(', ')}`);
+      const res = await withDb((deps) =>
+        createApiKey(deps, store, {
+          mode,
+          name: flag(args, 'name') ?? 'cli',
+          scopes,
+          ipAllowlist: flag(args, 'ip')?.split(',') ?? null,
+          productIds: flag(args, 'products')?.split(',') ?? null,
+        }),
+      );
+      process.stdout.write(`key id : ${res.apiKey.id}\napi key: ${res.secret}\n`);
+      return;
+    }
+    case 'demo': {
+      const info = await withDb((deps) => createDemo(deps));
+      process.stdout.write(demoBanner(info, loadConfig().publicBaseUrl) + '\n');
+      return;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP + '\n');
+      return;
+  }
+  process.stderr.write(HELP + '\n');
+  process.exitCode = 2;
+}

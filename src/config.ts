@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Every setting the service reads from its environment, validated once at start. See README "Configuration". */
+export interface Config {
+  port: number;
+  host: string;
+  /** Base URL buyers and apps reach this service at; used to build payment-page and portal links. */
+  publicBaseUrl: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolSize: number;
+  redisUrl: string | null;
+  logLevel: string;
+  /** Fastify `trustProxy`: false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | number | string;
+  bodyLimitBytes: number;
+  /** Operator token that may create stores through the seller console API. Unset: only the CLI creates stores. */
+  adminToken: string | null;
+  /** 32-byte key that encrypts stored secrets (license signing keys, gateway secrets). */
+  masterKey: Buffer;
+  apiKeyGraceHours: number;
+  rateLimitPerMinute: number;
+  idempotencyRetentionHours: number;
+  /** Run the background workers (webhook delivery, jobs, maintenance) inside the server process. */
+  runWorkers: boolean;
+  /** Development only: allow webhook delivery to loopback addresses in test mode. Never applies to live mode. */
+  webhookAllowLoopback: boolean;
+  licenseRateLimitPerMinute: number;
+  licenseIpRateLimitPerMinute: number;
+  licenseNotFoundLimit: number;
+  licenseNotFoundWindowSeconds: number;
+  licenseNotFoundBlockSeconds: number;
+  /** Toss Payments API base URL (override only to point at a local fake in tests). */
+  tossApiBaseUrl: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, def: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
+  const raw = env.MASTER_KEY;
+  if (raw) {
+    const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+    if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
+    return key;
+  }
+  if (!persist) return randomBytes(32);
+  // Embedded mode convenience: keep a generated key beside the database so restarts can decrypt.
+  const file = join(dataDir, 'master.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int(env, 'PORT', 3000, 0);
+  const dataDir = env.DATA_DIR || './data';
+  const databaseUrl = env.DATABASE_URL || null;
+  const config: Config = {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    dataDir,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
+    redisUrl: env.REDIS_URL || null,
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
+    adminToken: env.ADMIN_TOKEN || null,
+    masterKey: overrides.masterKey ?? loadMasterKey(env, dataDir, !databaseUrl && !overrides.dataDir?.startsWith('memory://')),
+    apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
+    idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
+    runWorkers: bool(env, 'RUN_WORKERS', true),
+    webhookAllowLoopback: bool(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+    licenseRateLimitPerMinute: int(env, 'LICENSE_RATE_LIMIT_PER_MINUTE', 60, 1),
+    licenseIpRateLimitPerMinute: int(env, 'LICENSE_IP_RATE_LIMIT_PER_MINUTE', 120, 1),
+    licenseNotFoundLimit: int(env, 'LICENSE_NOT_FOUND_LIMIT', 20, 1),
+    licenseNotFoundWindowSeconds: int(env, 'LICENSE_NOT_FOUND_WINDOW_SECONDS', 600, 1),
+    licenseNotFoundBlockSeconds: int(env, 'LICENSE_NOT_FOUND_BLOCK_SECONDS', 900, 1),
+    tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,19 @@
+import type { PlatformTables } from '../platform/tables';
+import type { CatalogTables } from '../catalog/tables';
+import type { CheckoutTables } from '../checkout/tables';
+import type { OrdersTables } from '../orders/tables';
+import type { WebhooksTables } from '../webhooks/tables';
+import type { LicensesTables } from '../licenses/tables';
+import type { RefundsTables } from '../refunds/tables';
+import type { SubscriptionsTables } from '../subscriptions/tables';
+
+/** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
+export interface DB
+  extends PlatformTables,
+    CatalogTables,
+    CheckoutTables,
+    OrdersTables,
+    WebhooksTables,
+    LicensesTables,
+    RefundsTables,
+    SubscriptionsTables {}

@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { Database, Db } from './db';
+import type { Clock } from './platform/clock';
+import type { Worker } from './jobs/worker';
+
+/** Everything a module needs, built once by main.ts (or the test helpers) and handed to every module. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  clock: Clock;
+  redis: Redis | null;
+  log: FastifyBaseLogger;
+  worker: Worker;
+}
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A module registers its routes, jobs and background tasks. */
+export type Module = (app: App, deps: AppDeps) => Promise<void>;

@@ -1,0 +1,91 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db';
+import type { Clock } from '../platform/clock';
+import { randomBytes } from 'node:crypto';
+import { claimJobs, completeJob, failJob, type ClaimedJob } from './queue';
+
+export type JobHandler = (payload: Record<string, unknown>, ctx: { now: Date; attempt: number; job: ClaimedJob }) => Promise<void>;
+
+/** A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. */
+export interface BackgroundTask {
+  name: string;
+  intervalMs: number;
+  run(now: Date): Promise<number>;
+}
+
+/**
+ * Runs background work: jobs from the jobs table and periodic tasks. Inside the server by default, or alone
+ * as `commerce worker`. Tests call `runOnce()` instead of waiting for timers.
+ */
+export class Worker {
+  readonly id = `wrk_${randomBytes(6).toString('hex')}`;
+  #handlers = new Map<string, JobHandler>();
+  #tasks: BackgroundTask[] = [];
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #stopped = true;
+  #lastRun = new Map<string, number>();
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: FastifyBaseLogger, private readonly pollMs = 1000) {}
+
+  registerJob(name: string, handler: JobHandler): void {
+    this.#handlers.set(name, handler);
+  }
+
+  addTask(task: BackgroundTask): void {
+    this.#tasks.push(task);
+  }
+
+  /** Runs every task once (ignoring intervals) and all due jobs, until none is left due. Returns work done. */
+  async runOnce(opts: { respectIntervals?: boolean } = {}): Promise<number> {
+    let done = 0;
+    for (const task of this.#tasks) {
+      const t = Date.now();
+      if (opts.respectIntervals && t - (this.#lastRun.get(task.name) ?? 0) < task.intervalMs) continue;
+      this.#lastRun.set(task.name, t);
+      try {
+        done += await task.run(this.clock.now());
+      } catch (err) {
+        this.log.error({ err, task: task.name }, 'background task failed');
+      }
+    }
+    for (;;) {
+      const jobs = await claimJobs(this.db, this.clock, this.id, [...this.#handlers.keys()], 20);
+      if (jobs.length === 0) break;
+      for (const job of jobs) {
+        const handler = this.#handlers.get(job.name)!;
+        try {
+          await handler(job.payload, { now: this.clock.now(), attempt: job.attempts, job });
+          await completeJob(this.db, this.clock, job.id);
+        } catch (err) {
+          this.log.warn({ err, job: job.name, jobId: job.id, attempt: job.attempts }, 'job failed');
+          await failJob(this.db, this.clock, job, err instanceof Error ? err.message : String(err));
+        }
+        done++;
+      }
+    }
+    return done;
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    const tick = () => {
+      if (this.#stopped) return;
+      this.#running = this.runOnce({ respectIntervals: true })
+        .then(() => undefined)
+        .catch((err) => this.log.error({ err }, 'worker loop failed'))
+        .finally(() => {
+          this.#running = null;
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.pollMs);
+        });
+    };
+    this.#timer = setTimeout(tick, 10);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#running) await this.#running;
+  }
+}

@@ -1,0 +1,3 @@
+// Kysely table types of the licenses module; add this module's tables here (composed into DB in src/db/types.ts).
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface LicensesTables {}

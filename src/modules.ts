@@ -1,0 +1,14 @@
+import type { Module } from './deps';
+import stores from './stores/routes';
+import catalog from './catalog/routes';
+import checkout from './checkout/routes';
+import orders from './orders/routes';
+import refunds from './refunds/routes';
+import subscriptions from './subscriptions/routes';
+import licenses from './licenses/routes';
+import webhooks from './webhooks/routes';
+import pages from './pages/routes';
+import maintenance from './jobs/maintenance';
+
+/** Every module, in registration order. Each registers its routes, jobs and background tasks. */
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, pages];

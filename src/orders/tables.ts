@@ -1,0 +1,67 @@
+import type { Json, Mode, Timestamp } from '../platform/tables';
+
+export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
+export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss';
+
+export interface OrderCoupon {
+  code: string;
+  name: string;
+  discountAmount: number;
+  originalAmount: number;
+  currency: 'KRW';
+}
+
+export interface OrdersTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  product_id: string;
+  product_name: string;
+  plan_id: string | null;
+  billing_interval: 'monthly' | 'yearly' | null;
+  checkout_session_id: string | null;
+  status: OrderStatus;
+  amount: number;
+  currency: 'KRW';
+  method: PaymentMethod;
+  buyer_name: string;
+  buyer_email: string;
+  buyer_phone: string;
+  metadata: Json<Record<string, string> | null>;
+  coupon: Json<OrderCoupon | null>;
+  coupon_id: string | null;
+  period_start: Date | null;
+  period_end: Date | null;
+  paid_at: Date | null;
+  confirmed_at: Date | null;
+  refunded_at: Date | null;
+  refunded_amount: number | null;
+  provider: 'simulator' | 'toss';
+  provider_payment_key: string | null;
+  subscription_id: string | null;
+  subscription_event: 'initial' | 'renewal' | 'difference' | null;
+  settlement_id: string | null;
+  created_at: Timestamp;
+  updated_at: Date;
+}
+
+export interface OrderRefundsTable {
+  id: string;
+  order_id: string;
+  store_id: string;
+  mode: Mode;
+  amount: number;
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed' | 'unknown';
+  provider_idempotency_key: string;
+  error: string | null;
+  refund_request_id: string | null;
+  created_at: Timestamp;
+  refunded_at: Date | null;
+  updated_at: Date;
+}
+
+export interface OrdersTables {
+  orders: OrdersTable;
+  order_refunds: OrderRefundsTable;
+}

@@ -1,0 +1,70 @@
+import type { PaymentMethod } from '../orders/tables';
+
+/**
+ * Payment providers behind one interface. Every call reports one of three outcomes:
+ * - succeeded: the gateway did it;
+ * - failed: the gateway definitely did not (safe to tell the buyer to try again);
+ * - unknown: a timeout or transient error — it may have happened; look it up before retrying.
+ * No provider call is ever made inside a database transaction.
+ */
+export type Outcome<T> =
+  | { status: 'succeeded'; value: T }
+  | { status: 'failed'; code: string; message: string }
+  | { status: 'unknown'; message: string };
+
+export interface ConfirmInput {
+  /** The gateway's payment key (Toss: from the success redirect; simulator: from `SimulatorProvider.authorize`). */
+  paymentKey: string;
+  /** Our order id, used as the gateway's orderId (6–64 chars of [A-Za-z0-9_-]). */
+  orderId: string;
+  /** The amount the server expects; the gateway must confirm exactly this amount. */
+  amount: number;
+  idempotencyKey: string;
+}
+
+export interface ConfirmResult {
+  paymentKey: string;
+  approvedAt: Date;
+  method: PaymentMethod;
+}
+
+export interface RefundInput {
+  paymentKey: string;
+  amount: number;
+  reason: string;
+  /** Reused on every retry of the same refund so the gateway cancels at most once. */
+  idempotencyKey: string;
+}
+
+export interface RefundResult {
+  refundedAt: Date;
+  /** What the gateway says is still cancelable after this refund, when it says. */
+  balanceAmount: number | null;
+}
+
+export interface PaymentLookup {
+  status: 'paid' | 'partially_canceled' | 'canceled' | 'failed' | 'pending' | 'unknown';
+  totalAmount: number;
+  balanceAmount: number;
+}
+
+export interface BillingKeyResult {
+  billingKey: string;
+  cardSummary: string | null;
+}
+
+export interface PaymentProvider {
+  readonly name: 'simulator' | 'toss';
+  confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
+  refund(input: RefundInput): Promise<Outcome<RefundResult>>;
+  lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;
+  issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>>;
+  chargeBillingKey(input: {
+    billingKey: string;
+    customerKey: string;
+    amount: number;
+    orderId: string;
+    orderName: string;
+    idempotencyKey: string;
+  }): Promise<Outcome<ConfirmResult>>;
+}

@@ -1,0 +1,129 @@
+/**
+ * The one closed list of error codes. Each code has exactly one HTTP status and one Korean message.
+ * `satisfies Record<…>` makes the compiler reject a code without a status or message.
+ * Codes marked "extension" are not in the public contract's list; they cover cases the contract leaves
+ * open (oversized bodies, the seller console) and are documented in the OpenAPI documents.
+ */
+export const ERROR_CATALOG = {
+  // ---- contract codes ----
+  BAD_REQUEST: { status: 400, message: '요청 값이 올바르지 않습니다.' },
+  VALIDATION_FAILED: { status: 400, message: '요청 형식이 올바르지 않습니다.' },
+  CHECKOUT_URL_INVALID: { status: 400, message: '돌아갈 주소(URL)의 형식이 올바르지 않습니다. http 또는 https 절대 주소여야 합니다.' },
+  METADATA_INVALID: { status: 400, message: 'metadata는 문자열 값만 가진 평평한 객체여야 하며 허용된 크기를 넘을 수 없습니다.' },
+  REFUND_AMOUNT_EXCEEDS: { status: 400, message: '승인 금액이 현재 환불 가능한 금액보다 큽니다.' },
+  REFUND_AMOUNT_INVALID: { status: 400, message: '환불 금액은 0보다 커야 합니다.' },
+  REFUND_EXCEEDS: { status: 400, message: '환불 금액이 남은 환불 가능 금액보다 큽니다.' },
+  REFUND_REASON_REQUIRED: { status: 400, message: '보류 또는 거절에는 사유가 필요합니다.' },
+  RETURN_URL_NOT_ALLOWED: { status: 400, message: '돌아갈 주소의 도메인이 허용 목록에 없습니다.' },
+  SUBSCRIPTION_REFUND_AMOUNT_INVALID: { status: 400, message: '구독 환불 승인 금액이 올바르지 않습니다.' },
+  API_KEY_INVALID: { status: 401, message: 'API 키가 올바르지 않습니다.' },
+  API_KEY_IP_NOT_ALLOWED: { status: 403, message: '이 API 키는 요청한 IP 주소에서 사용할 수 없습니다.' },
+  API_KEY_SCOPE_MISSING: { status: 403, message: 'API 키에 필요한 권한(scope)이 없습니다.' },
+  NOT_FOUND: { status: 404, message: '요청한 리소스를 찾을 수 없습니다.' },
+  CHECKOUT_SESSION_NOT_FOUND: { status: 404, message: '결제 세션을 찾을 수 없습니다.' },
+  LICENSE_NOT_FOUND: { status: 404, message: '라이선스를 찾을 수 없습니다.' },
+  ORDER_NOT_FOUND: { status: 404, message: '주문을 찾을 수 없습니다.' },
+  PRODUCT_NOT_FOUND: { status: 404, message: '상품을 찾을 수 없습니다.' },
+  REFUND_REQUEST_NOT_FOUND: { status: 404, message: '환불 요청을 찾을 수 없습니다.' },
+  SUBSCRIPTION_NOT_FOUND: { status: 404, message: '구독을 찾을 수 없습니다.' },
+  ALREADY_CANCELED: { status: 409, message: '이미 기간 종료 시 해지가 예약되어 있습니다.' },
+  ALREADY_ENDED: { status: 409, message: '이미 종료된 구독입니다.' },
+  ENDED: { status: 409, message: '판매가 종료된 상품입니다.' },
+  NOT_STARTED: { status: 409, message: '아직 판매가 시작되지 않은 상품입니다.' },
+  PRODUCT_ARCHIVED: { status: 409, message: '보관 처리되어 판매하지 않는 상품입니다.' },
+  SOLD_OUT: { status: 409, message: '품절된 상품입니다.' },
+  PUBLIC_CONTACT_VERIFICATION_REQUIRED: { status: 409, message: '상점의 공개 연락처 인증이 필요합니다.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, message: '같은 Idempotency-Key의 요청이 아직 처리 중입니다. 잠시 후 같은 키와 같은 요청으로 다시 시도해 주세요.' },
+  IDEMPOTENCY_KEY_CONFLICT: { status: 409, message: '같은 Idempotency-Key로 다른 요청이 이미 처리되었습니다.' },
+  REFUND_AMOUNT_MISMATCH: { status: 409, message: '승인 금액이 요청 금액과 다릅니다. 차액을 명시적으로 승인해야 합니다.' },
+  REFUND_IN_PROGRESS: { status: 409, message: '이 주문의 환불이 처리 중입니다.' },
+  REFUND_NONE_LEFT: { status: 409, message: '환불 가능한 금액이 남아 있지 않습니다.' },
+  REFUND_NOT_PAID: { status: 409, message: '결제 완료 상태의 주문만 환불할 수 있습니다.' },
+  REFUND_REQUEST_NOT_ACTIONABLE: { status: 409, message: '현재 상태의 환불 요청은 승인, 보류 또는 거절할 수 없습니다.' },
+  REFUND_REQUEST_PENDING: { status: 409, message: '처리 중인 환불 요청이 있습니다.' },
+  REFUND_SETTLED: { status: 409, message: '정산에 포함된 주문은 환불할 수 없습니다.' },
+  REFUND_STATUTORY_LOCKED: { status: 409, message: '법정 청약철회 기간 중인 요청은 현재 운영자가 처리할 수 없습니다.' },
+  SUBSCRIPTION_REFUND_NONE_LEFT: { status: 409, message: '구독 주문에 환불 가능한 금액이 남아 있지 않습니다.' },
+  SUBSCRIPTION_REFUND_SETTLED: { status: 409, message: '즉시 해지 환불 대상 주문이 정산에 포함되어 있습니다.' },
+  MAX_ACTIVATIONS_REACHED: { status: 409, message: '라이선스의 최대 활성화 수에 도달했습니다. 기존 기기를 먼저 비활성화해 주세요.' },
+  RATE_LIMITED: { status: 429, message: '호출 한도를 초과했습니다. Retry-After 초 뒤에 다시 시도해 주세요.' },
+  LICENSE_LOOKUP_BLOCKED: { status: 429, message: '라이선스 조회가 일시적으로 제한되었습니다. Retry-After 초 뒤에 다시 시도해 주세요.' },
+  LICENSE_RATE_LIMITED: { status: 429, message: '라이선스 API 호출 한도를 초과했습니다. Retry-After 초 뒤에 다시 시도해 주세요.' },
+  INTERNAL_ERROR: { status: 500, message: '요청을 처리하는 중 오류가 발생했습니다.' },
+  CHECKOUT_NOT_CONFIGURED: { status: 500, message: '상점의 결제 설정이 완료되지 않았습니다.' },
+  PG_REFUND_AMBIGUOUS: { status: 502, message: '결제대행사의 환불 결과를 알 수 없습니다. 환불되었을 수 있으니 상태를 확인한 뒤 다시 시도해 주세요.' },
+  PG_REFUND_FAILED: { status: 502, message: '결제대행사가 환불을 처리하지 못했습니다.' },
+
+  // ---- extensions: transport ----
+  PAYLOAD_TOO_LARGE: { status: 413, message: '요청 본문이 너무 큽니다.' },
+  NOT_IMPLEMENTED: { status: 501, message: '아직 제공되지 않는 기능입니다.' },
+
+  // ---- extensions: seller console (/admin/v1) ----
+  ADMIN_UNAUTHORIZED: { status: 401, message: '관리자 인증 정보가 올바르지 않습니다.' },
+  ADMIN_FORBIDDEN: { status: 403, message: '이 작업을 수행할 권한이 없습니다.' },
+  API_KEY_NOT_FOUND: { status: 404, message: 'API 키를 찾을 수 없습니다.' },
+  API_KEY_NOT_ACTIVE: { status: 409, message: '이미 폐기되었거나 교체된 API 키입니다.' },
+  // catalog (issue 3)
+  COUPON_NOT_FOUND: { status: 404, message: '쿠폰을 찾을 수 없습니다.' },
+  COUPON_CODE_TAKEN: { status: 409, message: '이미 사용 중인 쿠폰 코드입니다.' },
+  // webhooks (issue 4)
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: '웹훅 엔드포인트를 찾을 수 없습니다.' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 400, message: '웹훅 주소는 공개된 http 또는 https 주소여야 합니다.' },
+  EVENT_NOT_FOUND: { status: 404, message: '이벤트를 찾을 수 없습니다.' },
+  // licenses (issue 5)
+  SIGNING_KEY_NOT_FOUND: { status: 404, message: '서명 키를 찾을 수 없습니다.' },
+  LICENSE_NOT_ACTIVE: { status: 409, message: '활성 상태가 아닌 라이선스입니다.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+export type ErrorDetails = Record<string, unknown>;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * A coded error. `message` is what the client sees (Korean, from the catalog unless overridden);
+ * `internal` is for logs only and never reaches a client.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details?: ErrorDetails;
+  readonly headers?: Record<string, string>;
+  readonly internal?: string;
+
+  constructor(
+    code: ErrorCode,
+    opts: { message?: string; details?: ErrorDetails; headers?: Record<string, string>; internal?: string; cause?: unknown } = {},
+  ) {
+    super(opts.message ?? ERROR_CATALOG[code].message, { cause: opts.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = ERROR_CATALOG[code].status;
+    this.details = opts.details;
+    this.headers = opts.headers;
+    this.internal = opts.internal;
+  }
+
+  toBody(): { statusCode: number; code: ErrorCode; message: string; details?: ErrorDetails } {
+    const body: { statusCode: number; code: ErrorCode; message: string; details?: ErrorDetails } = {
+      statusCode: this.statusCode,
+      code: this.code,
+      message: this.message,
+    };
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+}
+
+export function validationError(fields: FieldError[]): ApiError {
+  return new ApiError('VALIDATION_FAILED', { details: { fields } });
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CATALOG[code].status;
+}

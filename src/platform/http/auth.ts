@@ -1,0 +1,129 @@
+import ipaddr from 'ipaddr.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db';
+import type { Clock } from '../clock';
+import { ApiError } from '../errors';
+import { safeEqualHex, sha256Hex, safeEqualString } from '../crypto';
+import type { Mode } from '../tables';
+import { parseApiKey } from '../../stores/api-key-format';
+import type { Scope } from './route';
+
+export interface ApiKeyAuth {
+  kind: 'api_key';
+  storeId: string;
+  mode: Mode;
+  keyId: string;
+  scopes: string[];
+  /** null: every product; else the only products this key may see (others answer *_NOT_FOUND). */
+  productIds: string[] | null;
+}
+
+export interface OwnerAuth {
+  kind: 'owner';
+  storeId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: ApiKeyAuth;
+    owner?: OwnerAuth;
+  }
+}
+
+/** Every reason a key is refused gives this same answer (same status, body and headers). */
+const invalidKey = () => new ApiError('API_KEY_INVALID');
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const h = request.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer ([^\s]+)$/.exec(h.trim());
+  return m ? m[1] : null;
+}
+
+export function ipAllowed(ip: string, allowlist: string[]): boolean {
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    addr = ipaddr.process(ip); // IPv4-mapped IPv6 becomes IPv4
+  } catch {
+    return false;
+  }
+  for (const entry of allowlist) {
+    try {
+      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.parse(entry), null];
+      const r = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
+      if (r.kind() !== addr.kind()) continue;
+      const prefix = bits ?? (r.kind() === 'ipv4' ? 32 : 128);
+      if ((addr as any).match(r, prefix)) return true;
+    } catch {
+      // entries are validated when saved; an unparsable one matches nothing
+    }
+  }
+  return false;
+}
+
+export function isValidCidr(entry: string): boolean {
+  try {
+    if (entry.includes('/')) ipaddr.parseCIDR(entry);
+    else ipaddr.parse(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** API key → store, mode, scopes; then source IP, then scope. Sets `request.auth`. */
+export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyRequest, reply: FastifyReply, scope: Scope | undefined): Promise<ApiKeyAuth> {
+  const token = bearerToken(request);
+  if (!token) throw invalidKey();
+  const parsed = parseApiKey(token);
+  if (!parsed) throw invalidKey();
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at'])
+    .where('key_hash', '=', parsed.hash)
+    .executeTakeFirst();
+  // The lookup is by a hash of the secret, so its timing reveals nothing an attacker controls;
+  // the constant-time comparison keeps the check itself from doing so either.
+  if (!row || !safeEqualHex(row.key_hash, parsed.hash) || row.mode !== parsed.mode) throw invalidKey();
+  const now = clock.now();
+  if (row.revoked_at && row.revoked_at <= now) throw invalidKey();
+  if (row.expires_at && row.expires_at <= now) throw invalidKey();
+  if (row.expires_at) reply.header('Service-Key-Deprecated', row.expires_at.toISOString());
+  if (row.ip_allowlist && row.ip_allowlist.length > 0 && !ipAllowed(request.ip, row.ip_allowlist)) {
+    throw new ApiError('API_KEY_IP_NOT_ALLOWED');
+  }
+  if (scope && !row.scopes.includes(scope)) {
+    throw new ApiError('API_KEY_SCOPE_MISSING', { details: { required: [scope] } });
+  }
+  const auth: ApiKeyAuth = {
+    kind: 'api_key',
+    storeId: row.store_id,
+    mode: row.mode,
+    keyId: row.id,
+    scopes: row.scopes,
+    productIds: row.product_ids && row.product_ids.length > 0 ? row.product_ids : null,
+  };
+  request.auth = auth;
+  return auth;
+}
+
+/** Seller console: `Authorization: Bearer own_…`, the store owner's token. */
+export async function authenticateOwner(db: Db, request: FastifyRequest): Promise<OwnerAuth> {
+  const token = bearerToken(request);
+  if (!token || !/^own_[A-Za-z0-9]{40}$/.test(token)) throw new ApiError('ADMIN_UNAUTHORIZED');
+  const hash = sha256Hex(token);
+  const row = await db.selectFrom('stores').select(['id', 'owner_token_hash']).where('owner_token_hash', '=', hash).executeTakeFirst();
+  if (!row || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
+  request.owner = { kind: 'owner', storeId: row.id };
+  return request.owner;
+}
+
+export function authenticateOperator(adminToken: string | null, request: FastifyRequest): void {
+  const token = bearerToken(request);
+  if (!adminToken || !token || !safeEqualString(token, adminToken)) throw new ApiError('ADMIN_UNAUTHORIZED');
+}
+
+/** Product range of a key: true when the key may see the product. */
+export function productInRange(auth: { productIds: string[] | null }, productId: string): boolean {
+  return auth.productIds === null || auth.productIds.includes(productId);
+}

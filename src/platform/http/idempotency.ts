@@ -1,0 +1,140 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db';
+import type { Clock } from '../clock';
+import { ApiError, validationError } from '../errors';
+import { sha256Hex } from '../crypto';
+
+/** How long a 'processing' record blocks retries before it is presumed abandoned (its request died). */
+export const PROCESSING_LOCK_MS = 60_000;
+
+interface IdemState {
+  storeId: string;
+  mode: string;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdemState;
+  }
+}
+
+export function fingerprint(method: string, path: string, body: unknown): string {
+  return sha256Hex(`${method}\n${path}\n${JSON.stringify(body ?? null)}`);
+}
+
+function readKey(request: FastifyRequest): string {
+  const raw = request.headers['idempotency-key'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  const key = typeof value === 'string' ? value.trim() : '';
+  if (key.length < 1 || key.length > 255) {
+    throw validationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).' }]);
+  }
+  return key;
+}
+
+/**
+ * Runs before validation on idempotent routes. Either claims the key for this request (the handler runs and
+ * `finishIdempotency` stores the answer), or answers here: a replay of the stored answer, a conflict, or
+ * in-progress. The claim is one INSERT … ON CONFLICT DO NOTHING, so concurrent requests and several server
+ * processes on one database agree on a single owner.
+ */
+export async function beginIdempotency(db: Db, clock: Clock, retentionHours: number, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const auth = request.auth;
+  if (!auth) throw new Error('idempotency requires an authenticated request');
+  const key = readKey(request);
+  const path = request.url.split('?')[0];
+  const fp = fingerprint(request.method, path, request.body);
+  const scope = { store_id: auth.storeId, mode: auth.mode, key };
+
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const now = clock.now();
+    const inserted = await db
+      .insertInto('idempotency_keys')
+      .values({
+        ...scope,
+        fingerprint: fp,
+        state: 'processing',
+        created_at: now,
+        locked_until: new Date(now.getTime() + PROCESSING_LOCK_MS),
+        expires_at: new Date(now.getTime() + retentionHours * 3_600_000),
+      })
+      .onConflict((oc) => oc.columns(['store_id', 'mode', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (inserted) {
+      request.idempotency = { storeId: auth.storeId, mode: auth.mode, key };
+      return;
+    }
+    const row = await db.selectFrom('idempotency_keys').selectAll().where('store_id', '=', scope.store_id).where('mode', '=', scope.mode).where('key', '=', key).executeTakeFirst();
+    if (!row) continue; // deleted meanwhile (a failed first attempt): claim again
+    if (row.expires_at <= now) {
+      await db.deleteFrom('idempotency_keys').where('store_id', '=', scope.store_id).where('mode', '=', scope.mode).where('key', '=', key).where('expires_at', '<=', now).execute();
+      continue;
+    }
+    if (row.fingerprint !== fp) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT');
+    if (row.state === 'processing') {
+      if (row.locked_until <= now) {
+        const taken = await db
+          .updateTable('idempotency_keys')
+          .set({ locked_until: new Date(now.getTime() + PROCESSING_LOCK_MS) })
+          .where('store_id', '=', scope.store_id)
+          .where('mode', '=', scope.mode)
+          .where('key', '=', key)
+          .where('state', '=', 'processing')
+          .where('locked_until', '<=', now)
+          .returning('key')
+          .executeTakeFirst();
+        if (taken) {
+          request.idempotency = { storeId: auth.storeId, mode: auth.mode, key };
+          return;
+        }
+      }
+      throw new ApiError('IDEMPOTENCY_IN_PROGRESS', { details: { retryable: true } });
+    }
+    reply
+      .code(row.response_status ?? 200)
+      .header('Idempotent-Replayed', 'true')
+      .header('content-type', row.response_content_type ?? 'application/json; charset=utf-8');
+    // Mark as replay so finishIdempotency leaves the record alone.
+    (request as any).idempotencyReplay = true;
+    await reply.send(row.response_body ?? '');
+    return;
+  }
+  throw new ApiError('IDEMPOTENCY_IN_PROGRESS', { details: { retryable: true } });
+}
+
+/** Called from onSend: stores the answer, or forgets the key when the answer must not be replayed. */
+export async function finishIdempotency(db: Db, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
+  const st = request.idempotency;
+  if (!st) return;
+  request.idempotency = undefined;
+  const where = (q: any) => q.where('store_id', '=', st.storeId).where('mode', '=', st.mode).where('key', '=', st.key);
+  const status = reply.statusCode;
+  const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : JSON.stringify(payload);
+  let validationFailed = false;
+  if (status === 400) {
+    try {
+      validationFailed = JSON.parse(body)?.code === 'VALIDATION_FAILED';
+    } catch {
+      validationFailed = true;
+    }
+  }
+  if (status >= 500 || validationFailed) {
+    await where(db.deleteFrom('idempotency_keys')).execute();
+    return;
+  }
+  await where(db.updateTable('idempotency_keys'))
+    .set({
+      state: 'done',
+      response_status: status,
+      response_body: body,
+      response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+    })
+    .execute();
+}
+
+export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
+  const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(res.numDeletedRows ?? 0);
+}

@@ -1,0 +1,55 @@
+import { Type, type TSchema, type TProperties, type ObjectOptions, type Static } from '@sinclair/typebox';
+
+/** Objects reject fields they do not register (the contract's VALIDATION_FAILED rule), so every object goes through here. */
+export const Obj = <T extends TProperties>(props: T, opts: ObjectOptions = {}) =>
+  Type.Object(props, { additionalProperties: false, ...opts });
+
+/** A field that is always present and may be null. */
+export const Nullable = <T extends TSchema>(schema: T, opts: { description?: string } = {}) =>
+  Type.Union([schema, Type.Null()], opts);
+
+export const ModeSchema = Type.Union([Type.Literal('live'), Type.Literal('test')], { description: '`live` 또는 `test`' });
+export const CurrencySchema = Type.Literal('KRW', { description: 'Always `KRW`' });
+export const DateTime = (description?: string) =>
+  Type.String({ format: 'date-time', description: description ?? 'ISO 8601, UTC, millisecond precision', examples: ['2026-11-21T09:30:00.000Z'] });
+export const Won = (description?: string) => Type.Integer({ minimum: 0, description: description ?? 'Integer Korean won' });
+export const StringMap = (opts: { description?: string } = {}) =>
+  Type.Record(Type.String(), Type.String(), { description: opts.description });
+
+export const ApiErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    code: Type.String({ description: 'Error code; branch on it together with the HTTP status' }),
+    message: Type.String({ description: 'Korean explanation' }),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'fields | required | free object' })),
+  },
+  { $id: undefined, title: 'ApiError' },
+);
+export type ApiErrorBody = Static<typeof ApiErrorSchema>;
+
+export const IdParams = Obj({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const PageQueryProps = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number starting at 1' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100' })),
+};
+/** The list query every list endpoint takes; extend with filters via `PageQuery({ status: … })`. */
+export const PageQuery = <T extends TProperties>(filters: T = {} as T) => Obj({ ...PageQueryProps, ...filters });
+
+export const PageOf = <T extends TSchema>(item: T, title?: string) =>
+  Obj(
+    {
+      data: Type.Array(item),
+      total: Type.Integer({ minimum: 0 }),
+      page: Type.Integer({ minimum: 1 }),
+      limit: Type.Integer({ minimum: 1, maximum: 100 }),
+    },
+    { title },
+  );
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+}

@@ -1,0 +1,91 @@
+import type { ColumnType } from 'kysely';
+
+export type Mode = 'live' | 'test';
+/** jsonb columns: read as the parsed value, written through `jsonb(value)`. */
+export type Json<T> = ColumnType<T, any, any>;
+export type Timestamp = ColumnType<Date, Date, Date>;
+
+export interface StoresTable {
+  id: string;
+  name: string;
+  owner_token_hash: string;
+  public_contact_verified: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StoreModeSettingsTable {
+  store_id: string;
+  mode: Mode;
+  return_url_domains: Json<string[]>;
+  payment_provider: 'simulator' | 'toss' | null;
+  toss_client_key: string | null;
+  toss_secret_key_sealed: string | null;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  name: string;
+  key_hash: string;
+  key_hint: string;
+  scopes: Json<string[]>;
+  ip_allowlist: Json<string[] | null>;
+  product_ids: Json<string[] | null>;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  rotated_to: string | null;
+  revoked_at: Date | null;
+}
+
+export interface IdempotencyKeysTable {
+  store_id: string;
+  mode: string;
+  key: string;
+  fingerprint: string;
+  state: 'processing' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  response_content_type: string | null;
+  created_at: Timestamp;
+  locked_until: Date;
+  expires_at: Date;
+}
+
+export interface EventsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  type: string;
+  data: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  dispatched_at: Date | null;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: Json<Record<string, unknown>>;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  run_at: Date;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: ColumnType<number, number | undefined, number>;
+  locked_by: string | null;
+  locked_until: Date | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+  updated_at: Date;
+}
+
+export interface PlatformTables {
+  stores: StoresTable;
+  store_mode_settings: StoreModeSettingsTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
+  jobs: JobsTable;
+}

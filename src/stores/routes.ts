@@ -1,0 +1,105 @@
+import type { Module } from '../deps';
+import { op } from '../platform/http/route';
+import { IdParams } from '../platform/http/schemas';
+import { pageParams } from '../platform/http/pagination';
+import {
+  ApiKeyPage,
+  ApiKeyWithSecret,
+  CreateApiKeyBody,
+  CreateStoreBody,
+  CreateStoreResult,
+  ListApiKeysQuery,
+  ModeParams,
+  RotateApiKeyBody,
+  RotateApiKeyResult,
+  StoreSchema,
+  UpdateModeSettingsBody,
+  UpdateStoreBody,
+  ApiKeySchema,
+} from './schemas';
+import * as svc from './service';
+
+const tags = ['Store'];
+
+/** Seller console: stores, settings and API keys. */
+const storesModule: Module = async (app, deps) => {
+  app.post(
+    '/admin/v1/stores',
+    op({ operationId: 'createStore', summary: 'Create a store (operator)', tags }, { auth: 'operator' }, { body: CreateStoreBody, response: { 201: CreateStoreResult } }),
+    async (req, reply) => {
+      reply.code(201);
+      return svc.createStore(deps, req.body);
+    },
+  );
+
+  app.get('/admin/v1/store', op({ operationId: 'getStore', summary: 'Read the store and its settings', tags }, { auth: 'owner' }, { response: { 200: StoreSchema } }), async (req) =>
+    svc.getStoreView(deps.db, req.owner!.storeId),
+  );
+
+  app.patch(
+    '/admin/v1/store',
+    op({ operationId: 'updateStore', summary: 'Update the store (name, public contact verified)', tags }, { auth: 'owner' }, { body: UpdateStoreBody, response: { 200: StoreSchema } }),
+    async (req) => svc.updateStore(deps, req.owner!.storeId, req.body),
+  );
+
+  app.put(
+    '/admin/v1/store/settings/:mode',
+    op(
+      {
+        operationId: 'updateModeSettings',
+        summary: 'Set the return-URL allow-list and payment setup of one mode',
+        description: 'Fields left out stay as they are. `tossSecretKey` is stored encrypted and never returned.',
+        tags,
+      },
+      { auth: 'owner' },
+      { params: ModeParams, body: UpdateModeSettingsBody, response: { 200: StoreSchema } },
+    ),
+    async (req) => svc.updateModeSettings(deps, req.owner!.storeId, req.params.mode, req.body),
+  );
+
+  app.post(
+    '/admin/v1/api-keys',
+    op(
+      { operationId: 'createApiKey', summary: 'Create an API key (the secret is shown once)', tags: ['API keys'] },
+      { auth: 'owner' },
+      { body: CreateApiKeyBody, response: { 201: ApiKeyWithSecret } },
+    ),
+    async (req, reply) => {
+      reply.code(201);
+      return svc.createApiKey(deps, req.owner!.storeId, req.body);
+    },
+  );
+
+  app.get(
+    '/admin/v1/api-keys',
+    op({ operationId: 'listApiKeys', summary: 'List API keys, newest first', tags: ['API keys'] }, { auth: 'owner' }, { querystring: ListApiKeysQuery, response: { 200: ApiKeyPage } }),
+    async (req) => svc.listApiKeys(deps, req.owner!.storeId, { mode: req.query.mode, ...pageParams(req.query) }),
+  );
+
+  app.post(
+    '/admin/v1/api-keys/:id/rotate',
+    op(
+      {
+        operationId: 'rotateApiKey',
+        summary: 'Rotate an API key',
+        description: 'Creates a new key with the same settings. The old key keeps working for `graceHours` (default 24) and its answers carry `Service-Key-Deprecated`.',
+        tags: ['API keys'],
+      },
+      { auth: 'owner', errors: ['API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE'] },
+      { params: IdParams, body: RotateApiKeyBody, response: { 200: RotateApiKeyResult } },
+    ),
+    async (req) => svc.rotateApiKey(deps, req.owner!.storeId, req.params.id, req.body?.graceHours),
+  );
+
+  app.post(
+    '/admin/v1/api-keys/:id/revoke',
+    op(
+      { operationId: 'revokeApiKey', summary: 'Revoke an API key immediately', tags: ['API keys'] },
+      { auth: 'owner', errors: ['API_KEY_NOT_FOUND'] },
+      { params: IdParams, response: { 200: ApiKeySchema } },
+    ),
+    async (req) => svc.revokeApiKey(deps, req.owner!.storeId, req.params.id),
+  );
+};
+
+export default storesModule;

@@ -1,0 +1,230 @@
+import type { AppDeps } from '../deps';
+import type { Db } from '../db';
+import { jsonb } from '../db';
+import { ApiError, validationError } from '../platform/errors';
+import { newId } from '../platform/ids';
+import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
+import { isValidCidr } from '../platform/http/auth';
+import { listPage, type PageParams } from '../platform/http/pagination';
+import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
+import type { Selectable } from 'kysely';
+import { generateApiKey } from './api-key-format';
+import type { ApiKeyView, StoreView } from './schemas';
+import { SCOPES, type Scope } from '../platform/http/route';
+import type { Clock } from '../platform/clock';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+export function newOwnerToken(): { token: string; hash: string } {
+  const token = `own_${randomBase62(40)}`;
+  return { token, hash: sha256Hex(token) };
+}
+
+function settingsView(s: Selectable<StoreModeSettingsTable>) {
+  const configured = s.payment_provider === 'simulator' ? s.mode === 'test' : s.payment_provider === 'toss' ? !!(s.toss_client_key && s.toss_secret_key_sealed) : false;
+  return {
+    mode: s.mode,
+    returnUrlDomains: s.return_url_domains,
+    paymentProvider: s.payment_provider,
+    tossClientKey: s.toss_client_key,
+    tossSecretKeySet: !!s.toss_secret_key_sealed,
+    checkoutConfigured: configured,
+  };
+}
+
+export async function getStoreView(db: Db, storeId: string): Promise<StoreView> {
+  const store = await db.selectFrom('stores').selectAll().where('id', '=', storeId).executeTakeFirstOrThrow();
+  const settings = await db.selectFrom('store_mode_settings').selectAll().where('store_id', '=', storeId).execute();
+  const by = (m: Mode) => settingsView(settings.find((s) => s.mode === m)!);
+  return {
+    id: store.id,
+    name: store.name,
+    publicContactVerified: store.public_contact_verified,
+    createdAt: store.created_at.toISOString(),
+    updatedAt: store.updated_at.toISOString(),
+    settings: { live: by('live'), test: by('test') },
+  };
+}
+
+/** Per-mode settings that gate checkout; used by the checkout and portal modules. */
+export async function getModeSettings(db: Db, storeId: string, mode: Mode) {
+  const s = await db.selectFrom('store_mode_settings').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  return { ...settingsView(s), raw: s };
+}
+
+export function revealTossSecret(masterKey: Buffer, sealed: string | null): string | null {
+  return sealed ? decryptSecret(masterKey, sealed).toString('utf8') : null;
+}
+
+export async function createStore(deps: Deps, input: { name: string; publicContactVerified?: boolean }): Promise<{ store: StoreView; ownerToken: string }> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const id = newId('st', clock);
+  const owner = newOwnerToken();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('stores')
+      .values({ id, name: input.name, owner_token_hash: owner.hash, public_contact_verified: input.publicContactVerified ?? false, created_at: now, updated_at: now })
+      .execute();
+    await trx
+      .insertInto('store_mode_settings')
+      .values([
+        { store_id: id, mode: 'test', return_url_domains: jsonb([]), payment_provider: 'simulator', toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
+        { store_id: id, mode: 'live', return_url_domains: jsonb([]), payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
+      ])
+      .execute();
+  });
+  return { store: await getStoreView(db, id), ownerToken: owner.token };
+}
+
+export async function updateStore(deps: Deps, storeId: string, input: { name?: string; publicContactVerified?: boolean }): Promise<StoreView> {
+  const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.publicContactVerified !== undefined) patch.public_contact_verified = input.publicContactVerified;
+  await deps.db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
+  return getStoreView(deps.db, storeId);
+}
+
+export async function updateModeSettings(
+  deps: Deps,
+  storeId: string,
+  mode: Mode,
+  input: { returnUrlDomains?: string[]; paymentProvider?: 'simulator' | 'toss' | null; tossClientKey?: string | null; tossSecretKey?: string | null },
+): Promise<StoreView> {
+  if (input.paymentProvider === 'simulator' && mode === 'live') {
+    throw validationError([{ field: 'paymentProvider', message: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.' }]);
+  }
+  const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
+  if (input.returnUrlDomains !== undefined) patch.return_url_domains = jsonb([...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))]);
+  if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
+  if (input.tossClientKey !== undefined) patch.toss_client_key = input.tossClientKey;
+  if (input.tossSecretKey !== undefined) patch.toss_secret_key_sealed = input.tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, input.tossSecretKey);
+  await deps.db.updateTable('store_mode_settings').set(patch).where('store_id', '=', storeId).where('mode', '=', mode).execute();
+  return getStoreView(deps.db, storeId);
+}
+
+export function apiKeyView(k: Selectable<ApiKeysTable>, now: Date): ApiKeyView {
+  const status = k.revoked_at && k.revoked_at <= now ? 'revoked' : k.expires_at ? (k.expires_at <= now ? 'expired' : 'rotating') : 'active';
+  return {
+    id: k.id,
+    mode: k.mode,
+    name: k.name,
+    keyHint: k.key_hint,
+    scopes: k.scopes as Scope[],
+    ipAllowlist: k.ip_allowlist,
+    productIds: k.product_ids,
+    status,
+    createdAt: k.created_at.toISOString(),
+    expiresAt: k.expires_at ? k.expires_at.toISOString() : null,
+    revokedAt: k.revoked_at ? k.revoked_at.toISOString() : null,
+    rotatedTo: k.rotated_to,
+  };
+}
+
+export interface CreateApiKeyInput {
+  mode: Mode;
+  name: string;
+  scopes: Scope[];
+  ipAllowlist?: string[] | null;
+  productIds?: string[] | null;
+}
+
+function checkIpAllowlist(list: string[] | null | undefined): void {
+  if (!list) return;
+  const bad = list.map((e, i) => ({ e, i })).filter(({ e }) => !isValidCidr(e));
+  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다.' })));
+}
+
+async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateApiKeyInput) {
+  const gen = generateApiKey(input.mode);
+  const row = await trx
+    .insertInto('api_keys')
+    .values({
+      id: newId('key', clock),
+      store_id: storeId,
+      mode: input.mode,
+      name: input.name,
+      key_hash: gen.hash,
+      key_hint: gen.hint,
+      scopes: jsonb(input.scopes),
+      ip_allowlist: jsonb(input.ipAllowlist && input.ipAllowlist.length ? input.ipAllowlist : null),
+      product_ids: jsonb(input.productIds && input.productIds.length ? input.productIds : null),
+      created_at: clock.now(),
+      last_used_at: null,
+      expires_at: null,
+      rotated_to: null,
+      revoked_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, secret: gen.plaintext };
+}
+
+export async function createApiKey(deps: Deps, storeId: string, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyView; secret: string }> {
+  checkIpAllowlist(input.ipAllowlist);
+  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, input);
+  return { apiKey: apiKeyView(row, deps.clock.now()), secret };
+}
+
+export const ALL_SCOPES: Scope[] = [...SCOPES];
+
+export async function listApiKeys(deps: Deps, storeId: string, q: { mode?: Mode } & PageParams) {
+  const base = () => {
+    let b = deps.db.selectFrom('api_keys').where('store_id', '=', storeId);
+    if (q.mode) b = b.where('mode', '=', q.mode);
+    return b;
+  };
+  const now = deps.clock.now();
+  return listPage(
+    q,
+    async () => Number((await base().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
+    (offset, limit) => base().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    (r) => apiKeyView(r, now),
+  );
+}
+
+async function lockActiveKey(trx: Db, storeId: string, id: string, now: Date) {
+  const key = await trx.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+  if (!key) throw new ApiError('API_KEY_NOT_FOUND');
+  if ((key.revoked_at && key.revoked_at <= now) || key.expires_at) throw new ApiError('API_KEY_NOT_ACTIVE');
+  return key;
+}
+
+/** Rotation: a new key with the same settings; the old one keeps working for the grace period. */
+export async function rotateApiKey(deps: Deps, storeId: string, id: string, graceHours?: number) {
+  const now = deps.clock.now();
+  const grace = graceHours ?? deps.config.apiKeyGraceHours;
+  return deps.db.transaction().execute(async (trx) => {
+    const old = await lockActiveKey(trx, storeId, id, now);
+    const { row, secret } = await insertKey(trx, deps.clock, storeId, {
+      mode: old.mode,
+      name: old.name,
+      scopes: old.scopes as Scope[],
+      ipAllowlist: old.ip_allowlist,
+      productIds: old.product_ids,
+    });
+    const prev = await trx
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(now.getTime() + grace * 3_600_000), rotated_to: row.id })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { apiKey: apiKeyView(row, now), secret, previous: apiKeyView(prev, now) };
+  });
+}
+
+export async function revokeApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (row) return apiKeyView(row, now);
+  const existing = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
+  return apiKeyView(existing, now);
+}

@@ -1,0 +1,115 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../src/config';
+import { openPGlite, openPostgres, type Database } from '../../src/db';
+import { ManualClock } from '../../src/platform/clock';
+import { Worker } from '../../src/jobs/worker';
+import { buildApp } from '../../src/app';
+import type { App, AppDeps } from '../../src/deps';
+import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../../src/stores/service';
+import type { Scope } from '../../src/platform/http/route';
+import type { Mode } from '../../src/platform/tables';
+import pino from 'pino';
+import { Redis } from 'ioredis';
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by TEST_DATABASE_URL (created here, dropped by `close`).
+ */
+export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const d = await openPGlite('memory://');
+    await d.migrate();
+    return { ...d, drop: () => d.close() };
+  }
+  const name = `commerce_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const d = await openPostgres(u.toString(), 10);
+  await d.migrate();
+  return {
+    ...d,
+    async drop() {
+      await d.close();
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  deps: AppDeps;
+  clock: ManualClock;
+  db: AppDeps['db'];
+  close(): Promise<void>;
+}
+
+export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789';
+
+/** An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. */
+export async function createTestApp(
+  opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean } = {},
+): Promise<TestApp> {
+  const ownDb = !opts.database;
+  const database = opts.database ?? (await createTestDatabase());
+  const clock = opts.clock ?? new ManualClock();
+  const config = loadConfig(
+    { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
+    { dataDir: 'memory://', masterKey: randomBytes(32), adminToken: TEST_ADMIN_TOKEN, runWorkers: false, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
+  );
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
+  const worker = new Worker(database.db, clock, log as any);
+  const deps: AppDeps = { config, database, db: database.db, clock, redis, log: log as any, worker };
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    clock,
+    db: database.db,
+    async close() {
+      await worker.stop();
+      await app.close();
+      redis?.disconnect();
+      if (ownDb) await (database as any).drop?.();
+    },
+  };
+}
+
+export interface TestStore {
+  storeId: string;
+  ownerToken: string;
+  /** A test-mode key with every scope. */
+  key: string;
+  keyId: string;
+  /** Creates another key for this store. */
+  newKey(o?: { mode?: Mode; scopes?: Scope[]; ipAllowlist?: string[] | null; productIds?: string[] | null }): Promise<{ key: string; id: string }>;
+}
+
+/** A store with a full-scope test key, test payments on the simulator and localhost/example.com allowed as return domains. */
+export async function createTestStore(t: Pick<TestApp, 'deps'>, o: { verified?: boolean } = {}): Promise<TestStore> {
+  const { store, ownerToken } = await createStore(t.deps, { name: '테스트 상점', publicContactVerified: o.verified ?? true });
+  for (const mode of ['test', 'live'] as const) {
+    await updateModeSettings(t.deps, store.id, mode, { returnUrlDomains: ['localhost', '127.0.0.1', 'example.com'] });
+  }
+  const newKey: TestStore['newKey'] = async (k = {}) => {
+    const r = await createApiKey(t.deps, store.id, { mode: k.mode ?? 'test', name: 'test', scopes: k.scopes ?? ALL_SCOPES, ipAllowlist: k.ipAllowlist ?? null, productIds: k.productIds ?? null });
+    return { key: r.secret, id: r.apiKey.id };
+  };
+  const first = await newKey();
+  return { storeId: store.id, ownerToken, key: first.key, keyId: first.id, newKey };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+let idemCounter = 0;
+/** Headers for a POST of the public API: the key and a fresh Idempotency-Key. */
+export const post = (key: string, idem?: string) => ({ authorization: `Bearer ${key}`, 'idempotency-key': idem ?? `idem-${process.pid}-${Date.now()}-${++idemCounter}` });
