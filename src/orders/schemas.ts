@@ -1,0 +1,49 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, StringMap, Won } from '../platform/http/schemas';
+
+export const OrderStatusSchema = Type.Union(
+  [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('failed'), Type.Literal('canceled')],
+  { description: '`pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`' },
+);
+export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss')]);
+export const IntervalSchema = Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]);
+
+export const OrderCouponSchema = Obj(
+  { code: Type.String(), name: Type.String(), discountAmount: Won(), originalAmount: Won(), currency: CurrencySchema },
+  { title: 'OrderCoupon' },
+);
+
+export const OrderRefundItemSchema = Obj({ amount: Won(), currency: CurrencySchema, at: DateTime(), reason: Nullable(Type.String()) }, { title: 'OrderRefundItem' });
+
+/** The contract's Order, every field always present (null when empty). */
+export const OrderSchema = Obj(
+  {
+    id: Type.String(),
+    mode: ModeSchema,
+    productId: Type.String(),
+    productName: Type.String(),
+    planId: Nullable(Type.String()),
+    billingInterval: Nullable(IntervalSchema),
+    checkoutSessionId: Nullable(Type.String()),
+    status: OrderStatusSchema,
+    amount: Won('Amount paid (after any coupon), integer won'),
+    currency: CurrencySchema,
+    method: PaymentMethodSchema,
+    buyerName: Type.String(),
+    buyerEmail: Type.String(),
+    buyerPhone: Type.String(),
+    metadata: Nullable(StringMap()),
+    coupon: Nullable(OrderCouponSchema),
+    periodStart: Nullable(DateTime('Billing period start')),
+    periodEnd: Nullable(DateTime('Billing period end')),
+    paidAt: Nullable(DateTime()),
+    confirmedAt: Nullable(DateTime('Purchase confirmation time')),
+    refundedAt: Nullable(DateTime()),
+    refundedAmount: Nullable(Won('Cumulative refunded won; null until a refund exists')),
+    refunds: Type.Array(OrderRefundItemSchema),
+    createdAt: DateTime(),
+  },
+  { title: 'Order' },
+);
+export type OrderView = Static<typeof OrderSchema>;
+export const OrderPage = PageOf(OrderSchema, 'OrderPage');
