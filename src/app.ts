@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import cors from '@fastify/cors';
 import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client';
 import { randomUUID } from 'node:crypto';
-import type { App, AppDeps } from './deps';
+import type { App, AppDeps, Module } from './deps';
 import { ApiError, validationError } from './platform/errors';
 import { ajvToFields, validatorCompiler } from './platform/http/validation';
 import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
@@ -30,7 +30,7 @@ export const REDACT = [
   '*.ownerToken',
 ];
 
-export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] | false } = {}): Promise<App> {
+export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] | false; extraModules?: Module[] } = {}): Promise<App> {
   const { config, db, clock } = deps;
   const app = Fastify({
     logger: opts.logger === undefined ? false : opts.logger,
@@ -44,7 +44,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     },
     return503OnClosing: true,
     forceCloseConnections: false,
-    routerOptions: { ignoreTrailingSlash: false },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Router-level failures (malformed URL encoding, over-long path parameters) answer as ApiErrors too.
+    frameworkErrors: (error: FastifyError, _req: any, reply: any) => {
+      const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('NOT_FOUND') : validationError([{ field: 'url', message: '요청 주소의 형식이 올바르지 않습니다.' }]);
+      reply.code(e.statusCode).type('application/json; charset=utf-8').send(e.toBody());
+    },
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -179,7 +184,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
 
   // ---------- modules ----------
-  for (const mod of MODULES) {
+  for (const mod of [...MODULES, ...(opts.extraModules ?? [])]) {
     await app.register(async (scope) => mod(scope as App, deps));
   }
 

@@ -5,7 +5,7 @@ import { openPGlite, openPostgres, type Database } from '../../src/db';
 import { ManualClock } from '../../src/platform/clock';
 import { Worker } from '../../src/jobs/worker';
 import { buildApp } from '../../src/app';
-import type { App, AppDeps } from '../../src/deps';
+import type { App, AppDeps, Module } from '../../src/deps';
 import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../../src/stores/service';
 import type { Scope } from '../../src/platform/http/route';
 import type { Mode } from '../../src/platform/tables';
@@ -56,7 +56,7 @@ export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789';
 
 /** An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. */
 export async function createTestApp(
-  opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean } = {},
+  opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean; extraModules?: Module[] } = {},
 ): Promise<TestApp> {
   const ownDb = !opts.database;
   const database = opts.database ?? (await createTestDatabase());
@@ -69,7 +69,7 @@ export async function createTestApp(
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
   const worker = new Worker(database.db, clock, log as any);
   const deps: AppDeps = { config, database, db: database.db, clock, redis, log: log as any, worker };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { extraModules: opts.extraModules });
   return {
     app,
     deps,

@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, createTestStore, bearer } from '../helpers/app';
+import { platformTestRoutes } from '../helpers/test-routes';
+
+test('the 301st call in a minute gets 429 RATE_LIMITED with Retry-After; headers count down', async () => {
+  const t = await createTestApp({ extraModules: [platformTestRoutes().mod] });
+  try {
+    const s = await createTestStore(t);
+    const other = await s.newKey();
+    let last;
+    for (let i = 1; i <= 300; i++) {
+      last = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) });
+      assert.equal(last.statusCode, 200, `call ${i}`);
+      assert.equal(last.headers['x-ratelimit-remaining'], String(300 - i));
+    }
+    assert.equal(last!.headers['x-ratelimit-limit'], '300');
+    assert.ok(Number(last!.headers['x-ratelimit-reset']) > t.clock.now().getTime() / 1000);
+    const limited = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().code, 'RATE_LIMITED');
+    const retry = Number(limited.headers['retry-after']);
+    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+    // The limit is per key: another key of the same store is unaffected.
+    assert.equal((await t.app.inject({ url: '/v1/test/whoami', headers: bearer(other.key) })).statusCode, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+test('with Redis, two instances share one counter', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
+  const routes = platformTestRoutes();
+  const a = await createTestApp({ redis: true, config: { rateLimitPerMinute: 10 }, extraModules: [routes.mod] });
+  const b = await createTestApp({ database: a.deps.database, redis: true, config: { rateLimitPerMinute: 10 }, extraModules: [routes.mod] });
+  try {
+    const s = await createTestStore(a);
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await (i % 2 ? b : a).app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) })).statusCode);
+    assert.deepEqual(codes.filter((c) => c === 200).length, 10);
+    assert.deepEqual(codes.slice(10), [429, 429]);
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
