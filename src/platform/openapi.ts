@@ -5,6 +5,7 @@ type Doc = Record<string, any>;
 const V1_INFO = {
   title: 'Commerce API',
   version: '1.0.0',
+  license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   description:
     'Payment and licensing backend for sellers of digital products and subscriptions in Korea. ' +
     'Server endpoints authenticate with `Authorization: Bearer svc_live_…|svc_test_…`; every POST except the license app API requires `Idempotency-Key`. ' +
@@ -14,6 +15,7 @@ const V1_INFO = {
 const ADMIN_INFO = {
   title: 'Commerce API — seller console',
   version: '1.0.0',
+  license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   description:
     'The seller side of the service: stores, API keys, settings, products, coupons, webhook endpoints, events, licenses. ' +
     'Authenticate with the store owner token `Authorization: Bearer own_…` (shown once when the store is created). ' +
@@ -22,10 +24,6 @@ const ADMIN_INFO = {
 
 /** Extra top-level OpenAPI sections contributed by modules (e.g. the `webhooks` section with event payloads). */
 export const openapiExtras: { v1Webhooks: Record<string, unknown> } = { v1Webhooks: {} };
-
-function usedRefs(doc: Doc): Doc {
-  return doc;
-}
 
 /** Splits the one generated document into the public `/v1` document and the seller console's `/admin/v1` one. */
 export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
@@ -57,15 +55,22 @@ export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
     operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
   };
   const base = { openapi: '3.1.0', components: { ...(full.components ?? {}), securitySchemes } };
+  // Webhook deliveries are authenticated by their signature headers, not by an OpenAPI security scheme.
+  const webhooks = Object.fromEntries(
+    Object.entries(openapiExtras.v1Webhooks).map(([name, item]) => [
+      name,
+      Object.fromEntries(Object.entries(item as Doc).map(([m, o]) => [m, { security: [], ...(o as Doc) }])),
+    ]),
+  );
   const v1: Doc = {
     ...base,
     info: V1_INFO,
     servers: [{ url: '/' }],
     paths: v1Paths,
-    webhooks: openapiExtras.v1Webhooks,
+    webhooks,
   };
   v1.components = { ...v1.components, securitySchemes: { apiKey: securitySchemes.apiKey } };
   const admin: Doc = { ...base, info: ADMIN_INFO, servers: [{ url: '/' }], paths: adminPaths };
   admin.components = { ...admin.components, securitySchemes: { ownerToken: securitySchemes.ownerToken, operatorToken: securitySchemes.operatorToken } };
-  return { v1: usedRefs(v1), admin: usedRefs(admin) };
+  return { v1, admin };
 }
