@@ -1,0 +1,265 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { PaymentMethod } from '../orders/tables';
+import { systemClock, type Clock } from '../platform/clock';
+import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
+import { isLuhnValid, normalizeCardNumber } from './card';
+
+/**
+ * Documented test cards (README "Test mode"). Any other Luhn-valid number succeeds; the `unknown` card
+ * simulates a gateway timeout: confirm answers `unknown` and a later lookup finds the payment never approved.
+ */
+export const TEST_CARDS = {
+  success: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  unknown: '4000000000000119',
+} as const;
+
+export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown';
+
+const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss'];
+
+// The binding between a payment key and its order/amount only guards against mix-ups in test mode (no money moves),
+// so a fixed key is enough and keeps payment keys valid across restarts and between server processes.
+const MAC_KEY = 'commerce-api/payment-simulator/v1';
+
+const FAILURES = {
+  declined: { code: 'REJECT_CARD_PAYMENT', message: '카드사에서 결제를 거절했습니다.' },
+  insufficient: { code: 'NOT_ENOUGH_BALANCE', message: '잔액이 부족합니다.' },
+} as const;
+
+const UNKNOWN_MESSAGE = '결제사 응답 시간이 초과되었습니다. 결제 상태를 확인한 뒤 다시 시도해 주세요.';
+
+export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
+export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
+
+/** What a simulator payment key says about itself: `sim_<outcome>_<method>_<amount>_<random>_<mac>`. */
+interface SimKey {
+  outcome: SimOutcome;
+  method: PaymentMethod;
+  amount: number;
+  nonce: string;
+  mac: string;
+}
+
+const KEY_RE = /^sim_(success|declined|insufficient|unknown)_(card|kakao_pay|naver_pay|toss)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
+
+function mac(outcome: SimOutcome, method: PaymentMethod, amount: number, nonce: string, orderId: string): string {
+  return createHmac('sha256', MAC_KEY).update(`${outcome}|${method}|${amount}|${nonce}|${orderId}`).digest('hex').slice(0, 24);
+}
+
+function parseKey(paymentKey: string): SimKey | null {
+  const m = KEY_RE.exec(paymentKey);
+  if (!m) return null;
+  return { outcome: m[1] as SimOutcome, method: m[2] as PaymentMethod, amount: Number(m[3]), nonce: m[4], mac: m[5] };
+}
+
+function makeKey(outcome: SimOutcome, method: PaymentMethod, amount: number, orderId: string): string {
+  const nonce = randomBytes(8).toString('hex');
+  return `sim_${outcome}_${method}_${amount}_${nonce}_${mac(outcome, method, amount, nonce, orderId)}`;
+}
+
+function boundTo(key: SimKey, orderId: string, amount: number): boolean {
+  if (key.amount !== amount) return false;
+  const expected = Buffer.from(mac(key.outcome, key.method, key.amount, key.nonce, orderId));
+  const given = Buffer.from(key.mac);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The outcome a card number stands for; null when it is not a plausible card number. */
+export function cardOutcome(cardNumber: string): SimOutcome | null {
+  const digits = normalizeCardNumber(cardNumber);
+  if (!isLuhnValid(digits)) return null;
+  switch (digits) {
+    case TEST_CARDS.declined:
+      return 'declined';
+    case TEST_CARDS.insufficientFunds:
+      return 'insufficient';
+    case TEST_CARDS.unknown:
+      return 'unknown';
+    default:
+      return 'success';
+  }
+}
+
+type Injected = 'failed' | 'unknown';
+type Operation = 'confirm' | 'refund' | 'lookup' | 'issueBillingKey' | 'chargeBillingKey';
+
+interface PaymentState {
+  method: PaymentMethod;
+  totalAmount: number;
+  approvedAt: Date;
+  canceled: number;
+}
+
+/**
+ * Test-mode gateway. The buyer's choice (card number, or approve/deny for simple pay) is checked by `authorize`
+ * and sealed into the payment key, so `confirmPayment` needs no shared state: a key confirms the way its card said
+ * it would, for exactly the order and amount it was authorized for. Memory only remembers what makes retries
+ * idempotent (first approval time, refunds by idempotency key, charges by idempotency key).
+ *
+ * Billing: `authKey` = `sim_auth_<cardNumber>` (what the test-mode card registration form posts); the billing key
+ * carries the card's outcome, so charges decline, run short or time out the same way the card does on confirm.
+ */
+export class SimulatorProvider implements PaymentProvider {
+  readonly name = 'simulator' as const;
+  readonly #clock: Clock;
+  readonly #payments = new Map<string, PaymentState>();
+  readonly #refunds = new Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>();
+  readonly #charges = new Map<string, Outcome<ConfirmResult>>();
+  readonly #injected: Array<{ op: Operation; result: Injected }> = [];
+
+  constructor(opts?: { clock?: Clock }) {
+    this.#clock = opts?.clock ?? systemClock;
+  }
+
+  /**
+   * Makes the next call of `op` fail (`failed`, code SIMULATED_FAILURE) or time out (`unknown`) without touching
+   * any state, so tests of callers can exercise their failure paths against the simulator too.
+   */
+  injectFailure(op: Operation, result: Injected, times = 1): void {
+    for (let i = 0; i < times; i++) this.#injected.push({ op, result });
+  }
+
+  #takeInjected<T>(op: Operation): Outcome<T> | null {
+    const i = this.#injected.findIndex((x) => x.op === op);
+    if (i < 0) return null;
+    const [{ result }] = this.#injected.splice(i, 1);
+    return result === 'failed'
+      ? { status: 'failed', code: 'SIMULATED_FAILURE', message: '결제사에서 요청을 처리하지 못했습니다.' }
+      : { status: 'unknown', message: UNKNOWN_MESSAGE };
+  }
+
+  authorize(input: AuthorizeInput): AuthorizeResult {
+    // The amount is ours, not the buyer's: a bad one is a bug in the caller, not a form error.
+    if (!Number.isSafeInteger(input.amount) || input.amount < 0) throw new RangeError(`simulator: invalid amount ${input.amount}`);
+    if (!METHODS.includes(input.method)) {
+      return { ok: false, field: 'method', code: 'INVALID_METHOD', message: '결제 수단이 올바르지 않습니다.' };
+    }
+    if (input.method === 'card') {
+      const outcome = input.cardNumber === undefined ? null : cardOutcome(input.cardNumber);
+      if (!outcome) return { ok: false, field: 'cardNumber', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+      return { ok: true, paymentKey: makeKey(outcome, 'card', input.amount, input.orderId) };
+    }
+    if (input.approved === false) {
+      return { ok: false, field: 'method', code: 'PAY_PROCESS_CANCELED', message: '간편결제 승인이 취소되었습니다.' };
+    }
+    return { ok: true, paymentKey: makeKey('success', input.method, input.amount, input.orderId) };
+  }
+
+  async confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>> {
+    const injected = this.#takeInjected<ConfirmResult>('confirm');
+    if (injected) return injected;
+    const key = parseKey(input.paymentKey);
+    if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT_SESSION', message: '결제 정보를 찾을 수 없습니다.' };
+    if (!Number.isSafeInteger(input.amount) || !boundTo(key, input.orderId, input.amount)) {
+      return { status: 'failed', code: 'INVALID_REQUEST', message: '결제 금액 또는 주문 번호가 승인 요청과 다릅니다.' };
+    }
+    if (key.outcome === 'declined' || key.outcome === 'insufficient') return { status: 'failed', ...FAILURES[key.outcome] };
+    if (key.outcome === 'unknown') return { status: 'unknown', message: UNKNOWN_MESSAGE };
+    const state = this.#approve(input.paymentKey, key.method, key.amount);
+    return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method } };
+  }
+
+  #approve(paymentKey: string, method: PaymentMethod, amount: number): PaymentState {
+    let state = this.#payments.get(paymentKey);
+    if (!state) {
+      state = { method, totalAmount: amount, approvedAt: this.#clock.now(), canceled: 0 };
+      this.#payments.set(paymentKey, state);
+    }
+    return state;
+  }
+
+  /** A success key is treated as approved even when this process has not seen its confirm (restart, other process). */
+  #stateOf(paymentKey: string): PaymentState | null {
+    const known = this.#payments.get(paymentKey);
+    if (known) return known;
+    const key = parseKey(paymentKey);
+    return key?.outcome === 'success' ? this.#approve(paymentKey, key.method, key.amount) : null;
+  }
+
+  async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
+    const previous = this.#refunds.get(input.idempotencyKey);
+    if (previous) {
+      if (previous.paymentKey !== input.paymentKey || previous.amount !== input.amount) {
+        return { status: 'failed', code: 'IDEMPOTENCY_KEY_REUSED', message: '같은 멱등키로 다른 환불 요청을 보냈습니다.' };
+      }
+      return previous.result;
+    }
+    const injected = this.#takeInjected<RefundResult>('refund');
+    if (injected) return injected;
+    const state = this.#stateOf(input.paymentKey);
+    if (!state) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
+    const balance = state.totalAmount - state.canceled;
+    let result: Outcome<RefundResult>;
+    if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
+    else if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > balance) {
+      result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
+    } else {
+      state.canceled += input.amount;
+      result = { status: 'succeeded', value: { refundedAt: this.#clock.now(), balanceAmount: state.totalAmount - state.canceled } };
+    }
+    this.#refunds.set(input.idempotencyKey, { paymentKey: input.paymentKey, amount: input.amount, result });
+    return result;
+  }
+
+  async lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>> {
+    const injected = this.#takeInjected<PaymentLookup>('lookup');
+    if (injected) return injected;
+    const known = this.#payments.get(paymentKey);
+    if (known) {
+      const balanceAmount = known.totalAmount - known.canceled;
+      const status = known.canceled === 0 ? 'paid' : balanceAmount === 0 ? 'canceled' : 'partially_canceled';
+      return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount } };
+    }
+    const key = parseKey(paymentKey);
+    if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
+    if (key.outcome === 'success') return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount } };
+    // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
+    return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0 } };
+  }
+
+  async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {
+    const injected = this.#takeInjected<BillingKeyResult>('issueBillingKey');
+    if (injected) return injected;
+    const m = /^sim_auth_(.+)$/.exec(input.authKey);
+    const digits = m ? normalizeCardNumber(m[1]) : '';
+    const outcome = m ? cardOutcome(digits) : null;
+    if (!outcome) return { status: 'failed', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+    return {
+      status: 'succeeded',
+      value: { billingKey: `sim_bill_${outcome}_${randomBytes(8).toString('hex')}`, cardSummary: `카드 ****${digits.slice(-4)}` },
+    };
+  }
+
+  async chargeBillingKey(input: {
+    billingKey: string;
+    customerKey: string;
+    amount: number;
+    orderId: string;
+    orderName: string;
+    idempotencyKey: string;
+  }): Promise<Outcome<ConfirmResult>> {
+    const previous = this.#charges.get(input.idempotencyKey);
+    if (previous) return previous;
+    const injected = this.#takeInjected<ConfirmResult>('chargeBillingKey');
+    if (injected) return injected;
+    const m = /^sim_bill_(success|declined|insufficient|unknown)_[0-9a-f]{16}$/.exec(input.billingKey);
+    if (!m) return { status: 'failed', code: 'INVALID_BILLING_KEY', message: '빌링키가 올바르지 않습니다.' };
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
+      return { status: 'failed', code: 'INVALID_REQUEST', message: '결제 금액이 올바르지 않습니다.' };
+    }
+    const outcome = m[1] as SimOutcome;
+    // A timed-out charge is not remembered: retrying with the same idempotency key times out again, as the card says.
+    if (outcome === 'unknown') return { status: 'unknown', message: UNKNOWN_MESSAGE };
+    let result: Outcome<ConfirmResult>;
+    if (outcome === 'declined' || outcome === 'insufficient') result = { status: 'failed', ...FAILURES[outcome] };
+    else {
+      const paymentKey = makeKey('success', 'card', input.amount, input.orderId);
+      const state = this.#approve(paymentKey, 'card', input.amount);
+      result = { status: 'succeeded', value: { paymentKey, approvedAt: state.approvedAt, method: 'card' } };
+    }
+    this.#charges.set(input.idempotencyKey, result);
+    return result;
+  }
+}

@@ -1,0 +1,198 @@
+import { systemClock, type Clock } from '../platform/clock';
+import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
+import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
+
+export { mapTossMethod, mapTossStatus } from './toss-model';
+
+/** How one HTTP exchange with Toss ended, before it is read as a business outcome. */
+type Reply =
+  | { kind: 'ok'; body: unknown }
+  | { kind: 'error'; httpStatus: number; code: string; message: string }
+  | { kind: 'unknown'; message: string };
+
+const UNKNOWN = '결제사 응답을 확인하지 못했습니다. 결제 상태를 조회한 뒤 다시 시도해 주세요.';
+
+/**
+ * Toss Payments core API (https://docs.tosspayments.com/reference). Secret-key Basic auth, JSON in and out.
+ * Reading of replies: 2xx → succeeded; 4xx with `{ code, message }` → failed with Toss's code, except "already
+ * processed / canceled" (look the payment up, since it was probably our own earlier attempt that went through) and
+ * codes that say the request may still take effect; 5xx, timeouts, broken connections, unparsable bodies → unknown.
+ * The secret key lives only in a private field and the Authorization header; nothing here logs.
+ */
+export class TossProvider implements PaymentProvider {
+  readonly name = 'toss' as const;
+  readonly #authorization: string;
+  readonly #baseUrl: string;
+  readonly #timeoutMs: number;
+  readonly #clock: Clock;
+
+  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; clock?: Clock }) {
+    this.#authorization = `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`;
+    this.#baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#clock = opts.clock ?? systemClock;
+  }
+
+  async #call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Reply> {
+    const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    let status: number;
+    let text: string;
+    try {
+      const res = await fetch(`${this.#baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+        // A redirect is not part of the API; following one could replay a POST elsewhere. It reads as unknown.
+        redirect: 'manual',
+      });
+      status = res.status;
+      // The body is read under the same deadline: a gateway that sends headers and then stalls is a timeout too.
+      text = await res.text();
+    } catch (err) {
+      const timedOut = controller.signal.aborted;
+      return { kind: 'unknown', message: timedOut ? `${UNKNOWN} (응답 시간 초과)` : `${UNKNOWN} (연결 오류: ${(err as Error).message})` };
+    } finally {
+      clearTimeout(timer);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { kind: 'unknown', message: `${UNKNOWN} (HTTP ${status}, 해석할 수 없는 응답)` };
+    }
+    if (status >= 200 && status < 300) return { kind: 'ok', body: parsed };
+    const err = tossError(parsed);
+    if (status >= 500 || !err || status < 400 || TOSS_AMBIGUOUS_CODES.has(err.code)) {
+      return { kind: 'unknown', message: `${UNKNOWN} (HTTP ${status}${err ? ` ${err.code}: ${err.message}` : ''})` };
+    }
+    return { kind: 'error', httpStatus: status, code: err.code, message: err.message };
+  }
+
+  async #getPayment(path: string): Promise<Outcome<TossPayment>> {
+    const reply = await this.#call('GET', path);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    return isPayment(reply.body) ? { status: 'succeeded', value: reply.body } : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
+  }
+
+  /** A Payment answer to confirm/charge, held against what we asked for. */
+  #approved(p: TossPayment, expected: { orderId: string; amount: number }): Outcome<ConfirmResult> {
+    if (p.totalAmount !== expected.amount) {
+      return { status: 'failed', code: 'AMOUNT_MISMATCH', message: `결제사 승인 금액(${p.totalAmount}원)이 주문 금액(${expected.amount}원)과 다릅니다.` };
+    }
+    if (p.orderId !== expected.orderId) {
+      return { status: 'failed', code: 'ORDER_MISMATCH', message: '결제사 응답의 주문 번호가 요청과 다릅니다.' };
+    }
+    const status = mapTossStatus(p.status);
+    // DONE, or already (partly) canceled afterwards: either way it was approved.
+    if (status !== 'paid' && status !== 'partially_canceled' && status !== 'canceled') {
+      return status === 'failed'
+        ? { status: 'failed', code: `PAYMENT_${p.status}`, message: '결제가 승인되지 않았습니다.' }
+        : { status: 'unknown', message: `${UNKNOWN} (결제 상태: ${p.status})` };
+    }
+    const approvedAt = p.approvedAt ? new Date(p.approvedAt) : null;
+    return {
+      status: 'succeeded',
+      value: { paymentKey: p.paymentKey, approvedAt: approvedAt && !Number.isNaN(approvedAt.getTime()) ? approvedAt : this.#clock.now(), method: mapTossMethod(p) },
+    };
+  }
+
+  async confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>> {
+    const reply = await this.#call('POST', '/v1/payments/confirm', { paymentKey: input.paymentKey, orderId: input.orderId, amount: input.amount }, input.idempotencyKey);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'ok') {
+      return isPayment(reply.body) ? this.#approved(reply.body, input) : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
+    }
+    if (reply.code === 'ALREADY_PROCESSED_PAYMENT') {
+      // Most likely our own earlier confirm whose answer was lost: the payment itself says whether it went through.
+      return this.#settleAlreadyProcessed(await this.#getPayment(`/v1/payments/${encodeURIComponent(input.paymentKey)}`), input, reply);
+    }
+    return { status: 'failed', code: reply.code, message: reply.message };
+  }
+
+  /** After "already processed": approved for exactly this order and amount → succeeded; ended unpaid → failed; else unknown. */
+  #settleAlreadyProcessed(
+    found: Outcome<TossPayment>,
+    expected: { orderId: string; amount: number },
+    reply: { code: string; message: string },
+  ): Outcome<ConfirmResult> {
+    if (found.status !== 'succeeded') return { status: 'unknown', message: found.message };
+    const approved = this.#approved(found.value, expected);
+    if (approved.status === 'succeeded') return approved;
+    if (mapTossStatus(found.value.status) === 'failed' && found.value.orderId === expected.orderId) {
+      return { status: 'failed', code: reply.code, message: reply.message };
+    }
+    return { status: 'unknown', message: `${UNKNOWN} (이미 처리된 결제: ${found.value.status}, ${found.value.totalAmount}원)` };
+  }
+
+  async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
+    const path = `/v1/payments/${encodeURIComponent(input.paymentKey)}/cancel`;
+    const reply = await this.#call('POST', path, { cancelReason: input.reason, cancelAmount: input.amount }, input.idempotencyKey);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'ok') {
+      if (!isPayment(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
+      return { status: 'succeeded', value: { refundedAt: this.#lastCancelAt(reply.body), balanceAmount: reply.body.balanceAmount } };
+    }
+    if (reply.code === 'ALREADY_CANCELED_PAYMENT') {
+      // "Already canceled" may be this very refund, retried after a lost answer: believe it only when the cancel is there.
+      const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(input.paymentKey)}`);
+      if (found.status !== 'succeeded') return { status: 'unknown', message: found.message };
+      // Toss does not echo our idempotency key in `cancels`, so amount and reason are what identify this refund.
+      const cancel = [...(found.value.cancels ?? [])]
+        .reverse()
+        .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? input.reason) === input.reason && (c.cancelStatus ?? 'DONE') === 'DONE');
+      if (!cancel) return { status: 'unknown', message: `${UNKNOWN} (이미 취소된 결제이나 이 환불 금액의 취소 내역이 없습니다)` };
+      const at = cancel.canceledAt ? new Date(cancel.canceledAt) : null;
+      return { status: 'succeeded', value: { refundedAt: at && !Number.isNaN(at.getTime()) ? at : this.#clock.now(), balanceAmount: found.value.balanceAmount } };
+    }
+    return { status: 'failed', code: reply.code, message: reply.message };
+  }
+
+  #lastCancelAt(p: TossPayment): Date {
+    const last = p.cancels?.length ? p.cancels[p.cancels.length - 1] : null;
+    const at = last?.canceledAt ? new Date(last.canceledAt) : null;
+    return at && !Number.isNaN(at.getTime()) ? at : this.#clock.now();
+  }
+
+  async lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>> {
+    const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(paymentKey)}`);
+    if (found.status !== 'succeeded') return found;
+    const p = found.value;
+    return { status: 'succeeded', value: { status: mapTossStatus(p.status), totalAmount: p.totalAmount, balanceAmount: p.balanceAmount } };
+  }
+
+  async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {
+    const reply = await this.#call('POST', '/v1/billing/authorizations/issue', { authKey: input.authKey, customerKey: input.customerKey });
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    if (!isBilling(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (빌링키 응답 형식 오류)` };
+    return { status: 'succeeded', value: { billingKey: reply.body.billingKey, cardSummary: cardSummary(reply.body) } };
+  }
+
+  async chargeBillingKey(input: {
+    billingKey: string;
+    customerKey: string;
+    amount: number;
+    orderId: string;
+    orderName: string;
+    idempotencyKey: string;
+  }): Promise<Outcome<ConfirmResult>> {
+    const body = { customerKey: input.customerKey, amount: input.amount, orderId: input.orderId, orderName: input.orderName };
+    const reply = await this.#call('POST', `/v1/billing/${encodeURIComponent(input.billingKey)}`, body, input.idempotencyKey);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'ok') {
+      return isPayment(reply.body) ? this.#approved(reply.body, input) : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
+    }
+    if (reply.code === 'ALREADY_PROCESSED_PAYMENT' || reply.code === 'DUPLICATED_ORDER_ID') {
+      // Our order ids are unique per charge, so either answer means an earlier attempt of this very charge got there;
+      // we hold no payment key for it yet, so the order id finds it.
+      return this.#settleAlreadyProcessed(await this.#getPayment(`/v1/payments/orders/${encodeURIComponent(input.orderId)}`), input, reply);
+    }
+    return { status: 'failed', code: reply.code, message: reply.message };
+  }
+}
