@@ -1,0 +1,50 @@
+// Byte helpers that run the same in Node 20 and browsers: atob/btoa and WebCrypto only, no Buffer.
+
+/** Decodes standard or URL-safe base64 (padding optional). Returns null for anything else. */
+export function base64ToBytes(input: string): Uint8Array<ArrayBuffer> | null {
+  let s = input.replace(/-/g, '+').replace(/_/g, '/');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s)) return null;
+  s = s.replace(/=+$/, '');
+  if (s.length % 4 === 1) return null;
+  s += '='.repeat((4 - (s.length % 4)) % 4);
+  let bin: string;
+  try {
+    bin = atob(s);
+  } catch {
+    return null;
+  }
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let bin = '';
+  // Chunked so very large bodies do not blow the argument limit of String.fromCharCode.
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** A fresh request nonce: 32 random bytes as 64 hex characters (the spec's recommended form). */
+export function makeNonce(): string {
+  return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+}
+
+/** Strict UTF-8: an answer that is not valid UTF-8 cannot be the JSON the service signed. BOM kept so bytes round-trip. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
