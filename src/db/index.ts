@@ -80,6 +80,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     },
   };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: types as any });
+  // An idle client whose connection the server ends (restart, failover, a dropped database) must not crash the
+  // process: the pool discards it and the next query opens a new connection.
+  pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',
