@@ -70,6 +70,9 @@ export const ERROR_CATALOG = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: '웹훅 엔드포인트를 찾을 수 없습니다.' },
   WEBHOOK_URL_NOT_ALLOWED: { status: 400, message: '웹훅 주소는 공개된 http 또는 https 주소여야 합니다.' },
   EVENT_NOT_FOUND: { status: 404, message: '이벤트를 찾을 수 없습니다.' },
+  WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: '비활성화된 웹훅 엔드포인트입니다. 먼저 활성화해 주세요.' },
+  WEBHOOK_MODE_MISMATCH: { status: 409, message: '이벤트와 웹훅 엔드포인트의 모드(live/test)가 다릅니다.' },
+  WEBHOOK_EVENT_NOT_RESENDABLE: { status: 409, message: 'license.issue 이벤트는 라이선스 발급 과정에서만 전송되며 다시 보낼 수 없습니다.' },
   // licenses (issue 5)
   SIGNING_KEY_NOT_FOUND: { status: 404, message: '서명 키를 찾을 수 없습니다.' },
   LICENSE_NOT_ACTIVE: { status: 409, message: '활성 상태가 아닌 라이선스입니다.' },

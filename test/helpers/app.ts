@@ -36,6 +36,8 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
     ...d,
     async drop() {
       await d.close();
+      // pool.end() resolves before every socket has closed; give them a moment so the forced drop finds none.
+      await new Promise((r) => setTimeout(r, 100));
       const a = new pg.Client({ connectionString: url });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);

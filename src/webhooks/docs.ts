@@ -1,0 +1,124 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { OrderSchema } from '../orders/schemas';
+import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
+import { RETRY_SCHEDULE_MS } from '../jobs/queue';
+import { MAX_ATTEMPTS } from './model';
+
+/**
+ * The OpenAPI `webhooks` section of the public document: one operation per event type, each with the envelope
+ * `{ id, type, mode, createdAt, data }` around that type's data, the signing headers and the retry schedule.
+ */
+
+const human = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`);
+export const RETRY_SCHEDULE_TEXT = RETRY_SCHEDULE_MS.map(human).join(', ');
+
+const DELIVERY_RULES = [
+  'Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).',
+  'Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.',
+  'Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after ' +
+    `${RETRY_SCHEDULE_TEXT} (${MAX_ATTEMPTS} attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.`,
+  'Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.',
+  'Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.',
+  'An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.',
+].join('\n\n');
+
+const HEADERS = [
+  { name: 'webhook-id', description: 'The event id; identical on every retry of the same event.' },
+  { name: 'webhook-timestamp', description: 'Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes).' },
+  {
+    name: 'webhook-signature',
+    description: 'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more).',
+  },
+].map((h) => ({ in: 'header', name: h.name, required: true, description: h.description, schema: { type: 'string' } }));
+
+const SubscriptionObject = Type.Object({}, { additionalProperties: true, description: 'The subscription record' });
+
+export const LicenseIssueDataSchema = Obj(
+  {
+    mode: ModeSchema,
+    licenseId: Type.String(),
+    orderId: Type.String(),
+    productId: Type.String(),
+    planId: Nullable(Type.String()),
+    interval: Nullable(Type.Union([Type.Literal('monthly'), Type.Literal('yearly')])),
+    buyer: Obj({ email: Type.String(), name: Type.String() }),
+    maxActivations: Nullable(Type.Integer({ minimum: 0 })),
+    expiresAt: Nullable(DateTime()),
+  },
+  { title: 'LicenseIssueData' },
+);
+
+const EVENT_DATA: Array<{ type: string; summary: string; description: string; data: TSchema; answer?: string }> = [
+  {
+    type: 'order.paid',
+    summary: 'A payment succeeded (first, renewal or difference payment)',
+    description: '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases).',
+    data: Type.Composite(
+      [OrderSchema, Obj({ subscriptionEvent: Nullable(Type.Union([Type.Literal('initial'), Type.Literal('renewal'), Type.Literal('difference')])) })],
+      { additionalProperties: false, title: 'OrderPaidData' },
+    ),
+  },
+  {
+    type: 'subscription.updated',
+    summary: 'A subscription changed',
+    description: '`data.change.kind` tells what changed: `period_renewed` (period renewal) or `cancel_scheduled` (period-end cancellation scheduled).',
+    data: Obj({ subscription: SubscriptionObject, change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled'] }) }, { additionalProperties: true }) }),
+  },
+  {
+    type: 'subscription.ended',
+    summary: 'A subscription actually ended',
+    description: '`data.endReason` gives the reason.',
+    data: Obj({ subscription: SubscriptionObject, endReason: Type.String() }),
+  },
+  {
+    type: 'license.issue',
+    summary: 'Issue a license from the seller system (seller-side issuance)',
+    description: 'Sent when a product issues licenses on the seller side. Answer 2xx with the license issue response.',
+    data: LicenseIssueDataSchema,
+    answer: 'License issue response: `key` (1 to 256 characters, required), `expiresAt` (date-time or null: the requested value), `maxActivations` (integer ≥ 0 or null: the requested value; 0 means unlimited). Other fields are ignored.',
+  },
+  {
+    type: 'webhook.test',
+    summary: 'A test delivery requested from the seller console',
+    description: '`data` is an empty object.',
+    data: Obj({}),
+  },
+];
+
+function envelope(type: string, data: TSchema): TSchema {
+  return Obj(
+    {
+      id: Type.String({ description: 'Event id (`evt_…`), the `webhook-id` header; stable across retries' }),
+      type: Type.Literal(type),
+      mode: ModeSchema,
+      createdAt: DateTime('When the event happened'),
+      data,
+    },
+    { title: `${type} event` },
+  );
+}
+
+/** JSON Schema without TypeBox's symbol-keyed internals, so it serialises as written. */
+const plain = (s: TSchema) => JSON.parse(JSON.stringify(s));
+
+export function webhookDocs(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_DATA.map((e) => [
+      e.type,
+      {
+        post: {
+          operationId: `webhook_${e.type.replace(/\./g, '_')}`,
+          summary: e.summary,
+          description: `${e.description}\n\n${DELIVERY_RULES}`,
+          tags: ['Webhooks'],
+          parameters: HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: plain(envelope(e.type, e.data)) } } },
+          responses: {
+            '200': { description: e.answer ?? 'Any 2xx acknowledges the delivery; the body is ignored.' },
+            '410': { description: 'Gone: the endpoint is disabled at once and receives nothing more.' },
+          },
+        },
+      },
+    ]),
+  );
+}

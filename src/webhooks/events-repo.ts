@@ -1,0 +1,59 @@
+import type { Db } from '../db';
+import type { Mode } from '../platform/tables';
+import type { AttemptRow } from './repo';
+
+/** Event-log queries of the seller console and the retention sweep. Every function takes the executor. */
+
+export async function countEvents(db: Db, storeId: string, f: { mode?: Mode; type?: string }): Promise<number> {
+  let q = db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId);
+  if (f.mode) q = q.where('mode', '=', f.mode);
+  if (f.type) q = q.where('type', '=', f.type);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+export async function listEvents(db: Db, storeId: string, f: { mode?: Mode; type?: string }, offset: number, limit: number) {
+  let q = db.selectFrom('events').selectAll().where('store_id', '=', storeId);
+  if (f.mode) q = q.where('mode', '=', f.mode);
+  if (f.type) q = q.where('type', '=', f.type);
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export async function findEvent(db: Db, storeId: string, id: string) {
+  return db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function deliveriesOfEvent(db: Db, eventId: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select('e.url as endpoint_url')
+    .where('d.event_id', '=', eventId)
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+}
+
+export async function deliveryWithEndpoint(db: Db, id: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .selectAll('d')
+    .select('e.url as endpoint_url')
+    .where('d.id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+export async function attemptsOfDeliveries(db: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('started_at').orderBy('attempt').execute();
+}
+
+/** Retention: events past it go, with their deliveries and attempts (cascade). Bounded batches keep locks short. */
+export async function deleteEventsBefore(db: Db, before: Date, batch = 500): Promise<number> {
+  const r = await db
+    .deleteFrom('events')
+    .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('created_at', '<', before).where('dispatched_at', 'is not', null).limit(batch))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

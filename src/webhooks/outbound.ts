@@ -1,0 +1,160 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
+import { sql } from 'kysely';
+import type { AppDeps } from '../deps';
+import type { Db } from '../db';
+import { systemClock } from '../platform/clock';
+import type { EventEnvelope } from '../platform/events';
+import type { Mode } from '../platform/tables';
+import { guardWebhookUrl, loopbackAllowed } from './ssrf';
+import type { StoredSecret } from './tables';
+
+/**
+ * The one way anything in the service calls a seller's endpoint: the delivery worker and the licenses module
+ * (license.issue, which reads the answer) both go through sendSigned, so signing and the SSRF guard cannot diverge.
+ */
+
+export interface OutboundEndpoint {
+  id: string;
+  url: string;
+  /** whsec_… active signing secrets, newest first. */
+  secrets: string[];
+}
+
+export interface SendResult {
+  /** true for any 2xx answer. */
+  ok: boolean;
+  status: number | null;
+  /** First 64 KiB of the response body (UTF-8). */
+  body: string;
+  error: string | null;
+  durationMs: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = 'CommerceAPI-Webhooks/1.0';
+
+/** Secrets that still sign at `now`, newest first. Without `now`, every stored secret (expired ones are pruned). */
+export function activeSecrets(secrets: StoredSecret[], now?: Date): string[] {
+  return secrets.filter((s) => !now || s.expiresAt === null || new Date(s.expiresAt).getTime() > now.getTime()).map((s) => s.secret);
+}
+
+/**
+ * Enabled endpoints of the store+mode subscribed to `eventType`, oldest first. Pass `now` (deps.clock.now()) so a
+ * rotated-out secret stops signing exactly at its expiry; without it expired secrets linger until the prune task.
+ */
+export async function findEndpointsFor(db: Db, storeId: string, mode: Mode, eventType: string, now?: Date): Promise<OutboundEndpoint[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secrets'])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', '=', 'enabled')
+    .where(sql<boolean>`event_types @> ${JSON.stringify([eventType])}::jsonb`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, url: r.url, secrets: activeSecrets(r.secrets, now) }));
+}
+
+/** The standard-webhooks signature header: one `v1,<base64>` per secret, space-separated. */
+export function signatureHeader(secrets: string[], msgId: string, timestamp: Date, payload: string): string {
+  return secrets.map((s) => new Webhook(s).sign(msgId, timestamp, payload)).join(' ');
+}
+
+function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+  // Connect to the address the guard checked, whatever DNS says now (no rebinding between check and connect).
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  }) as unknown as LookupFunction;
+}
+
+/**
+ * Signs (standard-webhooks, webhook-id = envelope.id) and POSTs the exact bytes of JSON.stringify(envelope), after
+ * the SSRF guard. No redirects are followed (a 3xx is a failure). Never throws for network problems.
+ */
+export async function sendSigned(
+  deps: Pick<AppDeps, 'config' | 'clock'>,
+  endpoint: OutboundEndpoint,
+  envelope: EventEnvelope,
+  opts: { timeoutMs?: number } = {},
+): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const fail = (error: string, status: number | null = null, body = ''): SendResult => ({ ok: false, status, body, error, durationMs: elapsed() });
+
+  if (endpoint.secrets.length === 0) return fail('endpoint has no active signing secret');
+  const target = await guardWebhookUrl(endpoint.url, {
+    allowLoopback: loopbackAllowed(deps.config.webhookAllowLoopback, envelope.mode),
+    dnsTimeoutMs: timeoutMs,
+  });
+  if (!target.ok) return fail(`address not allowed: ${target.reason}`);
+
+  const payload = JSON.stringify(envelope);
+  const body = Buffer.from(payload, 'utf8');
+  // The receiver checks webhook-timestamp against its own real clock (5-minute tolerance), so this is wall-clock
+  // transport time, not business time: a test-mode or manual clock must not make every signature stale.
+  const timestamp = systemClock.now();
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'user-agent': USER_AGENT,
+    'webhook-id': envelope.id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': signatureHeader(endpoint.secrets, envelope.id, timestamp, payload),
+  };
+
+  const remaining = Math.max(1, timeoutMs - elapsed());
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (r: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const mod = target.url.protocol === 'https:' ? https : http;
+    const req = mod.request(target.url, {
+      method: 'POST',
+      headers,
+      agent: false,
+      lookup: pinnedLookup(target.address, target.family),
+      // Certificates are checked against the seller's host name, not the pinned address (SNI takes names only).
+      ...(target.url.protocol === 'https:' && !isIP(target.hostname) ? { servername: target.hostname } : {}),
+    });
+    const timer = setTimeout(() => {
+      finish(fail(`timeout after ${timeoutMs} ms`));
+      req.destroy();
+    }, remaining);
+    req.on('error', (err: NodeJS.ErrnoException) => finish(fail(err.code ? `${err.code}: ${err.message}` : err.message)));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+        const status = res.statusCode ?? null;
+        const ok = status !== null && status >= 200 && status < 300;
+        finish({ ok, status, body: text, error: ok ? null : `HTTP ${status}`, durationMs: elapsed() });
+      };
+      res.on('data', (c: Buffer) => {
+        if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+        size += c.length;
+        // The answer is judged by its status; the rest of an oversized body is not worth waiting for.
+        if (size >= MAX_RESPONSE_BYTES) {
+          done();
+          res.destroy();
+        }
+      });
+      res.on('end', done);
+      res.on('error', () => done());
+      res.on('aborted', () => done());
+    });
+    req.end(body);
+  });
+}
