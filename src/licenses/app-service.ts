@@ -1,0 +1,105 @@
+import type { AppDeps } from '../deps';
+import { ApiError } from '../platform/errors';
+import { isoOrNull } from '../platform/clock';
+import { newId } from '../platform/ids';
+import type { Mode } from '../platform/tables';
+import { licenseStatus, type AppStatus } from './model';
+import * as repo from './repo';
+import type { ActivationView } from './schemas';
+import { activationView } from './views';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/** The app answer before the nonce and signing time are added at signing. */
+export interface AppOutcome {
+  status: AppStatus;
+  expiresAt: string | null;
+  maxActivations: number | null;
+  activationCount: number;
+  mode: Mode;
+  activation: ActivationView | null;
+}
+
+function outcome(l: repo.LicenseRow, status: AppStatus, count: number, activation: repo.ActivationRow | null | undefined): AppOutcome {
+  return {
+    status,
+    expiresAt: isoOrNull(l.expires_at),
+    maxActivations: l.max_activations,
+    activationCount: count,
+    mode: l.mode,
+    activation: activation ? activationView(activation) : null,
+  };
+}
+
+/**
+ * A key the service does not know (for this product). There is no license to take a mode from, so the mode is the
+ * product's when the productId names one, else `test`: a live app asking about a live product still hears `live`.
+ */
+async function notFound(deps: Deps, productId: string): Promise<AppOutcome> {
+  const mode = (await repo.productMode(deps.db, productId)) ?? 'test';
+  return { status: 'not_found', expiresAt: null, maxActivations: null, activationCount: 0, mode, activation: null };
+}
+
+export interface KeyRef {
+  keyHash: string;
+  productId: string;
+}
+
+/**
+ * Activate: only an active license gets an activation; any other status is answered as it is, without one. The
+ * license row is locked for the count and the insert, so concurrent activations can never exceed maxActivations.
+ */
+export async function activate(deps: Deps, ref: KeyRef, label: string | null): Promise<AppOutcome> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const lic = await repo.findByKey(trx, ref.keyHash, ref.productId, { forUpdate: true });
+    if (!lic) return null;
+    const now = deps.clock.now();
+    const status = licenseStatus(lic, now);
+    const count = await repo.countActiveActivations(trx, lic.id);
+    if (status !== 'active') return outcome(lic, status, count, null);
+    if (lic.max_activations !== null && count >= lic.max_activations) {
+      throw new ApiError('MAX_ACTIVATIONS_REACHED', { details: { maxActivations: lic.max_activations, activationCount: count } });
+    }
+    const activation = await repo.insertActivation(trx, {
+      id: newId('act', deps.clock),
+      license_id: lic.id,
+      label,
+      activated_at: now,
+      last_verified_at: null,
+      deactivated_at: null,
+    });
+    return outcome(lic, status, count + 1, activation);
+  });
+  return result ?? notFound(deps, ref.productId);
+}
+
+/**
+ * Deactivate frees the activation's slot whatever the license's status (a buyer moving devices after a renewal
+ * lapse still needs it). Deactivating again answers the activation as it is (idempotent); an activationId that is
+ * not this license's answers `activation: null`.
+ */
+export async function deactivate(deps: Deps, ref: KeyRef, activationId: string): Promise<AppOutcome> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const lic = await repo.findByKey(trx, ref.keyHash, ref.productId, { forUpdate: true });
+    if (!lic) return null;
+    const now = deps.clock.now();
+    const activation = (await repo.deactivateActivation(trx, lic.id, activationId, now)) ?? (await repo.findActivation(trx, lic.id, activationId));
+    const count = await repo.countActiveActivations(trx, lic.id);
+    return outcome(lic, licenseStatus(lic, now), count, activation);
+  });
+  return result ?? notFound(deps, ref.productId);
+}
+
+/**
+ * Verify: the license's status now. With an activationId of this license, the activation comes back and, while it
+ * is live, its lastVerifiedAt is set to now; a deactivated one comes back unchanged so the app learns it was
+ * deactivated; an unknown one is `activation: null`.
+ */
+export async function verify(deps: Deps, ref: KeyRef, activationId: string | null): Promise<AppOutcome> {
+  const lic = await repo.findByKeyWithCount(deps.db, ref.keyHash, ref.productId);
+  if (!lic) return notFound(deps, ref.productId);
+  const now = deps.clock.now();
+  let activation: repo.ActivationRow | undefined;
+  if (activationId) activation = (await repo.touchActivation(deps.db, lic.id, activationId, now)) ?? (await repo.findActivation(deps.db, lic.id, activationId));
+  return outcome(lic, licenseStatus(lic, now), lic.active_count, activation ?? null);
+}
