@@ -1,11 +1,65 @@
 import type { Module } from '../deps';
 import { op } from '../platform/http/route';
-import { notImplemented, PendingBody } from '../platform/http/not-implemented';
+import { IdParams } from '../platform/http/schemas';
+import { CheckoutSessionSchema, CreateCheckoutSessionBody } from './schemas';
+import { CREATE_SESSION_CHECKS, createSession, getSession } from './service';
+import { registerReconcileJob } from './reconcile';
 
-// Placeholder routes: documented now, implemented by the checkout module's issue.
-const checkoutModule: Module = async (app) => {
-  app.post('/v1/checkout/sessions', op({ operationId: 'createCheckoutSession', summary: 'Create a checkout session', tags: ['Checkout'] }, { auth: 'api_key', scope: 'checkout:write', idempotent: true, errors: ['PRODUCT_NOT_FOUND', 'PRODUCT_ARCHIVED', 'NOT_STARTED', 'ENDED', 'SOLD_OUT', 'CHECKOUT_URL_INVALID', 'RETURN_URL_NOT_ALLOWED', 'METADATA_INVALID', 'PUBLIC_CONTACT_VERIFICATION_REQUIRED', 'CHECKOUT_NOT_CONFIGURED'] }, { response: { 200: PendingBody } }), notImplemented);
-  app.get('/v1/checkout/sessions/:id', op({ operationId: 'getCheckoutSession', summary: 'Read a checkout session', tags: ['Checkout'] }, { auth: 'api_key', scope: 'checkout:read', errors: ['CHECKOUT_SESSION_NOT_FOUND'] }, { response: { 200: PendingBody } }), notImplemented);
+const checksDoc = CREATE_SESSION_CHECKS.map(([code, when], i) => `${i + 1}. \`${code}\`: ${when}`).join('\n');
+
+const checkoutModule: Module = async (app, deps) => {
+  registerReconcileJob(deps);
+
+  app.post(
+    '/v1/checkout/sessions',
+    op(
+      {
+        operationId: 'createCheckoutSession',
+        summary: 'Create a checkout session',
+        description:
+          'Creates a one-time payment session for a product and returns the payment page `url` to send the buyer to. ' +
+          'The session is `open` for 30 minutes. Subscription products need `planId` and `interval` together; one-time products take neither.\n\n' +
+          'After payment the buyer is redirected (303) to `successUrl` with `order_id` and `session_id` added to its query string. ' +
+          'Confirm the payment by reading the order or receiving `order.paid`, never by the redirect alone.\n\n' +
+          `Checks, in this order (the first failing one answers):\n${checksDoc}`,
+        tags: ['Checkout'],
+      },
+      {
+        auth: 'api_key',
+        scope: 'checkout:write',
+        idempotent: true,
+        errors: [
+          'PRODUCT_NOT_FOUND',
+          'PRODUCT_ARCHIVED',
+          'NOT_STARTED',
+          'ENDED',
+          'SOLD_OUT',
+          'CHECKOUT_URL_INVALID',
+          'RETURN_URL_NOT_ALLOWED',
+          'METADATA_INVALID',
+          'PUBLIC_CONTACT_VERIFICATION_REQUIRED',
+          'CHECKOUT_NOT_CONFIGURED',
+        ],
+      },
+      { body: CreateCheckoutSessionBody, response: { 200: CheckoutSessionSchema } },
+    ),
+    async (req) => createSession(deps, req.auth!, req.body),
+  );
+
+  app.get(
+    '/v1/checkout/sessions/:id',
+    op(
+      {
+        operationId: 'getCheckoutSession',
+        summary: 'Read a checkout session',
+        description: '`status` is computed when read: an open session is `expired` from `expiresAt` on.',
+        tags: ['Checkout'],
+      },
+      { auth: 'api_key', scope: 'checkout:read', errors: ['CHECKOUT_SESSION_NOT_FOUND'] },
+      { params: IdParams, response: { 200: CheckoutSessionSchema } },
+    ),
+    async (req) => getSession(deps, req.auth!, req.params.id),
+  );
 };
 
 export default checkoutModule;

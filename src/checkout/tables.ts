@@ -1,4 +1,35 @@
 import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { OrderCoupon, PaymentMethod } from '../orders/tables';
+
+/** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */
+export interface CheckoutAttempt {
+  buyerName: string;
+  buyerEmail: string;
+  buyerPhone: string;
+  method: PaymentMethod;
+  couponCode: string | null;
+}
+
+/**
+ * A payment handed to the gateway and not yet settled in our database. `confirming`: a request is with the gateway
+ * now (guarded by attempt_locked_until); `unknown`: the gateway's answer was lost, the reconciliation job decides.
+ * It names exactly what the session holds (one unit of stock, one coupon redemption) so they are released once.
+ */
+export interface PaymentInFlight {
+  state: 'confirming' | 'unknown';
+  provider: 'simulator' | 'toss';
+  paymentKey: string;
+  amount: number;
+  originalAmount: number;
+  method: PaymentMethod;
+  buyerName: string;
+  buyerEmail: string;
+  buyerPhone: string;
+  couponId: string | null;
+  coupon: OrderCoupon | null;
+  stockReserved: boolean;
+  startedAt: string;
+}
 
 export interface CheckoutSessionsTable {
   id: string;
@@ -21,6 +52,8 @@ export interface CheckoutSessionsTable {
   expires_at: Date;
   completed_at: Date | null;
   created_at: Timestamp;
+  attempt: Json<CheckoutAttempt | null>;
+  payment: Json<PaymentInFlight | null>;
 }
 
 export interface CheckoutTables {

@@ -1,6 +1,52 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError } from 'fastify';
 import type { Module } from '../deps';
+import { payHandlers, reply as answer } from './pay';
+import { statusPage } from './views';
 
-// Filled in by the pages issue.
-const pagesModule: Module = async () => {};
+const DEFAULT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+
+type IdParams = { Params: { sessionId: string } };
+
+/**
+ * The hosted payment page: server-rendered HTML (src/pages/views.ts), no JavaScript needed in test mode. Form bodies
+ * (application/x-www-form-urlencoded) are parsed in this plugin only; the JSON API stays JSON-only.
+ */
+const pagesModule: Module = async (app, deps) => {
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const h = payHandlers(deps);
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    // Payment pages are never cached, framed (clickjacking a pay button) or leaked through the Referer.
+    reply.header('Cache-Control', 'no-store');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'strict-origin');
+    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', DEFAULT_CSP);
+    return payload;
+  });
+
+  // Errors here are answered as pages for people, not as API error bodies.
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'payment page failed');
+    const page =
+      status >= 500
+        ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요. 결제가 진행 중이었다면 이 페이지를 새로 고쳐 결과를 확인할 수 있습니다.' })
+        : statusPage({ title: '요청을 처리할 수 없습니다', icon: '⚠️', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' });
+    reply.code(status).type('text/html; charset=utf-8').send(page);
+  });
+
+  const opts = { schema: { hide: true } };
+  app.get<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.show(req.params.sessionId)));
+  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body)));
+  app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(reply, await h.approval(req.params.sessionId, 'show')));
+  app.post<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => {
+    const decision = (req.body as Record<string, unknown> | undefined)?.decision;
+    return answer(reply, await h.approval(req.params.sessionId, decision === 'approve' ? 'approve' : 'cancel'));
+  });
+  app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>)));
+  app.get<IdParams>('/pay/:sessionId/toss/fail', opts, async (req, reply) => answer(reply, await h.tossFail(req.params.sessionId, req.query as Record<string, unknown>)));
+};
 
 export default pagesModule;

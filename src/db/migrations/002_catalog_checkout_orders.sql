@@ -144,3 +144,15 @@ create table order_refunds (
   updated_at timestamptz not null
 );
 create index order_refunds_order_idx on order_refunds (order_id, created_at);
+
+-- ---- checkout: the buyer's attempt and the payment in flight (added by the checkout issue) ----
+-- attempt: what the buyer submitted on the payment page ({ buyerName, buyerEmail, buyerPhone, method, couponCode }),
+-- kept while a simulated approval step or the gateway's payment window is open, so the return leg knows it.
+alter table checkout_sessions add column attempt jsonb;
+-- payment: the payment handed to the gateway ({ state: 'confirming' | 'unknown', paymentKey, amount, coupon, stockReserved, … }).
+-- It records which stock unit and coupon redemption this session holds, so a failure releases exactly those and a
+-- reconciliation after an unknown outcome can finish or release them later.
+alter table checkout_sessions add column payment jsonb;
+create index coupons_list_idx on coupons (store_id, mode, created_at desc, id desc);
+-- Finds payments left 'confirming' by a process that died mid-call (swept into reconciliation by a periodic task).
+create index checkout_sessions_inflight_idx on checkout_sessions (attempt_locked_until) where payment is not null;

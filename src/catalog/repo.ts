@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Db } from '../db';
+import type { Mode } from '../platform/tables';
+import type { CouponRow, ProductRow } from './model';
+
+// Kysely only; every function takes the executor so a use case can compose them inside one transaction.
+
+export function findProduct(db: Db, storeId: string, id: string, mode?: Mode): Promise<ProductRow | undefined> {
+  let q = db.selectFrom('products').selectAll().where('id', '=', id).where('store_id', '=', storeId);
+  if (mode) q = q.where('mode', '=', mode);
+  return q.executeTakeFirst();
+}
+
+export function productsQuery(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }) {
+  let q = db.selectFrom('products').where('store_id', '=', storeId);
+  if (f.mode) q = q.where('mode', '=', f.mode);
+  if (f.productIds) q = q.where('id', 'in', f.productIds.length ? f.productIds : ['']);
+  return q;
+}
+
+export async function countProducts(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }): Promise<number> {
+  const r = await productsQuery(db, storeId, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Newest first; the id breaks ties between rows created in the same millisecond. */
+export function pageProducts(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }, offset: number, limit: number): Promise<ProductRow[]> {
+  return productsQuery(db, storeId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+/**
+ * Takes one unit of stock if any is left. The condition sits in the UPDATE itself, so two buyers of the last unit
+ * cannot both get it: the second update waits on the row lock, re-reads sold_count and matches nothing.
+ */
+export async function reserveStock(trx: Db, productId: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('products')
+    .set({ sold_count: sql`sold_count + 1` })
+    .where('id', '=', productId)
+    .where((eb) => eb.or([eb('stock', 'is', null), eb('sold_count', '<', eb.ref('stock'))]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function releaseStock(trx: Db, productId: string): Promise<void> {
+  await trx.updateTable('products').set({ sold_count: sql`greatest(sold_count - 1, 0)` }).where('id', '=', productId).execute();
+}
+
+// ---------- coupons ----------
+
+export function findCoupon(db: Db, storeId: string, id: string): Promise<CouponRow | undefined> {
+  return db.selectFrom('coupons').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+}
+
+/** `code` must already be normalized (upper-case). */
+export function findCouponByCode(db: Db, storeId: string, mode: Mode, code: string): Promise<CouponRow | undefined> {
+  return db.selectFrom('coupons').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('code', '=', code).executeTakeFirst();
+}
+
+/** Same pattern as stock: the usage limit is enforced by the UPDATE's condition. */
+export async function reserveCoupon(trx: Db, couponId: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('coupons')
+    .set({ redeemed_count: sql`redeemed_count + 1` })
+    .where('id', '=', couponId)
+    .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redeemed_count', '<', eb.ref('max_redemptions'))]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function releaseCoupon(trx: Db, couponId: string): Promise<void> {
+  await trx.updateTable('coupons').set({ redeemed_count: sql`greatest(redeemed_count - 1, 0)` }).where('id', '=', couponId).execute();
+}
+
+export function couponsQuery(db: Db, storeId: string, mode?: Mode) {
+  let q = db.selectFrom('coupons').where('store_id', '=', storeId);
+  if (mode) q = q.where('mode', '=', mode);
+  return q;
+}

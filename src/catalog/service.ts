@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../deps';
+import { jsonb } from '../db';
+import { ApiError, validationError, type FieldError } from '../platform/errors';
+import { newId } from '../platform/ids';
+import { listPage, type PageParams } from '../platform/http/pagination';
+import type { Page } from '../platform/http/schemas';
+import type { Mode } from '../platform/tables';
+import { productInRange } from '../platform/http/auth';
+import type { PlanRecord } from './tables';
+import { productView, type ProductRow } from './model';
+import * as repo from './repo';
+import type { CreateProductInput, ProductView, UpdateProductInput } from './schemas';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+export interface KeyScope {
+  storeId: string;
+  mode: Mode;
+  productIds: string[] | null;
+}
+
+// ---------- public API (API key) ----------
+
+export async function listProducts(deps: Deps, auth: KeyScope, page: PageParams): Promise<Page<ProductView>> {
+  const f = { mode: auth.mode, productIds: auth.productIds };
+  return listPage(
+    page,
+    () => repo.countProducts(deps.db, auth.storeId, f),
+    (offset, limit) => repo.pageProducts(deps.db, auth.storeId, f, offset, limit),
+    productView,
+  );
+}
+
+/** A product of the key's store and mode inside its product range; anything else is PRODUCT_NOT_FOUND. */
+export async function getProductForKey(deps: Deps, auth: KeyScope, id: string): Promise<ProductRow> {
+  const p = await repo.findProduct(deps.db, auth.storeId, id, auth.mode);
+  if (!p || !productInRange(auth, p.id)) throw new ApiError('PRODUCT_NOT_FOUND');
+  return p;
+}
+
+// ---------- seller console ----------
+
+function parseTime(v: string | null | undefined): Date | null | undefined {
+  return v === undefined ? undefined : v === null ? null : new Date(v);
+}
+
+function normalizePlans(plans: NonNullable<CreateProductInput['plans']>): PlanRecord[] {
+  return plans.map((p) => ({
+    id: p.id ?? `plan_${randomBytes(6).toString('hex')}`,
+    name: p.name,
+    monthlyPrice: p.monthlyPrice ?? null,
+    yearlyPrice: p.yearlyPrice ?? null,
+  }));
+}
+
+/** The rules a product's fields must satisfy together, checked on create and on the merged result of an update. */
+function checkProduct(p: Pick<ProductRow, 'type' | 'price' | 'plans' | 'sale_starts_at' | 'sale_ends_at'>): void {
+  const fields: FieldError[] = [];
+  if (p.type === 'one_time') {
+    if (p.price === null) fields.push({ field: 'price', message: '일회성 상품에는 가격이 필요합니다.' });
+    if (p.plans.length) fields.push({ field: 'plans', message: '일회성 상품에는 요금제를 둘 수 없습니다.' });
+  } else {
+    if (p.price !== null) fields.push({ field: 'price', message: '구독 상품의 가격은 요금제(plans)에 둡니다.' });
+    if (!p.plans.length) fields.push({ field: 'plans', message: '구독 상품에는 요금제가 하나 이상 필요합니다.' });
+    const seen = new Set<string>();
+    p.plans.forEach((pl, i) => {
+      if (pl.monthlyPrice === null && pl.yearlyPrice === null) fields.push({ field: `plans.${i}`, message: '월간 또는 연간 가격 중 하나는 있어야 합니다.' });
+      if (seen.has(pl.id)) fields.push({ field: `plans.${i}.id`, message: '요금제 id가 중복되었습니다.' });
+      seen.add(pl.id);
+    });
+  }
+  if (p.sale_starts_at && p.sale_ends_at && p.sale_starts_at >= p.sale_ends_at) {
+    fields.push({ field: 'saleEndsAt', message: '판매 종료 시각은 시작 시각보다 뒤여야 합니다.' });
+  }
+  if (fields.length) throw validationError(fields);
+}
+
+export async function createProduct(deps: Deps, storeId: string, input: CreateProductInput): Promise<ProductView> {
+  const now = deps.clock.now();
+  const rp = input.refundPolicy ?? {};
+  const row = {
+    id: newId('prod', deps.clock),
+    store_id: storeId,
+    mode: input.mode,
+    name: input.name,
+    description: input.description ?? null,
+    type: input.type,
+    status: 'active' as const,
+    price: input.price ?? null,
+    plans: normalizePlans(input.plans ?? []),
+    refund_days: rp.refundDays ?? 7,
+    sale_starts_at: parseTime(input.saleStartsAt) ?? null,
+    sale_ends_at: parseTime(input.saleEndsAt) ?? null,
+    stock: input.stock ?? null,
+    license_mode: input.license?.mode ?? ('none' as const),
+    license_max_activations: input.license?.maxActivations ?? null,
+    license_validity_days: input.license?.validityDays ?? null,
+    trial_offered: rp.trialOffered ?? false,
+    usage_restriction_marked: rp.usageRestrictionMarked ?? false,
+    clawback_disclosed: rp.clawbackDisclosed ?? false,
+    penalty_rate: rp.penaltyRate ?? 10,
+    created_at: now,
+    updated_at: now,
+  };
+  checkProduct(row);
+  const saved = await deps.db
+    .insertInto('products')
+    .values({ ...row, plans: jsonb(row.plans) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return productView(saved);
+}
+
+export async function getProductForOwner(deps: Deps, storeId: string, id: string): Promise<ProductRow> {
+  const p = await repo.findProduct(deps.db, storeId, id);
+  if (!p) throw new ApiError('PRODUCT_NOT_FOUND');
+  return p;
+}
+
+export async function updateProduct(deps: Deps, storeId: string, id: string, input: UpdateProductInput): Promise<ProductView> {
+  return deps.db.transaction().execute(async (trx) => {
+    const cur = await trx.selectFrom('products').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+    if (!cur) throw new ApiError('PRODUCT_NOT_FOUND');
+    const rp = input.refundPolicy ?? {};
+    const next: ProductRow = {
+      ...cur,
+      name: input.name ?? cur.name,
+      description: input.description !== undefined ? input.description : cur.description,
+      price: input.price !== undefined ? input.price : cur.price,
+      plans: input.plans !== undefined ? normalizePlans(input.plans) : cur.plans,
+      refund_days: rp.refundDays ?? cur.refund_days,
+      trial_offered: rp.trialOffered ?? cur.trial_offered,
+      usage_restriction_marked: rp.usageRestrictionMarked ?? cur.usage_restriction_marked,
+      clawback_disclosed: rp.clawbackDisclosed ?? cur.clawback_disclosed,
+      penalty_rate: rp.penaltyRate ?? cur.penalty_rate,
+      sale_starts_at: input.saleStartsAt !== undefined ? parseTime(input.saleStartsAt)! : cur.sale_starts_at,
+      sale_ends_at: input.saleEndsAt !== undefined ? parseTime(input.saleEndsAt)! : cur.sale_ends_at,
+      stock: input.stock !== undefined ? input.stock : cur.stock,
+      license_mode: input.license?.mode ?? cur.license_mode,
+      license_max_activations: input.license ? (input.license.maxActivations ?? null) : cur.license_max_activations,
+      license_validity_days: input.license ? (input.license.validityDays ?? null) : cur.license_validity_days,
+      status: input.status ?? cur.status,
+      updated_at: deps.clock.now(),
+    };
+    checkProduct(next);
+    const { id: _id, store_id: _s, mode: _m, type: _t, created_at: _c, sold_count: _sc, ...patch } = next;
+    const saved = await trx
+      .updateTable('products')
+      .set({ ...patch, plans: jsonb(next.plans) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return productView(saved);
+  });
+}
+
+export async function archiveProduct(deps: Deps, storeId: string, id: string): Promise<ProductView> {
+  const saved = await deps.db
+    .updateTable('products')
+    .set({ status: 'archived', updated_at: deps.clock.now() })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!saved) throw new ApiError('PRODUCT_NOT_FOUND');
+  return productView(saved);
+}
+
+export async function listProductsForOwner(deps: Deps, storeId: string, q: { mode?: Mode } & PageParams): Promise<Page<ProductView>> {
+  const f = { mode: q.mode };
+  return listPage(
+    q,
+    () => repo.countProducts(deps.db, storeId, f),
+    (offset, limit) => repo.pageProducts(deps.db, storeId, f, offset, limit),
+    productView,
+  );
+}

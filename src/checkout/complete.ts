@@ -1,0 +1,278 @@
+import { sql } from 'kysely';
+import type { AppDeps } from '../deps';
+import type { Db } from '../db';
+import { jsonb } from '../db';
+import { writeEvent } from '../platform/events';
+import { enqueueJob } from '../jobs/queue';
+import { reserveCoupon, reserveStock, releaseCoupon, releaseStock } from '../catalog/repo';
+import { issueLicensesForOrder } from '../licenses/issue-on-payment';
+import { orderView } from '../orders/model';
+import type { OrderView } from '../orders/schemas';
+import type { ConfirmResult, Outcome, PaymentProvider } from '../payments/provider';
+import { ATTEMPT_LOCK_MS, periodEnd, type SessionRow } from './model';
+import { quote } from './quote';
+import type { CheckoutAttempt, PaymentInFlight } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+export const RECONCILE_JOB = 'checkout.reconcile';
+/** First look at an unknown payment after this long: gateways settle a timed-out confirm within seconds. */
+export const RECONCILE_DELAY_MS = 60_000;
+
+export type RefusedField = 'couponCode' | 'cardNumber' | 'method' | null;
+
+export type PayResult =
+  | { kind: 'paid'; session: SessionRow; order: OrderView }
+  | { kind: 'not_found' }
+  | { kind: 'completed'; session: SessionRow }
+  | { kind: 'expired'; session: SessionRow }
+  /** Another attempt of this session is with the gateway right now. */
+  | { kind: 'processing'; session: SessionRow }
+  /** The gateway's answer was lost; the reconciliation job will finish or release the payment. */
+  | { kind: 'checking'; session: SessionRow }
+  | { kind: 'unavailable'; code: 'SOLD_OUT' | 'PRODUCT_ARCHIVED' }
+  /** Nothing was charged: show the form again with this message (next to `field`). */
+  | { kind: 'refused'; field: RefusedField; code: string; message: string };
+
+export interface CompleteInput {
+  sessionId: string;
+  attempt: CheckoutAttempt;
+  provider: PaymentProvider;
+  /** From SimulatorProvider.authorize or Toss's success redirect; null only for a 0-won payment (nothing to charge). */
+  paymentKey: string | null;
+  /** The amount the buyer was shown / the gateway window charged; refused unless it equals the session amount after coupon. */
+  expectedAmount: number;
+}
+
+/**
+ * One gateway idempotency key per payment attempt (per payment key): a retry of the same attempt (reconciliation)
+ * replays, while a new attempt after a decline is a new request, not a replay of the decline.
+ */
+export const confirmIdempotencyKey = (paymentKey: string) => `confirm_${paymentKey}`.slice(0, 300);
+
+class Rollback extends Error {
+  constructor(readonly result: PayResult) {
+    super(result.kind);
+  }
+}
+
+const lockSession = (trx: Db, id: string) => trx.selectFrom('checkout_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+/**
+ * Takes a payment for a checkout session, in three steps so the gateway is never called inside a transaction:
+ * 1. one transaction locks the session, checks it is open, unexpired and not already with the gateway, takes one
+ *    unit of stock and one coupon redemption (conditional UPDATEs, so the last unit cannot be sold twice) and marks
+ *    the payment `confirming` for ATTEMPT_LOCK_MS;
+ * 2. the gateway confirms, with the session's reserved order id as its orderId (a retry can never charge twice);
+ * 3. one transaction records the outcome: succeeded → the paid order, the completed session, licenses and the
+ *    `order.paid` event; failed → stock and coupon released; unknown → kept, and a reconciliation job scheduled.
+ * `orders.checkout_session_id` is unique, so even a bug here could not create two orders for one session.
+ */
+export async function completePayment(deps: Deps, input: CompleteInput): Promise<PayResult> {
+  const started = await reserve(deps, input);
+  if (started.kind !== 'started') return started;
+  const { session, payment } = started;
+  let outcome: Outcome<ConfirmResult>;
+  if (payment.amount === 0) {
+    outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: payment.method } };
+  } else {
+    try {
+      outcome = await input.provider.confirmPayment({
+        paymentKey: payment.paymentKey,
+        orderId: session.pending_order_id,
+        amount: payment.amount,
+        idempotencyKey: confirmIdempotencyKey(payment.paymentKey),
+      });
+    } catch (err) {
+      // A provider must not throw, but if one does the charge may have happened: treat it as unknown.
+      outcome = { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  return settle(deps, session.id, payment.paymentKey, outcome);
+}
+
+async function reserve(deps: Deps, input: CompleteInput): Promise<PayResult | { kind: 'started'; session: SessionRow; payment: PaymentInFlight }> {
+  const { clock } = deps;
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const s = await lockSession(trx, input.sessionId);
+      if (!s) return { kind: 'not_found' } as const;
+      if (s.status === 'completed') return { kind: 'completed', session: s } as const;
+      if (s.payment?.state === 'unknown') return { kind: 'checking', session: s } as const;
+      if (s.payment?.state === 'confirming') {
+        if (s.attempt_locked_until && s.attempt_locked_until > now) return { kind: 'processing', session: s } as const;
+        // The attempt's lock ran out without an answer recorded: its process died with the gateway call in flight.
+        await markUnknown(trx, deps, s);
+        return { kind: 'checking', session: s } as const;
+      }
+      if (s.expires_at <= now) return { kind: 'expired', session: s } as const;
+      const product = await trx.selectFrom('products').select(['id', 'status']).where('id', '=', s.product_id).executeTakeFirstOrThrow();
+      if (product.status === 'archived') return { kind: 'unavailable', code: 'PRODUCT_ARCHIVED' } as const;
+
+      const q = await quote(trx, s, input.attempt.couponCode, now);
+      if (!q.ok) return { kind: 'refused', field: 'couponCode', code: 'COUPON_INVALID', message: q.message } as const;
+      if (q.amount !== input.expectedAmount) {
+        return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: '결제 금액이 변경되었습니다. 금액을 확인한 뒤 다시 결제해 주세요.' } as const;
+      }
+      if (input.paymentKey === null && q.amount > 0) throw new Error('a payment key is required for a non-zero amount');
+
+      if (!(await reserveStock(trx, s.product_id))) return { kind: 'unavailable', code: 'SOLD_OUT' } as const;
+      if (q.couponRow && !(await reserveCoupon(trx, q.couponRow.id))) {
+        throw new Rollback({ kind: 'refused', field: 'couponCode', code: 'COUPON_EXHAUSTED', message: '사용 한도가 모두 소진된 쿠폰입니다.' });
+      }
+      const payment: PaymentInFlight = {
+        state: 'confirming',
+        provider: input.provider.name,
+        paymentKey: input.paymentKey ?? '',
+        amount: q.amount,
+        originalAmount: q.originalAmount,
+        method: input.attempt.method,
+        buyerName: input.attempt.buyerName,
+        buyerEmail: input.attempt.buyerEmail,
+        buyerPhone: input.attempt.buyerPhone,
+        couponId: q.couponRow?.id ?? null,
+        coupon: q.coupon,
+        stockReserved: true,
+        startedAt: now.toISOString(),
+      };
+      await trx
+        .updateTable('checkout_sessions')
+        .set({ payment: jsonb(payment), attempt: jsonb(input.attempt), attempt_locked_until: new Date(now.getTime() + ATTEMPT_LOCK_MS) })
+        .where('id', '=', s.id)
+        .execute();
+      return { kind: 'started', session: s, payment } as const;
+    });
+  } catch (err) {
+    if (err instanceof Rollback) return err.result;
+    throw err;
+  }
+}
+
+/** Records a gateway outcome for the session's payment in flight. Safe to call twice: the second call finds nothing to do. */
+export async function settle(deps: Deps, sessionId: string, paymentKey: string, outcome: Outcome<ConfirmResult>): Promise<PayResult> {
+  return deps.db.transaction().execute(async (trx): Promise<PayResult> => {
+    const s = await lockSession(trx, sessionId);
+    if (!s) return { kind: 'not_found' };
+    if (s.status === 'completed') return { kind: 'completed', session: s };
+    const p = s.payment;
+    if (!p || p.paymentKey !== paymentKey) {
+      // Already released (or a newer attempt holds the session): this outcome no longer owns anything.
+      return { kind: 'refused', field: null, code: 'STALE_ATTEMPT', message: '결제 상태가 바뀌었습니다. 다시 시도해 주세요.' };
+    }
+    if (outcome.status === 'succeeded') return recordPaid(trx, deps, s, p, outcome.value);
+    if (outcome.status === 'failed') {
+      await release(trx, s, p);
+      return { kind: 'refused', field: p.method === 'card' ? 'cardNumber' : 'method', code: outcome.code, message: outcome.message };
+    }
+    await markUnknown(trx, deps, s);
+    return { kind: 'checking', session: s };
+  });
+}
+
+async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight, result: ConfirmResult): Promise<PayResult> {
+  const now = deps.clock.now();
+  const product = await trx.selectFrom('products').select(['name', 'type']).where('id', '=', s.product_id).executeTakeFirstOrThrow();
+  const isSubscription = product.type === 'subscription' && s.billing_interval !== null;
+  const row = await trx
+    .insertInto('orders')
+    .values({
+      id: s.pending_order_id,
+      store_id: s.store_id,
+      mode: s.mode,
+      product_id: s.product_id,
+      product_name: product.name,
+      plan_id: s.plan_id,
+      billing_interval: s.billing_interval,
+      checkout_session_id: s.id,
+      status: 'paid',
+      amount: p.amount,
+      currency: 'KRW',
+      method: result.method ?? p.method,
+      buyer_name: p.buyerName,
+      buyer_email: p.buyerEmail,
+      buyer_phone: p.buyerPhone,
+      metadata: jsonb(s.metadata ?? null),
+      coupon: jsonb(p.coupon),
+      coupon_id: p.couponId,
+      period_start: isSubscription ? now : null,
+      period_end: isSubscription ? periodEnd(now, s.billing_interval!) : null,
+      // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
+      paid_at: now,
+      confirmed_at: null,
+      refunded_at: null,
+      refunded_amount: null,
+      provider: p.provider,
+      provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
+      subscription_id: null,
+      subscription_event: isSubscription ? 'initial' : null,
+      settlement_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('checkout_sessions')
+    .set({ status: 'completed', order_id: row.id, completed_at: now, payment: jsonb(null), attempt_locked_until: null })
+    .where('id', '=', s.id)
+    .execute();
+  await issueLicensesForOrder(trx, deps, row.id);
+  const order = orderView(row, []);
+  await writeEvent(trx, deps.clock, {
+    storeId: s.store_id,
+    mode: s.mode,
+    type: 'order.paid',
+    data: { ...order, subscriptionEvent: row.subscription_event },
+  });
+  return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order };
+}
+
+/** Gives back exactly what this payment held and frees the session for another attempt. */
+async function release(trx: Db, s: SessionRow, p: PaymentInFlight): Promise<void> {
+  if (p.stockReserved) await releaseStock(trx, s.product_id);
+  if (p.couponId) await releaseCoupon(trx, p.couponId);
+  await trx.updateTable('checkout_sessions').set({ payment: jsonb(null), attempt_locked_until: null }).where('id', '=', s.id).execute();
+}
+
+/** Keeps the reservation (the buyer may have been charged) and schedules the reconciliation that settles it. */
+async function markUnknown(trx: Db, deps: Deps, s: SessionRow): Promise<void> {
+  const p = s.payment!;
+  await trx.updateTable('checkout_sessions').set({ payment: jsonb({ ...p, state: 'unknown' }), attempt_locked_until: null }).where('id', '=', s.id).execute();
+  await enqueueJob(trx, deps.clock, {
+    name: RECONCILE_JOB,
+    payload: { sessionId: s.id },
+    runAt: new Date(deps.clock.now().getTime() + RECONCILE_DELAY_MS),
+    dedupeKey: `${RECONCILE_JOB}:${s.id}`,
+  });
+}
+
+/**
+ * A `confirming` payment whose lock ran out belongs to a process that died during the gateway call: its outcome is
+ * unknown, so it goes to reconciliation like a timeout (the payment page calls this when it finds one).
+ */
+export async function recoverStaleAttempt(deps: Deps, sessionId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const s = await lockSession(trx, sessionId);
+    if (!s || s.status !== 'open' || s.payment?.state !== 'confirming') return;
+    if (s.attempt_locked_until && s.attempt_locked_until > deps.clock.now()) return;
+    await markUnknown(trx, deps, s);
+  });
+}
+
+/**
+ * Periodic safety net for the same case when the buyer never comes back to the page: every in-flight payment whose
+ * lock has run out is handed to reconciliation, so its stock and coupon are not held forever. Safe to run twice.
+ */
+export async function sweepStaleAttempts(deps: Deps, now: Date): Promise<number> {
+  const stale = await deps.db
+    .selectFrom('checkout_sessions')
+    .select('id')
+    .where('payment', 'is not', null)
+    .where('attempt_locked_until', '<=', now)
+    .where(sql<string>`payment->>'state'`, '=', 'confirming')
+    .limit(100)
+    .execute();
+  for (const s of stale) await recoverStaleAttempt(deps, s.id);
+  return stale.length;
+}

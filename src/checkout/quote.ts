@@ -1,0 +1,32 @@
+import type { Db } from '../db';
+import { couponDiscount, couponRefusal, normalizeCouponCode, type CouponRow } from '../catalog/model';
+import { findCouponByCode } from '../catalog/repo';
+import type { OrderCoupon } from '../orders/tables';
+import type { SessionRow } from './model';
+
+export type Quote =
+  | { ok: true; originalAmount: number; discount: number; amount: number; coupon: OrderCoupon | null; couponRow: CouponRow | null }
+  | { ok: false; message: string };
+
+/**
+ * What the buyer pays for a session with an optional coupon code: the session's list price less the coupon's
+ * discount (see couponDiscount for the rounding). Used to show the price on the page and again, under the
+ * session's lock, when the payment starts, so the amount charged is the amount shown unless the coupon changed.
+ */
+export async function quote(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'product_id' | 'amount'>, couponCode: string | null, now: Date): Promise<Quote> {
+  const code = couponCode ? normalizeCouponCode(couponCode) : '';
+  if (!code) return { ok: true, originalAmount: s.amount, discount: 0, amount: s.amount, coupon: null, couponRow: null };
+  const c = await findCouponByCode(db, s.store_id, s.mode, code);
+  if (!c) return { ok: false, message: '존재하지 않는 쿠폰 코드입니다.' };
+  const why = couponRefusal(c, s.product_id, now);
+  if (why) return { ok: false, message: why };
+  const discount = couponDiscount(c, s.amount);
+  return {
+    ok: true,
+    originalAmount: s.amount,
+    discount,
+    amount: s.amount - discount,
+    coupon: { code: c.code, name: c.name, discountAmount: discount, originalAmount: s.amount, currency: 'KRW' },
+    couponRow: c,
+  };
+}

@@ -1,0 +1,53 @@
+import type { Selectable } from 'kysely';
+import type { OrderRefundsTable, OrdersTable, OrderStatus } from './tables';
+import type { OrderView } from './schemas';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderRefundRow = Selectable<OrderRefundsTable>;
+
+/**
+ * Order statuses and how they move (later issues extend the transitions, not the names):
+ *   pending  → paid       a payment completed (checkout creates orders directly as paid today)
+ *   pending  → failed | canceled   a payment that never completed
+ *   paid     → paid       a partial refund (refundedAmount grows, the order stays refundable)
+ *   paid     → refunded   refunds reach the amount paid
+ */
+export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'paid', 'refunded', 'failed', 'canceled'];
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * The contract's Order from its row and its refund records. Only `succeeded` refunds are shown: a pending or
+ * unknown refund has not moved money yet. `refundedAmount` stays null until a refund exists.
+ */
+export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[]): OrderView {
+  const done = refunds
+    .filter((r) => r.status === 'succeeded')
+    .sort((a, b) => (a.refunded_at ?? a.created_at).getTime() - (b.refunded_at ?? b.created_at).getTime());
+  return {
+    id: o.id,
+    mode: o.mode,
+    productId: o.product_id,
+    productName: o.product_name,
+    planId: o.plan_id,
+    billingInterval: o.billing_interval,
+    checkoutSessionId: o.checkout_session_id,
+    status: o.status,
+    amount: o.amount,
+    currency: 'KRW',
+    method: o.method,
+    buyerName: o.buyer_name,
+    buyerEmail: o.buyer_email,
+    buyerPhone: o.buyer_phone,
+    metadata: o.metadata ?? null,
+    coupon: o.coupon ?? null,
+    periodStart: iso(o.period_start),
+    periodEnd: iso(o.period_end),
+    paidAt: iso(o.paid_at),
+    confirmedAt: iso(o.confirmed_at),
+    refundedAt: iso(o.refunded_at),
+    refundedAmount: o.refunded_amount,
+    refunds: done.map((r) => ({ amount: r.amount, currency: 'KRW' as const, at: (r.refunded_at ?? r.created_at).toISOString(), reason: r.reason })),
+    createdAt: o.created_at.toISOString(),
+  };
+}

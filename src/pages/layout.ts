@@ -1,0 +1,78 @@
+import { html, raw, type SafeHtml } from './html';
+
+const CSS = raw(`
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:#f2f4f6;color:#191f28;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Noto Sans KR","Malgun Gothic",sans-serif}
+main{max-width:480px;margin:0 auto;padding:16px}
+.store{display:flex;justify-content:space-between;align-items:center;color:#4e5968;font-size:14px;margin:4px 2px 12px}
+.badge{background:#fff4e5;color:#b25e00;border:1px solid #ffd8a8;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:600}
+.card{background:#fff;border-radius:16px;padding:20px;margin-bottom:12px;box-shadow:0 1px 2px rgba(0,0,0,.04)}
+h1{font-size:22px;margin:0 0 12px}
+h2{font-size:16px;margin:0 0 12px}
+.product{font-size:18px;font-weight:700;margin:0}
+.muted{color:#6b7684;font-size:14px;margin:4px 0 0}
+dl.amounts{display:grid;grid-template-columns:1fr auto;gap:6px 12px;margin:16px 0 0}
+dl.amounts dt{color:#4e5968}
+dl.amounts dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+dl.amounts .total{font-weight:700;font-size:18px;color:#191f28}
+dl.amounts .discount{color:#e42939}
+label{display:block;font-weight:600;font-size:14px;margin:14px 0 6px}
+input[type=text],input[type=email],input[type=tel]{width:100%;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
+input:focus{outline:2px solid #3182f6;outline-offset:1px}
+input[aria-invalid=true]{border-color:#e42939;background:#fff5f5}
+.row{display:flex;gap:8px}
+.row input{flex:1}
+.err{color:#e42939;font-size:14px;margin:6px 0 0}
+.ok{color:#0a7c42;font-size:14px;margin:6px 0 0}
+.hint{color:#6b7684;font-size:13px;margin:6px 0 0}
+fieldset{border:0;margin:0;padding:0}
+legend{font-weight:600;font-size:14px;padding:0;margin:0 0 8px}
+.methods{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+.method{display:flex;align-items:center;gap:8px;border:1px solid #d1d6db;border-radius:10px;padding:12px;margin:0;font-weight:500;font-size:15px;cursor:pointer}
+.method:has(input:checked){border-color:#3182f6;background:#e8f3ff}
+form:has(input[name=method]:checked:not([value=card])) .card-fields{display:none}
+button,.button{display:block;width:100%;border:0;border-radius:12px;padding:15px;font-size:17px;font-weight:700;text-align:center;text-decoration:none;cursor:pointer}
+.pay{background:#3182f6;color:#fff;margin-top:20px}
+.secondary{background:#e8f3ff;color:#1b64da}
+.apply{width:auto;padding:0 18px;font-size:15px;background:#f2f4f6;color:#333d4b;border:1px solid #d1d6db}
+.danger{background:#f2f4f6;color:#4e5968}
+.banner{border-radius:10px;padding:12px 14px;margin:0 0 12px;font-size:14px}
+.banner.error{background:#fff0f0;color:#b3261e}
+.banner.info{background:#f2f8ff;color:#1b64da}
+.test{background:#fff9ed;border:1px dashed #ffc76b;border-radius:10px;padding:10px 12px;font-size:13px;color:#6b4a00;margin-top:10px}
+.test code{font-size:13px}
+.test ul{margin:6px 0;padding-left:18px}
+.cancel{display:block;text-align:center;color:#4e5968;margin:16px 0 4px;font-size:15px}
+.center{text-align:center}
+.big{font-size:40px;margin:8px 0}
+`);
+
+export interface PageOptions {
+  title: string;
+  /** Reload this URL after `refreshSeconds` (status pages that wait on a payment being settled). */
+  refresh?: { url: string; seconds: number };
+  head?: SafeHtml;
+}
+
+/** The page frame: Korean, phone-first (viewport, one column), no external resources. */
+export function layout(opts: PageOptions, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="ko">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="strict-origin">
+${opts.refresh ? html`<meta http-equiv="refresh" content="${opts.refresh.seconds};url=${opts.refresh.url}">` : ''}
+<title>${opts.title}</title>
+<style>${CSS}</style>
+${opts.head ?? ''}
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`.value;
+}

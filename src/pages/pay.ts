@@ -1,0 +1,256 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { AppDeps } from '../deps';
+import { SimulatorProvider } from '../payments';
+import { completePayment, type PayResult } from '../checkout/complete';
+import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
+import type { CheckoutAttempt } from '../checkout/tables';
+import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
+import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
+import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
+import { tossLaunchPage } from './toss-view';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+const HTML = 'text/html; charset=utf-8';
+const payPath = (id: string) => `/pay/${encodeURIComponent(id)}`;
+
+/**
+ * What a handler answers. Handlers return this instead of touching the reply: Fastify's reply is thenable, so an
+ * async helper that returned the reply would resolve to undefined and let its caller carry on as if nothing was sent.
+ */
+export type PageResponse = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
+
+function send(status: number, html: string, headers?: Record<string, string>): PageResponse {
+  return { status, html, headers };
+}
+
+export function reply(r: FastifyReply, res: PageResponse) {
+  if ('redirect' in res) return r.redirect(res.redirect, 303);
+  if (res.headers) for (const [k, v] of Object.entries(res.headers)) r.header(k, v);
+  return r.code(res.status).type(HTML).send(res.html);
+}
+
+const emptyValues = (s: SessionRow): FormValues => ({
+  buyerName: s.customer_name ?? '',
+  buyerEmail: s.customer_email ?? '',
+  buyerPhone: s.customer_phone ?? '',
+  method: 'card',
+  cardNumber: '',
+  couponCode: '',
+});
+
+/** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
+export function payHandlers(deps: Deps) {
+  async function renderForm(status: number, page: LoadedPage, values: FormValues, opts: { errors?: FieldErrors; banner?: string; couponApplied?: boolean } = {}) {
+    const q = await priceQuote(deps, page, values.couponCode || null);
+    const errors: FieldErrors = { ...opts.errors };
+    let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };
+    if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
+    else errors.couponCode ??= q.message;
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied }));
+  }
+
+  const notFound = () =>
+    send(404, statusPage({ title: '결제 페이지를 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 결제는 상점에서 다시 시작할 수 있습니다.' }));
+
+  async function completedPage(page: LoadedPage) {
+    const order = await sessionOrder(deps, page.session.order_id);
+    const s = page.session;
+    return send(
+      409,
+      statusPage({
+        ctx: page,
+        title: '이미 결제가 완료되었습니다',
+        icon: '✅',
+        message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.',
+        extra: order ? receipt(order) : undefined,
+        action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: '상점으로 돌아가기' } : undefined,
+      }),
+    );
+  }
+
+  /** Pages for a session that cannot take a payment now; null when it can. */
+  async function gate(page: LoadedPage) {
+    const s = page.session;
+    const status = sessionStatus(s, deps.clock.now());
+    if (status === 'completed') return completedPage(page);
+    if (s.payment?.state === 'unknown') {
+      return send(
+        202,
+        statusPage({
+          ctx: page,
+          title: '결제 결과를 확인하고 있습니다',
+          icon: '🔄',
+          message:
+            '결제사로부터 결과를 받지 못해 확인하고 있습니다. 결제가 확인되면 주문이 완료되고, 확인되지 않으면 청구되지 않습니다. 중복 결제를 막기 위해 확인이 끝날 때까지 다시 결제할 수 없습니다.',
+          refreshUrl: payPath(s.id),
+          refreshSeconds: 10,
+        }),
+      );
+    }
+    if (s.payment?.state === 'confirming') {
+      return send(
+        202,
+        statusPage({ ctx: page, title: '결제를 처리하고 있습니다', icon: '⏳', message: '잠시만 기다려 주세요. 이 화면은 자동으로 새로 고쳐집니다.', refreshUrl: payPath(s.id) }),
+      );
+    }
+    if (status === 'expired') {
+      return send(
+        410,
+        statusPage({
+          ctx: page,
+          title: '결제 시간이 만료되었습니다',
+          icon: '⏰',
+          message: '결제 페이지는 만든 뒤 30분 동안 사용할 수 있습니다. 상점에서 결제를 다시 시작해 주세요.',
+          action: s.cancel_url ? { href: s.cancel_url, label: '상점으로 돌아가기' } : undefined,
+        }),
+      );
+    }
+    if (!page.provider) {
+      return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다. 잠시 후 다시 시도해 주세요.' }));
+    }
+    return null;
+  }
+
+  async function renderResult(page: LoadedPage, values: FormValues, r: PayResult) {
+    switch (r.kind) {
+      case 'paid': {
+        const s = r.session;
+        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
+        return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '주문이 접수되었습니다.', extra: receipt(r.order) }));
+      }
+      case 'not_found':
+        return notFound();
+      case 'unavailable': {
+        const soldOut = r.code === 'SOLD_OUT';
+        return send(
+          409,
+          statusPage({
+            ctx: page,
+            title: soldOut ? '품절되었습니다' : '판매가 중단된 상품입니다',
+            icon: '📦',
+            message: soldOut ? '상품의 재고가 모두 소진되었습니다. 결제는 이루어지지 않았습니다.' : '판매자가 이 상품의 판매를 중단했습니다. 결제는 이루어지지 않았습니다.',
+            action: page.session.cancel_url ? { href: page.session.cancel_url, label: '상점으로 돌아가기' } : undefined,
+          }),
+        );
+      }
+      case 'refused': {
+        const onField = r.field && (r.field !== 'cardNumber' || page.simulated);
+        return renderForm(422, page, values, onField ? { errors: { [r.field!]: r.message } } : { banner: r.message });
+      }
+      default: {
+        // completed, expired, processing, checking: the session moved on meanwhile; show what it is now.
+        const fresh = await loadPage(deps, page.session.id);
+        return fresh ? ((await gate(fresh)) ?? renderForm(200, fresh, values)) : notFound();
+      }
+    }
+  }
+
+  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number) {
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount });
+    return renderResult(page, values, r);
+  }
+
+  return {
+    async show(id: string) {
+      const page = await loadPage(deps, id);
+      if (!page) return notFound();
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      return renderForm(200, page, page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session));
+    },
+
+    async submit(id: string, body: unknown) {
+      const page = await loadPage(deps, id);
+      if (!page) return notFound();
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const form = readForm(body);
+      const values: FormValues = { buyerName: form.buyerName, buyerEmail: form.buyerEmail, buyerPhone: form.buyerPhone, method: form.method, cardNumber: form.cardNumber, couponCode: form.couponCode };
+      if (form.action === 'apply_coupon') {
+        const q = await priceQuote(deps, page, values.couponCode || null);
+        return renderForm(q.ok ? 200 : 422, page, values, { couponApplied: q.ok && !!values.couponCode });
+      }
+      const v = validateBuyer(values, { needCardNumber: page.simulated });
+      if (v.errors) return renderForm(422, page, values, { errors: v.errors });
+      const attempt = v.attempt;
+      const q = await priceQuote(deps, page, attempt.couponCode);
+      if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      const provider = page.provider!;
+
+      if (provider instanceof SimulatorProvider) {
+        if (attempt.method !== 'card') {
+          await saveAttempt(deps, page.session.id, attempt);
+          return { redirect: `${payPath(page.session.id)}/approve` };
+        }
+        const auth = provider.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
+        if (!auth.ok) return renderForm(422, page, values, { errors: { [auth.field]: auth.message } });
+        return pay(page, values, attempt, auth.paymentKey, q.amount);
+      }
+
+      // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment.
+      if (q.amount === 0) return pay(page, values, attempt, null, 0);
+      if (!page.tossClientKey) return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다.' }));
+      await saveAttempt(deps, page.session.id, attempt);
+      const nonce = randomBytes(16).toString('base64');
+      const csp = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`;
+      const price: PriceLine = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
+      return send(200, tossLaunchPage(page, price, attempt, page.tossClientKey, deps.config.publicBaseUrl, nonce), { 'Content-Security-Policy': csp });
+    },
+
+    /** Test mode's simulated wallet approval (GET shows it, POST decides). */
+    async approval(id: string, decision: 'show' | 'approve' | 'cancel') {
+      const page = await loadPage(deps, id);
+      if (!page) return notFound();
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const attempt = page.session.attempt;
+      if (!(page.provider instanceof SimulatorProvider) || !attempt || attempt.method === 'card') return { redirect: payPath(id) };
+      const values = valuesFromAttempt(attempt);
+      const q = await priceQuote(deps, page, attempt.couponCode);
+      if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      if (decision === 'show') return send(200, approvalPage(page, attempt.method, q.amount));
+      const auth = page.provider.authorize({ method: attempt.method, approved: decision === 'approve', amount: q.amount, orderId: page.session.pending_order_id });
+      if (!auth.ok) return renderForm(422, page, values, { errors: { method: auth.message } });
+      return pay(page, values, attempt, auth.paymentKey, q.amount);
+    },
+
+    /** Toss's successUrl: confirm on the server, after checking the order id and that the amount is the session's. */
+    async tossSuccess(id: string, query: Record<string, unknown>) {
+      const page = await loadPage(deps, id);
+      if (!page || page.provider?.name !== 'toss') return notFound();
+      const s = page.session;
+      // A reload of the success URL after the order exists lands where the first visit went.
+      if (s.status === 'completed' && s.order_id) {
+        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
+        return completedPage(page);
+      }
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const attempt = s.attempt;
+      if (!attempt) return renderForm(422, page, emptyValues(s), { banner: '결제 정보를 찾을 수 없습니다. 다시 결제해 주세요.' });
+      const values = valuesFromAttempt(attempt);
+      const paymentKey = typeof query.paymentKey === 'string' ? query.paymentKey : '';
+      const amount = typeof query.amount === 'string' && /^\d{1,12}$/.test(query.amount) ? Number(query.amount) : NaN;
+      if (!paymentKey || paymentKey.length > 200 || query.orderId !== s.pending_order_id || !Number.isSafeInteger(amount)) {
+        deps.log.warn({ sessionId: s.id, orderId: query.orderId }, 'toss success redirect does not match the session');
+        return renderForm(422, page, values, { banner: '결제 정보가 주문과 일치하지 않아 결제를 승인하지 않았습니다. 다시 결제해 주세요.' });
+      }
+      return pay(page, values, attempt, paymentKey, amount);
+    },
+
+    /** Toss's failUrl: the window was closed or the payment refused; nothing was charged. */
+    async tossFail(id: string, query: Record<string, unknown>) {
+      const page = await loadPage(deps, id);
+      if (!page) return notFound();
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const code = typeof query.code === 'string' ? query.code : '';
+      const message = typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '';
+      const banner = code === 'PAY_PROCESS_CANCELED' ? '결제를 취소했습니다.' : message || '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
+      const values = page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session);
+      return renderForm(422, page, values, { banner });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { AppDeps } from '../deps';
+import { jsonb } from '../db';
+import { getModeSettings } from '../stores/service';
+import { providerFor, type PaymentProvider } from '../payments';
+import { loadOrderView } from '../orders/service';
+import type { OrderView } from '../orders/schemas';
+import type { CheckoutAttempt } from '../checkout/tables';
+import { recoverStaleAttempt } from '../checkout/complete';
+import { quote, type Quote } from '../checkout/quote';
+import type { PageContext } from './views';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+export interface LoadedPage extends PageContext {
+  provider: PaymentProvider | null;
+  tossClientKey: string | null;
+}
+
+const SESSION_ID = /^cs_[0-9a-z]{26}$/;
+
+/** Everything the payment page shows for a session, or null for an unknown id (the id itself is the only key). */
+export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPage | null> {
+  if (!SESSION_ID.test(sessionId)) return null;
+  let session = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  if (!session) return null;
+  if (session.payment?.state === 'confirming' && (!session.attempt_locked_until || session.attempt_locked_until <= deps.clock.now())) {
+    await recoverStaleAttempt(deps, session.id);
+    session = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
+  }
+  const product = await deps.db.selectFrom('products').selectAll().where('id', '=', session.product_id).executeTakeFirstOrThrow();
+  const store = await deps.db.selectFrom('stores').select('name').where('id', '=', session.store_id).executeTakeFirstOrThrow();
+  const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
+  const provider = providerFor(deps, settings);
+  return { session, product, storeName: store.name, simulated: provider?.name === 'simulator', provider, tossClientKey: settings.toss_client_key };
+}
+
+export function priceQuote(deps: Deps, page: LoadedPage, couponCode: string | null): Promise<Quote> {
+  return quote(deps.db, page.session, couponCode, deps.clock.now());
+}
+
+/** Keeps the buyer's checked input while an approval step or the gateway window is open (open sessions only). */
+export async function saveAttempt(deps: Deps, sessionId: string, attempt: CheckoutAttempt): Promise<void> {
+  await deps.db.updateTable('checkout_sessions').set({ attempt: jsonb(attempt) }).where('id', '=', sessionId).where('status', '=', 'open').execute();
+}
+
+export async function sessionOrder(deps: Deps, orderId: string | null): Promise<OrderView | null> {
+  return orderId ? loadOrderView(deps.db, orderId) : null;
+}

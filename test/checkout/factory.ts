@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { post, type TestApp, type TestStore } from '../helpers/app';
+
+/** Small factories shared by the catalog, checkout, orders and pages tests. */
+
+export const owner = (s: Pick<TestStore, 'ownerToken'>) => ({ authorization: `Bearer ${s.ownerToken}` });
+
+export async function createProduct(t: TestApp, s: TestStore, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/v1/products',
+    headers: owner(s),
+    payload: { mode: 'test', type: 'one_time', name: '전자책', price: 15_000, ...body },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
+}
+
+export async function createSubscriptionProduct(t: TestApp, s: TestStore, body: Record<string, unknown> = {}): Promise<any> {
+  return createProduct(t, s, {
+    type: 'subscription',
+    name: '멤버십',
+    price: undefined,
+    plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }],
+    ...body,
+  });
+}
+
+export async function createCoupon(t: TestApp, s: TestStore, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/admin/v1/coupons',
+    headers: owner(s),
+    payload: { mode: 'test', code: 'SAVE10', name: '10% 할인', discountType: 'percent', discountValue: 10, ...body },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
+}
+
+export function createSessionRaw(t: TestApp, key: string, body: Record<string, unknown>) {
+  return t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: post(key), payload: body });
+}
+
+export async function createSession(t: TestApp, key: string, body: Record<string, unknown>): Promise<any> {
+  const res = await createSessionRaw(t, key, body);
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+}
+
+/** The path part of a session's payment-page url (`/pay/cs_…`). */
+export const payPath = (session: { url: string }) => new URL(session.url).pathname;
+
+export const BUYER = { buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678' };
+
+/** Submits the payment form the way a browser without JavaScript does (urlencoded, the pay button pressed). */
+export function submitPayForm(t: TestApp, session: { url: string }, fields: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: payPath(session),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ ...BUYER, method: 'card', action: 'pay', ...fields }).toString(),
+  });
+}
+
+export function formPost(t: TestApp, url: string, fields: Record<string, string>) {
+  return t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+}
+
+/** The value attribute of the input named `name` in a rendered page. */
+export function inputValue(page: string, name: string): string | null {
+  const m = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(page);
+  return m ? m[1] : null;
+}
