@@ -35,6 +35,8 @@ export interface Config {
   licenseNotFoundBlockSeconds: number;
   /** Toss Payments API base URL (override only to point at a local fake in tests). */
   tossApiBaseUrl: string;
+  /** How long to wait for Toss before treating the outcome as unknown. */
+  tossTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     licenseNotFoundWindowSeconds: int(env, 'LICENSE_NOT_FOUND_WINDOW_SECONDS', 600, 1),
     licenseNotFoundBlockSeconds: int(env, 'LICENSE_NOT_FOUND_BLOCK_SECONDS', 900, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
+    tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
   };
   return { ...config, ...overrides };
 }

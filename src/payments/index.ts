@@ -35,7 +35,7 @@ export function providerFor(
   if (settings.payment_provider === 'toss') {
     const secretKey = revealTossSecret(deps.config.masterKey, settings.toss_secret_key_sealed);
     if (!secretKey) return null;
-    return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, clock: deps.clock });
+    return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, clock: deps.clock });
   }
   return null;
 }

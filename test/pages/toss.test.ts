@@ -16,7 +16,7 @@ let product: any;
 
 before(async () => {
   fake = await startFakeToss();
-  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl } });
+  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
@@ -156,7 +156,7 @@ test('timeout: Toss took the payment but the answer never came → "확인 중",
   fake.setMode('lost_answer');
   let res;
   try {
-    res = await success(session, { paymentKey: 'tpk_lost_answer', orderId, amount: '15000' }); // the adapter gives up after its 10 s timeout
+    res = await success(session, { paymentKey: 'tpk_lost_answer', orderId, amount: '15000' }); // the adapter gives up after its (test) 300 ms timeout
   } finally {
     fake.setMode('ok');
   }
