@@ -67,6 +67,7 @@ export const ApiKeySchema = Obj(
     expiresAt: Nullable(DateTime('End of the grace period of a rotated key')),
     revokedAt: Nullable(DateTime()),
     rotatedTo: Nullable(Type.String()),
+    lastUsedAt: Nullable(DateTime('Last authenticated request, to the minute')),
   },
   { title: 'ApiKey' },
 );

@@ -118,6 +118,7 @@ export function apiKeyView(k: Selectable<ApiKeysTable>, now: Date): ApiKeyView {
     expiresAt: k.expires_at ? k.expires_at.toISOString() : null,
     revokedAt: k.revoked_at ? k.revoked_at.toISOString() : null,
     rotatedTo: k.rotated_to,
+    lastUsedAt: k.last_used_at ? k.last_used_at.toISOString() : null,
   };
 }
 

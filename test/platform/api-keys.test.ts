@@ -156,6 +156,19 @@ test('the key decides store, mode and product range', async () => {
   assert.equal((await whoami(bearer(other.key))).json().storeId, other.storeId);
 });
 
+test('the console shows when a key was last used', async () => {
+  const k = await s.newKey();
+  const listed = async () => (await t.app.inject({ url: '/admin/v1/api-keys?limit=100', headers: bearer(s.ownerToken) })).json().data.find((x: any) => x.id === k.id);
+  assert.equal((await listed()).lastUsedAt, null);
+  await whoami(bearer(k.key));
+  let seen = null;
+  for (let i = 0; i < 50 && !seen; i++) {
+    seen = (await listed()).lastUsedAt;
+    if (!seen) await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(seen, t.clock.now().toISOString());
+});
+
 test('keys are stored only as a hash', async () => {
   const rows = await t.db.selectFrom('api_keys').selectAll().where('store_id', '=', s.storeId).execute();
   for (const r of rows) {

@@ -79,7 +79,7 @@ export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyR
   if (!parsed) throw invalidKey();
   const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at'])
+    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at', 'last_used_at'])
     .where('key_hash', '=', parsed.hash)
     .executeTakeFirst();
   // The lookup is by a hash of the secret, so its timing reveals nothing an attacker controls;
@@ -94,6 +94,11 @@ export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyR
   }
   if (scope && !row.scopes.includes(scope)) {
     throw new ApiError('API_KEY_SCOPE_MISSING', { details: { required: [scope] } });
+  }
+  // Sellers see when a key was last used (to find unused keys before revoking). Written at most once a minute per
+  // key and off the request path, so it costs nothing measurable.
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= 60_000) {
+    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute().catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
   }
   const auth: ApiKeyAuth = {
     kind: 'api_key',
