@@ -33,6 +33,10 @@ export interface Config {
   licenseNotFoundLimit: number;
   licenseNotFoundWindowSeconds: number;
   licenseNotFoundBlockSeconds: number;
+  /** Payment attempts (form submissions) one client address may make per hour on the hosted pages: card-testing defence. */
+  payAttemptsPerIpPerHour: number;
+  /** Payment attempts one checkout session accepts over its life. */
+  payAttemptsPerSession: number;
   /** Toss Payments API base URL (override only to point at a local fake in tests). */
   tossApiBaseUrl: string;
   /** How long to wait for Toss before treating the outcome as unknown. */
@@ -108,6 +112,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     licenseNotFoundLimit: int(env, 'LICENSE_NOT_FOUND_LIMIT', 20, 1),
     licenseNotFoundWindowSeconds: int(env, 'LICENSE_NOT_FOUND_WINDOW_SECONDS', 600, 1),
     licenseNotFoundBlockSeconds: int(env, 'LICENSE_NOT_FOUND_BLOCK_SECONDS', 900, 1),
+    payAttemptsPerIpPerHour: int(env, 'PAY_ATTEMPTS_PER_IP_PER_HOUR', 30, 1),
+    payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
   };

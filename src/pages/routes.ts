@@ -3,6 +3,7 @@ import type { FastifyError } from 'fastify';
 import type { Module } from '../deps';
 import { payHandlers, reply as answer } from './pay';
 import { statusPage } from './views';
+import { createLimiter, consume } from '../platform/http/rate-limit';
 
 const DEFAULT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
@@ -35,6 +36,26 @@ const pagesModule: Module = async (app, deps) => {
         ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요. 결제가 진행 중이었다면 이 페이지를 새로 고쳐 결과를 확인할 수 있습니다.' })
         : statusPage({ title: '요청을 처리할 수 없습니다', icon: '⚠️', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' });
     reply.code(status).type('text/html; charset=utf-8').send(page);
+  });
+
+  // Card testing (trying stolen card numbers one after another) goes through payment forms, so form submissions are
+  // limited per client address and per session. Showing the page is not limited.
+  const perIp = createLimiter({ redis: deps.redis, keyPrefix: 'rl_pay_ip', points: deps.config.payAttemptsPerIpPerHour, durationSec: 3600 });
+  const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_pay_session', points: deps.config.payAttemptsPerSession, durationSec: 3600 });
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST') return;
+    const sessionId = (req.params as { sessionId?: string }).sessionId ?? '';
+    const [ip, session] = [await consume(perIp, req.ip), await consume(perSession, sessionId)];
+    const refused = [ip, session].filter((o) => !o.allowed);
+    if (refused.length === 0) return;
+    const retry = Math.max(...refused.map((o) => o.resetSec));
+    req.log.warn({ sessionId, perIp: !ip.allowed, perSession: !session.allowed }, 'payment attempts limited');
+    reply
+      .code(429)
+      .header('Retry-After', String(retry))
+      .type('text/html; charset=utf-8')
+      .send(statusPage({ title: '결제 시도가 너무 많습니다', icon: '⏳', message: `보안을 위해 결제 시도를 잠시 제한했습니다. ${Math.ceil(retry / 60)}분 뒤에 다시 시도해 주세요.` }));
+    return reply;
   });
 
   const opts = { schema: { hide: true } };

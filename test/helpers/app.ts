@@ -65,7 +65,7 @@ export async function createTestApp(
   const clock = opts.clock ?? new ManualClock();
   const config = loadConfig(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
-    { dataDir: 'memory://', masterKey: randomBytes(32), adminToken: TEST_ADMIN_TOKEN, runWorkers: false, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
+    { dataDir: 'memory://', masterKey: randomBytes(32), adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
   );
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
