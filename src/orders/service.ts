@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { ApiError } from '../platform/errors';
-import type { PageParams } from '../platform/http/pagination';
+import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { orderView } from './model';
 import * as repo from './repo';
@@ -26,9 +26,15 @@ export async function loadOrderView(db: Db, orderId: string): Promise<OrderView 
 }
 
 export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PageParams): Promise<Page<OrderView>> {
-  // Count and page run one after the other: inside one PGlite connection there is no parallelism to gain.
-  const total = await repo.countOrders(deps.db, f);
-  const rows = await repo.pageOrders(deps.db, f, (page.page - 1) * page.limit, page.limit);
-  const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
-  return { data: rows.map((r) => orderView(r, refunds.get(r.id) ?? [])), total, page: page.page, limit: page.limit };
+  return listPage(
+    page,
+    () => repo.countOrders(deps.db, f),
+    async (offset, limit) => {
+      const rows = await repo.pageOrders(deps.db, f, offset, limit);
+      // One query for the refunds of the whole page rather than one per order.
+      const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
+      return rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [] }));
+    },
+    ({ row, refunds }) => orderView(row, refunds),
+  );
 }
