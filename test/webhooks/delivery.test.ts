@@ -4,7 +4,7 @@ import { createTestApp, createTestStore, type TestApp, type TestStore } from '..
 import { writeEvent } from '../../src/platform/events';
 import { DAY } from '../../src/platform/clock';
 import { DISABLED_REASONS } from '../../src/webhooks/model';
-import { admin, createEndpoint, emit, pump } from './setup';
+import { admin, createEndpoint, eventDetail, emit, pump } from './setup';
 import { closedPort, startReceiver, type Receiver } from './receiver';
 
 let t: TestApp;
@@ -28,12 +28,6 @@ afterEach(async () => {
   await t.db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('status', '=', 'pending').execute();
 });
 
-async function eventDetail(id: string) {
-  const r = await admin(t, s)('GET', `/admin/v1/events/${id}`);
-  assert.equal(r.status, 200);
-  return r.body;
-}
-
 test('an order.paid event written in a committed transaction is delivered once, signed, with the exact envelope', async () => {
   ({ secret } = await createEndpoint(t, s, { url: rx.url() }));
   const ev = await emit(t, s.storeId, 'order.paid', { id: 'ord_x', amount: 1000, metadata: { a: '한글' }, subscriptionEvent: null });
@@ -50,7 +44,7 @@ test('an order.paid event written in a committed transaction is delivered once, 
   // Nothing more to do: a second pass sends nothing.
   assert.equal(await pump(t), 0);
   assert.equal(rx.received.length, 1);
-  const detail = await eventDetail(ev.id);
+  const detail = await eventDetail(t, s, ev.id);
   assert.equal(detail.deliveries.length, 1);
   assert.equal(detail.deliveries[0].status, 'succeeded');
   assert.equal(detail.deliveries[0].attempts[0].statusCode, 200);
@@ -88,7 +82,7 @@ test('a 500 is retried after 5 s with the same event id, and every attempt is lo
   assert.equal(rx.byId(ev.id).length, 2);
   for (const r of rx.received) assert.deepEqual(r.verifiedWith, [secret]);
   assert.equal(rx.received[0].rawBody, rx.received[1].rawBody, 'same bytes on every retry');
-  const d = (await eventDetail(ev.id)).deliveries[0];
+  const d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'succeeded');
   assert.equal(d.attemptCount, 2);
   assert.deepEqual(d.attempts.map((a: any) => [a.attempt, a.statusCode, a.succeeded]), [[1, 500, false], [2, 204, true]]);
@@ -101,14 +95,14 @@ test('a timeout is a failed attempt and is retried', async () => {
   rx.state.respond = (_r, n) => (n === 1 ? 'hang' : { status: 200 });
   const ev = await emit(t, s.storeId);
   await pump(t, { timeoutMs: 300 });
-  let d = (await eventDetail(ev.id)).deliveries[0];
+  let d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'pending');
   assert.equal(d.attempts[0].statusCode, null);
   assert.match(d.attempts[0].error, /timeout/);
   assert.ok(d.attempts[0].durationMs >= 250);
   t.clock.advance(5_000);
   await pump(t, { timeoutMs: 300 });
-  d = (await eventDetail(ev.id)).deliveries[0];
+  d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'succeeded');
   assert.equal(rx.byId(ev.id).length, 2);
 });
@@ -119,7 +113,7 @@ test('a refused connection is retried; the retry reaches the endpoint at its cur
   secret = created.secret;
   const ev = await emit(t, s.storeId);
   await pump(t);
-  let d = (await eventDetail(ev.id)).deliveries[0];
+  let d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'pending');
   assert.match(d.attempts[0].error, /ECONNREFUSED/);
   assert.equal(d.nextAttemptAt, new Date(t.clock.now().getTime() + 5_000).toISOString());
@@ -129,7 +123,7 @@ test('a refused connection is retried; the retry reaches the endpoint at its cur
   await pump(t);
   assert.equal(rx.byId(ev.id).length, 1);
   assert.deepEqual(rx.received[0].verifiedWith, [secret]);
-  d = (await eventDetail(ev.id)).deliveries[0];
+  d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'succeeded');
   assert.equal(d.attemptCount, 2);
 });
@@ -147,7 +141,7 @@ test('after the whole schedule (8 attempts over ~33 h) the delivery is failed, a
     assert.equal(await pump(t), 1);
   }
   assert.equal(rx.byId(ev.id).length, 8);
-  let detail = await eventDetail(ev.id);
+  let detail = await eventDetail(t, s, ev.id);
   assert.equal(detail.deliveries[0].status, 'failed');
   assert.equal(detail.deliveries[0].nextAttemptAt, null);
   t.clock.advance(DAY);
@@ -161,7 +155,7 @@ test('after the whole schedule (8 attempts over ~33 h) the delivery is failed, a
   await pump(t);
   assert.equal(rx.byId(ev.id).length, 9, 'same event id on the resend');
   assert.deepEqual(rx.received.at(-1)!.verifiedWith, [secret]);
-  detail = await eventDetail(ev.id);
+  detail = await eventDetail(t, s, ev.id);
   assert.deepEqual(detail.deliveries.map((d: any) => [d.trigger, d.status]), [['event', 'failed'], ['resend', 'succeeded']]);
 });
 
@@ -174,7 +168,7 @@ test('410 Gone disables the endpoint at once with the reason shown; it receives 
   const ep = (await admin(t, s)('GET', `/admin/v1/webhook-endpoints/${created.endpoint.id}`)).body;
   assert.equal(ep.status, 'disabled');
   assert.equal(ep.disabledReason, DISABLED_REASONS.gone);
-  assert.equal((await eventDetail(ev.id)).deliveries[0].status, 'failed');
+  assert.equal((await eventDetail(t, s, ev.id)).deliveries[0].status, 'failed');
   await emit(t, s.storeId);
   t.clock.advance(DAY);
   await pump(t);
@@ -238,10 +232,10 @@ test('an endpoint receives only its own mode and the types it subscribed to; lic
   const ev = await emit(t, s.storeId, 'order.paid');
   const lic = await emit(t, s.storeId, 'license.issue', { licenseId: 'lic_1' });
   await pump(t);
-  const detail = await eventDetail(ev.id);
+  const detail = await eventDetail(t, s, ev.id);
   assert.deepEqual(detail.deliveries.map((d: any) => d.endpointId), [paid.endpoint.id]);
   assert.ok(!detail.deliveries.some((d: any) => d.endpointId === live.endpoint.id || d.endpointId === ended.endpoint.id));
-  const licDetail = await eventDetail(lic.id);
+  const licDetail = await eventDetail(t, s, lic.id);
   assert.deepEqual(licDetail.deliveries, []);
   assert.ok(licDetail.dispatchedAt, 'marked dispatched, not left in the outbox');
   assert.deepEqual(rx.received.map((r) => r.path), ['/paid']);

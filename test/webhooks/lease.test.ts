@@ -2,7 +2,7 @@ import { test, after, before, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { dispatchEventsOnce, leaseDeliveries, recordAttempt, runDeliveryOnce, sendLeased, envelopeOf } from '../../src/webhooks/delivery';
-import { admin, createEndpoint, emit } from './setup';
+import { admin, createEndpoint, eventDetail, emit } from './setup';
 import { startReceiver, type Receiver } from './receiver';
 
 // Leases: what happens when a worker dies or stalls between sending and recording.
@@ -27,12 +27,6 @@ afterEach(async () => {
   await t.db.updateTable('webhook_deliveries').set({ status: 'failed', next_attempt_at: null }).where('status', '=', 'pending').execute();
 });
 
-async function eventDetail(id: string) {
-  const r = await admin(t, s)('GET', `/admin/v1/events/${id}`);
-  assert.equal(r.status, 200);
-  return r.body;
-}
-
 test('a crash between sending and recording re-sends after the lease expires (never dropped)', async () => {
   ({ secret } = await createEndpoint(t, s, { url: rx.url() }));
   const ev = await emit(t, s.storeId);
@@ -51,7 +45,7 @@ test('a crash between sending and recording re-sends after the lease expires (ne
   t.clock.advance(60_000);
   assert.equal(await runDeliveryOnce(t.deps, t.clock.now()), 1);
   assert.equal(rx.byId(ev.id).length, 2);
-  const d = (await eventDetail(ev.id)).deliveries[0];
+  const d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'succeeded');
 });
 
@@ -80,6 +74,6 @@ test('a worker whose lease ran out mid-send logs its attempt but cannot reschedu
   row = await t.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', slow.delivery.id).executeTakeFirstOrThrow();
   assert.equal(row.status, 'succeeded');
   assert.equal(row.locked_by, null);
-  const d = (await eventDetail(ev.id)).deliveries[0];
+  const d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.deepEqual(d.attempts.map((a: any) => [a.attempt, a.statusCode]), [[1, 500], [2, 200]]);
 });

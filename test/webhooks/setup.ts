@@ -5,6 +5,13 @@ import type { Mode } from '../../src/platform/tables';
 import { dispatchEventsOnce, runDeliveryOnce, type DeliveryOptions } from '../../src/webhooks/delivery';
 
 /** Seller-console call with the store's owner token. */
+/** The console's view of one event with its deliveries and attempts. */
+export async function eventDetail(t: TestApp, s: TestStore, id: string): Promise<any> {
+  const r = await admin(t, s)('GET', `/admin/v1/events/${id}`);
+  if (r.status !== 200) throw new Error(`event read failed: ${r.status}`);
+  return r.body;
+}
+
 export function admin(t: TestApp, s: TestStore) {
   return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) => {
     const res = await t.app.inject({ method, url, headers: bearer(s.ownerToken), ...(payload ? { payload } : {}) });
