@@ -2,7 +2,7 @@ import { test, after, before, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { dispatchEventsOnce, leaseDeliveries, recordAttempt, runDeliveryOnce, sendLeased, envelopeOf } from '../../src/webhooks/delivery';
-import { admin, createEndpoint, eventDetail, emit } from './setup';
+import { createEndpoint, eventDetail, emit } from './setup';
 import { startReceiver, type Receiver } from './receiver';
 
 // Leases: what happens when a worker dies or stalls between sending and recording.
