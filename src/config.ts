@@ -75,7 +75,10 @@ function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
     if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
     return key;
   }
-  if (!persist) return randomBytes(32);
+  if (!persist) {
+    // Secrets sealed under a per-process random key would be unreadable after a restart or by a second process.
+    throw new Error('MASTER_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64)');
+  }
   // Embedded mode convenience: keep a generated key beside the database so restarts can decrypt.
   const file = join(dataDir, 'master.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
@@ -101,7 +104,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     adminToken: env.ADMIN_TOKEN || null,
-    masterKey: overrides.masterKey ?? loadMasterKey(env, dataDir, !databaseUrl && !overrides.dataDir?.startsWith('memory://')),
+    masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env, dataDir, !databaseUrl)),
     apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),

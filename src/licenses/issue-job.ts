@@ -69,7 +69,7 @@ export async function runLicenseIssue(deps: Deps, licenseId: string, opts: { tim
       duration_ms: r.durationMs ?? null,
     });
 
-  const [endpoint] = await findEndpointsFor(db, lic.store_id, lic.mode, 'license.issue', clock.now());
+  const [endpoint] = await findEndpointsFor(db, config.masterKey, lic.store_id, lic.mode, 'license.issue', clock.now());
   if (!endpoint) {
     await record({ outcome: 'no_endpoint', error: 'no enabled webhook endpoint subscribed to license.issue' });
     throw new Error('license.issue: no endpoint subscribed');

@@ -8,6 +8,7 @@ import {
   DELIVERY_ENDPOINT_DISABLED_ERROR,
   EVENT_RETENTION_MS,
   liveSecrets,
+  openSecrets,
   RESPONSE_EXCERPT_CHARS,
   SELF_SENT_EVENT_TYPES,
   subscribes,
@@ -98,7 +99,7 @@ export async function sendLeased(
 ): Promise<{ result: SendResult; startedAt: Date; url: string } | null> {
   if (!endpoint || endpoint.status !== 'enabled' || !event) return null;
   const startedAt = deps.clock.now();
-  const secrets = liveSecrets(endpoint.secrets, startedAt).map((s) => s.secret);
+  const secrets = openSecrets(deps.config.masterKey, liveSecrets(endpoint.secrets, startedAt)).map((s) => s.secret);
   const result = await sendSigned(deps, { id: endpoint.id, url: endpoint.url, secrets }, event, { timeoutMs });
   return { result, startedAt, url: endpoint.url };
 }

@@ -1,3 +1,4 @@
+import { decryptSecret, encryptSecret } from '../platform/crypto';
 import { randomBytes } from 'node:crypto';
 import { DAY, HOUR } from '../platform/clock';
 import { RETRY_SCHEDULE_MS, retryDelayMs } from '../jobs/queue';
@@ -27,6 +28,24 @@ export const DISABLED_REASONS = {
   failing: '5일 넘게 모든 전송이 실패하여 자동으로 비활성화되었습니다.',
 } as const;
 export const DELIVERY_ENDPOINT_DISABLED_ERROR = 'endpoint disabled';
+
+/**
+ * Secrets are stored sealed with the master key (AES-256-GCM), like the gateway and signing keys: a database dump
+ * alone does not let anyone forge deliveries. A value that is still plain `whsec_…` (written before sealing, or
+ * by a test fixture) is read as is.
+ */
+export function sealSecret(masterKey: Buffer, secret: string): string {
+  return encryptSecret(masterKey, secret);
+}
+
+export function openSecret(masterKey: Buffer, stored: string): string {
+  return stored.startsWith('whsec_') ? stored : decryptSecret(masterKey, stored).toString('utf8');
+}
+
+/** The stored list with each secret opened (for signing and for showing to the seller). */
+export function openSecrets(masterKey: Buffer, secrets: StoredSecret[]): StoredSecret[] {
+  return secrets.map((s) => ({ ...s, secret: openSecret(masterKey, s.secret) }));
+}
 
 /** `whsec_` + base64 of 32 random bytes: the standard-webhooks secret format its libraries decode. */
 export function generateSecret(): string {

@@ -11,6 +11,7 @@ import type { EventEnvelope } from '../platform/events';
 import type { Mode } from '../platform/tables';
 import { guardWebhookUrl, loopbackAllowed } from './ssrf';
 import type { StoredSecret } from './tables';
+import { openSecret } from './model';
 
 /**
  * The one way anything in the service calls a seller's endpoint: the delivery worker and the licenses module
@@ -47,7 +48,14 @@ export function activeSecrets(secrets: StoredSecret[], now?: Date): string[] {
  * Enabled endpoints of the store+mode subscribed to `eventType`, oldest first. Pass `now` (deps.clock.now()) so a
  * rotated-out secret stops signing exactly at its expiry; without it expired secrets linger until the prune task.
  */
-export async function findEndpointsFor(db: Db, storeId: string, mode: Mode, eventType: string, now?: Date): Promise<OutboundEndpoint[]> {
+export async function findEndpointsFor(
+  db: Db,
+  masterKey: Buffer,
+  storeId: string,
+  mode: Mode,
+  eventType: string,
+  now?: Date,
+): Promise<OutboundEndpoint[]> {
   const rows = await db
     .selectFrom('webhook_endpoints')
     .select(['id', 'url', 'secrets'])
@@ -58,7 +66,7 @@ export async function findEndpointsFor(db: Db, storeId: string, mode: Mode, even
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, url: r.url, secrets: activeSecrets(r.secrets, now) }));
+  return rows.map((r) => ({ id: r.id, url: r.url, secrets: activeSecrets(r.secrets, now).map((x) => openSecret(masterKey, x)) }));
 }
 
 /** The standard-webhooks signature header: one `v1,<base64>` per secret, space-separated. */

@@ -6,7 +6,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { envelopeOf, runDeliveryOnce } from './delivery';
-import { DELIVERY_ENDPOINT_DISABLED_ERROR, DISABLED_REASONS, generateSecret, liveSecrets, rotateSecrets, SELF_SENT_EVENT_TYPES, TEST_EVENT_TYPE } from './model';
+import { DELIVERY_ENDPOINT_DISABLED_ERROR, DISABLED_REASONS, generateSecret, liveSecrets, openSecrets, rotateSecrets, sealSecret, SELF_SENT_EVENT_TYPES, TEST_EVENT_TYPE } from './model';
 import * as repo from './repo';
 import * as eventsRepo from './events-repo';
 import { guardWebhookUrl, loopbackAllowed } from './ssrf';
@@ -95,7 +95,7 @@ export async function createEndpoint(
     url,
     eventTypes: input.eventTypes,
     description: input.description ?? null,
-    secrets: [{ secret, createdAt: now.toISOString(), expiresAt: null }],
+    secrets: [{ secret: sealSecret(deps.config.masterKey, secret), createdAt: now.toISOString(), expiresAt: null }],
     now,
   });
   return { endpoint: endpointView(row), secret };
@@ -144,7 +144,7 @@ export async function deleteEndpoint(deps: Deps, storeId: string, id: string): P
 
 export async function getSecrets(deps: Deps, storeId: string, id: string): Promise<WebhookSecretsView> {
   const e = await loadEndpoint(deps, storeId, id);
-  const secrets = liveSecrets(e.secrets, deps.clock.now());
+  const secrets = openSecrets(deps.config.masterKey, liveSecrets(e.secrets, deps.clock.now()));
   return { secret: secrets[0].secret, secrets };
 }
 
@@ -154,8 +154,9 @@ export async function rotateSecret(deps: Deps, storeId: string, id: string): Pro
     const e = await repo.findEndpoint(trx, storeId, id, { forUpdate: true });
     if (!e) throw new ApiError('WEBHOOK_ENDPOINT_NOT_FOUND');
     const rotated = rotateSecrets(e.secrets, now);
-    await repo.updateEndpoint(trx, e.id, { secrets: rotated.secrets, updated_at: now });
-    return { secret: rotated.secret, secrets: rotated.secrets };
+    const [fresh, ...kept] = rotated.secrets;
+    await repo.updateEndpoint(trx, e.id, { secrets: [{ ...fresh, secret: sealSecret(deps.config.masterKey, fresh.secret) }, ...kept], updated_at: now });
+    return { secret: rotated.secret, secrets: openSecrets(deps.config.masterKey, rotated.secrets) };
   });
 }
 

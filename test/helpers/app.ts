@@ -63,9 +63,11 @@ export async function createTestApp(
   const ownDb = !opts.database;
   const database = opts.database ?? (await createTestDatabase());
   const clock = opts.clock ?? new ManualClock();
+  // Apps sharing a database share its master key, as processes of one deployment do.
+  const masterKey: Buffer = ((database as any).testMasterKey ??= randomBytes(32));
   const config = loadConfig(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
-    { dataDir: 'memory://', masterKey: randomBytes(32), adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
+    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
   );
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;

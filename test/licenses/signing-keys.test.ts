@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestStore, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app';
@@ -24,7 +25,7 @@ test('the signing-keys list has the raw 32-byte Ed25519 public key, kid and crea
     assert.match(row.private_key_sealed, /^v1\./, 'sealed with the master key (AES-256-GCM)');
     assert.ok(!row.private_key_sealed.includes('PRIVATE KEY'));
     // a second app on the same database with another master key cannot use it: the seal is bound to the key
-    const other = await createLicenseTestApp({ database: t.deps.database, clock: t.clock });
+    const other = await createLicenseTestApp({ database: t.deps.database, clock: t.clock, config: { masterKey: randomBytes(32) } });
     try {
       const s = await createTestStore(other);
       const lic = await licensed(other, s.storeId);

@@ -1,3 +1,4 @@
+import { openSecrets } from '../../src/webhooks/model';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
@@ -131,7 +132,9 @@ test('secret rotation: deliveries carry both signatures for 24 h and each secret
   // The prune task then drops it from storage too.
   await pruneOnce(t.deps, t.clock.now());
   const row = await t.db.selectFrom('webhook_endpoints').select('secrets').where('id', '=', created.endpoint.id).executeTakeFirstOrThrow();
-  assert.deepEqual(row.secrets.map((x) => x.secret), [fresh]);
+  assert.equal(row.secrets.length, 1);
+  assert.deepEqual(openSecrets(t.deps.config.masterKey, row.secrets).map((x) => x.secret), [fresh]);
+  assert.ok(!JSON.stringify(row.secrets).includes(fresh.slice(6)), 'secrets are stored sealed, not in plain text');
   await admin(t, s)('DELETE', `/admin/v1/webhook-endpoints/${created.endpoint.id}`);
 });
 
@@ -212,12 +215,12 @@ test('findEndpointsFor: enabled endpoints of the store+mode subscribed to the ty
   await createEndpoint(t, store, { url: rx.url('/f3'), eventTypes: ['order.paid'] });
   const off = await createEndpoint(t, store, { url: rx.url('/f4'), eventTypes: ['license.issue'] });
   await admin(t, store)('PATCH', `/admin/v1/webhook-endpoints/${off.endpoint.id}`, { status: 'disabled' });
-  const found = await findEndpointsFor(t.db, store.storeId, 'test', 'license.issue');
+  const found = await findEndpointsFor(t.db, t.deps.config.masterKey, store.storeId, 'test', 'license.issue');
   assert.deepEqual(found, [
     { id: first.endpoint.id, url: rx.url('/f1'), secrets: [first.secret] },
     { id: second.endpoint.id, url: rx.url('/f2'), secrets: [second.secret] },
   ]);
-  assert.deepEqual(await findEndpointsFor(t.db, store.storeId, 'live', 'license.issue'), []);
+  assert.deepEqual(await findEndpointsFor(t.db, t.deps.config.masterKey, store.storeId, 'live', 'license.issue'), []);
 });
 
 test('sendSigned: exact bytes, any 2xx, the answer body (first 64 KiB), no redirects followed', async () => {

@@ -12,9 +12,8 @@ create table webhook_endpoints (
   status text not null check (status in ('enabled', 'disabled')),
   disabled_reason text,
   disabled_at timestamptz,
-  -- Signing secrets, newest first: [{ "secret": "whsec_…", "createdAt": iso, "expiresAt": iso|null }].
-  -- Kept in plaintext on purpose: the seller must be able to read them again, and the licenses module signs with
-  -- them through findEndpointsFor (no master key there). A rotated-out secret keeps signing until expiresAt.
+  -- Signing secrets, newest first: [{ "secret": <sealed with the master key>, "createdAt": iso, "expiresAt": iso|null }].
+  -- Sealed rather than hashed: the seller must be able to read them again. A rotated-out secret keeps signing until expiresAt.
   secrets jsonb not null,
   -- Start of the current unbroken run of failed attempts; null after a success. Drives the 5-day auto-disable.
   failing_since timestamptz,
