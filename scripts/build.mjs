@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// `npm run build`: bundles the service (src/cli.ts and everything it imports) into one ES module, dist/cli.js,
+// with the SQL migrations beside it. npm packages stay external (loaded from node_modules at run time), so the
+// bundle holds only our code. Production runs this JavaScript; tsx is for development and tests only.
+import { build } from 'esbuild';
+import { cpSync, rmSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await build({
+  entryPoints: [join(root, 'src/cli.ts')],
+  outfile: join(out, 'cli.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+// src/db/index.ts reads its migrations from `<its own directory>/migrations`; in the bundle that is dist/.
+cpSync(join(root, 'src/db/migrations'), join(out, 'migrations'), { recursive: true });
