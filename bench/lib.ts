@@ -1,31 +1,127 @@
 import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../src/config';
-import { createRuntime, type Runtime } from '../src/runtime';
-import { createTestDatabase } from '../test/helpers/app';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import pino from 'pino';
+import { loadConfig } from '../src/config';
+import { createRuntime } from '../src/runtime';
+import type { AppDeps } from '../src/deps';
 
-/** The service listening on a random local port, on a fresh database (PGlite, or TEST_DATABASE_URL when set). */
-export async function startService(overrides: Record<string, unknown> = {}): Promise<{ rt: Runtime; url: string; close(): Promise<void> }> {
-  const database = await createTestDatabase();
-  const config = loadConfig({ ...process.env, DATABASE_URL: '', REDIS_URL: process.env.BENCH_REDIS_URL ?? '' }, {
-    dataDir: 'memory://',
-    masterKey: randomBytes(32),
-    port: 0,
-    runWorkers: false,
-    rateLimitPerMinute: 10_000_000,
-    ...overrides,
-  } as any);
-  const rt = await createRuntime(config, { database, log: pino({ level: 'silent' }) as any });
-  const address = await rt.app.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    rt,
-    url: address,
+/**
+ * The benchmark harness. The service runs as its own process (`node bin/commerce.js start`, the compiled build, with
+ * production defaults: info logging, workers on), and the load generator (autocannon) runs here, in another process.
+ * Data is seeded before the server starts, through the service's own code, on a fresh database: PostgreSQL when
+ * BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server, else the embedded PGlite in a temporary directory.
+ * The only settings changed from production defaults are the per-key and per-license rate limits (raised so the
+ * load is not refused) and BENCH_REFERENCE_ROUTES (the reference routes the ratios are taken against).
+ */
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+export interface Server {
+  url: string;
+  pid: number;
+  kind: 'postgres' | 'pglite';
+  logFile: string;
+  /** The environment the server runs with (database, master key), for worker processes of the same deployment. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Seeds a fresh database with `seed`, then starts the service on it as a separate process. */
+export async function startServer<T>(seed: (deps: AppDeps) => Promise<T>, env: Record<string, string> = {}): Promise<{ server: Server; seeded: T }> {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const masterKey = randomBytes(32).toString('hex');
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-bench-'));
+  let databaseUrl: string | null = null;
+  let dropDatabase = async () => {};
+  if (serverUrl) {
+    const name = `commerce_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(serverUrl);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    dropDatabase = async () => {
+      const a = new pg.Client({ connectionString: serverUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
+  const baseEnv: Record<string, string> = {
+    MASTER_KEY: masterKey,
+    DATA_DIR: dir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LICENSE_RATE_LIMIT_PER_MINUTE: '1000000000',
+    LICENSE_IP_RATE_LIMIT_PER_MINUTE: '1000000000',
+    PAY_ATTEMPTS_PER_IP_PER_HOUR: '1000000000',
+    BENCH_REFERENCE_ROUTES: 'true',
+    ...env,
+  };
+
+  // Seed through the service's own code, then close the database so the server process can open it.
+  const config = loadConfig({ ...baseEnv, REDIS_URL: '' });
+  const rt = await createRuntime(config, { log: pino({ level: 'silent' }) as any });
+  const seeded = await seed(rt.deps);
+  const kind = rt.deps.database.kind;
+  await rt.close();
+
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const logFile = join(dir, 'server.log');
+  const out = openSync(logFile, 'a');
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'start', '--no-demo'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}) },
+    stdio: ['ignore', out, out],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    try {
+      const r = await fetch(`${url}/ready`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error('server did not become ready in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const server: Server = {
+    url,
+    pid: child.pid!,
+    kind,
+    logFile,
+    env: baseEnv,
     async close() {
-      await rt.close();
-      await (database as any).drop?.();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await dropDatabase();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
+  return { server, seeded };
+}
+
+/** Resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/** Statements the server has sent to its database so far (its `db_statements_total` metric). */
+export async function statementsSoFar(server: Server): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const m = /^db_statements_total (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
+  return m ? Number(m[1]) : NaN;
 }
 
 export interface Figures {
@@ -33,25 +129,48 @@ export interface Figures {
   rps: number;
   p50: number;
   p99: number;
-  errors: number;
+  requests: number;
   non2xx: number;
+  errors: number;
+  /** Database statements per request, counted by the server's metric over the run. */
+  statements: number;
+  /** Highest server RSS sampled during the run, MB. */
+  rssMax: number;
 }
 
-/** Drives one request shape with autocannon and prints requests/s and p50/p99 latency. */
-export async function drive(name: string, opts: autocannon.Options): Promise<Figures> {
-  const result = await autocannon({ connections: 10, duration: Number(process.env.BENCH_SECONDS ?? 5), ...opts });
+/** Drives one request shape with autocannon against the server process; samples its RSS and counts statements. */
+export async function drive(server: Server, name: string, opts: autocannon.Options): Promise<Figures> {
+  const before = await statementsSoFar(server);
+  let rssMax = rssMb(server.pid);
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, rssMb(server.pid));
+  }, 250);
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+  clearInterval(sampler);
+  const after = await statementsSoFar(server);
+  const requests = result.requests.total;
   const f: Figures = {
     name,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors,
+    requests,
     non2xx: result.non2xx,
+    errors: result.errors,
+    statements: requests > 0 ? (after - before) / requests : NaN,
+    rssMax,
   };
-  console.log(`${name.padEnd(46)} ${String(f.rps).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   non-2xx ${f.non2xx}   errors ${f.errors}`);
   return f;
 }
 
-export function ratio(a: Figures, b: Figures): string {
-  return `${a.name} runs at ${((a.rps / b.rps) * 100).toFixed(1)}% of ${b.name} (${(b.rps / a.rps).toFixed(2)}x slower)`;
+export function printHeader(): void {
+  console.log(`${'route'.padEnd(48)} ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'stmts/req'.padStart(9)} ${'ratio'.padStart(6)}  ${'RSS max'.padStart(7)}  non-2xx`);
+}
+
+export function printRow(f: Figures, reference?: Figures): void {
+  const ratio = reference ? (f.rps / reference.rps).toFixed(2) : '';
+  const stm = Number.isFinite(f.statements) ? f.statements.toFixed(2) : '?';
+  console.log(
+    `${f.name.padEnd(48)} ${String(f.rps).padStart(7)} ${`${f.p50}ms`.padStart(5)} ${`${f.p99}ms`.padStart(5)} ${stm.padStart(9)} ${ratio.padStart(6)}  ${`${f.rssMax}MB`.padStart(7)}  ${f.non2xx + f.errors}`,
+  );
 }

@@ -1,16 +1,21 @@
-// Webhook delivery throughput: deliveries per second to a local receiver that answers 200 at once, with one
-// delivery loop and with two loops racing over the same database (as two `commerce worker` processes would).
+// Webhook delivery throughput: deliveries per second from `commerce worker` processes (one, then two racing over the
+// same database) to a local receiver that answers 200 at once. The events are written before the workers start; the
+// rate is taken from the first delivery received to the last. On the embedded database only one process can open
+// the data directory, so there the server process's own worker is measured, once.
+// `npm run bench webhooks`; BENCH_WEBHOOK_EVENTS (2000).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startService } from './lib';
+import { startServer, type Server } from './lib';
 import { createStore } from '../src/stores/service';
 import { writeEvent } from '../src/platform/events';
 import { createEndpoint } from '../src/webhooks/service';
-import { dispatchEventsOnce, runDeliveryOnce } from '../src/webhooks/delivery';
 import type { AppDeps } from '../src/deps';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
+const ROOT = join(import.meta.dirname, '..');
 
 async function writeEvents(deps: AppDeps, storeId: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 200) {
@@ -20,56 +25,79 @@ async function writeEvents(deps: AppDeps, storeId: string, n: number): Promise<v
       }
     });
   }
-  await dispatchEventsOnce(deps, deps.clock.now());
 }
 
-/** Runs `loops` delivery loops concurrently until nothing is due; returns deliveries per second. */
-async function drain(deps: AppDeps, loops: number, expected: number, received: () => number): Promise<{ perSecond: number; perLoop: number[] }> {
-  const start = performance.now();
-  const before = received();
-  const perLoop = await Promise.all(
-    Array.from({ length: loops }, async (_, i) => {
-      const loopDeps = { ...deps, worker: { id: `bench_${i}` } as AppDeps['worker'] };
-      let sent = 0;
-      for (;;) {
-        const n = await runDeliveryOnce(loopDeps, deps.clock.now());
-        if (n === 0) return sent;
-        sent += n;
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  const got = received() - before;
-  if (got !== expected) throw new Error(`receiver got ${got} deliveries, expected ${expected}`);
-  return { perSecond: Math.round(expected / seconds), perLoop };
-}
-
-export default async function run(): Promise<void> {
-  let count = 0;
-  const receiver = http.createServer((req, res) => {
+function receiver(): Promise<{ port: number; times: number[]; close(): Promise<void> }> {
+  const times: number[] = [];
+  const srv = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      count++;
+      times.push(performance.now());
       res.writeHead(200);
       res.end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const port = (receiver.address() as AddressInfo).port;
-  const svc = await startService({ webhookAllowLoopback: true });
-  try {
-    const deps = svc.rt.deps;
-    const { store } = await createStore(deps, { name: 'bench' });
-    await createEndpoint(deps, store.id, { mode: 'test', url: `http://127.0.0.1:${port}/hook`, eventTypes: ['order.paid'] });
-    console.log(`database: ${deps.database.kind}, ${EVENTS} events per run, receiver answers 200 at once`);
-    for (const loops of [1, 2]) {
-      await writeEvents(deps, store.id, EVENTS);
-      const r = await drain(deps, loops, EVENTS, () => count);
-      console.log(`${`webhook deliveries, ${loops} worker${loops > 1 ? 's' : ''}`.padEnd(46)} ${String(r.perSecond).padStart(7)} deliveries/s   (per loop: ${r.perLoop.join(' + ')})`);
+  return new Promise((resolve) =>
+    srv.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (srv.address() as AddressInfo).port,
+        times,
+        close: () => {
+          srv.closeAllConnections();
+          return new Promise<void>((r) => srv.close(() => r()));
+        },
+      }),
+    ),
+  );
+}
+
+async function waitFor(times: number[], n: number, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (times.length < n) {
+    if (Date.now() > deadline) throw new Error(`only ${times.length} of ${n} deliveries arrived`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const rate = (times: number[]) => Math.round(((times.length - 1) / (times[times.length - 1] - times[0])) * 1000);
+
+export default async function run(): Promise<void> {
+  // With PostgreSQL the server runs no worker (the worker processes deliver); with PGlite the server is the worker.
+  const onPostgres = Boolean(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
+  for (const workers of [1, 2]) {
+    const rx = await receiver();
+    const env = { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_LOOPBACK_PORTS: String(rx.port) };
+    let server: Server | null = null;
+    try {
+      const started = await startServer(async (deps) => {
+        const { store } = await createStore(deps, { name: 'bench' });
+        await createEndpoint(deps, store.id, { mode: 'test', url: `http://127.0.0.1:${rx.port}/hook`, eventTypes: ['order.paid'] });
+        await writeEvents(deps, store.id, EVENTS);
+        return { storeId: store.id };
+      }, { ...env, RUN_WORKERS: onPostgres ? 'false' : 'true' });
+      server = started.server;
+      if (server.kind === 'pglite') {
+        if (workers === 2) break;
+        await waitFor(rx.times, EVENTS, 120_000);
+        console.log(`${'webhook deliveries, the server process (PGlite)'.padEnd(48)} ${String(rate(rx.times)).padStart(7)} deliveries/s`);
+        continue;
+      }
+      const procs = Array.from({ length: workers }, () =>
+        spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'worker'], {
+          env: { PATH: process.env.PATH ?? '', ...server!.env, ...env },
+          stdio: 'ignore',
+        }),
+      );
+      try {
+        await waitFor(rx.times, EVENTS, 120_000);
+      } finally {
+        for (const p of procs) p.kill('SIGTERM');
+        await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
+      }
+      console.log(`${`webhook deliveries, ${workers} worker process${workers > 1 ? 'es' : ''}`.padEnd(48)} ${String(rate(rx.times)).padStart(7)} deliveries/s   (${(rate(rx.times) / workers).toFixed(0)} per worker)`);
+    } finally {
+      await server?.close();
+      await rx.close();
     }
-  } finally {
-    await svc.close();
-    receiver.closeAllConnections();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
 }

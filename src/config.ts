@@ -41,6 +41,8 @@ export interface Config {
   tossApiBaseUrl: string;
   /** How long to wait for Toss before treating the outcome as unknown. */
   tossTimeoutMs: number;
+  /** Benchmark only: register the reference routes under /bench (src/bench/reference.ts). Never in production. */
+  benchReferenceRoutes: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
+    benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
   };
   return { ...config, ...overrides };
 }

@@ -9,6 +9,7 @@ import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
 import maintenance from './jobs/maintenance';
+import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, pages];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, pages, benchReference];

@@ -25,6 +25,7 @@ export class Worker {
   #running: Promise<void> | null = null;
   #stopped = true;
   #lastRun = new Map<string, number>();
+  #busy = new Set<string>();
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: FastifyBaseLogger, private readonly pollMs = 1000) {}
 
@@ -41,11 +42,16 @@ export class Worker {
     let done = 0;
     for (const task of this.#tasks) {
       const t = Date.now();
-      if (opts.respectIntervals && t - (this.#lastRun.get(task.name) ?? 0) < task.intervalMs) continue;
+      // A task that found work last time runs again at once: a backlog drains at full speed, an idle task waits its interval.
+      if (opts.respectIntervals && !this.#busy.has(task.name) && t - (this.#lastRun.get(task.name) ?? 0) < task.intervalMs) continue;
       this.#lastRun.set(task.name, t);
       try {
-        done += await task.run(this.clock.now());
+        const n = await task.run(this.clock.now());
+        if (n > 0) this.#busy.add(task.name);
+        else this.#busy.delete(task.name);
+        done += n;
       } catch (err) {
+        this.#busy.delete(task.name);
         this.log.error({ err, task: task.name }, 'background task failed');
       }
     }
@@ -72,12 +78,15 @@ export class Worker {
     this.#stopped = false;
     const tick = () => {
       if (this.#stopped) return;
+      let worked = false;
       this.#running = this.runOnce({ respectIntervals: true })
-        .then(() => undefined)
+        .then((n) => {
+          worked = n > 0;
+        })
         .catch((err) => this.log.error({ err }, 'worker loop failed'))
         .finally(() => {
           this.#running = null;
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.pollMs);
+          if (!this.#stopped) this.#timer = setTimeout(tick, worked ? 0 : this.pollMs);
         });
     };
     this.#timer = setTimeout(tick, 10);
