@@ -95,8 +95,9 @@ export const AppResponseSchema = Obj(
       description:
         'Addition to the contract: which license key the answer is about, without the key. base64url without padding (43 characters) of ' +
         'SHA-256 over the UTF-8 bytes of `commerce-license-key-fingerprint:v1:` followed by the request key normalized (Unicode NFC, then ' +
-        'upper-case, then every whitespace character removed). Clients compute it from the key they sent and refuse an answer that differs.',
-      examples: ['for key `abcde-fghjk-mnpqr-stvwx-yz012`: `S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI`'],
+        'upper-case, then every whitespace character removed). Clients compute it from the key they sent and refuse an answer that differs. ' +
+        'Test vector: key `abcde-fghjk-mnpqr-stvwx-yz012` gives `S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI`.',
+      examples: ['S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI'],
     }),
   },
   {

@@ -129,3 +129,15 @@ test('proxy attack within one product: a request for a revoked key rewritten to 
   // without the proxy the buyer hears the truth
   assert.equal((await clientFor(mine.productId, proxyFetch([])).verify(mine.key)).status, 'revoked');
 });
+
+test('the served OpenAPI document lists productId and keyFingerprint as required fields of every signed answer, after the contract\'s', async () => {
+  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+  const resolve = (schema: { $ref?: string }): any => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
+  for (const op of ['activate', 'deactivate', 'verify']) {
+    const schema = resolve(doc.paths[`/v1/licenses/${op}`].post.responses['200'].content['application/json'].schema);
+    assert.deepEqual(Object.keys(schema.properties), ['status', 'expiresAt', 'maxActivations', 'activationCount', 'mode', 'activation', 'nonce', 'issuedAt', 'productId', 'keyFingerprint'], op);
+    assert.ok(schema.required.includes('productId') && schema.required.includes('keyFingerprint'), op);
+    assert.match(schema.properties.keyFingerprint.description, /commerce-license-key-fingerprint:v1:/);
+    assert.match(schema.properties.keyFingerprint.examples[0], new RegExp(schema.properties.keyFingerprint.pattern));
+  }
+});
