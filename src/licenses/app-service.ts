@@ -32,7 +32,7 @@ function outcome(l: repo.LicenseRow, status: AppStatus, count: number, activatio
 }
 
 /**
- * A key the service does not know (for this product). There is no license to take a mode from, so the mode is the
+ * A key the service does not know (for this product), or a seller-issued one (not verified here, see repo.findByKey). There is no license to take a mode from, so the mode is the
  * product's when the productId names one, else `test`: a live app asking about a live product still hears `live`.
  */
 async function notFound(deps: Deps, productId: string): Promise<AppOutcome> {

@@ -3,17 +3,22 @@
 const SIGNATURE =
   'Every 200 answer carries `Service-Signature: kid="<kid>", alg="ed25519", sig="<base64>"`: an Ed25519 signature over the exact bytes of the ' +
   'response body (UTF-8 JSON, verify before parsing) by the key `kid` from `GET /v1/licenses/signing-keys`. Check also that `nonce` is the one ' +
-  'you sent and that `issuedAt` is within 5 minutes of your clock. Error answers (400, 409, 429, 5xx) are never signed.';
+  'you sent and that `issuedAt` is within 5 minutes of your clock. Error answers (400, 409, 429, 5xx) are never signed.\n\n' +
+  'Besides the contract\'s fields, every signed answer (`not_found` included) carries `productId` (the request\'s, exactly as sent) and ' +
+  '`keyFingerprint` = base64url without padding of SHA-256(UTF-8 of `commerce-license-key-fingerprint:v1:` + the request key normalized: ' +
+  'Unicode NFC, upper-case, whitespace removed). The signing key is service-wide, so check both against what you asked: without them a proxy ' +
+  'could send your request for one license as a request for another (another product, even another store) and hand you that signed answer.';
 
 const STATUS =
   'The status is evaluated when the answer is signed: `expired` once `expiresAt` has passed, `revoked` after the seller revoked or re-issued the ' +
-  'license. An unknown key, or a key of another product, answers 200 with `status: "not_found"`, `activation: null`, `activationCount: 0` and ' +
+  'license. An unknown key, a key of another product, or a seller-issued key, answers 200 with `status: "not_found"`, `activation: null`, `activationCount: 0` and ' +
   '`mode` taken from the product named by `productId` (`test` when there is no such product).';
 
 const SELLER =
-  'Seller-issued licenses: the service sends `license.issue` and keeps the record once the seller\'s endpoint answers with a key, so those keys ' +
-  'verify here like service-issued ones. Until the answer arrives the license is `pending` with `key: null` in server reads and its key is not ' +
-  'known here (an app asking with it gets `not_found`). Keys a seller makes outside `license.issue` have no record in the service and cannot be verified here.';
+  'Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller\'s endpoint through `license.issue`): the ' +
+  'service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration ' +
+  'cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller\'s own ' +
+  'system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.';
 
 const LIMITS =
   'Abuse limits (configurable): per client address (IPv6 counted per /64) `LICENSE_IP_RATE_LIMIT_PER_MINUTE` calls a minute (default 120) and per ' +
@@ -44,7 +49,7 @@ export const DOCS = {
     'Fetch the list again when an answer names a `kid` you do not have.',
   list: `Licenses of the key's store and mode, newest first by issue time. A product-restricted key sees only its products' licenses. Optional filters \`productId\`, \`orderId\`. Each item carries its activations.\n\n${SELLER}`,
   get: `A license with all its activations (oldest first, deactivated ones included); \`activationCount\` counts the live ones. A license of a product outside a restricted key's range is \`LICENSE_NOT_FOUND\`.\n\n${SELLER}`,
-  revoke: 'Revokes the license: from now on the app API answers `revoked`. Revoking a pending seller-issued license also stops its `license.issue` requests. An already revoked license answers `409 LICENSE_NOT_ACTIVE`.',
+  revoke: 'Revokes the license: from now on the app API answers `revoked` (a seller-issued license answers `not_found` there either way). Revoking a pending seller-issued license also stops its `license.issue` requests. An already revoked license answers `409 LICENSE_NOT_ACTIVE`.',
   reissue:
     'Key rotation: creates a new license for the same order, product, buyer, expiry and activation limit, with `rotatedFrom` = this license\'s id, ' +
     'and revokes this one (reason `reissued` unless given). Activations are not carried over. A service-issued license gets a new key at once; ' +

@@ -49,21 +49,31 @@ export const NONCE_MIN_BYTES = 16;
 export const NONCE_MAX_LENGTH = 512;
 
 /**
- * The contract's nonce rule: at least 16 bytes once decoded, written as hex or base64/base64url.
- * A value made only of hex digits is read as hex (an even count, so at least 32 digits): read as base64, 22 hex
- * digits would pass with only 88 bits of randomness. Anything else must be base64 or base64url (one alphabet, not
- * both), at least 22 characters, padding only at the end, at most two `=`, and then a length that is a multiple
- * of 4; unpadded, a length that leaves 1 character over (4n+1) cannot be base64.
+ * The nonce rule, as the schema's pattern (anchored; with minLength 22 and maxLength NONCE_MAX_LENGTH). The contract
+ * accepts hex (an even count, at least 16 bytes = 32 digits) OR base64/base64url (22 or more characters, optional `=`
+ * padding up to 2, at least 16 bytes decoded). Every hex value of 22 or more digits is also a base64 value by those
+ * words (hex digits are base64 characters), so the whole rule is the base64 branch: one alphabet (standard `+/` or
+ * URL-safe `-_`, not both), at least 22 characters before the padding (22 × 6 bits ≥ 16 bytes; 20 characters + `==`
+ * carry only 15), then at most two `=`. The server echoes the nonce and never decodes it, so lengths that strict
+ * RFC 4648 decoders refuse (4n+1, padding that does not reach a multiple of 4) are accepted as the contract's words do.
  */
+export const NONCE_PATTERN = '^(?:[A-Za-z0-9+/]{22,}|[A-Za-z0-9_-]{22,})={0,2}$';
+const NONCE_RE = new RegExp(NONCE_PATTERN);
+
+/** Valid hex by the contract: only hex digits, an even count, decoding to at least 16 bytes. */
+export function isHexNonce(nonce: string): boolean {
+  return /^[0-9a-fA-F]+$/.test(nonce) && nonce.length % 2 === 0 && nonce.length / 2 >= NONCE_MIN_BYTES;
+}
+
+/** Valid base64/base64url by the contract (see NONCE_PATTERN). */
+export function isBase64Nonce(nonce: string): boolean {
+  return NONCE_RE.test(nonce);
+}
+
+/** The contract's nonce rule: valid hex OR valid base64/base64url, at most NONCE_MAX_LENGTH characters. */
 export function isValidNonce(nonce: string): boolean {
   if (typeof nonce !== 'string' || nonce.length < 22 || nonce.length > NONCE_MAX_LENGTH) return false;
-  if (/^[0-9a-fA-F]+$/.test(nonce)) return nonce.length % 2 === 0 && nonce.length / 2 >= NONCE_MIN_BYTES;
-  const m = /^([A-Za-z0-9+/]+|[A-Za-z0-9_-]+)(={0,2})$/.exec(nonce);
-  if (!m) return false;
-  const [, data, pad] = m;
-  if (pad.length > 0 && nonce.length % 4 !== 0) return false;
-  if (data.length % 4 === 1) return false;
-  return Math.floor((data.length * 6) / 8) >= NONCE_MIN_BYTES;
+  return isHexNonce(nonce) || isBase64Nonce(nonce);
 }
 
 // ---------- seller-side issuance answer ----------

@@ -54,9 +54,13 @@ export async function lockLicense(trx: Db, storeId: string, id: string): Promise
   return trx.selectFrom('licenses').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
 }
 
-/** The app API's lookup: one probe of the unique (key_hash, product_id) index. */
+/**
+ * The app API's lookup: one probe of the unique (key_hash, product_id) index. Only service-issued licenses: the
+ * contract says keys issued by a seller-side integration have no record here and cannot be verified here, so a
+ * seller-issued license (kept for server reads and the console) is not found by the app API.
+ */
 export async function findByKey(db: Db, keyHash: string, productId: string, opts: { forUpdate?: boolean } = {}): Promise<LicenseRow | undefined> {
-  let q = db.selectFrom('licenses').selectAll().where('key_hash', '=', keyHash).where('product_id', '=', productId);
+  let q = db.selectFrom('licenses').selectAll().where('key_hash', '=', keyHash).where('product_id', '=', productId).where('issuer', '=', 'service');
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -79,6 +83,7 @@ export async function findByKeyWithCount(db: Db, keyHash: string, productId: str
     )
     .where('key_hash', '=', keyHash)
     .where('product_id', '=', productId)
+    .where('issuer', '=', 'service') // as findByKey: seller-issued keys are not verified here
     .executeTakeFirst();
   return row ? { ...row, active_count: Number(row.active_count ?? 0) } : undefined;
 }

@@ -7,7 +7,7 @@ import { IdParams } from '../platform/http/schemas';
 import { LicenseAbuseLimits } from './abuse';
 import * as appSvc from './app-service';
 import { registerLicenseIssueJob } from './issue-job';
-import { hashLicenseKey } from './keys';
+import { hashLicenseKey, keyFingerprint } from './keys';
 import { clientBucket, isValidNonce } from './model';
 import {
   ActivateBody,
@@ -55,14 +55,22 @@ const licensesModule: Module = async (app, deps) => {
   /** The shared path of the three app calls: nonce, per-key budget, the use case, not_found accounting, signature. */
   async function signedAnswer(req: FastifyRequest, reply: FastifyReply, input: { key: string; productId: string; nonce: string }, run: (ref: appSvc.KeyRef) => Promise<appSvc.AppOutcome>) {
     if (!isValidNonce(input.nonce)) {
-      throw validationError([{ field: 'nonce', message: 'nonce는 16바이트 이상을 담은 hex(짝수 자리, 32자 이상) 또는 base64/base64url(22자 이상) 문자열이어야 합니다.' }]);
+      throw validationError([{ field: 'nonce', message: 'nonce는 16바이트 이상을 담은 hex(짝수 자리, 32자 이상) 또는 base64/base64url(패딩 앞 22자 이상, `=` 최대 2개) 문자열이어야 합니다.' }]);
     }
     const keyHash = hashLicenseKey(deps.config.masterKey, input.key);
     await limits.admitKey(keyHash);
     const outcome = await run({ keyHash, productId: input.productId });
     if (outcome.status === 'not_found') await limits.recordNotFound(clientBucket(req.ip));
-    // Field order is the contract's; the bytes signed are the bytes sent (a string body is not serialized again).
-    const signed = await signer.sign({ ...outcome, nonce: input.nonce, issuedAt: deps.clock.now().toISOString() });
+    // Field order is the contract's, then the additions that bind the answer to what was asked (productId exactly as
+    // sent, the key's fingerprint), so it cannot be replayed as the answer about another product or key. The bytes
+    // signed are the bytes sent (a string body is not serialized again).
+    const signed = await signer.sign({
+      ...outcome,
+      nonce: input.nonce,
+      issuedAt: deps.clock.now().toISOString(),
+      productId: input.productId,
+      keyFingerprint: keyFingerprint(input.key),
+    });
     reply.header('Service-Signature', signed.header).header('Cache-Control', 'no-store').type('application/json; charset=utf-8');
     return reply.send(signed.body);
   }

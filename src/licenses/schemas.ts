@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
-import { NONCE_MAX_LENGTH } from './model';
+import { NONCE_MAX_LENGTH, NONCE_PATTERN } from './model';
 
 export const LicenseStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('expired'), Type.Literal('revoked')], {
   description:
@@ -56,11 +56,12 @@ const ProductIdField = Type.String({ minLength: 1, maxLength: 100 });
 const NonceField = Type.String({
   minLength: 22,
   maxLength: NONCE_MAX_LENGTH,
-  pattern: '^[A-Za-z0-9+/_=-]+$',
+  pattern: NONCE_PATTERN,
   description:
-    'Fresh random value per request, echoed in the signed answer. Hex (an even number of digits, at least 32 = 16 bytes; a value made only of ' +
-    'hex digits is read as hex) or base64/base64url (at least 22 characters, at most two `=` of padding; decodes to at least 16 bytes). ' +
-    `At most ${NONCE_MAX_LENGTH} characters. A 32-byte hex value (64 digits) is recommended.`,
+    'Fresh random value per request, echoed in the signed answer. Hex (an even number of digits, at least 32 = 16 bytes) or base64/base64url ' +
+    '(one alphabet, at least 22 characters before the padding, at most two `=` at the end; 22 characters carry 16 bytes). A value is accepted ' +
+    'when it is valid in either form, so any run of 22 or more hex digits is accepted (as base64 when it is not valid hex). ' +
+    `At most ${NONCE_MAX_LENGTH} characters. The pattern is the whole rule. A 32-byte hex value (64 digits) is recommended.`,
 });
 const ActivationIdField = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -86,11 +87,25 @@ export const AppResponseSchema = Obj(
     activation: Nullable(ActivationSchema),
     nonce: Type.String({ description: 'The request nonce, unchanged' }),
     issuedAt: DateTime('When the answer was signed; clients refuse answers more than 5 minutes from their clock'),
+    productId: Type.String({
+      description: 'Addition to the contract: the request\'s `productId`, exactly as sent. Clients refuse an answer naming another product.',
+    }),
+    keyFingerprint: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description:
+        'Addition to the contract: which license key the answer is about, without the key. base64url without padding (43 characters) of ' +
+        'SHA-256 over the UTF-8 bytes of `commerce-license-key-fingerprint:v1:` followed by the request key normalized (Unicode NFC, then ' +
+        'upper-case, then every whitespace character removed). Clients compute it from the key they sent and refuse an answer that differs. ' +
+        'Test vector: key `abcde-fghjk-mnpqr-stvwx-yz012` gives `S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI`.',
+      examples: ['S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI'],
+    }),
   },
   {
     title: 'LicenseAppResponse',
     description:
-      'Signed: the `Service-Signature` header carries an Ed25519 signature over the exact bytes of this body. Verify the bytes as received, before parsing.',
+      'Signed: the `Service-Signature` header carries an Ed25519 signature over the exact bytes of this body. Verify the bytes as received, before parsing. ' +
+      'Besides the contract\'s fields (`status` … `issuedAt`), every answer, `not_found` included, names what it is about: `productId` and ' +
+      '`keyFingerprint`, so a signed answer about one license cannot be passed off as the answer about another.',
   },
 );
 export type AppResponse = Static<typeof AppResponseSchema>;

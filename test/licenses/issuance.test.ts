@@ -89,7 +89,7 @@ test('a renewal finds the subscription\'s license through its first order even w
 
 // ---------- issued by the seller (license.issue) ----------
 
-test('seller-side issuance: license.issue is signed like a webhook with the request data; the answered key becomes an active license', async () => {
+test('seller-side issuance: license.issue is signed like a webhook with the request data; the answered key becomes an active license (server reads only)', async () => {
   const store = await createTestStore(t);
   const ep = await addEndpoint(t, store.storeId, rx.url);
   const productId = await createProduct(t, store.storeId, { licenseMode: 'seller', maxActivations: 5, validityDays: 30 });
@@ -131,8 +131,11 @@ test('seller-side issuance: license.issue is signed like a webhook with the requ
   assert.equal(issued.key, 'seller-key-0001', 'the key is kept as the seller wrote it');
   assert.equal(issued.max_activations, null, 'maxActivations 0 is unlimited');
   assert.equal(issued.expires_at?.toISOString(), pending.expires_at?.toISOString(), 'omitted expiresAt keeps the requested one');
+  // kept for server reads and the console, but not verified by the app API (the contract: no record here)
   const v = (await verify('SELLER-KEY-0001', productId)).json();
-  assert.deepEqual([v.status, v.maxActivations], ['active', null]);
+  assert.deepEqual([v.status, v.maxActivations], ['not_found', null]);
+  const readIssued = await t.app.inject({ url: `/v1/licenses/${pending.id}`, headers: { authorization: `Bearer ${store.key}` } });
+  assert.deepEqual([readIssued.json().status, readIssued.json().key, readIssued.json().maxActivations], ['active', 'seller-key-0001', null]);
   assert.equal((await issueJob(pending.id)).status, 'done');
 
   const admin = await t.app.inject({ url: `/admin/v1/licenses/${pending.id}`, headers: { authorization: `Bearer ${store.ownerToken}` } });
@@ -258,6 +261,10 @@ test('re-issuing a seller-issued license asks the seller again: a new pending li
   const sent = JSON.parse(rx.received[0].body);
   assert.equal(sent.data.licenseId, fresh.id);
   assert.notEqual(rx.received[0].headers['webhook-id'], first.issue_event_id, 'a new request, not a retry of the old one');
-  assert.equal((await verify(`FIRST-${first.id}`, productId)).json().status, 'revoked');
-  assert.equal((await verify(`SECOND-${fresh.id}`, productId)).json().status, 'active');
+  // the console shows the old one revoked and the new one active; the app API verifies neither (seller-issued)
+  const oldRead = await t.app.inject({ url: `/admin/v1/licenses/${first.id}`, headers: { authorization: `Bearer ${store.ownerToken}` } });
+  const newRead = await t.app.inject({ url: `/admin/v1/licenses/${fresh.id}`, headers: { authorization: `Bearer ${store.ownerToken}` } });
+  assert.deepEqual([oldRead.json().status, newRead.json().status, newRead.json().key], ['revoked', 'active', `SECOND-${fresh.id}`]);
+  assert.equal((await verify(`FIRST-${first.id}`, productId)).json().status, 'not_found');
+  assert.equal((await verify(`SECOND-${fresh.id}`, productId)).json().status, 'not_found');
 });

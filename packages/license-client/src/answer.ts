@@ -11,7 +11,10 @@ export interface Activation {
   deactivatedAt: string | null;
 }
 
-/** The service's signed app response, exactly as the contract lists it. */
+/**
+ * The service's signed app response: the contract's fields, then `productId` and `keyFingerprint`, which the
+ * service adds so an answer names the product and key it is about (the client holds both to what it asked).
+ */
 export interface AppResponse {
   status: LicenseStatus;
   expiresAt: string | null;
@@ -21,6 +24,10 @@ export interface AppResponse {
   activation: Activation | null;
   nonce: string;
   issuedAt: string;
+  /** The productId of the request, exactly as sent. */
+  productId: string;
+  /** See keyFingerprint() in encoding.ts. */
+  keyFingerprint: string;
 }
 
 export interface LicenseResult extends AppResponse {
@@ -68,10 +75,11 @@ export function parseAppResponse(text: string): AppResponse & Record<string, unk
     isStr(b.nonce) &&
     isDate(b.issuedAt);
   if (!ok) throw new LicenseVerificationError('malformed_body', 'signed answer does not have the app-response fields');
+  // productId and keyFingerprint are checked against the request by the caller (a missing one is a mismatch there).
   return b as unknown as AppResponse & Record<string, unknown>;
 }
 
-/** Copies only the contract's fields so extra server fields never leak into the typed result. */
+/** Copies only the known fields so extra server fields never leak into the typed result. */
 export function toResult(a: AppResponse, kid: string, fromCache: boolean): LicenseResult {
   return {
     status: a.status,
@@ -88,6 +96,8 @@ export function toResult(a: AppResponse, kid: string, fromCache: boolean): Licen
     },
     nonce: a.nonce,
     issuedAt: a.issuedAt,
+    productId: a.productId,
+    keyFingerprint: a.keyFingerprint,
     fromCache,
     kid,
   };

@@ -1,5 +1,5 @@
 import { parseAppResponse, toResult, type AppResponse, type LicenseResult } from './answer.js';
-import { base64ToBytes, bytesToBase64, decodeUtf8, makeNonce, sha256Hex } from './encoding.js';
+import { base64ToBytes, bytesToBase64, decodeUtf8, keyFingerprint, makeNonce, sha256Hex } from './encoding.js';
 import { LicenseApiError, LicenseError, LicenseNetworkError, LicenseVerificationError, type OfflineFallbackFailure } from './errors.js';
 import { exchange, toApiError, type FetchLike, type RawResponse } from './http.js';
 import { SigningKeys, type SigningKeyInput } from './keys.js';
@@ -34,6 +34,8 @@ export interface LicenseClientOptions {
 }
 
 interface Expectation {
+  /** The license key this request sent (or the stored answer is looked up by): the answer's keyFingerprint must be its fingerprint. */
+  key: string;
   /** The nonce this request sent; absent when re-checking a stored answer (its nonce belonged to an older request). */
   nonce?: string;
   activationId?: string;
@@ -51,7 +53,7 @@ function requireText(name: string, value: unknown): string {
 
 /**
  * Calls the license app API and trusts an answer only after checking it: Ed25519 signature over the exact body bytes
- * by a listed key, the echoed nonce, and issuedAt within maxSkewMs. See README.md for what each check protects.
+ * by a listed key, the productId and key fingerprint it names, the echoed nonce, and issuedAt within maxSkewMs. See README.md for what each check protects.
  */
 export class LicenseClient {
   private readonly baseUrl: string;
@@ -114,7 +116,7 @@ export class LicenseClient {
     return this.call('deactivate', requireText('key', key), { activationId }, { activationId });
   }
 
-  private async call(endpoint: 'activate' | 'verify' | 'deactivate', key: string, extra: Record<string, string>, expect: Expectation): Promise<LicenseResult> {
+  private async call(endpoint: 'activate' | 'verify' | 'deactivate', key: string, extra: Record<string, string>, expect: Omit<Expectation, 'key'>): Promise<LicenseResult> {
     const nonce = makeNonce();
     const res = await exchange(
       this.fetchFn,
@@ -128,7 +130,7 @@ export class LicenseClient {
     );
     if (!res.ok) throw toApiError(res, this.now());
     const header = res.headers.get('service-signature');
-    const { answer, kid } = await this.check(res.bytes, header, { ...expect, nonce }, 'live');
+    const { answer, kid } = await this.check(res.bytes, header, { ...expect, key, nonce }, 'live');
     // Every verified answer replaces the stored one, revoked or expired included: otherwise going offline right
     // after a revocation would bring back the older "active" answer.
     await safeSet(this.storage, await this.answerKey(key), JSON.stringify({ v: 1, body: bytesToBase64(res.bytes), signature: header }));
@@ -143,8 +145,10 @@ export class LicenseClient {
     const text = decodeUtf8(bytes);
     if (text === null) throw new LicenseVerificationError('malformed_body', 'signed answer is not UTF-8');
     const answer = parseAppResponse(text);
-    // The contract's answer does not name the product; if a later version adds it, hold it to ours.
-    if (typeof answer.productId === 'string' && answer.productId !== this.productId) throw new LicenseVerificationError('product_mismatch');
+    // The signing key is service-wide: only these two say the signed answer is about the product and key we asked
+    // about, and not another license's answer that a proxy obtained by rewriting our request (nonce kept).
+    if (answer.productId !== this.productId) throw new LicenseVerificationError('product_mismatch', 'the answer is about another product');
+    if (answer.keyFingerprint !== (await keyFingerprint(expect.key))) throw new LicenseVerificationError('key_mismatch', 'the answer is about another license key');
     if (expect.activationId !== undefined && answer.activation && answer.activation.id !== expect.activationId) throw new LicenseVerificationError('activation_mismatch');
     if (expect.nonce !== undefined) {
       if (answer.nonce !== expect.nonce) throw new LicenseVerificationError('nonce_mismatch', 'the answer echoes another request\'s nonce (replayed)');
@@ -166,7 +170,8 @@ export class LicenseClient {
     if (!bytes) return refuse('invalid');
     let verified: Verified;
     try {
-      verified = await this.check(bytes, stored.signature, { activationId }, 'stored');
+      // The same product and key checks as live answers: a stored entry copied from another license is refused.
+      verified = await this.check(bytes, stored.signature, { key, activationId }, 'stored');
     } catch (err) {
       if (!(err instanceof LicenseVerificationError)) throw err;
       return refuse(err.reason === 'activation_mismatch' ? 'activation_mismatch' : 'invalid');

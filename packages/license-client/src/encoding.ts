@@ -36,6 +36,23 @@ export function makeNonce(): string {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }
 
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  return bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Domain separation of the key fingerprint (the service's `keyFingerprint`, version 1). */
+export const KEY_FINGERPRINT_PREFIX = 'commerce-license-key-fingerprint:v1:';
+
+/**
+ * The `keyFingerprint` the service puts in every signed answer: base64url without padding (43 characters) of
+ * SHA-256 over the UTF-8 bytes of KEY_FINGERPRINT_PREFIX + the key normalized the way the service matches keys
+ * (Unicode NFC, upper-case, whitespace removed). It names a key without revealing it.
+ */
+export async function keyFingerprint(key: string): Promise<string> {
+  const normalized = key.normalize('NFC').toUpperCase().replace(/\s+/g, '');
+  return bytesToBase64Url(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(KEY_FINGERPRINT_PREFIX + normalized))));
+}
+
 export async function sha256Hex(text: string): Promise<string> {
   return bytesToHex(new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
 }

@@ -11,7 +11,8 @@ export type VerificationFailure =
   | 'nonce_mismatch' // the echoed nonce is not the one this request sent: a replayed answer
   | 'stale' // issuedAt further than maxSkewMs from now: an old (or future-dated) answer
   | 'activation_mismatch' // asked about activation A, answered about activation B
-  | 'product_mismatch'; // the answer names another product (only checked when the body carries productId)
+  | 'product_mismatch' // the answer's productId is not the one this client asked about (or is missing)
+  | 'key_mismatch'; // the answer's keyFingerprint is not the fingerprint of the key sent (or is missing): an answer about another license
 
 /** Why `verify()` could not fall back to the last good answer while the service was unreachable. */
 export type OfflineFallbackFailure =

@@ -5,5 +5,5 @@ export type { LicenseResult, LicenseStatus, LicenseMode, Activation, AppResponse
 export { MemoryStorage, type LicenseStorage, type WebStorageLike } from './storage.js';
 export type { SigningKeyInput } from './keys.js';
 export type { FetchLike } from './http.js';
-export { makeNonce } from './encoding.js';
+export { makeNonce, keyFingerprint } from './encoding.js';
 export { parseSignatureHeader, verifyEd25519, type ServiceSignature } from './signature.js';

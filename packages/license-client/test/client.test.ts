@@ -1,7 +1,7 @@
 import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { LicenseClient, LicenseVerificationError, LicenseApiError, type VerificationFailure } from '../src/index';
-import { FakeLicenseServer, makeSigningKey, signatureHeader, type Reply } from './fake-server';
+import { LicenseClient, LicenseVerificationError, LicenseApiError, keyFingerprint, type VerificationFailure } from '../src/index';
+import { FakeLicenseServer, fingerprintOf, makeSigningKey, signatureHeader, type Reply } from './fake-server';
 
 const KEY = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
 const MINUTE = 60_000;
@@ -39,7 +39,22 @@ describe('accepted answers', () => {
     assert.equal(sent.body.key, KEY);
     assert.equal(sent.body.productId, 'prod_1');
     assert.match(sent.body.nonce, /^[0-9a-f]{64}$/);
-    assert.deepEqual(Object.keys(r).sort(), ['activation', 'activationCount', 'expiresAt', 'fromCache', 'issuedAt', 'kid', 'maxActivations', 'mode', 'nonce', 'status']);
+    assert.deepEqual(Object.keys(r).sort(), [
+      'activation',
+      'activationCount',
+      'expiresAt',
+      'fromCache',
+      'issuedAt',
+      'keyFingerprint',
+      'kid',
+      'maxActivations',
+      'mode',
+      'nonce',
+      'productId',
+      'status',
+    ]);
+    assert.equal(r.productId, 'prod_1');
+    assert.equal(r.keyFingerprint, fingerprintOf(KEY));
     assert.equal(r.status, 'active');
     assert.equal(r.nonce, sent.body.nonce);
     assert.equal(r.activation?.label, '사무실 노트북', 'multi-byte UTF-8 body verified over its raw bytes');
@@ -142,6 +157,39 @@ describe('refused answers', () => {
     await refused(client().verify(KEY), 'malformed_body');
     server.respond = (req, s) => s.signed(s.answerFor(req, { status: 'lifetime' }));
     await refused(client().verify(KEY), 'malformed_body');
+  });
+
+  test('an answer naming another product, or none → product_mismatch', async () => {
+    server.respond = (req, s) => s.signed(s.answerFor(req, { productId: 'prod_cheap' }));
+    await refused(client().activate(KEY), 'product_mismatch');
+    server.respond = (req, s) => s.signed({ ...s.answerFor(req), productId: undefined });
+    await refused(client().verify(KEY), 'product_mismatch');
+    // exactly as sent: no trimming or case folding of the productId
+    server.respond = (req, s) => s.signed(s.answerFor(req, { productId: 'PROD_1' }));
+    await refused(client().verify(KEY), 'product_mismatch');
+  });
+
+  test('an answer about another license key (its keyFingerprint), or with none → key_mismatch', async () => {
+    server.respond = (req, s) => s.signed(s.answerFor(req, { keyFingerprint: fingerprintOf('ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ') }));
+    await refused(client().activate(KEY), 'key_mismatch');
+    await refused(client().deactivate(KEY, 'act_01'), 'key_mismatch');
+    server.respond = (req, s) => s.signed({ ...s.answerFor(req), keyFingerprint: undefined });
+    await refused(client().verify(KEY), 'key_mismatch');
+    // the fingerprint of the plain key, not the domain-separated one
+    const { createHash } = await import('node:crypto');
+    server.respond = (req, s) => s.signed(s.answerFor(req, { keyFingerprint: createHash('sha256').update(KEY).digest('base64url') }));
+    await refused(client().verify(KEY), 'key_mismatch');
+  });
+
+  test('keyFingerprint: the documented test vector, and the key is normalized (case, spaces, NFC) as the service matches it', async () => {
+    const v = 'S67m22Y21iqjHuFs7_8P0ASESOvrTjV51_l09xkbxHI';
+    assert.equal(await keyFingerprint('ABCDE-FGHJK-MNPQR-STVWX-YZ012'), v);
+    assert.equal(await keyFingerprint(' abcde-fghjk -mnpqr-stvwx-yz012\n'), v);
+    assert.equal(await keyFingerprint('café-key'), await keyFingerprint('cafe\u0301-KEY'));
+    assert.notEqual(await keyFingerprint('ABCDE-FGHJK-MNPQR-STVWX-YZ013'), v);
+    // a key typed in lower case with spaces is accepted against the service's fingerprint of the same key
+    const r = await client().verify(' abcde-fghjk-mnpqr-stvwx-yz012 ');
+    assert.equal(r.keyFingerprint, v);
   });
 
   test('an answer about another activation than the one asked for → activation_mismatch', async () => {

@@ -1,7 +1,7 @@
 // A stand-in for the license app API that signs exactly per the wire contract, with node:crypto (a different
 // Ed25519 implementation from the client's WebCrypto path). Tests reshape its answers through `respond`.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 export interface AppRequest {
@@ -31,6 +31,12 @@ export function makeSigningKey(kid: string): SigningKey {
 export function signatureHeader(key: SigningKey, body: string | Buffer): string {
   const sig = sign(null, typeof body === 'string' ? Buffer.from(body, 'utf8') : body, key.privateKey);
   return `kid="${key.kid}", alg="ed25519", sig="${sig.toString('base64')}"`;
+}
+
+/** The service's keyFingerprint, computed here with node:crypto (the client uses WebCrypto). */
+export function fingerprintOf(key: string): string {
+  const normalized = key.normalize('NFC').toUpperCase().replace(/\s+/g, '');
+  return createHash('sha256').update(`commerce-license-key-fingerprint:v1:${normalized}`, 'utf8').digest('base64url');
 }
 
 export class FakeLicenseServer {
@@ -79,6 +85,8 @@ export class FakeLicenseServer {
       },
       nonce: req.body.nonce,
       issuedAt: t,
+      productId: req.body.productId,
+      keyFingerprint: fingerprintOf(String(req.body.key)),
       ...overrides,
     };
   }

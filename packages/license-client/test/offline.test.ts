@@ -124,6 +124,36 @@ describe('offline grace', () => {
     await offlineRefusal(c.client.verify(KEY, { activationId: 'act_B' }), 'activation_mismatch');
   });
 
+  test('offline grace re-checks productId and keyFingerprint: a stored answer copied from another license is refused', async () => {
+    // Storage that remembers where each answer went, so the test can copy one license's entry into another's slot.
+    class Recording extends MemoryStorage {
+      answerSlots: string[] = [];
+      override set(key: string, value: string): void {
+        if (key.includes('answer:') && !this.answerSlots.includes(key)) this.answerSlots.push(key);
+        super.set(key, value);
+      }
+    }
+    const storage = new Recording();
+    const { server, clock, make } = await setup({ storage });
+    const OTHER = 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ';
+    await make().verify(KEY);
+    await make().verify(OTHER);
+    const [mine, other] = storage.answerSlots;
+    // another product's client, same storage and key: its own slot
+    const otherProduct = new LicenseClient({ baseUrl: server.url, productId: 'prod_cheap', now: clock.now, storage, offlineGraceMs: GRACE, timeoutMs: 1_000 });
+    await otherProduct.verify(KEY);
+    const cheap = storage.answerSlots[2];
+    assert.equal(storage.answerSlots.length, 3);
+    await server.close();
+    clock.advance(HOUR);
+
+    assert.equal((await make().verify(KEY)).fromCache, true, 'untouched, the cached answer is used');
+    storage.set(mine, storage.get(other)!);
+    await offlineRefusal(make().verify(KEY), 'invalid');
+    storage.set(mine, storage.get(cheap)!);
+    await offlineRefusal(make().verify(KEY), 'invalid');
+  });
+
   test('a 5xx from the service counts as unreachable; activate and deactivate never use the cache', async () => {
     const { server, client } = await setup();
     await client.verify(KEY);
