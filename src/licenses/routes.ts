@@ -49,16 +49,23 @@ const licensesModule: Module = async (app, deps) => {
   const limits = new LicenseAbuseLimits(deps);
   registerLicenseIssueJob(deps);
 
-  // Counted before the body is even validated, so malformed floods spend the address's budget too.
-  const admitAddress = async (req: FastifyRequest) => limits.admitAddress(clientBucket(req.ip));
+  // Counted before the body is validated (once it is parsed), so malformed floods spend the address's budget too. The
+  // address and the key are admitted together: one Redis round trip when REDIS_URL is set.
+  const admit = async (req: FastifyRequest) => {
+    const key = (req.body as { key?: unknown } | undefined)?.key;
+    if (typeof key !== 'string') return limits.admitAddress(clientBucket(req.ip));
+    const keyHash = hashLicenseKey(deps.config.masterKey, key);
+    keyHashes.set(req, keyHash);
+    await limits.admit(clientBucket(req.ip), keyHash);
+  };
+  const keyHashes = new WeakMap<FastifyRequest, string>();
 
   /** The shared path of the three app calls: nonce, per-key budget, the use case, not_found accounting, signature. */
   async function signedAnswer(req: FastifyRequest, reply: FastifyReply, input: { key: string; productId: string; nonce: string }, run: (ref: appSvc.KeyRef) => Promise<appSvc.AppOutcome>) {
     if (!isValidNonce(input.nonce)) {
       throw validationError([{ field: 'nonce', message: 'nonce는 16바이트 이상을 담은 hex(짝수 자리, 32자 이상) 또는 base64/base64url(패딩 앞 22자 이상, `=` 최대 2개) 문자열이어야 합니다.' }]);
     }
-    const keyHash = hashLicenseKey(deps.config.masterKey, input.key);
-    await limits.admitKey(keyHash);
+    const keyHash = keyHashes.get(req) ?? hashLicenseKey(deps.config.masterKey, input.key);
     const outcome = await run({ keyHash, productId: input.productId });
     if (outcome.status === 'not_found') await limits.recordNotFound(clientBucket(req.ip));
     // Field order is the contract's, then the additions that bind the answer to what was asked (productId exactly as
@@ -84,7 +91,7 @@ const licensesModule: Module = async (app, deps) => {
         { auth: 'none', errors: ['MAX_ACTIVATIONS_REACHED', ...APP_ERRORS] },
         { body: ActivateBody, response: { 200: SignedAnswer } },
       ),
-      onRequest: admitAddress,
+      preValidation: admit,
     },
     async (req, reply) => signedAnswer(req, reply, req.body, (ref) => appSvc.activate(deps, ref, req.body.label ?? null)),
   );
@@ -96,7 +103,7 @@ const licensesModule: Module = async (app, deps) => {
         { auth: 'none', errors: [...APP_ERRORS] },
         { body: DeactivateBody, response: { 200: SignedAnswer } },
       ),
-      onRequest: admitAddress,
+      preValidation: admit,
     },
     async (req, reply) => signedAnswer(req, reply, req.body, (ref) => appSvc.deactivate(deps, ref, req.body.activationId)),
   );
@@ -108,7 +115,7 @@ const licensesModule: Module = async (app, deps) => {
         { auth: 'none', errors: [...APP_ERRORS] },
         { body: VerifyBody, response: { 200: SignedAnswer } },
       ),
-      onRequest: admitAddress,
+      preValidation: admit,
     },
     async (req, reply) => signedAnswer(req, reply, req.body, (ref) => appSvc.verify(deps, ref, req.body.activationId ?? null)),
   );

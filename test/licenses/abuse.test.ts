@@ -108,6 +108,36 @@ test('with Redis, two instances count the key budget and the not_found block tog
   }
 });
 
+test('with Redis, a verify spends one Redis round trip for its limits, and the address limit holds there too', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
+  const t = await createLicenseTestApp({ redis: true, config: { licenseRateLimitPerMinute: 1000, licenseIpRateLimitPerMinute: 3 } });
+  try {
+    const s = await createTestStore(t);
+    const lic = await licensed(t, s.storeId);
+    const redis = t.deps.redis!;
+    let commands = 0;
+    const send = redis.sendCommand.bind(redis);
+    (redis as any).sendCommand = (...args: any[]) => {
+      commands++;
+      return send(...(args as [any]));
+    };
+    const ip = randomIp();
+    // The first call may load the script (EVALSHA answered NOSCRIPT, then EVAL); every later one is a single EVALSHA.
+    assert.equal((await verify(t, { key: lic.key, productId: lic.productId, nonce: nonce() }, ip)).json().status, 'active');
+    commands = 0;
+    const second = await verify(t, { key: lic.key, productId: lic.productId, nonce: nonce() }, ip);
+    assert.equal(second.json().status, 'active');
+    assert.equal(commands, 1, 'address check and key check in one round trip');
+    assert.equal((await verify(t, { key: lic.key, productId: lic.productId, nonce: nonce() }, ip)).statusCode, 200);
+    const limited = await verify(t, { key: lic.key, productId: lic.productId, nonce: nonce() }, ip);
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().code, 'LICENSE_RATE_LIMITED');
+    const retry = Number(limited.headers['retry-after']);
+    assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+  } finally {
+    await t.close();
+  }
+});
+
 function randomIp(): string {
   const b = randomBytes(3);
   return `10.${b[0]}.${b[1]}.${b[2]}`;
