@@ -7,13 +7,14 @@ import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client
 import { randomUUID } from 'node:crypto';
 import type { App, AppDeps, Module } from './deps';
 import { ApiError, validationError } from './platform/errors';
-import { ajvToFields, validatorCompiler } from './platform/http/validation';
+import { ajvToFields, depthLimitedJsonParser, validatorCompiler } from './platform/http/validation';
+import { clientErrorHandler } from './platform/http/client-error';
 import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
 import { createLimiter, consume } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs } from './platform/openapi';
 import { MODULES } from './modules';
-import { op } from './platform/http/route';
+import { op, strictQueryOnRoute } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 
 /** Browsers may call only these (license app API and the signing keys); everything else is server-to-server. */
@@ -50,11 +51,19 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('NOT_FOUND') : validationError([{ field: 'url', message: '요청 주소의 형식이 올바르지 않습니다.' }]);
       reply.code(e.statusCode).type('application/json; charset=utf-8').send(e.toBody());
     },
+    // Requests Node's parser refuses (bad framing, NUL in a header, headers over 16 KB) answer as ApiErrors too.
+    clientErrorHandler,
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: drop Fastify's text/plain parser so other media types are refused.
   app.removeContentTypeParser('text/plain');
+  // JSON nested deeper than MAX_JSON_DEPTH is refused before JSON.parse (and anything recursive) sees it.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, depthLimitedJsonParser(defaultJson as any));
+  // GET operations without query parameters refuse any (`?x=1` → VALIDATION_FAILED), like the lists do.
+  app.addHook('onRoute', strictQueryOnRoute);
 
   // ---------- metrics ----------
   const registry = new Registry();

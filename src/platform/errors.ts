@@ -76,6 +76,9 @@ export const ERROR_CATALOG = {
   // licenses (issue 5)
   SIGNING_KEY_NOT_FOUND: { status: 404, message: '서명 키를 찾을 수 없습니다.' },
   LICENSE_NOT_ACTIVE: { status: 409, message: '활성 상태가 아닌 라이선스입니다.' },
+  // protocol-level refusals (issue 8): answered on the raw socket before any route runs
+  HEADERS_TOO_LARGE: { status: 431, message: '요청 헤더가 너무 큽니다 (최대 16KB).' },
+  REQUEST_TIMEOUT: { status: 408, message: '요청을 제시간에 다 받지 못했습니다. 다시 시도해 주세요.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -58,7 +58,7 @@ export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789';
 
 /** An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. */
 export async function createTestApp(
-  opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean; extraModules?: Module[] } = {},
+  opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean; extraModules?: Module[]; log?: pino.Logger } = {},
 ): Promise<TestApp> {
   const ownDb = !opts.database;
   const database = opts.database ?? (await createTestDatabase());
@@ -69,7 +69,7 @@ export async function createTestApp(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
     { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
   );
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
   const worker = new Worker(database.db, clock, log as any);
   const deps: AppDeps = { config, database, db: database.db, clock, redis, log: log as any, worker };

@@ -3,6 +3,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../clock';
 import { ApiError, validationError } from '../errors';
 import { sha256Hex } from '../crypto';
+import { depthError, depthExceeds } from './validation';
 
 /** How long a 'processing' record blocks retries before it is presumed abandoned (its request died). */
 export const PROCESSING_LOCK_MS = 60_000;
@@ -20,6 +21,8 @@ declare module 'fastify' {
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {
+  // JSON.stringify recurses: refuse bodies nested past the limit (the JSON parser already does) instead of overflowing.
+  if (depthExceeds(body)) throw depthError();
   return sha256Hex(`${method}\n${path}\n${JSON.stringify(body ?? null)}`);
 }
 

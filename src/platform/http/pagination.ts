@@ -1,12 +1,18 @@
-import type { Page } from './schemas';
+import { MAX_PAGE, type Page } from './schemas';
+import { validationError } from '../errors';
 
 export interface PageParams {
   page: number;
   limit: number;
 }
 
+/** The schema already holds page/limit to their ranges; this is the last guard before they become an OFFSET. */
 export function pageParams(q: { page?: number; limit?: number }): PageParams {
-  return { page: q.page ?? 1, limit: q.limit ?? 20 };
+  const page = q.page ?? 1;
+  const limit = q.limit ?? 20;
+  if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw validationError([{ field: 'page', message: `1 이상 ${MAX_PAGE} 이하의 정수여야 합니다.` }]);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: '1 이상 100 이하의 정수여야 합니다.' }]);
+  return { page, limit };
 }
 
 /**

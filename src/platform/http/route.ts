@@ -1,6 +1,6 @@
-import type { FastifySchema } from 'fastify';
-import { ERROR_CATALOG, type ErrorCode } from '../errors';
-import { ApiErrorSchema } from './schemas';
+import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
+import { ApiError, ERROR_CATALOG, type ErrorCode } from '../errors';
+import { ApiErrorSchema, EmptyQuery } from './schemas';
 
 export const SCOPES = [
   'checkout:read',
@@ -62,7 +62,7 @@ export function allErrors(meta: RouteMeta): ErrorCode[] {
  * Error responses (ApiError, grouped by status with their codes) are added to the schema, so they are both
  * serialized and documented. The TypeBox type of `schema` is kept, so handlers are typed from it.
  */
-export function op<S extends FastifySchema>(doc: OpDoc, meta: RouteMeta, schema: S): { schema: S; config: { meta: RouteMeta } } {
+export function op<S extends FastifySchema>(doc: OpDoc, meta: RouteMeta, schema: S): { schema: S; config: { meta: RouteMeta }; preValidation: typeof checkPathIds } {
   const codes = allErrors(meta);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of codes) {
@@ -91,5 +91,42 @@ export function op<S extends FastifySchema>(doc: OpDoc, meta: RouteMeta, schema:
     'x-idempotent': meta.idempotent ?? false,
     'x-error-codes': codes,
   } as unknown as S;
-  return { schema: full, config: { meta } };
+  return { schema: full, config: { meta }, preValidation: checkPathIds };
+}
+
+/** Characters ids are made of (type prefix, `_`, base32 body); anything else cannot name a stored row. */
+const ID_CHARS = /^[A-Za-z0-9_-]*$/;
+
+/** The route's own *_NOT_FOUND code: the one named after the path segment before `:id`, else the only one. */
+export function notFoundCode(url: string | undefined, meta: RouteMeta | undefined): ErrorCode {
+  const list = (meta?.errors ?? []).filter((c) => c.endsWith('_NOT_FOUND'));
+  if (list.length <= 1) return list[0] ?? 'NOT_FOUND';
+  const segment = (url ?? '').split('/:')[0].split('/').pop() ?? '';
+  const stem = segment.toUpperCase().replace(/-/g, '_').replace(/S$/, '');
+  return list.find((c) => c.includes(stem)) ?? list[0];
+}
+
+/**
+ * Path ids holding NUL or anything outside the id alphabet name nothing: answer the route's not-found before
+ * validation or SQL sees them (PostgreSQL refuses U+0000 in text). Runs after authentication.
+ */
+export async function checkPathIds(request: FastifyRequest): Promise<void> {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if ((name === 'id' || name.endsWith('Id')) && typeof value === 'string' && !ID_CHARS.test(value)) {
+      throw new ApiError(notFoundCode(request.routeOptions.url, request.routeOptions.config?.meta));
+    }
+  }
+}
+
+/**
+ * onRoute hook: a GET operation that declares no query parameters gets an empty strict querystring schema, so
+ * `GET /v1/orders/{id}?x=1` is refused like an unknown list filter. New routes inherit it.
+ */
+export function strictQueryOnRoute(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.some((m) => m === 'GET' || m === 'HEAD')) return;
+  if (!(route.config as { meta?: RouteMeta } | undefined)?.meta) return;
+  if (route.schema?.querystring) return;
+  route.schema = { ...(route.schema ?? {}), querystring: EmptyQuery };
 }

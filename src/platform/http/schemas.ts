@@ -4,6 +4,9 @@ import { Type, type TSchema, type TProperties, type ObjectOptions, type Static }
 export const Obj = <T extends TProperties>(props: T, opts: ObjectOptions = {}) =>
   Type.Object(props, { additionalProperties: false, ...opts });
 
+/** The query of an operation that takes no query parameters: any parameter is refused (VALIDATION_FAILED). */
+export const EmptyQuery = Type.Object({}, { additionalProperties: false });
+
 /** A field that is always present and may be null. */
 export const Nullable = <T extends TSchema>(schema: T, opts: { description?: string } = {}) =>
   Type.Union([schema, Type.Null()], opts);
@@ -29,8 +32,11 @@ export type ApiErrorBody = Static<typeof ApiErrorSchema>;
 
 export const IdParams = Obj({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
+/** The highest page a list accepts: offsets stay far inside PostgreSQL's bigint and JavaScript's safe integers. */
+export const MAX_PAGE = 1_000_000;
+
 export const PageQueryProps = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number starting at 1' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number starting at 1, at most ${MAX_PAGE}` })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page, 1 to 100' })),
 };
 /** The list query every list endpoint takes; extend with filters via `PageQuery({ status: … })`. */

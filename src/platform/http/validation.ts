@@ -1,7 +1,12 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldError } from '../errors';
+import { validationError, type FieldError } from '../errors';
+
+/** Limits every request is held to before anything recursive or any SQL sees it (README, API conventions). */
+export const MAX_JSON_DEPTH = 64;
+export const MIN_DATE_YEAR = 1970;
+export const MAX_DATE_YEAR = 9999;
 
 /**
  * Two Ajv instances: query strings and path params are strings on the wire and get coerced to their declared
@@ -11,7 +16,98 @@ import type { FieldError } from '../errors';
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
   addFormats(ajv);
+  // Dates must also be real instants PostgreSQL stores as given: years 1970..9999 (UTC), no `0000-01-01`.
+  const base = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => base.validate(s) && dateInRange(s), compare: base.compare } as any);
   return ajv;
+}
+
+export function dateInRange(s: string): boolean {
+  const ms = Date.parse(s);
+  if (Number.isNaN(ms)) return false;
+  const year = new Date(ms).getUTCFullYear();
+  return year >= MIN_DATE_YEAR && year <= MAX_DATE_YEAR;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why a string cannot be stored: PostgreSQL text refuses U+0000 and jsonb refuses unpaired surrogates. */
+export function badChars(s: string): 'nul' | 'surrogate' | null {
+  if (s.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(s)) return 'surrogate';
+  return null;
+}
+
+const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+const printable = (k: string) => k.replace(/\u0000/g, '\\u0000').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
+
+/**
+ * Finds the first string (value or object key) holding U+0000 or a lone surrogate, walking without
+ * recursion. Returns an Ajv-shaped error so the usual `details.fields` mapping names the dotted field.
+ */
+export function findBadString(data: unknown): ErrorObject | null {
+  const stack: Array<[unknown, string]> = [[data, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      const why = badChars(v);
+      if (why) return { keyword: 'x-chars', instancePath: path, schemaPath: '#', params: { reason: why } };
+    } else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}/${i}`]);
+      } else {
+        const keys = Object.keys(v);
+        for (let i = keys.length - 1; i >= 0; i--) {
+          const k = keys[i];
+          const why = badChars(k);
+          if (why) return { keyword: 'x-chars', instancePath: `${path}/${escapePointer(printable(k))}`, schemaPath: '#', params: { reason: why } };
+          stack.push([(v as Record<string, unknown>)[k], `${path}/${escapePointer(k)}`]);
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** True when a parsed value nests arrays/objects deeper than `max` (checked without recursion). */
+export function depthExceeds(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d + 1 > max) return true;
+    for (const child of Object.values(v as object)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return false;
+}
+
+/** The same limit on JSON text, before JSON.parse or anything recursive runs (strings are skipped). */
+export function jsonTextDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123 /* [ { */) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125 /* ] } */) depth--;
+  }
+  return false;
+}
+
+export const depthError = () => validationError([{ field: 'body', message: `JSON 중첩 깊이는 ${MAX_JSON_DEPTH}단계 이하여야 합니다.` }]);
+
+type JsonParser = (req: any, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => void;
+
+/** Wraps Fastify's JSON parser (proto-poisoning checks included) with the nesting limit. */
+export function depthLimitedJsonParser(base: JsonParser): JsonParser {
+  return (req, body, done) => {
+    if (jsonTextDepthExceeds(typeof body === 'string' ? body : body.toString('utf8'))) return done(depthError(), undefined);
+    base(req, body, done);
+  };
 }
 
 const bodyAjv = makeAjv(false);
@@ -22,13 +118,29 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   let fn = cache.get(schema as object)?.[httpPart ?? 'x'];
   if (!fn) {
-    fn = ajv.compile(schema as object);
+    fn = guardStrings(ajv.compile(schema as object));
     const entry = cache.get(schema as object) ?? {};
     entry[httpPart ?? 'x'] = fn;
     cache.set(schema as object, entry);
   }
   return fn;
 };
+
+/** Every validated part (body, query, params, headers) refuses NUL and lone surrogates before its schema runs. */
+function guardStrings(compiled: ValidateFunction): ValidateFunction {
+  const guarded = ((data: unknown) => {
+    const bad = findBadString(data);
+    if (bad) {
+      guarded.errors = [bad];
+      return false;
+    }
+    const ok = compiled(data);
+    guarded.errors = compiled.errors;
+    return ok;
+  }) as ValidateFunction;
+  guarded.schema = compiled.schema;
+  return guarded;
+}
 
 function fieldPath(instancePath: string, extra?: string): string {
   const parts = instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -65,11 +177,13 @@ function koreanMessage(e: ErrorObject): string {
     case 'maxProperties':
       return `항목이 ${p.limit}개 이하여야 합니다.`;
     case 'format': {
-      const f: Record<string, string> = { email: '이메일', uri: 'URL', 'date-time': '날짜-시간(ISO 8601)' };
+      const f: Record<string, string> = { email: '이메일', uri: 'URL', 'date-time': `날짜-시간(ISO 8601, ${MIN_DATE_YEAR}~${MAX_DATE_YEAR}년)` };
       return `${f[p.format] ?? p.format} 형식이 올바르지 않습니다.`;
     }
     case 'pattern':
       return '형식이 올바르지 않습니다.';
+    case 'x-chars':
+      return p.reason === 'nul' ? '허용되지 않는 NUL 문자(U+0000)가 포함되어 있습니다.' : '올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 포함되어 있습니다.';
     case 'enum':
     case 'const':
       return `허용된 값이 아닙니다${p.allowedValues ? ` (${p.allowedValues.join(', ')})` : p.allowedValue !== undefined ? ` (${p.allowedValue})` : ''}.`;
