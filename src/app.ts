@@ -9,7 +9,7 @@ import type { App, AppDeps, Module } from './deps';
 import { ApiError, validationError } from './platform/errors';
 import { ajvToFields, validatorCompiler } from './platform/http/validation';
 import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
-import { createLimiter, consume } from './platform/http/rate-limit';
+import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs } from './platform/openapi';
 import { MODULES } from './modules';
@@ -102,12 +102,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     const meta = request.routeOptions.config?.meta;
     if (!meta) return;
     if (meta.auth === 'api_key') {
-      const auth = await authenticateApiKey(db, clock, request, reply, meta.scope);
-      const rl = await consume(limiter, auth.keyId);
-      reply.header('X-RateLimit-Limit', String(rl.limit));
-      reply.header('X-RateLimit-Remaining', String(rl.remaining));
-      reply.header('X-RateLimit-Reset', String(Math.ceil(clock.now().getTime() / 1000) + rl.resetSec));
-      if (!rl.allowed) throw new ApiError('RATE_LIMITED', { headers: { 'Retry-After': String(rl.resetSec) } });
+      // The key's rate limit is spent as soon as the key is identified, so a 403 (IP, scope) counts too.
+      await authenticateApiKey(db, clock, request, reply, meta.scope, (keyId) => enforceKeyRateLimit(limiter, clock, reply, keyId));
     } else if (meta.auth === 'owner') {
       await authenticateOwner(db, request);
     } else if (meta.auth === 'operator') {

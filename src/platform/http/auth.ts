@@ -71,8 +71,18 @@ export function isValidCidr(entry: string): boolean {
   }
 }
 
-/** API key → store, mode, scopes; then source IP, then scope. Sets `request.auth`. */
-export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyRequest, reply: FastifyReply, scope: Scope | undefined): Promise<ApiKeyAuth> {
+/**
+ * API key → store, mode, scopes; then `onIdentified` (the key's rate limit: a refused call is still a call), then
+ * source IP, then scope. Sets `request.auth`.
+ */
+export async function authenticateApiKey(
+  db: Db,
+  clock: Clock,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope | undefined,
+  onIdentified?: (keyId: string) => Promise<void>,
+): Promise<ApiKeyAuth> {
   const token = bearerToken(request);
   if (!token) throw invalidKey();
   const parsed = parseApiKey(token);
@@ -89,6 +99,7 @@ export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyR
   if (row.revoked_at && row.revoked_at <= now) throw invalidKey();
   if (row.expires_at && row.expires_at <= now) throw invalidKey();
   if (row.expires_at) reply.header('Service-Key-Deprecated', row.expires_at.toISOString());
+  if (onIdentified) await onIdentified(row.id);
   if (row.ip_allowlist && row.ip_allowlist.length > 0 && !ipAllowed(request.ip, row.ip_allowlist)) {
     throw new ApiError('API_KEY_IP_NOT_ALLOWED');
   }
