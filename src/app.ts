@@ -13,6 +13,7 @@ import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs } from './platform/openapi';
 import { MODULES } from './modules';
+import { trustHops } from './config';
 import { op } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 
@@ -35,7 +36,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   const app = Fastify({
     logger: opts.logger === undefined ? false : opts.logger,
     loggerInstance: opts.logger === undefined ? deps.log : undefined,
-    trustProxy: config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (req) => {
