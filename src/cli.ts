@@ -5,6 +5,7 @@ import { openDatabase } from './db';
 import { createApiKey, createStore, ALL_SCOPES } from './stores/service';
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
+import { canonicalAllowlistEntry } from './platform/http/auth';
 
 const HELP = `commerce — Commerce API operator CLI
 
@@ -105,12 +106,15 @@ export async function main(argv: string[]): Promise<void> {
       const scopes = (flag(args, 'scopes')?.split(',') ?? ALL_SCOPES) as Scope[];
       const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (bad.length) throw new Error(`unknown scopes: ${bad.join(', ')}`);
+      const ips = flag(args, 'ip')?.split(',') ?? null;
+      const badIps = (ips ?? []).filter((e) => canonicalAllowlistEntry(e) === null);
+      if (badIps.length) throw new Error(`--ip: not a canonical IPv4/IPv6 address or CIDR (e.g. 10.1.2.3, 10.0.0.0/8, 2001:db8::/32): ${badIps.join(', ')}`);
       const res = await withDb((deps) =>
         createApiKey(deps, store, {
           mode,
           name: flag(args, 'name') ?? 'cli',
           scopes,
-          ipAllowlist: flag(args, 'ip')?.split(',') ?? null,
+          ipAllowlist: ips,
           productIds: flag(args, 'products')?.split(',') ?? null,
         }),
       );

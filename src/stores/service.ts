@@ -4,7 +4,7 @@ import { jsonb } from '../db';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
-import { isValidCidr } from '../platform/http/auth';
+import { canonicalAllowlistEntry } from '../platform/http/auth';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
@@ -130,10 +130,20 @@ export interface CreateApiKeyInput {
   productIds?: string[] | null;
 }
 
-function checkIpAllowlist(list: string[] | null | undefined): void {
-  if (!list) return;
-  const bad = list.map((e, i) => ({ e, i })).filter(({ e }) => !isValidCidr(e));
-  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다.' })));
+/**
+ * Allow-list entries in canonical form: IPv4 only as dotted decimal without leading zeros (010.1.2.3 would be read as
+ * octal somewhere and shown as typed here), IPv6 stored in the RFC 5952 form; anything else is refused.
+ */
+function canonicalIpAllowlist(list: string[] | null | undefined): string[] | null {
+  if (!list) return null;
+  const out = list.map((e) => canonicalAllowlistEntry(e));
+  const bad = out.map((c, i) => ({ c, i })).filter(({ c }) => c === null);
+  if (bad.length) {
+    throw validationError(
+      bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.' })),
+    );
+  }
+  return out as string[];
 }
 
 async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateApiKeyInput) {
@@ -162,8 +172,8 @@ async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateAp
 }
 
 export async function createApiKey(deps: Deps, storeId: string, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyView; secret: string }> {
-  checkIpAllowlist(input.ipAllowlist);
-  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, input);
+  const ipAllowlist = canonicalIpAllowlist(input.ipAllowlist);
+  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, { ...input, ipAllowlist });
   return { apiKey: apiKeyView(row, deps.clock.now()), secret };
 }
 
