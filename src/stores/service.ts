@@ -77,12 +77,51 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   return { store: await getStoreView(db, id), ownerToken: owner.token };
 }
 
+/** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
 export async function updateStore(deps: Deps, storeId: string, input: { name?: string; publicContactVerified?: boolean }): Promise<StoreView> {
+  if (input.publicContactVerified !== undefined) {
+    throw new ApiError('ADMIN_FORBIDDEN', { message: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.' });
+  }
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
-  if (input.publicContactVerified !== undefined) patch.public_contact_verified = input.publicContactVerified;
   await deps.db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
   return getStoreView(deps.db, storeId);
+}
+
+async function storeExists(db: Db, storeId: string): Promise<void> {
+  const row = await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst();
+  if (!row) throw new ApiError('NOT_FOUND');
+}
+
+/** Operator (ADMIN_TOKEN or the CLI): marks a store's public contact as verified, or takes the mark back. */
+export async function setPublicContactVerified(deps: Deps, storeId: string, verified: boolean): Promise<StoreView> {
+  const res = await deps.db.updateTable('stores').set({ public_contact_verified: verified, updated_at: deps.clock.now() }).where('id', '=', storeId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND');
+  return getStoreView(deps.db, storeId);
+}
+
+/**
+ * Issues a new owner token; the previous one stops working at once (no grace period: a console token is one person's,
+ * and a leaked one must die now). With `currentHash` (the owner rotating their own token) only that token is replaced,
+ * so of two concurrent rotations with one token a single one wins; the other answers ADMIN_UNAUTHORIZED.
+ */
+export async function rotateOwnerToken(deps: Deps, storeId: string, currentHash?: string): Promise<{ storeId: string; ownerToken: string }> {
+  const owner = newOwnerToken();
+  let q = deps.db.updateTable('stores').set({ owner_token_hash: owner.hash, updated_at: deps.clock.now() }).where('id', '=', storeId);
+  if (currentHash !== undefined) q = q.where('owner_token_hash', '=', currentHash);
+  const res = await q.executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) {
+    if (currentHash !== undefined) throw new ApiError('ADMIN_UNAUTHORIZED');
+    throw new ApiError('NOT_FOUND');
+  }
+  return { storeId, ownerToken: owner.token };
+}
+
+/** Operator: the store's owner token stops working at once and the store has none until the operator rotates one in. */
+export async function revokeOwnerToken(deps: Deps, storeId: string): Promise<{ storeId: string; ownerTokenActive: false }> {
+  await storeExists(deps.db, storeId);
+  await deps.db.updateTable('stores').set({ owner_token_hash: null, updated_at: deps.clock.now() }).where('id', '=', storeId).execute();
+  return { storeId, ownerTokenActive: false };
 }
 
 export async function updateModeSettings(

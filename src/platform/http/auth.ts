@@ -21,6 +21,8 @@ export interface ApiKeyAuth {
 export interface OwnerAuth {
   kind: 'owner';
   storeId: string;
+  /** Hash of the presented token, so a rotation replaces exactly this token. */
+  tokenHash: string;
 }
 
 declare module 'fastify' {
@@ -179,8 +181,8 @@ export async function authenticateOwner(db: Db, request: FastifyRequest): Promis
   if (!token || !/^own_[A-Za-z0-9]{40}$/.test(token)) throw new ApiError('ADMIN_UNAUTHORIZED');
   const hash = sha256Hex(token);
   const row = await db.selectFrom('stores').select(['id', 'owner_token_hash']).where('owner_token_hash', '=', hash).executeTakeFirst();
-  if (!row || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
-  request.owner = { kind: 'owner', storeId: row.id };
+  if (!row || !row.owner_token_hash || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
+  request.owner = { kind: 'owner', storeId: row.id, tokenHash: hash };
   return request.owner;
 }
 
