@@ -10,10 +10,11 @@ import { ApiError, validationError } from './platform/errors';
 import { ajvToFields, depthLimitedJsonParser, validatorCompiler } from './platform/http/validation';
 import { clientErrorHandler } from './platform/http/client-error';
 import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
-import { createLimiter, consume } from './platform/http/rate-limit';
+import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs } from './platform/openapi';
 import { MODULES } from './modules';
+import { trustHops } from './config';
 import { op, strictQueryOnRoute } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 
@@ -36,7 +37,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   const app = Fastify({
     logger: opts.logger === undefined ? false : opts.logger,
     loggerInstance: opts.logger === undefined ? deps.log : undefined,
-    trustProxy: config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -111,12 +112,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     const meta = request.routeOptions.config?.meta;
     if (!meta) return;
     if (meta.auth === 'api_key') {
-      const auth = await authenticateApiKey(db, clock, request, reply, meta.scope);
-      const rl = await consume(limiter, auth.keyId);
-      reply.header('X-RateLimit-Limit', String(rl.limit));
-      reply.header('X-RateLimit-Remaining', String(rl.remaining));
-      reply.header('X-RateLimit-Reset', String(Math.ceil(clock.now().getTime() / 1000) + rl.resetSec));
-      if (!rl.allowed) throw new ApiError('RATE_LIMITED', { headers: { 'Retry-After': String(rl.resetSec) } });
+      // The key's rate limit is spent as soon as the key is identified, so a 403 (IP, scope) counts too.
+      await authenticateApiKey(db, clock, request, reply, meta.scope, (keyId) => enforceKeyRateLimit(limiter, clock, reply, keyId));
     } else if (meta.auth === 'owner') {
       await authenticateOwner(db, request);
     } else if (meta.auth === 'operator') {

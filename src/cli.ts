@@ -2,9 +2,10 @@ import { loadConfig } from './config';
 import { createRuntime } from './runtime';
 import { createDemo, demoBanner, hasAnyStore } from './demo';
 import { openDatabase } from './db';
-import { createApiKey, createStore, ALL_SCOPES } from './stores/service';
+import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
+import { canonicalAllowlistEntry } from './platform/http/auth';
 
 const HELP = `commerce — Commerce API operator CLI
 
@@ -14,6 +15,10 @@ Usage:
   commerce migrate                        apply pending database migrations
   commerce store create --name NAME [--verified]
                                           create a store; prints its owner token
+  commerce store token rotate --store ID  issue a new owner token (printed once); the old one stops working at once
+  commerce store token revoke --store ID  revoke the store's owner token now
+  commerce store verify --store ID [--unverify]
+                                          mark the store's public contact verified (or take the mark back)
   commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]
                                           create an API key (all scopes by default); prints it once
   commerce demo                           create the demo store (test mode) and print its keys
@@ -90,6 +95,27 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'store': {
+      if (sub === 'token' || sub === 'verify') {
+        const store = flag(args, 'store');
+        if (!store) throw new Error('--store is required');
+        if (sub === 'verify') {
+          const view = await withDb((deps) => setPublicContactVerified(deps, store, !args.includes('--unverify')));
+          process.stdout.write(`store id              : ${view.id}\npublic contact verified: ${view.publicContactVerified}\n`);
+          return;
+        }
+        const action = rest[0];
+        if (action === 'rotate') {
+          const res = await withDb((deps) => rotateOwnerToken(deps, store));
+          process.stdout.write(`store id    : ${res.storeId}\nowner token : ${res.ownerToken}\n(the previous owner token no longer works)\n`);
+          return;
+        }
+        if (action === 'revoke') {
+          await withDb((deps) => revokeOwnerToken(deps, store));
+          process.stdout.write(`store id    : ${store}\nowner token revoked; issue a new one with: commerce store token rotate --store ${store}\n`);
+          return;
+        }
+        break;
+      }
       if (sub !== 'create') break;
       const name = flag(args, 'name');
       if (!name) throw new Error('--name is required');
@@ -105,12 +131,15 @@ export async function main(argv: string[]): Promise<void> {
       const scopes = (flag(args, 'scopes')?.split(',') ?? ALL_SCOPES) as Scope[];
       const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
       if (bad.length) throw new Error(`unknown scopes: ${bad.join(', ')}`);
+      const ips = flag(args, 'ip')?.split(',') ?? null;
+      const badIps = (ips ?? []).filter((e) => canonicalAllowlistEntry(e) === null);
+      if (badIps.length) throw new Error(`--ip: not a canonical IPv4/IPv6 address or CIDR (e.g. 10.1.2.3, 10.0.0.0/8, 2001:db8::/32): ${badIps.join(', ')}`);
       const res = await withDb((deps) =>
         createApiKey(deps, store, {
           mode,
           name: flag(args, 'name') ?? 'cli',
           scopes,
-          ipAllowlist: flag(args, 'ip')?.split(',') ?? null,
+          ipAllowlist: ips,
           productIds: flag(args, 'products')?.split(',') ?? null,
         }),
       );

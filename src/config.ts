@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Every setting the service reads from its environment, validated once at start. See README "Configuration". */
 export interface Config {
@@ -14,8 +15,11 @@ export interface Config {
   databasePoolSize: number;
   redisUrl: string | null;
   logLevel: string;
-  /** Fastify `trustProxy`: false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs. */
-  trustProxy: boolean | number | string;
+  /**
+   * Fastify `trustProxy`: false, a hop count, or the proxies' addresses/CIDRs. Never `true`: that would believe the
+   * left-most X-Forwarded-For entry, which the client writes.
+   */
+  trustProxy: false | number | string | string[];
   bodyLimitBytes: number;
   /** Operator token that may create stores through the seller console API. Unset: only the CLI creates stores. */
   adminToken: string | null;
@@ -63,11 +67,42 @@ function bool(env: Env, name: string, def: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
-  if (/^(true|yes|on)$/i.test(raw)) return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+/**
+ * Fastify's `trustProxy` for a hop count: the peer and the next N-1 X-Forwarded-For entries (from the right) are proxies,
+ * the entry before them is the client. Fastify 5.12 reads a bare number as "trust no one", so the count is given as
+ * this function. Only sound when the service cannot be reached except through those proxies.
+ */
+export function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
+/** proxy-addr's named ranges, which Fastify accepts beside addresses. */
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(x: string): boolean {
+  try {
+    if (x.includes('/')) ipaddr.parseCIDR(x);
+    else ipaddr.parse(x);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const v = raw?.trim() ?? '';
+  if (v === '' || /^(0|false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) {
+    throw new Error(
+      `TRUST_PROXY=${v} is refused: it would trust the client-written left-most X-Forwarded-For entry. ` +
+        'Set TRUST_PROXY to the number of proxies in front of the service (e.g. 1) or to their addresses/CIDRs (e.g. 10.0.0.0/8,192.168.1.5)',
+    );
+  }
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !PROXY_PRESETS.has(x) && !isAddressOrCidr(x));
+  if (bad.length) throw new Error(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses/CIDRs, got "${bad.join(', ')}"`);
+  return list;
 }
 
 function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {

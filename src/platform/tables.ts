@@ -8,7 +8,8 @@ export type Timestamp = ColumnType<Date, Date, Date>;
 export interface StoresTable {
   id: string;
   name: string;
-  owner_token_hash: string;
+  /** null: the owner token was revoked and no new one issued yet. */
+  owner_token_hash: string | null;
   public_contact_verified: boolean;
   created_at: Timestamp;
   updated_at: Timestamp;

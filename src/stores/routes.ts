@@ -16,6 +16,9 @@ import {
   UpdateModeSettingsBody,
   UpdateStoreBody,
   ApiKeySchema,
+  OwnerTokenResult,
+  OwnerTokenRevoked,
+  VerifyStoreBody,
 } from './schemas';
 import * as svc from './service';
 
@@ -38,8 +41,62 @@ const storesModule: Module = async (app, deps) => {
 
   app.patch(
     '/admin/v1/store',
-    op({ operationId: 'updateStore', summary: 'Update the store (name, public contact verified)', tags }, { auth: 'owner' }, { body: UpdateStoreBody, response: { 200: StoreSchema } }),
+    op(
+      { operationId: 'updateStore', summary: 'Update the store name', description: '`publicContactVerified` is set by the operator only: sending it answers 403 ADMIN_FORBIDDEN.', tags },
+      { auth: 'owner', errors: ['ADMIN_FORBIDDEN'] },
+      { body: UpdateStoreBody, response: { 200: StoreSchema } },
+    ),
     async (req) => svc.updateStore(deps, req.owner!.storeId, req.body),
+  );
+
+  app.post(
+    '/admin/v1/owner-token/rotate',
+    op(
+      {
+        operationId: 'rotateOwnerToken',
+        summary: 'Rotate the owner token (the new one is shown once)',
+        description: 'The token used for this call stops working at once; there is no grace period.',
+        tags,
+      },
+      { auth: 'owner' },
+      { response: { 200: OwnerTokenResult } },
+    ),
+    async (req) => svc.rotateOwnerToken(deps, req.owner!.storeId, req.owner!.tokenHash),
+  );
+
+  app.post(
+    '/admin/v1/stores/:id/owner-token/rotate',
+    op(
+      { operationId: 'rotateStoreOwnerToken', summary: "Issue a new owner token for a store (operator); the old one stops working at once", tags },
+      { auth: 'operator', errors: ['NOT_FOUND'] },
+      { params: IdParams, response: { 200: OwnerTokenResult } },
+    ),
+    async (req) => svc.rotateOwnerToken(deps, req.params.id),
+  );
+
+  app.post(
+    '/admin/v1/stores/:id/owner-token/revoke',
+    op(
+      { operationId: 'revokeStoreOwnerToken', summary: "Revoke a store's owner token now (operator); the store has none until one is rotated in", tags },
+      { auth: 'operator', errors: ['NOT_FOUND'] },
+      { params: IdParams, response: { 200: OwnerTokenRevoked } },
+    ),
+    async (req) => svc.revokeOwnerToken(deps, req.params.id),
+  );
+
+  app.post(
+    '/admin/v1/stores/:id/verify',
+    op(
+      {
+        operationId: 'verifyStorePublicContact',
+        summary: "Mark a store's public contact verified, or not (operator)",
+        description: 'Checkout in a store whose public contact is not verified answers PUBLIC_CONTACT_VERIFICATION_REQUIRED. Only the operator sets it.',
+        tags,
+      },
+      { auth: 'operator', errors: ['NOT_FOUND'] },
+      { params: IdParams, body: VerifyStoreBody, response: { 200: StoreSchema } },
+    ),
+    async (req) => svc.setPublicContactVerified(deps, req.params.id, req.body?.verified ?? true),
   );
 
   app.put(

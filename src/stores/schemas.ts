@@ -42,7 +42,21 @@ export const CreateStoreResult = Obj({
 
 export const UpdateStoreBody = Obj({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  publicContactVerified: Type.Optional(Type.Boolean()),
+  publicContactVerified: Type.Optional(
+    Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
+  ),
+});
+
+export const OwnerTokenResult = Obj(
+  {
+    storeId: Type.String(),
+    ownerToken: Type.String({ description: 'The new owner token `own_…`. Shown only here; the previous token stopped working.' }),
+  },
+  { title: 'OwnerToken' },
+);
+export const OwnerTokenRevoked = Obj({ storeId: Type.String(), ownerTokenActive: Type.Literal(false) }, { title: 'OwnerTokenRevoked' });
+export const VerifyStoreBody = Obj({
+  verified: Type.Optional(Type.Boolean({ description: 'true (default) marks the public contact verified; false takes the mark back' })),
 });
 
 export const ModeParams = Obj({ mode: ModeSchema });

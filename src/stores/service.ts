@@ -4,7 +4,7 @@ import { jsonb } from '../db';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
-import { isValidCidr } from '../platform/http/auth';
+import { canonicalAllowlistEntry } from '../platform/http/auth';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
@@ -77,12 +77,51 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   return { store: await getStoreView(db, id), ownerToken: owner.token };
 }
 
+/** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
 export async function updateStore(deps: Deps, storeId: string, input: { name?: string; publicContactVerified?: boolean }): Promise<StoreView> {
+  if (input.publicContactVerified !== undefined) {
+    throw new ApiError('ADMIN_FORBIDDEN', { message: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.' });
+  }
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
-  if (input.publicContactVerified !== undefined) patch.public_contact_verified = input.publicContactVerified;
   await deps.db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
   return getStoreView(deps.db, storeId);
+}
+
+async function storeExists(db: Db, storeId: string): Promise<void> {
+  const row = await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst();
+  if (!row) throw new ApiError('NOT_FOUND');
+}
+
+/** Operator (ADMIN_TOKEN or the CLI): marks a store's public contact as verified, or takes the mark back. */
+export async function setPublicContactVerified(deps: Deps, storeId: string, verified: boolean): Promise<StoreView> {
+  const res = await deps.db.updateTable('stores').set({ public_contact_verified: verified, updated_at: deps.clock.now() }).where('id', '=', storeId).executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND');
+  return getStoreView(deps.db, storeId);
+}
+
+/**
+ * Issues a new owner token; the previous one stops working at once (no grace period: a console token is one person's,
+ * and a leaked one must die now). With `currentHash` (the owner rotating their own token) only that token is replaced,
+ * so of two concurrent rotations with one token a single one wins; the other answers ADMIN_UNAUTHORIZED.
+ */
+export async function rotateOwnerToken(deps: Deps, storeId: string, currentHash?: string): Promise<{ storeId: string; ownerToken: string }> {
+  const owner = newOwnerToken();
+  let q = deps.db.updateTable('stores').set({ owner_token_hash: owner.hash, updated_at: deps.clock.now() }).where('id', '=', storeId);
+  if (currentHash !== undefined) q = q.where('owner_token_hash', '=', currentHash);
+  const res = await q.executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) {
+    if (currentHash !== undefined) throw new ApiError('ADMIN_UNAUTHORIZED');
+    throw new ApiError('NOT_FOUND');
+  }
+  return { storeId, ownerToken: owner.token };
+}
+
+/** Operator: the store's owner token stops working at once and the store has none until the operator rotates one in. */
+export async function revokeOwnerToken(deps: Deps, storeId: string): Promise<{ storeId: string; ownerTokenActive: false }> {
+  await storeExists(deps.db, storeId);
+  await deps.db.updateTable('stores').set({ owner_token_hash: null, updated_at: deps.clock.now() }).where('id', '=', storeId).execute();
+  return { storeId, ownerTokenActive: false };
 }
 
 export async function updateModeSettings(
@@ -130,10 +169,20 @@ export interface CreateApiKeyInput {
   productIds?: string[] | null;
 }
 
-function checkIpAllowlist(list: string[] | null | undefined): void {
-  if (!list) return;
-  const bad = list.map((e, i) => ({ e, i })).filter(({ e }) => !isValidCidr(e));
-  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다.' })));
+/**
+ * Allow-list entries in canonical form: IPv4 only as dotted decimal without leading zeros (010.1.2.3 would be read as
+ * octal somewhere and shown as typed here), IPv6 stored in the RFC 5952 form; anything else is refused.
+ */
+function canonicalIpAllowlist(list: string[] | null | undefined): string[] | null {
+  if (!list) return null;
+  const out = list.map((e) => canonicalAllowlistEntry(e));
+  const bad = out.map((c, i) => ({ c, i })).filter(({ c }) => c === null);
+  if (bad.length) {
+    throw validationError(
+      bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.' })),
+    );
+  }
+  return out as string[];
 }
 
 async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateApiKeyInput) {
@@ -162,8 +211,8 @@ async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateAp
 }
 
 export async function createApiKey(deps: Deps, storeId: string, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyView; secret: string }> {
-  checkIpAllowlist(input.ipAllowlist);
-  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, input);
+  const ipAllowlist = canonicalIpAllowlist(input.ipAllowlist);
+  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, { ...input, ipAllowlist });
   return { apiKey: apiKeyView(row, deps.clock.now()), secret };
 }
 

@@ -38,11 +38,11 @@ test('without ADMIN_TOKEN configured no one can create stores over HTTP', async 
   }
 });
 
-test('the owner sets the allow-list, public contact flag and payment setup; secrets are never returned', async () => {
+test('the owner sets the name, allow-list and payment setup; secrets are never returned', async () => {
   const { ownerToken } = (await createStore(TEST_ADMIN_TOKEN)).json();
   const h = bearer(ownerToken);
-  const patched = await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: h, payload: { publicContactVerified: true } });
-  assert.equal(patched.json().publicContactVerified, true);
+  const patched = await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: h, payload: { name: '이름 바꾼 상점' } });
+  assert.equal(patched.json().name, '이름 바꾼 상점');
   const live = await t.app.inject({
     method: 'PUT',
     url: '/admin/v1/store/settings/live',

@@ -4,6 +4,7 @@ import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } 
 import { platformTestRoutes } from '../helpers/test-routes';
 import { checksumOf, generateApiKey, parseApiKey } from '../../src/stores/api-key-format';
 import { HOUR } from '../../src/platform/clock';
+import { ipAllowed } from '../../src/platform/http/auth';
 
 let t: TestApp;
 let s: TestStore;
@@ -175,4 +176,79 @@ test('keys are stored only as a hash', async () => {
     assert.match(r.key_hash, /^[0-9a-f]{64}$/);
     assert.ok(!JSON.stringify(r).includes(s.key.slice(9)));
   }
+});
+
+describe('IP allow-list entries must be canonical', () => {
+  const createKey = (ipAllowlist: string[]) =>
+    t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: bearer(s.ownerToken), payload: { mode: 'test', name: 'ip', scopes: ['orders:read'], ipAllowlist } });
+
+  const accepted: Array<[string, string]> = [
+    ['10.1.2.3', '10.1.2.3'],
+    ['0.0.0.0/0', '0.0.0.0/0'],
+    ['255.255.255.255', '255.255.255.255'],
+    ['10.0.0.0/8', '10.0.0.0/8'],
+    ['192.168.0.1/32', '192.168.0.1/32'],
+    ['2001:DB8::1', '2001:db8::1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+    ['2001:db8:0:0:1:0:0:1', '2001:db8::1:0:0:1'],
+    ['2001:db8::/32', '2001:db8::/32'],
+    ['2001:db8::1/128', '2001:db8::1/128'],
+    ['::1', '::1'],
+    ['::/0', '::/0'],
+    ['::ffff:1.2.3.4', '::ffff:1.2.3.4'],
+    ['0:0:0:0:0:ffff:0102:0304', '::ffff:1.2.3.4'],
+    ['::1.2.3.4', '::102:304'],
+    ['FE80::1', 'fe80::1'],
+  ];
+  const refused = [
+    '010.1.2.3',
+    '10.01.2.3',
+    '0x0a.1.2.3',
+    '0xa010203',
+    '10.1.2',
+    '10.1',
+    '167772161',
+    '256.1.2.3',
+    '10.1.2.3/33',
+    '10.1.2.3/08',
+    '10.1.2.3/',
+    '10.1.2.3/8/8',
+    ' 10.1.2.3',
+    '2001:db8::/129',
+    '2001:db8::1%eth0',
+    '::ffff:010.1.2.3',
+    '12345::1',
+    '1:2:3:4:5:6:7:8:9',
+    '2001:db8::g',
+    '1::2::3',
+    'localhost',
+  ];
+
+  test('canonical IPv4 and any RFC 4291 IPv6 form are accepted; IPv6 is stored and shown in RFC 5952 form', async () => {
+    for (const [typed, shown] of accepted) {
+      const res = await createKey([typed]);
+      assert.equal(res.statusCode, 201, `${typed}: ${res.body}`);
+      assert.deepEqual(res.json().apiKey.ipAllowlist, [shown], typed);
+      const row = await t.db.selectFrom('api_keys').select('ip_allowlist').where('id', '=', res.json().apiKey.id).executeTakeFirstOrThrow();
+      assert.deepEqual(row.ip_allowlist, [shown], `${typed} stored canonical`);
+    }
+  });
+
+  test('legacy and malformed forms are refused with VALIDATION_FAILED naming the entry', async () => {
+    for (const typed of refused) {
+      const res = await createKey(['10.0.0.0/8', typed]);
+      assert.equal(res.statusCode, 400, typed);
+      assert.equal(res.json().code, 'VALIDATION_FAILED');
+      assert.deepEqual(res.json().details.fields.map((f: any) => f.field), ['ipAllowlist.1'], typed);
+    }
+  });
+
+  test('a canonicalised IPv6 entry is enforced; a legacy entry already stored matches nothing', async () => {
+    const k = await s.newKey({ ipAllowlist: ['2001:0DB8:0000::/48'] });
+    assert.equal((await whoami(bearer(k.key), '2001:db8::5')).statusCode, 200);
+    assert.equal((await whoami(bearer(k.key), '2001:db9::5')).statusCode, 403);
+    assert.equal(ipAllowed('8.1.2.3', ['010.1.2.3']), false, 'octal-looking entry is not read as 8.1.2.3');
+    assert.equal(ipAllowed('10.1.2.3', ['010.1.2.3']), false);
+    assert.equal(ipAllowed('10.1.2.3', ['::ffff:10.1.2.0/120']), true, 'IPv4-mapped range applies to IPv4 clients');
+  });
 });

@@ -136,12 +136,37 @@ test('keys are kept 24 hours, then purged and usable afresh', async () => {
 test('a request that died mid-flight does not block its key forever', async () => {
   const now = t.clock.now();
   // A 'processing' record as left behind by a request whose process died (same fingerprint as the retry).
-  const { fingerprint } = await import('../../src/platform/http/idempotency');
+  const { fingerprint, keyScopedFingerprint } = await import('../../src/platform/http/idempotency');
   await t.db
     .insertInto('idempotency_keys')
-    .values({ store_id: s.storeId, mode: 'test', key: 'stale-1', fingerprint: fingerprint('POST', '/v1/test/echo', { value: 'v' }), state: 'processing', created_at: now, locked_until: new Date(now.getTime() + 60_000), expires_at: new Date(now.getTime() + 24 * HOUR) })
+    .values({ store_id: s.storeId, mode: 'test', key: 'stale-1', fingerprint: keyScopedFingerprint(s.keyId, fingerprint('POST', '/v1/test/echo', { value: 'v' })), state: 'processing', created_at: now, locked_until: new Date(now.getTime() + 60_000), expires_at: new Date(now.getTime() + 24 * HOUR) })
     .execute();
   assert.equal((await echo({ value: 'v' }, 'stale-1')).json().code, 'IDEMPOTENCY_IN_PROGRESS');
   t.clock.advance(60_000);
   assert.equal((await echo({ value: 'v' }, 'stale-1')).statusCode, 201);
 });
+
+test("a stored answer belongs to its API key: a narrower key replaying a wider key's request gets a conflict, not the session", async () => {
+  const product = await createProductVia(s);
+  const other = await createProductVia(s, '다른 상품');
+  const wide = await s.newKey();
+  const narrow = await s.newKey({ productIds: [other.id] });
+  const body = { productId: product.id };
+  const first = await t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...bearer(wide.key), 'idempotency-key': 'range-1' }, payload: body });
+  assert.equal(first.statusCode, 200, first.body);
+  const replayed = await t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...bearer(narrow.key), 'idempotency-key': 'range-1' }, payload: body });
+  assert.equal(replayed.statusCode, 409);
+  assert.equal(replayed.json().code, 'IDEMPOTENCY_KEY_CONFLICT');
+  assert.equal(replayed.headers['idempotent-replayed'], undefined);
+  assert.ok(!replayed.body.includes(first.json().id), "the other key's session is not shown");
+  // The key that made it still gets its replay.
+  const again = await t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...bearer(wide.key), 'idempotency-key': 'range-1' }, payload: body });
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.equal(again.json().id, first.json().id);
+});
+
+async function createProductVia(store: TestStore, name = '전자책') {
+  const res = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken), payload: { mode: 'test', type: 'one_time', name, price: 15_000 } });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
+}

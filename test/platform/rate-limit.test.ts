@@ -43,3 +43,34 @@ test('with Redis, two instances share one counter', { skip: process.env.REDIS_UR
     await a.close();
   }
 });
+
+test('a 403 (scope or IP) is a call: it carries the rate-limit headers and counts toward the key limit', async () => {
+  const t = await createTestApp({ config: { rateLimitPerMinute: 3 }, extraModules: [platformTestRoutes().mod] });
+  try {
+    const s = await createTestStore(t);
+    const noScope = await s.newKey({ scopes: ['products:read'] });
+    for (let i = 1; i <= 3; i++) {
+      const res = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(noScope.key) });
+      assert.equal(res.statusCode, 403, `call ${i}`);
+      assert.equal(res.json().code, 'API_KEY_SCOPE_MISSING');
+      assert.equal(res.headers['x-ratelimit-limit'], '3');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(3 - i));
+      assert.ok(res.headers['x-ratelimit-reset']);
+    }
+    const limited = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(noScope.key) });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().code, 'RATE_LIMITED');
+
+    const fenced = await s.newKey({ ipAllowlist: ['203.0.113.0/24'] });
+    for (let i = 1; i <= 3; i++) {
+      const res = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(fenced.key), remoteAddress: '198.51.100.1' });
+      assert.equal(res.statusCode, 403, `call ${i}`);
+      assert.equal(res.json().code, 'API_KEY_IP_NOT_ALLOWED');
+      assert.equal(res.headers['x-ratelimit-remaining'], String(3 - i));
+    }
+    const fromAllowed = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(fenced.key), remoteAddress: '203.0.113.7' });
+    assert.equal(fromAllowed.statusCode, 429, 'the refused calls spent the key budget');
+  } finally {
+    await t.close();
+  }
+});

@@ -21,6 +21,8 @@ export interface ApiKeyAuth {
 export interface OwnerAuth {
   kind: 'owner';
   storeId: string;
+  /** Hash of the presented token, so a rotation replaces exactly this token. */
+  tokenHash: string;
 }
 
 declare module 'fastify' {
@@ -48,14 +50,18 @@ export function ipAllowed(ip: string, allowlist: string[]): boolean {
     return false;
   }
   for (const entry of allowlist) {
+    // Only canonical entries count: a legacy form such as 010.1.2.3 (which parsers read as octal) matches nothing.
+    const canonical = canonicalAllowlistEntry(entry);
+    if (!canonical) continue;
     try {
-      const [range, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : [ipaddr.parse(entry), null];
-      const r = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() ? (range as ipaddr.IPv6).toIPv4Address() : range;
+      const [range, bits] = canonical.includes('/') ? ipaddr.parseCIDR(canonical) : [ipaddr.parse(canonical), null];
+      const mapped = range.kind() === 'ipv6' && (range as ipaddr.IPv6).isIPv4MappedAddress() && (bits === null || bits >= 96);
+      const r = mapped ? (range as ipaddr.IPv6).toIPv4Address() : range;
       if (r.kind() !== addr.kind()) continue;
-      const prefix = bits ?? (r.kind() === 'ipv4' ? 32 : 128);
+      const prefix = bits === null ? (r.kind() === 'ipv4' ? 32 : 128) : mapped ? bits - 96 : bits;
       if ((addr as any).match(r, prefix)) return true;
     } catch {
-      // entries are validated when saved; an unparsable one matches nothing
+      // an unparsable entry matches nothing
     }
   }
   return false;
@@ -71,8 +77,64 @@ export function isValidCidr(entry: string): boolean {
   }
 }
 
-/** API key → store, mode, scopes; then source IP, then scope. Sets `request.auth`. */
-export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyRequest, reply: FastifyReply, scope: Scope | undefined): Promise<ApiKeyAuth> {
+const V4_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
+/** Dotted-decimal IPv4 only: four decimal octets without leading zeros (no octal, hex or short forms). */
+const IPV4_CANONICAL = new RegExp(`^${V4_OCTET}(?:\\.${V4_OCTET}){3}$`);
+
+function canonicalIPv6(text: string): string | null {
+  if (!/^[0-9A-Fa-f:.]+$/.test(text)) return null; // no zone ids, no spaces
+  let hex = text;
+  if (text.includes('.')) {
+    // An embedded IPv4 tail (RFC 4291 2.2 form 3) must itself be canonical dotted decimal; convert it to two groups.
+    const colon = text.lastIndexOf(':');
+    const v4 = text.slice(colon + 1);
+    if (!IPV4_CANONICAL.test(v4)) return null;
+    const o = v4.split('.').map(Number);
+    hex = `${text.slice(0, colon + 1)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  }
+  if (!ipaddr.IPv6.isValid(hex)) return null;
+  const a = ipaddr.IPv6.parse(hex);
+  // RFC 5952 section 5: IPv4-mapped addresses keep the dotted tail.
+  if (a.isIPv4MappedAddress()) return `::ffff:${a.toIPv4Address().toString()}`;
+  return a.toRFC5952String();
+}
+
+/**
+ * The canonical text of an IP allow-list entry (address, or address/prefix with the prefix in range), or null when the
+ * entry is not one: IPv4 must be canonical dotted decimal; IPv6 may be any RFC 4291 text form and comes back in the
+ * RFC 5952 form.
+ */
+export function canonicalAllowlistEntry(entry: string): string | null {
+  const m = /^([^/]+)(?:\/(0|[1-9][0-9]{0,2}))?$/.exec(entry);
+  if (!m) return null;
+  const [, addr, bits] = m;
+  let text: string | null;
+  let max: number;
+  if (IPV4_CANONICAL.test(addr)) {
+    text = addr;
+    max = 32;
+  } else if (addr.includes(':')) {
+    text = canonicalIPv6(addr);
+    max = 128;
+  } else {
+    return null;
+  }
+  if (text === null || (bits !== undefined && Number(bits) > max)) return null;
+  return bits === undefined ? text : `${text}/${bits}`;
+}
+
+/**
+ * API key → store, mode, scopes; then `onIdentified` (the key's rate limit: a refused call is still a call), then
+ * source IP, then scope. Sets `request.auth`.
+ */
+export async function authenticateApiKey(
+  db: Db,
+  clock: Clock,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: Scope | undefined,
+  onIdentified?: (keyId: string) => Promise<void>,
+): Promise<ApiKeyAuth> {
   const token = bearerToken(request);
   if (!token) throw invalidKey();
   const parsed = parseApiKey(token);
@@ -89,6 +151,7 @@ export async function authenticateApiKey(db: Db, clock: Clock, request: FastifyR
   if (row.revoked_at && row.revoked_at <= now) throw invalidKey();
   if (row.expires_at && row.expires_at <= now) throw invalidKey();
   if (row.expires_at) reply.header('Service-Key-Deprecated', row.expires_at.toISOString());
+  if (onIdentified) await onIdentified(row.id);
   if (row.ip_allowlist && row.ip_allowlist.length > 0 && !ipAllowed(request.ip, row.ip_allowlist)) {
     throw new ApiError('API_KEY_IP_NOT_ALLOWED');
   }
@@ -118,8 +181,8 @@ export async function authenticateOwner(db: Db, request: FastifyRequest): Promis
   if (!token || !/^own_[A-Za-z0-9]{40}$/.test(token)) throw new ApiError('ADMIN_UNAUTHORIZED');
   const hash = sha256Hex(token);
   const row = await db.selectFrom('stores').select(['id', 'owner_token_hash']).where('owner_token_hash', '=', hash).executeTakeFirst();
-  if (!row || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
-  request.owner = { kind: 'owner', storeId: row.id };
+  if (!row || !row.owner_token_hash || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
+  request.owner = { kind: 'owner', storeId: row.id, tokenHash: hash };
   return request.owner;
 }
 

@@ -26,6 +26,11 @@ export function fingerprint(method: string, path: string, body: unknown): string
   return sha256Hex(`${method}\n${path}\n${JSON.stringify(body ?? null)}`);
 }
 
+/** The request fingerprint bound to the API key that sent it (what is stored and compared). */
+export function keyScopedFingerprint(keyId: string, requestFingerprint: string): string {
+  return sha256Hex(`${keyId}\n${requestFingerprint}`);
+}
+
 function readKey(request: FastifyRequest): string {
   const raw = request.headers['idempotency-key'];
   const value = Array.isArray(raw) ? raw[0] : raw;
@@ -48,6 +53,9 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
   const key = readKey(request);
   const path = request.url.split('?')[0];
   const fp = fingerprint(request.method, path, request.body);
+  // A stored answer belongs to the API key that made it: another key of the store (say one with a narrower product
+  // range) sending the same Idempotency-Key gets IDEMPOTENCY_KEY_CONFLICT, never the other key's answer.
+  const keyFp = keyScopedFingerprint(auth.keyId, fp);
   const scope = { store_id: auth.storeId, mode: auth.mode, key };
 
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -56,7 +64,7 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
       .insertInto('idempotency_keys')
       .values({
         ...scope,
-        fingerprint: fp,
+        fingerprint: keyFp,
         state: 'processing',
         created_at: now,
         locked_until: new Date(now.getTime() + PROCESSING_LOCK_MS),
@@ -75,7 +83,7 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
       await db.deleteFrom('idempotency_keys').where('store_id', '=', scope.store_id).where('mode', '=', scope.mode).where('key', '=', key).where('expires_at', '<=', now).execute();
       continue;
     }
-    if (row.fingerprint !== fp) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT');
+    if (row.fingerprint !== keyFp) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT');
     if (row.state === 'processing') {
       if (row.locked_until <= now) {
         const taken = await db

@@ -1,5 +1,8 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Redis } from 'ioredis';
+import type { FastifyReply } from 'fastify';
+import type { Clock } from '../clock';
+import { ApiError } from '../errors';
 
 /**
  * Fixed-window counters from rate-limiter-flexible: in process by default, in Redis when REDIS_URL is set so
@@ -30,4 +33,17 @@ export async function consume(limiter: RateLimiterAbstract, key: string, points 
     }
     throw e;
   }
+}
+
+/**
+ * The per-key limit of the public API (RATE_LIMIT_PER_MINUTE): spends one call for the identified key, sets the
+ * X-RateLimit-* headers, and refuses with 429 RATE_LIMITED when the minute's budget is spent. Runs as soon as the
+ * key is identified, before its IP and scope checks, so a 403 counts and carries the headers too.
+ */
+export async function enforceKeyRateLimit(limiter: RateLimiterAbstract, clock: Clock, reply: FastifyReply, keyId: string): Promise<void> {
+  const rl = await consume(limiter, keyId);
+  reply.header('X-RateLimit-Limit', String(rl.limit));
+  reply.header('X-RateLimit-Remaining', String(rl.remaining));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(clock.now().getTime() / 1000) + rl.resetSec));
+  if (!rl.allowed) throw new ApiError('RATE_LIMITED', { headers: { 'Retry-After': String(rl.resetSec) } });
 }
