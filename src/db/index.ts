@@ -58,8 +58,9 @@ export class DataDirLockedError extends Error {
   ) {
     super(
       `The embedded database in ${dirname(lockFile)} is in use by process ${pid} (lock file ${lockFile}). ` +
-        `Only one process can open it: stop that process (the running server) first, or create stores and keys through ` +
-        `its console API (/admin/v1) instead of the CLI. If no such process is running, delete the lock file.`,
+        `Only one process can open it: stop that process (the running server) first, or use the running server's ` +
+        `console API instead of the CLI (POST /admin/v1/stores with ADMIN_TOKEN, POST /admin/v1/api-keys with the ` +
+        `owner token). If no such process is running, delete the lock file.`,
     );
     this.name = 'DataDirLockedError';
   }
