@@ -123,7 +123,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.idempotency) await finishIdempotency(db, request, reply, payload);
+    if (request.idempotency) {
+      try {
+        await finishIdempotency(db, request, reply, payload);
+      } catch (err) {
+        // The database went away after the answer was made (a lost connection): send that answer anyway rather
+        // than a second, non-ApiError failure. The key stays 'processing' and is reclaimed after its lock expires.
+        request.log.error({ err, status: reply.statusCode }, 'idempotency record not finished');
+      }
+    }
     return payload;
   });
 

@@ -2,9 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { createTestApp, createTestStore, bearer } from '../helpers/app';
+import { Type } from '@sinclair/typebox';
+import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
 import { ApiError } from '../../src/platform/errors';
+import { op } from '../../src/platform/http/route';
 import type { Module } from '../../src/deps';
+import { createProduct } from '../checkout/factory';
 
 test('/ready answers 503 while the database ping fails and 200 again once it answers', async () => {
   const t = await createTestApp();
@@ -57,6 +60,42 @@ test('connection-class database errors answer 503 SERVICE_UNAVAILABLE (retryable
   }
 });
 
+test('an idempotent request whose key cannot be finished because the database went away still gets its own answer', async () => {
+  const lost = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  const mod: Module = async (app) => {
+    app.post(
+      '/probe/idempotent/:outcome',
+      op({ operationId: 'probeIdempotent', summary: 'test probe', tags: ['Test'] }, { auth: 'api_key', idempotent: true }, { response: { 200: Type.Object({ ok: Type.Boolean() }) } }),
+      async (req) => {
+        if ((req.params as { outcome: string }).outcome === 'fail') throw lost();
+        return { ok: true };
+      },
+    );
+  };
+  const t = await createTestApp({ extraModules: [mod] });
+  try {
+    const s = await createTestStore(t);
+    // From here on, every statement on the idempotency table meets a lost connection (as the onSend hook runs).
+    const db = t.db as any;
+    for (const m of ['deleteFrom', 'updateTable'] as const) {
+      const real = db[m].bind(db);
+      db[m] = (table: string) => {
+        if (table === 'idempotency_keys') throw lost();
+        return real(table);
+      };
+    }
+    const failed = await t.app.inject({ method: 'POST', url: '/probe/idempotent/fail', headers: post(s.key), payload: {} });
+    assert.equal(failed.statusCode, 503);
+    assert.equal(failed.json().code, 'SERVICE_UNAVAILABLE');
+    assert.doesNotMatch(failed.body, /administrator command/, 'no driver message reaches the client');
+    const done = await t.app.inject({ method: 'POST', url: '/probe/idempotent/ok', headers: post(s.key), payload: {} });
+    assert.equal(done.statusCode, 200, 'the work was done: its answer is sent even though it could not be stored for replay');
+    assert.deepEqual(done.json(), { ok: true });
+  } finally {
+    await t.close();
+  }
+});
+
 test(
   'terminating the database backends mid-load: the process lives, failed requests are 503 ApiErrors, later requests succeed',
   { skip: process.env.TEST_DATABASE_URL ? false : 'needs PostgreSQL: set TEST_DATABASE_URL (the CI PostgreSQL pass runs it)' },
@@ -72,8 +111,17 @@ test(
       await killer.connect();
 
       const answers: Array<{ status: number; body: any; retryAfter: string | null }> = [];
+      const product = await createProduct(t, s);
       const get = async (path: string) => {
-        const res = await fetch(base + path, { headers: bearer(s.key) });
+        // Every fourth request creates a checkout session (an idempotent POST: claims and finishes its key).
+        const res =
+          path === 'checkout'
+            ? await fetch(base + '/v1/checkout/sessions', {
+                method: 'POST',
+                headers: { ...post(s.key), 'content-type': 'application/json' },
+                body: JSON.stringify({ productId: product.id }),
+              })
+            : await fetch(base + path, { headers: bearer(s.key) });
         const text = await res.text();
         let body: any = text;
         try {
@@ -98,7 +146,7 @@ test(
             await new Promise((res) => setTimeout(res, 5));
           }
         })();
-        const burst = Array.from({ length: 40 }, (_, i) => get(i % 4 === 0 ? '/ready' : '/v1/products'));
+        const burst = Array.from({ length: 40 }, (_, i) => get(['/ready', '/v1/products', 'checkout', '/v1/products'][i % 4]!));
         answers.push(...(await Promise.all(burst)));
         stop = true;
         await kill;
