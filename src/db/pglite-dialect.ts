@@ -30,6 +30,16 @@ export function scrubDbError<E>(err: E): E {
       }
     }
   }
+  // "invalid input syntax for type integer: \"<the value>\"" and the like quote the offending value.
+  if (typeof e.message === 'string' && /^invalid input (syntax|value) for/.test(e.message)) {
+    const message = e.message.replace(/: ".*"$/s, ': "[redacted]"');
+    try {
+      e.message = message;
+    } catch {
+      // read-only message: leave it
+    }
+    if (typeof e.stack === 'string') e.stack = e.stack.split(/\r?\n/).map((l, i) => (i === 0 ? `${String(e.name ?? 'Error')}: ${message}` : l)).join('\n');
+  }
   if (typeof e.detail === 'string') {
     e.detail = /^Failing row contains/.test(e.detail) ? 'Failing row contains ([redacted]).' : e.detail.replace(/=\(.*\)/s, '=([redacted])');
   }

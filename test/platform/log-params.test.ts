@@ -92,4 +92,15 @@ test('errors thrown by the database carry no parameters and no row values', asyn
   assert.equal(err.parameters, undefined);
   assert.ok(!JSON.stringify(err).includes(EMAIL), JSON.stringify(err));
   assert.ok(!String(err.detail ?? '').includes(EMAIL));
+
+  // A value in the wrong type is quoted in the message itself.
+  const cast: any = await sql`select ${EMAIL}::int as n`.execute(deps.db).then(
+    () => assert.fail('the cast must fail'),
+    (e: unknown) => e,
+  );
+  assert.equal(cast.code, '22P02');
+  assert.match(cast.message, /^invalid input syntax for type integer/);
+  assert.ok(!cast.message.includes(EMAIL), cast.message);
+  assert.ok(!String(cast.stack).includes(EMAIL), cast.stack);
+  assert.ok(!JSON.stringify(cast).includes(EMAIL));
 });
