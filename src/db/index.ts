@@ -103,8 +103,13 @@ export function lockDataDir(dataDir: string): () => void {
       } catch {
         // Vanished (released meanwhile) or unreadable: try again.
       }
+      if (!Number.isInteger(holder) && attempt === 0) {
+        // Empty: its owner may be between creating and writing it. Look again shortly; still empty → a crash leftover.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+        continue;
+      }
       const heldHere = holder === process.pid && HELD_LOCKS.has(file);
-      const stale = !heldHere && (holder === process.pid || (Number.isInteger(holder) && !pidAlive(holder)));
+      const stale = !heldHere && (holder === process.pid || !pidAlive(holder));
       if (!stale || attempt >= 2) throw new DataDirLockedError(file, Number.isInteger(holder) ? holder : -1);
       try {
         unlinkSync(file);

@@ -57,6 +57,11 @@ test('a lock left by a process that is gone is taken over; one held by a live pr
     const db2 = await openPGlite(dir);
     await db2.close();
 
+    // An empty lock file (a crash between creating and writing it).
+    writeFileSync(lock, '');
+    const db3 = await openPGlite(dir);
+    await db3.close();
+
     writeFileSync(lock, `${sleeper.pid}\n`);
     await assert.rejects(openPGlite(dir), new RegExp(`in use by process ${sleeper.pid}`));
     assert.equal(readFileSync(lock, 'utf8').trim(), String(sleeper.pid), 'a live holder keeps its lock');
