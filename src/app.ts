@@ -17,6 +17,7 @@ import { MODULES } from './modules';
 import { trustHops } from './config';
 import { op, strictQueryOnRoute } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
+import { isConnectionError } from './db';
 
 /** Browsers may call only these (license app API and the signing keys); everything else is server-to-server. */
 const BROWSER_PATHS = new Set(['/v1/licenses/activate', '/v1/licenses/deactivate', '/v1/licenses/verify', '/v1/licenses/signing-keys']);
@@ -128,7 +129,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.idempotency) await finishIdempotency(db, request, reply, payload);
+    if (request.idempotency) {
+      try {
+        await finishIdempotency(db, request, reply, payload);
+      } catch (err) {
+        // The database went away after the answer was made (a lost connection): send that answer anyway rather
+        // than a second, non-ApiError failure. The key stays 'processing' and is reclaimed after its lock expires.
+        request.log.error({ err, status: reply.statusCode }, 'idempotency record not finished');
+      }
+    }
     return payload;
   });
 
@@ -143,7 +152,15 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   // ---------- errors: every answer that is not a success is an ApiError ----------
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     let apiError: ApiError;
-    if (error instanceof ApiError) {
+    if (isConnectionError(error) && (!(error instanceof ApiError) || error.code === 'INTERNAL_ERROR')) {
+      // The database connection was lost or cannot be made (restart, failover): retryable, never a 500.
+      apiError = new ApiError('SERVICE_UNAVAILABLE', {
+        details: { retryable: true },
+        headers: { 'Retry-After': '5' },
+        internal: 'database connection unavailable',
+        cause: error,
+      });
+    } else if (error instanceof ApiError) {
       apiError = error;
     } else if ((error as FastifyError).validation) {
       const fe = error as FastifyError;

@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, mkdirSync, openSync, writeSync, closeSync, unlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteDialect } from './pglite-dialect';
+import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
 import type { DB } from './types';
 
 export type { DB } from './types';
@@ -34,16 +34,121 @@ export function listMigrations(): Array<{ version: string; sql: string }> {
 
 const MIGRATION_TABLE = `create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())`;
 
-/** Opens PGlite: `memory://` for an in-memory database, else a directory. */
+/**
+ * True for errors that mean the database connection is gone or cannot be made (server shutdown or restart,
+ * failover, terminated backend, network): the request may succeed when retried later.
+ */
+export function isConnectionError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (/^(57P0[1-3]|08[0-9A-Z]{3})$/.test(code)) return true;
+  if (['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (/Connection terminated|not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly/i.test(message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isConnectionError(x, depth + 1))) return true;
+  return isConnectionError(e.cause, depth + 1);
+}
+
+/** A second process (or a second open in this one) wants a data directory another one holds. */
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly lockFile: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded database in ${dirname(lockFile)} is in use by process ${pid} (lock file ${lockFile}). ` +
+        `Only one process can open it: stop that process (the running server) first, or use the running server's ` +
+        `console API instead of the CLI (POST /admin/v1/stores with ADMIN_TOKEN, POST /admin/v1/api-keys with the ` +
+        `owner token). If no such process is running, delete the lock file.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+/** Lock files this process holds: a lock naming our own pid that is not here is a leftover of an earlier process. */
+const HELD_LOCKS = new Set<string>();
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `DATA_DIR/pglite.lock` (created exclusively, holding our pid) so only one process opens the embedded
+ * database. A lock whose process is gone is taken over. Returns the release function (also run on exit).
+ */
+export function lockDataDir(dataDir: string): () => void {
+  const file = join(dataDir, 'pglite.lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      let holder = NaN;
+      try {
+        holder = Number.parseInt(readFileSync(file, 'utf8').trim(), 10);
+      } catch {
+        // Vanished (released meanwhile) or unreadable: try again.
+      }
+      if (!Number.isInteger(holder) && attempt === 0) {
+        // Empty: its owner may be between creating and writing it. Look again shortly; still empty → a crash leftover.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+        continue;
+      }
+      const heldHere = holder === process.pid && HELD_LOCKS.has(file);
+      const stale = !heldHere && (holder === process.pid || !pidAlive(holder));
+      if (!stale || attempt >= 2) throw new DataDirLockedError(file, Number.isInteger(holder) ? holder : -1);
+      try {
+        unlinkSync(file);
+      } catch {
+        // Someone else took it over first; the next attempt sees their lock.
+      }
+    }
+  }
+  HELD_LOCKS.add(file);
+  const release = () => {
+    if (!HELD_LOCKS.delete(file)) return;
+    process.removeListener('exit', release);
+    try {
+      if (Number.parseInt(readFileSync(file, 'utf8').trim(), 10) === process.pid) unlinkSync(file);
+    } catch {
+      // Already gone.
+    }
+  };
+  process.on('exit', release);
+  return release;
+}
+
+/** Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes). */
 export async function openPGlite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
   if (!inMemory) mkdirSync(dir, { recursive: true });
-  const pglite = new PGlite(inMemory ? undefined : dir, {
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
-  });
-  await pglite.waitReady;
+  const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = new PGlite(inMemory ? undefined : dir, {
+      parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+    });
+    await pglite.waitReady;
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
   return {
     kind: 'pglite',
@@ -67,7 +172,11 @@ export async function openPGlite(dataDir: string): Promise<Database> {
       await sql`select 1`.execute(db);
     },
     async close() {
-      await db.destroy();
+      try {
+        await db.destroy();
+      } finally {
+        unlock();
+      }
     },
   };
 }
@@ -83,7 +192,13 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   // An idle client whose connection the server ends (restart, failover, a dropped database) must not crash the
   // process: the pool discards it and the next query opens a new connection.
   pool.on('error', () => {});
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // A client whose connection is lost while checked out emits 'error' too, and the pool listens only on idle
+  // clients: without this listener that event would crash the process. The query in flight rejects with the
+  // connection error (answered as 503 SERVICE_UNAVAILABLE) and the pool discards the broken client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool })) });
   return {
     kind: 'postgres',
     db,

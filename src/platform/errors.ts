@@ -57,6 +57,7 @@ export const ERROR_CATALOG = {
   // ---- extensions: transport ----
   PAYLOAD_TOO_LARGE: { status: 413, message: '요청 본문이 너무 큽니다.' },
   NOT_IMPLEMENTED: { status: 501, message: '아직 제공되지 않는 기능입니다.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: '일시적으로 서비스를 이용할 수 없습니다. Retry-After 초 뒤에 다시 시도해 주세요.' },
 
   // ---- extensions: seller console (/admin/v1) ----
   ADMIN_UNAUTHORIZED: { status: 401, message: '관리자 인증 정보가 올바르지 않습니다.' },
