@@ -149,3 +149,30 @@ export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
   const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
   return Number(res.numDeletedRows ?? 0);
 }
+
+export type AnswerSlot = IdemState;
+export const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * For a handler whose whole effect is one write: the claim of this request's Idempotency-Key, so the handler can
+ * store its answer in the same statement as the write (`storeAnswer` in a CTE) instead of a second round trip in
+ * onSend. Undefined when the route is not idempotent. After the write succeeded, call `answerStored`.
+ */
+export function answerSlot(request: FastifyRequest): AnswerSlot | undefined {
+  return request.idempotency;
+}
+
+/** The handler stored the answer itself: onSend leaves the record alone. */
+export function answerStored(request: FastifyRequest): void {
+  request.idempotency = undefined;
+}
+
+/** The UPDATE that stores `body` as the answer of `slot`; compose it with the write (WITH … UPDATE). */
+export function storeAnswer(db: Db, slot: AnswerSlot, status: number, body: string) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: status, response_body: body, response_content_type: JSON_UTF8 })
+    .where('store_id', '=', slot.storeId)
+    .where('mode', '=', slot.mode)
+    .where('key', '=', slot.key);
+}
