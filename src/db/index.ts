@@ -142,12 +142,45 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 /** Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes). */
+/** The PostgreSQL major version of the embedded database this build ships (PGlite 0.5.x). */
+export const EMBEDDED_PG_MAJOR = '18';
+
+/**
+ * An embedded database directory written by another PostgreSQL major version (PGlite 0.3.x wrote 17) cannot be
+ * opened by this one: PGlite would fail with an opaque initialization error, or worse. Refuse it up front, saying
+ * what to do. The check reads PG_VERSION, which PostgreSQL writes when it creates a data directory.
+ */
+export function refuseOtherMajorVersion(dir: string): void {
+  let version: string;
+  try {
+    version = readFileSync(join(dir, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    return; // new or empty directory
+  }
+  if (version === EMBEDDED_PG_MAJOR) return;
+  throw new Error(
+    `The embedded database in ${dir} was created by PostgreSQL ${version} (an earlier release of this service, PGlite 0.3) ` +
+      `and this release embeds PostgreSQL ${EMBEDDED_PG_MAJOR} (PGlite 0.5), which cannot open it. Nothing was changed. ` +
+      `To keep its data, start the earlier release on it and move the data to a PostgreSQL server (pg_dump through ` +
+      `@electric-sql/pglite-socket), then run this release with DATABASE_URL, as recommended for production anyway; ` +
+      `to start empty instead, move the directory aside (mv ${dir} ${dir}.pg${version}) and start again.`,
+  );
+}
+
 export async function openPGlite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  if (!inMemory) {
+    try {
+      refuseOtherMajorVersion(dir);
+    } catch (e) {
+      unlock();
+      throw e;
+    }
+  }
   let pglite: PGlite;
   try {
     pglite = new PGlite(inMemory ? undefined : dir, {
