@@ -224,6 +224,9 @@ export async function openPGlite(dataDir: string): Promise<Database> {
     async close() {
       try {
         await db.destroy();
+        // Kysely closes its driver only if it ever opened a connection; a process that used PGlite directly (the
+        // migrations) must close it too, or PGlite 0.5 keeps the process alive after everything else is done.
+        if (!pglite.closed) await pglite.close();
       } finally {
         unlock();
       }
