@@ -1,15 +1,16 @@
-import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import cors from '@fastify/cors';
 import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import type { App, AppDeps, Module } from './deps';
 import { ApiError, validationError } from './platform/errors';
 import { ajvToFields, depthLimitedJsonParser, validatorCompiler } from './platform/http/validation';
 import { clientErrorHandler } from './platform/http/client-error';
-import { authenticateApiKey, authenticateOperator, authenticateOwner } from './platform/http/auth';
+import { authenticateApiKey, authenticateOperator, authenticateOwner, type ApiKeyRow } from './platform/http/auth';
+import { TtlCache } from './platform/cache';
+import { API_KEY_CHANGED, changeFeed } from './platform/changes';
 import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs } from './platform/openapi';
@@ -18,9 +19,6 @@ import { trustHops } from './config';
 import { op, strictQueryOnRoute } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 import { isConnectionError } from './db';
-
-/** Browsers may call only these (license app API and the signing keys); everything else is server-to-server. */
-const BROWSER_PATHS = new Set(['/v1/licenses/activate', '/v1/licenses/deactivate', '/v1/licenses/verify', '/v1/licenses/signing-keys']);
 
 export const REDACT = [
   'req.headers.authorization',
@@ -45,6 +43,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
     },
+    // Successful requests are not logged line by line (ACCESS_LOG=true does that); errors and slow requests always are.
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -78,6 +78,17 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  let counted = 0;
+  new Counter({
+    name: 'db_statements_total',
+    help: 'Statements sent to the database by this process (transaction control included)',
+    registers: [registry],
+    collect() {
+      const now = deps.database.stats.statements;
+      if (now > counted) this.inc(now - counted);
+      counted = now;
+    },
+  });
   app.decorate('metricsRegistry', registry);
 
   await app.register(swagger, {
@@ -95,16 +106,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     refResolver: { buildLocalReference: (json: any, _base: any, _frag: any, i: number) => json.$id || json.title || `def-${i}` },
   });
 
-  await app.register(cors, {
-    hideOptionsRoute: true,
-    delegator: (req, cb) => {
-      const path = (req.url ?? '').split('?')[0];
-      if (BROWSER_PATHS.has(path)) cb(null, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type'], exposedHeaders: ['Service-Signature', 'Retry-After', 'Request-Id'], maxAge: 600 });
-      else cb(null, { origin: false });
-    },
-  });
+  // CORS is registered by the licenses module, on the only routes browsers may call (license app API, signing keys).
 
   // ---------- request pipeline: request id → auth → rate limit → idempotency → validation → handler ----------
+  // API key rows, cached for a few seconds; rotation and revocation in any process drop the entry everywhere at once.
+  const keyCache = new TtlCache<ApiKeyRow>(config.apiKeyCacheMs);
+  changeFeed(deps.database).on(API_KEY_CHANGED, (hash) => keyCache.delete(hash));
   const limiter = createLimiter({ redis: deps.redis, keyPrefix: 'rl_api', points: config.rateLimitPerMinute, durationSec: 60 });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -114,7 +121,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     if (!meta) return;
     if (meta.auth === 'api_key') {
       // The key's rate limit is spent as soon as the key is identified, so a 403 (IP, scope) counts too.
-      await authenticateApiKey(db, clock, request, reply, meta.scope, (keyId) => enforceKeyRateLimit(limiter, clock, reply, keyId));
+      await authenticateApiKey(db, clock, request, reply, meta.scope, (keyId) => enforceKeyRateLimit(limiter, clock, reply, keyId), keyCache);
     } else if (meta.auth === 'owner') {
       await authenticateOwner(db, request);
     } else if (meta.auth === 'operator') {
@@ -141,12 +148,26 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     return payload;
   });
 
+  // Per request: one map lookup for the metric children of its route and status (prom-client's label hashing is the
+  // costly part, so it runs once per route/status pair), then the access log only when asked for or when slow.
+  const children = new Map<string, { count: ReturnType<typeof reqCounter.labels>; duration: ReturnType<typeof reqDuration.labels> }>();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status_code: String(reply.statusCode) };
-    reqCounter.inc(labels);
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let c = children.get(key);
+    if (!c) {
+      const status = String(reply.statusCode);
+      c = { count: reqCounter.labels(request.method, route, status), duration: reqDuration.labels(request.method, route, status) };
+      children.set(key, c);
+    }
+    c.count.inc();
     const started = (request as any).startedAt as bigint | undefined;
-    if (started) reqDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    if (!started) return;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    c.duration.observe(ms / 1000);
+    if (config.accessLog || ms >= config.slowRequestMs) {
+      request.log[ms >= config.slowRequestMs ? 'warn' : 'info']({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, ms >= config.slowRequestMs ? 'slow request' : 'request');
+    }
   });
 
   // ---------- errors: every answer that is not a success is an ApiError ----------

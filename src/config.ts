@@ -54,6 +54,17 @@ export interface Config {
   tossApiBaseUrl: string;
   /** How long to wait for Toss before treating the outcome as unknown. */
   tossTimeoutMs: number;
+  /**
+   * How long an API key's row may be served from memory (0 turns the cache off). Rotation and revocation reach every
+   * process at once through database notifications; this bounds staleness if a notification is ever lost.
+   */
+  apiKeyCacheMs: number;
+  /** How long a product page of the public API may be served from memory (0 = off); product writes drop it at once. */
+  productCacheMs: number;
+  /** Log one line per request (method, url, status, ms). Off by default: errors and slow requests are always logged. */
+  accessLog: boolean;
+  /** Requests slower than this are logged at warn level. */
+  slowRequestMs: number;
   /** Benchmark only: register the reference routes under /bench (src/bench/reference.ts). Never in production. */
   benchReferenceRoutes: boolean;
 }
@@ -173,6 +184,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
+    apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
+    productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
+    accessLog: bool(env, 'ACCESS_LOG', false),
+    slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
   };
   const merged = { ...config, ...overrides };

@@ -8,8 +8,12 @@ import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
 import type { App, AppDeps } from './deps';
 
+/**
+ * JSON lines to stdout through an asynchronous destination: the request path never waits on a write(2). pino's
+ * destination flushes what is buffered when the process exits.
+ */
 export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } });
+  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }));
 }
 
 export interface Runtime {

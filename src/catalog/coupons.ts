@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { jsonb } from '../db';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
-import { listPage, type PageParams } from '../platform/http/pagination';
+import { listPage, type PageParams, TOTAL_COUNT } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { couponView, normalizeCouponCode } from './model';
@@ -115,7 +115,7 @@ export async function listCoupons(deps: Deps, storeId: string, q: { mode?: Mode 
   return listPage(
     q,
     async () => Number((await repo.couponsQuery(deps.db, storeId, q.mode).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    (offset, limit) => repo.couponsQuery(deps.db, storeId, q.mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    (offset, limit) => repo.couponsQuery(deps.db, storeId, q.mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
     couponView,
   );
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { CouponRow, ProductRow } from './model';
+import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // Kysely only; every function takes the executor so a use case can compose them inside one transaction.
 
@@ -25,7 +26,7 @@ export async function countProducts(db: Db, storeId: string, f: { mode?: Mode; p
 
 /** Newest first; the id breaks ties between rows created in the same millisecond. */
 export function pageProducts(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }, offset: number, limit: number): Promise<ProductRow[]> {
-  return productsQuery(db, storeId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return productsQuery(db, storeId, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 /**

@@ -7,12 +7,23 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { productInRange } from '../platform/http/auth';
+import { CATALOG_CHANGED, storeCache, storeChanged } from '../platform/changes';
 import type { PlanRecord } from './tables';
 import { productView, type ProductRow } from './model';
 import * as repo from './repo';
 import type { CreateProductInput, ProductView, UpdateProductInput } from './schemas';
 
-type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database' | 'config'>>;
+
+/**
+ * Product pages of the public API, kept for PRODUCT_CACHE_MS (2 s by default). A seller's create, edit or archive
+ * empties the store's pages in every process at once; `soldCount` moves with payments and may lag by up to the time
+ * limit (the payment itself takes stock atomically, so this never oversells).
+ */
+function productPages(deps: Deps) {
+  return deps.database && deps.config ? storeCache<Page<ProductView>>(deps.database, 'product-pages', deps.config.productCacheMs, CATALOG_CHANGED) : null;
+}
+const catalogChanged = (deps: Deps, storeId: string) => storeChanged(deps.database, deps.db, CATALOG_CHANGED, storeId);
 export interface KeyScope {
   storeId: string;
   mode: Mode;
@@ -23,12 +34,18 @@ export interface KeyScope {
 
 export async function listProducts(deps: Deps, auth: KeyScope, page: PageParams): Promise<Page<ProductView>> {
   const f = { mode: auth.mode, productIds: auth.productIds };
-  return listPage(
+  const cache = productPages(deps);
+  const key = `${auth.storeId}|${auth.mode}|${auth.productIds?.join(',') ?? '*'}|${page.page}|${page.limit}`;
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const result = await listPage(
     page,
     () => repo.countProducts(deps.db, auth.storeId, f),
     (offset, limit) => repo.pageProducts(deps.db, auth.storeId, f, offset, limit),
     productView,
   );
+  cache?.set(key, result);
+  return result;
 }
 
 /** A product of the key's store and mode inside its product range; anything else is PRODUCT_NOT_FOUND. */
@@ -108,6 +125,7 @@ export async function createProduct(deps: Deps, storeId: string, input: CreatePr
     .values({ ...row, plans: jsonb(row.plans) })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await catalogChanged(deps, storeId);
   return productView(saved);
 }
 
@@ -118,7 +136,7 @@ export async function getProductForOwner(deps: Deps, storeId: string, id: string
 }
 
 export async function updateProduct(deps: Deps, storeId: string, id: string, input: UpdateProductInput): Promise<ProductView> {
-  return deps.db.transaction().execute(async (trx) => {
+  const view = await deps.db.transaction().execute(async (trx) => {
     const cur = await trx.selectFrom('products').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
     if (!cur) throw new ApiError('PRODUCT_NOT_FOUND');
     const rp = input.refundPolicy ?? {};
@@ -152,6 +170,8 @@ export async function updateProduct(deps: Deps, storeId: string, id: string, inp
       .executeTakeFirstOrThrow();
     return productView(saved);
   });
+  await catalogChanged(deps, storeId);
+  return view;
 }
 
 export async function archiveProduct(deps: Deps, storeId: string, id: string): Promise<ProductView> {
@@ -163,6 +183,7 @@ export async function archiveProduct(deps: Deps, storeId: string, id: string): P
     .returningAll()
     .executeTakeFirst();
   if (!saved) throw new ApiError('PRODUCT_NOT_FOUND');
+  await catalogChanged(deps, storeId);
   return productView(saved);
 }
 

@@ -4,6 +4,7 @@ import { IdParams } from '../platform/http/schemas';
 import { CheckoutSessionSchema, CreateCheckoutSessionBody } from './schemas';
 import { CREATE_SESSION_CHECKS, createSession, getSession } from './service';
 import { registerReconcileJob } from './reconcile';
+import { answerSlot, answerStored, JSON_UTF8 } from '../platform/http/idempotency';
 
 const checksDoc = CREATE_SESSION_CHECKS.map(([code, when], i) => `${i + 1}. \`${code}\`: ${when}`).join('\n');
 
@@ -43,7 +44,12 @@ const checkoutModule: Module = async (app, deps) => {
       },
       { body: CreateCheckoutSessionBody, response: { 200: CheckoutSessionSchema } },
     ),
-    async (req) => createSession(deps, req.auth!, req.body),
+    async (req, reply) => {
+      const { body } = await createSession(deps, req.auth!, req.body, answerSlot(req));
+      answerStored(req);
+      // Already serialized (and stored as the idempotent answer): Fastify sends a string as it is.
+      return reply.type(JSON_UTF8).send(body as never);
+    },
   );
 
   app.get(

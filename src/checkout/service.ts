@@ -8,12 +8,42 @@ import { providerFor } from '../payments';
 import { findProduct } from '../catalog/repo';
 import { isSoldOut, priceFor, saleWindowState } from '../catalog/model';
 import { findCheckoutSetup } from './repo';
+import { JSON_UTF8, type AnswerSlot } from '../platform/http/idempotency';
+import type { SessionRow } from './model';
+import { CATALOG_CHANGED, STORE_CHANGED, storeCache } from '../platform/changes';
+import type { ProductRow } from '../catalog/model';
 import { checkMetadata, hostAllowed, parseReturnUrl, sessionView, SESSION_TTL_MS } from './model';
 import type { CheckoutSessionView, CreateCheckoutSessionInput } from './schemas';
 
 export { completePayment } from './complete';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
+
+/**
+ * Reads of session creation kept for PRODUCT_CACHE_MS: products without a stock limit (their sale state changes only
+ * by a seller's write, which empties the cache in every process at once; a product with a stock limit is always read
+ * fresh, so SOLD_OUT is never late) and the mode's checkout settings (emptied by every settings write).
+ */
+function cachedProduct(deps: Deps, storeId: string, mode: Mode, productId: string) {
+  const cache = deps.database ? storeCache<ProductRow>(deps.database, 'checkout-products', deps.config.productCacheMs, CATALOG_CHANGED) : null;
+  const key = `${storeId}|${mode}|${productId}`;
+  const hit = cache?.get(key);
+  if (hit) return Promise.resolve(hit);
+  return findProduct(deps.db, storeId, productId, mode).then((p) => {
+    if (p && p.stock === null) cache?.set(key, p);
+    return p;
+  });
+}
+function cachedSetup(deps: Deps, storeId: string, mode: Mode) {
+  const cache = deps.database ? storeCache<Awaited<ReturnType<typeof findCheckoutSetup>>>(deps.database, 'checkout-setup', deps.config.productCacheMs, STORE_CHANGED) : null;
+  const key = `${storeId}|${mode}`;
+  const hit = cache?.get(key);
+  if (hit) return Promise.resolve(hit);
+  return findCheckoutSetup(deps.db, storeId, mode).then((s) => {
+    cache?.set(key, s);
+    return s;
+  });
+}
 export interface KeyScope {
   storeId: string;
   mode: Mode;
@@ -46,7 +76,11 @@ function checkUrl(field: 'successUrl' | 'cancelUrl', raw: string | undefined): U
   return u;
 }
 
-export async function createSession(deps: Deps, auth: KeyScope, input: CreateCheckoutSessionInput): Promise<CheckoutSessionView> {
+/**
+ * Creates the session. With `slot` (the request's Idempotency-Key claim) the idempotent answer is stored in the same
+ * statement as the session; returns the view and its JSON text, which is what the route sends.
+ */
+export async function createSession(deps: Deps, auth: KeyScope, input: CreateCheckoutSessionInput, slot?: AnswerSlot): Promise<{ view: CheckoutSessionView; body: string }> {
   const { db, clock, config } = deps;
   const now = clock.now();
 
@@ -54,7 +88,7 @@ export async function createSession(deps: Deps, auth: KeyScope, input: CreateChe
   const successUrl = checkUrl('successUrl', input.successUrl);
   const cancelUrl = checkUrl('cancelUrl', input.cancelUrl);
 
-  const product = await findProduct(db, auth.storeId, input.productId, auth.mode);
+  const product = await cachedProduct(deps, auth.storeId, auth.mode, input.productId);
   if (!product || !productInRange(auth, product.id)) throw new ApiError('PRODUCT_NOT_FOUND');
   const price = priceFor(product, input.planId, input.interval);
   if (!price.ok) throw validationError([{ field: price.field, message: price.message }]);
@@ -64,7 +98,7 @@ export async function createSession(deps: Deps, auth: KeyScope, input: CreateChe
   if (window === 'ended') throw new ApiError('ENDED');
   if (isSoldOut(product)) throw new ApiError('SOLD_OUT');
 
-  const setup = await findCheckoutSetup(db, auth.storeId, auth.mode);
+  const setup = await cachedSetup(deps, auth.storeId, auth.mode);
   for (const [field, u] of [['successUrl', successUrl], ['cancelUrl', cancelUrl]] as const) {
     if (u && !hostAllowed(u, setup.return_url_domains)) throw new ApiError('RETURN_URL_NOT_ALLOWED', { details: { field, host: u.host } });
   }
@@ -75,35 +109,48 @@ export async function createSession(deps: Deps, auth: KeyScope, input: CreateChe
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', { internal: `store ${auth.storeId} ${auth.mode}: provider ${setup.payment_provider ?? 'none'}` });
   }
 
-  const row = await db
-    .insertInto('checkout_sessions')
-    .values({
-      id: newId('cs', clock),
-      store_id: auth.storeId,
-      mode: auth.mode,
-      product_id: product.id,
-      plan_id: input.planId ?? null,
-      billing_interval: input.interval ?? null,
-      amount: price.amount,
-      customer_name: input.customer?.name ?? null,
-      customer_email: input.customer?.email ?? null,
-      customer_phone: input.customer?.phone ?? null,
-      metadata: jsonb(metadata),
-      success_url: input.successUrl ?? null,
-      cancel_url: input.cancelUrl ?? null,
-      status: 'open',
-      order_id: null,
-      pending_order_id: newId('ord', clock),
-      attempt_locked_until: null,
-      expires_at: new Date(now.getTime() + SESSION_TTL_MS),
-      completed_at: null,
-      created_at: now,
-      attempt: jsonb(null),
-      payment: jsonb(null),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return sessionView(row, now, config.publicBaseUrl);
+  const row: SessionRow = {
+    id: newId('cs', clock),
+    store_id: auth.storeId,
+    mode: auth.mode,
+    product_id: product.id,
+    plan_id: input.planId ?? null,
+    billing_interval: input.interval ?? null,
+    amount: price.amount,
+    customer_name: input.customer?.name ?? null,
+    customer_email: input.customer?.email ?? null,
+    customer_phone: input.customer?.phone ?? null,
+    metadata,
+    success_url: input.successUrl ?? null,
+    cancel_url: input.cancelUrl ?? null,
+    status: 'open',
+    order_id: null,
+    pending_order_id: newId('ord', clock),
+    attempt_locked_until: null,
+    expires_at: new Date(now.getTime() + SESSION_TTL_MS),
+    completed_at: null,
+    created_at: now,
+    attempt: null,
+    payment: null,
+  };
+  const view = sessionView(row, now, config.publicBaseUrl);
+  const body = JSON.stringify(view);
+  const insert = db.insertInto('checkout_sessions').values({ ...row, metadata: jsonb(metadata), attempt: jsonb(null), payment: jsonb(null) });
+  if (slot) {
+    // One statement: the session and the idempotent answer that describes it are written together, or neither is.
+    await db
+      .with('s', () => insert.returning('id'))
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', response_status: 200, response_body: body, response_content_type: JSON_UTF8 })
+      .where('store_id', '=', slot.storeId)
+      .where('mode', '=', slot.mode)
+      .where('key', '=', slot.key)
+      .where((eb) => eb.exists(eb.selectFrom('s').select('s.id')))
+      .execute();
+  } else {
+    await insert.execute();
+  }
+  return { view, body };
 }
 
 /** Sessions of other stores or modes, or of products outside the key's range, answer CHECKOUT_SESSION_NOT_FOUND. */

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
+import { preparedPool } from './prepared';
 import type { DB } from './types';
 
 export type { DB } from './types';
@@ -17,6 +18,14 @@ export interface Database {
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Statements sent to the database by this process so far (exposed as `db_statements_total` on /metrics). */
+  readonly stats: { statements: number };
+  /**
+   * Calls `handler` with the payload of every notification on `channel` (PostgreSQL LISTEN/NOTIFY), from this process
+   * and every other process on the same database. Send one with `notify(executor, channel, payload)`; inside a
+   * transaction it is delivered when the transaction commits. Returns a function that stops listening.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -133,12 +142,45 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 /** Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes). */
+/** The PostgreSQL major version of the embedded database this build ships (PGlite 0.5.x). */
+export const EMBEDDED_PG_MAJOR = '18';
+
+/**
+ * An embedded database directory written by another PostgreSQL major version (PGlite 0.3.x wrote 17) cannot be
+ * opened by this one: PGlite would fail with an opaque initialization error, or worse. Refuse it up front, saying
+ * what to do. The check reads PG_VERSION, which PostgreSQL writes when it creates a data directory.
+ */
+export function refuseOtherMajorVersion(dir: string): void {
+  let version: string;
+  try {
+    version = readFileSync(join(dir, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    return; // new or empty directory
+  }
+  if (version === EMBEDDED_PG_MAJOR) return;
+  throw new Error(
+    `The embedded database in ${dir} was created by PostgreSQL ${version} (an earlier release of this service, PGlite 0.3) ` +
+      `and this release embeds PostgreSQL ${EMBEDDED_PG_MAJOR} (PGlite 0.5), which cannot open it. Nothing was changed. ` +
+      `To keep its data, start the earlier release on it and move the data to a PostgreSQL server (pg_dump through ` +
+      `@electric-sql/pglite-socket), then run this release with DATABASE_URL, as recommended for production anyway; ` +
+      `to start empty instead, move the directory aside (mv ${dir} ${dir}.pg${version}) and start again.`,
+  );
+}
+
 export async function openPGlite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
   if (!inMemory) mkdirSync(dir, { recursive: true });
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
+  if (!inMemory) {
+    try {
+      refuseOtherMajorVersion(dir);
+    } catch (e) {
+      unlock();
+      throw e;
+    }
+  }
   let pglite: PGlite;
   try {
     pglite = new PGlite(inMemory ? undefined : dir, {
@@ -149,10 +191,18 @@ export async function openPGlite(dataDir: string): Promise<Database> {
     unlock();
     throw e;
   }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  const stats = { statements: 0 };
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, () => stats.statements++) });
   return {
     kind: 'pglite',
     db,
+    stats,
+    async listen(channel, handler) {
+      const stop = await pglite.listen(channel, handler);
+      return async () => {
+        if (!pglite.closed) await stop();
+      };
+    },
     async migrate() {
       // Runs before anything else uses the database, so the driver mutex is not contended here.
       await pglite.exec(MIGRATION_TABLE);
@@ -198,10 +248,15 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool })) });
+  const stats = { statements: 0 };
+  // Parameterized statements run as named prepared statements: planned once per connection, not on every call.
+  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++) })) });
+  const listener = new PgListener(url);
   return {
     kind: 'postgres',
     db,
+    stats,
+    listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
       const client = await pool.connect();
       const done: string[] = [];
@@ -233,9 +288,82 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       await sql`select 1`.execute(db);
     },
     async close() {
+      await listener.close();
       await db.destroy();
     },
   };
+}
+
+/**
+ * One dedicated connection per process for LISTEN (a pooled connection would lose its LISTENs when released). If the
+ * connection is lost it reconnects with a growing pause and listens again; handlers are told nothing was missed only
+ * through their own time limits (the caches that use notifications also expire entries).
+ */
+class PgListener {
+  #client: pg.Client | null = null;
+  #connecting: Promise<pg.Client> | null = null;
+  #handlers = new Map<string, Set<(payload: string) => void>>();
+  #closed = false;
+  #retryMs = 250;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+    let set = this.#handlers.get(channel);
+    if (!set) this.#handlers.set(channel, (set = new Set()));
+    set.add(handler);
+    const client = await this.#connect();
+    if (set.size === 1) await client.query(`listen ${channel}`);
+    return async () => {
+      set!.delete(handler);
+      if (set!.size === 0 && this.#client && !this.#closed) await this.#client.query(`unlisten ${channel}`).catch(() => {});
+    };
+  }
+
+  #connect(): Promise<pg.Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('error', () => {});
+      client.on('notification', (n) => {
+        for (const h of this.#handlers.get(n.channel) ?? []) h(n.payload ?? '');
+      });
+      client.on('end', () => {
+        if (this.#client === client) this.#client = null;
+        if (!this.#closed) this.#reconnectLater();
+      });
+      await client.connect();
+      for (const ch of this.#handlers.keys()) await client.query(`listen ${ch}`);
+      this.#client = client;
+      this.#retryMs = 250;
+      return client;
+    })().finally(() => {
+      this.#connecting = null;
+    });
+    return this.#connecting;
+  }
+
+  #reconnectLater(): void {
+    const t = setTimeout(() => {
+      if (this.#closed) return;
+      this.#connect().catch(() => this.#reconnectLater());
+    }, this.#retryMs);
+    t.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, 10_000);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const c = this.#client ?? (this.#connecting ? await this.#connecting.catch(() => null) : null);
+    this.#client = null;
+    await c?.end().catch(() => {});
+  }
+}
+
+/** Sends a notification on `channel` (delivered at commit when `executor` is a transaction). */
+export async function notify(executor: Db, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
 }
 
 export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<Database> {

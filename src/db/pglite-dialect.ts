@@ -82,8 +82,12 @@ class Mutex {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pg: PGlite) {}
+  constructor(
+    private readonly pg: PGlite,
+    private readonly onStatement?: () => void,
+  ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    this.onStatement?.();
     const res = await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' }).catch((e: unknown) => {
       throw scrubDbError(e);
     });
@@ -99,8 +103,11 @@ class PGliteConnection implements DatabaseConnection {
 class PGliteDriver implements Driver {
   readonly #mutex = new Mutex();
   readonly #conn: PGliteConnection;
-  constructor(private readonly pg: PGlite) {
-    this.#conn = new PGliteConnection(pg);
+  constructor(
+    private readonly pg: PGlite,
+    onStatement?: () => void,
+  ) {
+    this.#conn = new PGliteConnection(pg, onStatement);
   }
   async init(): Promise<void> {
     await this.pg.waitReady;
@@ -127,12 +134,16 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite) {}
+  /** `onStatement` is called for every statement sent (the service's statement count, see /metrics). */
+  constructor(
+    private readonly pg: PGlite,
+    private readonly onStatement?: () => void,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pg);
+    return new PGliteDriver(this.pg, this.onStatement);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

@@ -1,7 +1,9 @@
 import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Db, DB } from '../db';
+import { compiledQuery } from '../db/compiled';
 import type { Mode } from '../platform/tables';
 import type { LicenseActivationsTable, LicenseIssueAttemptsTable, LicensesTable } from './tables';
+import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // Kysely queries of the licenses module. Every function takes the executor, so a use case can compose them in one
 // transaction (pass `trx`) or run them alone (pass `db`).
@@ -38,7 +40,7 @@ export async function countLicenses(db: Db, f: LicenseFilter): Promise<number> {
 
 /** Newest first (issue time, then id), the contract's list order. */
 export async function listLicenses(db: Db, f: LicenseFilter, offset: number, limit: number): Promise<LicenseWithProduct[]> {
-  return filtered(withProduct(db).selectAll('licenses').select('products.name as product_name'), f)
+  return filtered(withProduct(db).selectAll('licenses').select(['products.name as product_name', TOTAL_COUNT]), f)
     .orderBy('licenses.issued_at', 'desc')
     .orderBy('licenses.id', 'desc')
     .offset(offset)
@@ -69,8 +71,8 @@ export async function findByKey(db: Db, keyHash: string, productId: string, opts
  * The lookup and the live activation count in one round trip, for reads that lock nothing (verify). Under a lock
  * (activate, deactivate) count separately after the lock is held, so the count sees every committed activation.
  */
-export async function findByKeyWithCount(db: Db, keyHash: string, productId: string): Promise<(LicenseRow & { active_count: number }) | undefined> {
-  const row = await db
+const byKeyWithCount = compiledQuery((db: Db, keyHash: string, productId: string) =>
+  db
     .selectFrom('licenses')
     .selectAll('licenses')
     .select((eb) =>
@@ -83,8 +85,11 @@ export async function findByKeyWithCount(db: Db, keyHash: string, productId: str
     )
     .where('key_hash', '=', keyHash)
     .where('product_id', '=', productId)
-    .where('issuer', '=', 'service') // as findByKey: seller-issued keys are not verified here
-    .executeTakeFirst();
+    .where('issuer', '=', 'service'), // as findByKey: seller-issued keys are not verified here
+);
+
+export async function findByKeyWithCount(db: Db, keyHash: string, productId: string): Promise<(LicenseRow & { active_count: number }) | undefined> {
+  const [row] = await byKeyWithCount(db, keyHash, productId);
   return row ? { ...row, active_count: Number(row.active_count ?? 0) } : undefined;
 }
 

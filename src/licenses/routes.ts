@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Module } from '../deps';
 import { validationError } from '../platform/errors';
@@ -44,7 +45,19 @@ const SignedAnswer = {
   },
 };
 
+/** Browsers may call only these (license app API and the signing keys); everything else is server-to-server. */
+const BROWSER_PATHS = new Set(['/v1/licenses/activate', '/v1/licenses/deactivate', '/v1/licenses/verify', '/v1/licenses/signing-keys']);
+
 const licensesModule: Module = async (app, deps) => {
+  // CORS only in this module's scope, and within it only for the browser-facing paths: no other route pays for it.
+  await app.register(cors, {
+    hideOptionsRoute: true,
+    delegator: (req, cb) => {
+      const path = (req.url ?? '').split('?')[0];
+      if (BROWSER_PATHS.has(path)) cb(null, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type'], exposedHeaders: ['Service-Signature', 'Retry-After', 'Request-Id'], maxAge: 600 });
+      else cb(null, { origin: false });
+    },
+  });
   const signer = new LicenseSigner(deps);
   const limits = new LicenseAbuseLimits(deps);
   registerLicenseIssueJob(deps);

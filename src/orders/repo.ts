@@ -1,6 +1,7 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
+import { TOTAL_COUNT } from '../platform/http/pagination';
 
 export interface OrderFilter {
   storeId: string;
@@ -25,8 +26,8 @@ export async function countOrders(db: Db, f: OrderFilter): Promise<number> {
 }
 
 /** Newest first by creation time; the time-sortable id breaks ties. */
-export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number): Promise<OrderRow[]> {
-  return ordersQuery(db, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number): Promise<Array<OrderRow & { total_count: string }>> {
+  return ordersQuery(db, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 /** Refund records of the given orders (one query for a whole page). */

@@ -33,7 +33,7 @@ export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PagePara
       const rows = await repo.pageOrders(deps.db, f, offset, limit);
       // One query for the refunds of the whole page rather than one per order.
       const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
-      return rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [] }));
+      return rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [], total_count: row.total_count }));
     },
     ({ row, refunds }) => orderView(row, refunds),
   );

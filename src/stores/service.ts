@@ -1,11 +1,12 @@
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import { jsonb } from '../db';
+import { jsonb, notify } from '../db';
+import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
 import { canonicalAllowlistEntry } from '../platform/http/auth';
-import { listPage, type PageParams } from '../platform/http/pagination';
+import { listPage, type PageParams, TOTAL_COUNT } from '../platform/http/pagination';
 import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
 import { generateApiKey } from './api-key-format';
@@ -13,7 +14,18 @@ import type { ApiKeyView, StoreView } from './schemas';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
+
+/**
+ * A key's row changed (rotated, revoked): other processes drop their cached copy when the transaction commits
+ * (the notification), this one right after it (`keyChangedHere`), so the next request reads the new row.
+ */
+function announceKeyChange(trx: Db, keyHash: string): Promise<void> {
+  return notify(trx, API_KEY_CHANGED, keyHash);
+}
+function keyChangedHere(deps: Deps, keyHash: string): void {
+  if (deps.database) changeFeed(deps.database).local(API_KEY_CHANGED, keyHash);
+}
 
 export function newOwnerToken(): { token: string; hash: string } {
   const token = `own_${randomBase62(40)}`;
@@ -85,6 +97,7 @@ export async function updateStore(deps: Deps, storeId: string, input: { name?: s
   const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
   await deps.db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
+  await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
 
@@ -97,6 +110,7 @@ async function storeExists(db: Db, storeId: string): Promise<void> {
 export async function setPublicContactVerified(deps: Deps, storeId: string, verified: boolean): Promise<StoreView> {
   const res = await deps.db.updateTable('stores').set({ public_contact_verified: verified, updated_at: deps.clock.now() }).where('id', '=', storeId).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND');
+  await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
 
@@ -139,6 +153,7 @@ export async function updateModeSettings(
   if (input.tossClientKey !== undefined) patch.toss_client_key = input.tossClientKey;
   if (input.tossSecretKey !== undefined) patch.toss_secret_key_sealed = input.tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, input.tossSecretKey);
   await deps.db.updateTable('store_mode_settings').set(patch).where('store_id', '=', storeId).where('mode', '=', mode).execute();
+  await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
 
@@ -228,7 +243,7 @@ export async function listApiKeys(deps: Deps, storeId: string, q: { mode?: Mode 
   return listPage(
     q,
     async () => Number((await base().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    (offset, limit) => base().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    (offset, limit) => base().selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
     (r) => apiKeyView(r, now),
   );
 }
@@ -244,8 +259,9 @@ async function lockActiveKey(trx: Db, storeId: string, id: string, now: Date) {
 export async function rotateApiKey(deps: Deps, storeId: string, id: string, graceHours?: number) {
   const now = deps.clock.now();
   const grace = graceHours ?? deps.config.apiKeyGraceHours;
-  return deps.db.transaction().execute(async (trx) => {
+  const result = await deps.db.transaction().execute(async (trx) => {
     const old = await lockActiveKey(trx, storeId, id, now);
+    await announceKeyChange(trx, old.key_hash);
     const { row, secret } = await insertKey(trx, deps.clock, storeId, {
       mode: old.mode,
       name: old.name,
@@ -259,21 +275,30 @@ export async function rotateApiKey(deps: Deps, storeId: string, id: string, grac
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { apiKey: apiKeyView(row, now), secret, previous: apiKeyView(prev, now) };
+    return { apiKey: apiKeyView(row, now), secret, previous: apiKeyView(prev, now), keyHash: old.key_hash };
   });
+  keyChangedHere(deps, result.keyHash);
+  return { apiKey: result.apiKey, secret: result.secret, previous: result.previous };
 }
 
 export async function revokeApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
   const now = deps.clock.now();
-  const row = await deps.db
-    .updateTable('api_keys')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('store_id', '=', storeId)
-    .where('revoked_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
-  if (row) return apiKeyView(row, now);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('store_id', '=', storeId)
+      .where('revoked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    if (r) await announceKeyChange(trx, r.key_hash);
+    return r;
+  });
+  if (row) {
+    keyChangedHere(deps, row.key_hash);
+    return apiKeyView(row, now);
+  }
   const existing = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
   if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(existing, now);

@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the
  * PostgreSQL server named by TEST_DATABASE_URL (created here, dropped by `close`).
  */
-export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<Database & { drop(): Promise<void>; url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const d = await openPGlite('memory://');
@@ -34,6 +34,7 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
   await d.migrate();
   return {
     ...d,
+    url: u.toString(),
     async drop() {
       await d.close();
       // pool.end() resolves before every socket has closed; give them a moment so the forced drop finds none.

@@ -74,6 +74,20 @@ test('the app API needs no API key and no Idempotency-Key, and browsers may call
   assert.equal(keysRes.headers['access-control-allow-origin'], '*');
 });
 
+test('server-to-server routes give browsers no CORS grant (only the app API and signing keys do)', async () => {
+  const origin = { origin: 'https://evil.example.net' };
+  for (const url of ['/v1/orders', '/v1/products', '/health', '/v1/openapi.json']) {
+    const res = await t.app.inject({ method: 'GET', url, headers: { ...origin, authorization: `Bearer ${s.key}` } });
+    assert.equal(res.headers['access-control-allow-origin'], undefined, url);
+  }
+  const pre = await t.app.inject({
+    method: 'OPTIONS',
+    url: '/v1/checkout/sessions',
+    headers: { ...origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+  });
+  assert.equal(pre.headers['access-control-allow-origin'], undefined);
+});
+
 test('the key is matched ignoring case and surrounding or inner spaces', async () => {
   const { key, productId } = await licensed(t, s.storeId);
   const res = await call('verify', { key: ` ${key.toLowerCase().replace(/-/g, '- ')} `, productId, nonce: nonce() });

@@ -30,7 +30,11 @@ before(async () => {
   productId = (await createProduct(t, s)).id;
   for (const docUrl of ['/v1/openapi.json', '/admin/v1/openapi.json']) {
     const doc = (await t.app.inject({ url: docUrl })).json();
-    for (const [path, item] of Object.entries<any>(doc.paths)) for (const m of Object.keys(item)) routes.push({ method: m.toUpperCase(), path });
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      // Rotating or revoking the owner token would lock every later request of this file out (401), proving nothing.
+      if (path.includes('/owner-token/')) continue;
+      for (const m of Object.keys(item)) routes.push({ method: m.toUpperCase(), path });
+    }
   }
 });
 after(async () => {

@@ -1,3 +1,4 @@
+import type { TtlCache } from '../cache';
 import ipaddr from 'ipaddr.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
@@ -123,6 +124,21 @@ export function canonicalAllowlistEntry(entry: string): string | null {
   return bits === undefined ? text : `${text}/${bits}`;
 }
 
+function findKeyByHash(db: Db, hash: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', hash)
+    .executeTakeFirst();
+}
+
+/**
+ * The columns authentication reads. Rows are cached by key hash for a few seconds (API_KEY_CACHE_MS); rotation and
+ * revocation drop the entry in every process at once (src/platform/changes.ts), and expiry and revocation times are
+ * compared with the clock on every request, so a cached row never outlives them.
+ */
+export type ApiKeyRow = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
+
 /**
  * API key → store, mode, scopes; then `onIdentified` (the key's rate limit: a refused call is still a call), then
  * source IP, then scope. Sets `request.auth`.
@@ -134,16 +150,17 @@ export async function authenticateApiKey(
   reply: FastifyReply,
   scope: Scope | undefined,
   onIdentified?: (keyId: string) => Promise<void>,
+  cache?: TtlCache<ApiKeyRow>,
 ): Promise<ApiKeyAuth> {
   const token = bearerToken(request);
   if (!token) throw invalidKey();
   const parsed = parseApiKey(token);
   if (!parsed) throw invalidKey();
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at', 'last_used_at'])
-    .where('key_hash', '=', parsed.hash)
-    .executeTakeFirst();
+  let row = cache?.get(parsed.hash);
+  if (!row) {
+    row = await findKeyByHash(db, parsed.hash);
+    if (row) cache?.set(parsed.hash, row);
+  }
   // The lookup is by a hash of the secret, so its timing reveals nothing an attacker controls;
   // the constant-time comparison keeps the check itself from doing so either.
   if (!row || !safeEqualHex(row.key_hash, parsed.hash) || row.mode !== parsed.mode) throw invalidKey();
@@ -161,6 +178,7 @@ export async function authenticateApiKey(
   // Sellers see when a key was last used (to find unused keys before revoking). Written at most once a minute per
   // key and off the request path, so it costs nothing measurable.
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= 60_000) {
+    row.last_used_at = now;
     db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute().catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
   }
   const auth: ApiKeyAuth = {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
+import { compiledQuery } from '../../db/compiled';
 import type { Clock } from '../clock';
 import { ApiError, validationError } from '../errors';
 import { sha256Hex } from '../crypto';
@@ -41,6 +42,15 @@ function readKey(request: FastifyRequest): string {
   return key;
 }
 
+/** The claim: one INSERT … ON CONFLICT DO NOTHING, compiled once (it runs on every idempotent POST). */
+const claimKey = compiledQuery((db: Db, storeId: string, mode: string, key: string, fp: string, now: Date, lockedUntil: Date, expiresAt: Date) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({ store_id: storeId, mode: mode as 'test' | 'live', key, fingerprint: fp, state: 'processing', created_at: now, locked_until: lockedUntil, expires_at: expiresAt })
+    .onConflict((oc) => oc.columns(['store_id', 'mode', 'key']).doNothing())
+    .returning('key'),
+);
+
 /**
  * Runs before validation on idempotent routes. Either claims the key for this request (the handler runs and
  * `finishIdempotency` stores the answer), or answers here: a replay of the stored answer, a conflict, or
@@ -60,19 +70,16 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
 
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = clock.now();
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        ...scope,
-        fingerprint: keyFp,
-        state: 'processing',
-        created_at: now,
-        locked_until: new Date(now.getTime() + PROCESSING_LOCK_MS),
-        expires_at: new Date(now.getTime() + retentionHours * 3_600_000),
-      })
-      .onConflict((oc) => oc.columns(['store_id', 'mode', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
+    const [inserted] = await claimKey(
+      db,
+      scope.store_id,
+      scope.mode,
+      key,
+      keyFp,
+      now,
+      new Date(now.getTime() + PROCESSING_LOCK_MS),
+      new Date(now.getTime() + retentionHours * 3_600_000),
+    );
     if (inserted) {
       request.idempotency = { storeId: auth.storeId, mode: auth.mode, key };
       return;
@@ -148,4 +155,31 @@ export async function finishIdempotency(db: Db, request: FastifyRequest, reply: 
 export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
   const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
   return Number(res.numDeletedRows ?? 0);
+}
+
+export type AnswerSlot = IdemState;
+export const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/**
+ * For a handler whose whole effect is one write: the claim of this request's Idempotency-Key, so the handler can
+ * store its answer in the same statement as the write (`storeAnswer` in a CTE) instead of a second round trip in
+ * onSend. Undefined when the route is not idempotent. After the write succeeded, call `answerStored`.
+ */
+export function answerSlot(request: FastifyRequest): AnswerSlot | undefined {
+  return request.idempotency;
+}
+
+/** The handler stored the answer itself: onSend leaves the record alone. */
+export function answerStored(request: FastifyRequest): void {
+  request.idempotency = undefined;
+}
+
+/** The UPDATE that stores `body` as the answer of `slot`; compose it with the write (WITH … UPDATE). */
+export function storeAnswer(db: Db, slot: AnswerSlot, status: number, body: string) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: status, response_body: body, response_content_type: JSON_UTF8 })
+    .where('store_id', '=', slot.storeId)
+    .where('mode', '=', slot.mode)
+    .where('key', '=', slot.key);
 }
