@@ -201,7 +201,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
         apiError = new ApiError('INTERNAL_ERROR');
       }
     }
-    if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError, code: apiError.code, internal: apiError.internal }, 'request failed');
+    // 501 is a documented answer (an operation not offered yet), not a failure: no error-level alert for it.
+    if (apiError.code === 'NOT_IMPLEMENTED') request.log.warn({ code: apiError.code, url: request.url }, 'not implemented');
+    else if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError, code: apiError.code, internal: apiError.internal }, 'request failed');
     else if (apiError.internal) request.log.info({ code: apiError.code, internal: apiError.internal }, 'request refused');
     if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);
     reply.code(apiError.statusCode).type('application/json; charset=utf-8').send(apiError.toBody());

@@ -30,8 +30,17 @@ export interface Config {
   idempotencyRetentionHours: number;
   /** Run the background workers (webhook delivery, jobs, maintenance) inside the server process. */
   runWorkers: boolean;
-  /** Development only: allow webhook delivery to loopback addresses in test mode. Never applies to live mode. */
+  /**
+   * Development only (WEBHOOK_ALLOW_LOOPBACK): allow test-mode webhook delivery to loopback addresses, and then only to
+   * the ports in `webhookLoopbackPorts`. Never applies to live mode.
+   */
   webhookAllowLoopback: boolean;
+  /**
+   * WEBHOOK_LOOPBACK_PORTS: the only loopback ports a test-mode webhook may reach when `webhookAllowLoopback` is on
+   * (comma-separated; empty: none). Without this list any store could call any local service (admin ports, the
+   * database's HTTP interfaces) and read its answer. Required when WEBHOOK_ALLOW_LOOPBACK=true.
+   */
+  webhookLoopbackPorts: readonly number[];
   licenseRateLimitPerMinute: number;
   licenseIpRateLimitPerMinute: number;
   licenseNotFoundLimit: number;
@@ -116,6 +125,13 @@ function parseTrustProxy(raw: string | undefined): false | number | string[] {
   return list;
 }
 
+function parsePorts(raw: string | undefined, name: string): number[] {
+  const list = (raw ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = list.filter((x) => !/^\d{1,5}$/.test(x) || Number(x) < 1 || Number(x) > 65535);
+  if (bad.length) throw new Error(`${name} must be a comma-separated list of TCP ports (1 to 65535), got "${bad.join(', ')}"`);
+  return [...new Set(list.map(Number))];
+}
+
 function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
   const raw = env.MASTER_KEY;
   if (raw) {
@@ -158,6 +174,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     webhookAllowLoopback: bool(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
+    webhookLoopbackPorts: parsePorts(env.WEBHOOK_LOOPBACK_PORTS, 'WEBHOOK_LOOPBACK_PORTS'),
     licenseRateLimitPerMinute: int(env, 'LICENSE_RATE_LIMIT_PER_MINUTE', 60, 1),
     licenseIpRateLimitPerMinute: int(env, 'LICENSE_IP_RATE_LIMIT_PER_MINUTE', 120, 1),
     licenseNotFoundLimit: int(env, 'LICENSE_NOT_FOUND_LIMIT', 20, 1),
@@ -173,5 +190,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
   };
-  return { ...config, ...overrides };
+  const merged = { ...config, ...overrides };
+  // Judged on what the environment asked for: programmatic overrides (tests) may fill the port list later.
+  if (config.webhookAllowLoopback && merged.webhookLoopbackPorts.length === 0) {
+    throw new Error(
+      'WEBHOOK_ALLOW_LOOPBACK=true needs WEBHOOK_LOOPBACK_PORTS: the comma-separated loopback ports test-mode webhooks may reach (e.g. WEBHOOK_LOOPBACK_PORTS=4000,4001)',
+    );
+  }
+  return merged;
 }

@@ -9,7 +9,7 @@ export const METHODS: Array<{ value: PaymentMethod; label: string }> = [
 ];
 export const methodLabel = (m: PaymentMethod): string => METHODS.find((x) => x.value === m)?.label ?? m;
 
-/** What the buyer typed, as typed (re-rendered into the form on any error). */
+/** What the buyer typed, as typed (re-rendered into the form on any error, except the card number, which never is). */
 export interface FormValues {
   buyerName: string;
   buyerEmail: string;

@@ -42,7 +42,9 @@ const emptyValues = (s: SessionRow): FormValues => ({
 
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
 export function payHandlers(deps: Deps) {
-  async function renderForm(status: number, page: LoadedPage, values: FormValues, opts: { errors?: FieldErrors; banner?: string; couponApplied?: boolean } = {}) {
+  async function renderForm(status: number, page: LoadedPage, typed: FormValues, opts: { errors?: FieldErrors; banner?: string; couponApplied?: boolean } = {}) {
+    // The card number is never sent back to the browser, whatever went wrong (decline, checksum, another field).
+    const values: FormValues = { ...typed, cardNumber: '' };
     const q = await priceQuote(deps, page, values.couponCode || null);
     const errors: FieldErrors = { ...opts.errors };
     let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };

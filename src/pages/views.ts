@@ -70,7 +70,9 @@ export interface FormPage {
 /**
  * The payment form. It works without JavaScript: the coupon button and the pay button are two submit buttons of one
  * form (the coupon one first, so pressing Enter in a field applies the coupon instead of paying), and showing the
- * card field only for card payments is done in CSS (:has), degrading to always visible.
+ * card field only for card payments is done in CSS (:has), degrading to always visible. The card number is never
+ * rendered back (a declined or mistyped number would sit in the page, the browser's cache and history): after any
+ * error the buyer types it again.
  */
 export function paymentFormPage(f: FormPage): string {
   const { ctx, values, errors = {} } = f;
@@ -105,7 +107,7 @@ ${summary(ctx, f.price)}
 
     ${ctx.simulated
       ? html`<div class="card-fields">
-      ${input('cardNumber', '카드 번호', values.cardNumber, errors.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}
+      ${input('cardNumber', '카드 번호', '', errors.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}
       <div class="test">테스트 모드에서는 실제 결제가 일어나지 않습니다. 테스트 카드:
         <ul>
           <li><code>${cardGroups(TEST_CARDS.success)}</code> 승인</li>

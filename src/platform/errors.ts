@@ -69,7 +69,7 @@ export const ERROR_CATALOG = {
   COUPON_CODE_TAKEN: { status: 409, message: '이미 사용 중인 쿠폰 코드입니다.' },
   // webhooks (issue 4)
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, message: '웹훅 엔드포인트를 찾을 수 없습니다.' },
-  WEBHOOK_URL_NOT_ALLOWED: { status: 400, message: '웹훅 주소는 공개된 http 또는 https 주소여야 합니다.' },
+  WEBHOOK_URL_NOT_ALLOWED: { status: 400, message: '허용되지 않는 웹훅 주소입니다.' },
   EVENT_NOT_FOUND: { status: 404, message: '이벤트를 찾을 수 없습니다.' },
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, message: '비활성화된 웹훅 엔드포인트입니다. 먼저 활성화해 주세요.' },
   WEBHOOK_MODE_MISMATCH: { status: 409, message: '이벤트와 웹훅 엔드포인트의 모드(live/test)가 다릅니다.' },

@@ -9,6 +9,7 @@ import {
   EVENT_RETENTION_MS,
   liveSecrets,
   openSecrets,
+  LOOPBACK_RESPONSE_OMITTED,
   RESPONSE_EXCERPT_CHARS,
   SELF_SENT_EVENT_TYPES,
   subscribes,
@@ -160,7 +161,8 @@ export async function recordBatch(deps: Deps, items: SentDelivery[]): Promise<vo
         status_code: result.status,
         duration_ms: result.durationMs,
         error,
-        response_excerpt: result.body ? result.body.slice(0, RESPONSE_EXCERPT_CHARS) : null,
+        // A loopback answer comes from a service on the operator's machine: never kept for the seller to read.
+        response_excerpt: result.loopback ? LOOPBACK_RESPONSE_OMITTED : result.body ? result.body.slice(0, RESPONSE_EXCERPT_CHARS) : null,
       });
       const ep = endpoints.get(d.endpoint_id);
       const outcome = attemptOutcome({ ok: result.ok, status: result.status, attempt, now, failingSince: ep?.failingSince ?? null });

@@ -21,6 +21,11 @@ export const FAILING_DISABLE_AFTER_MS = 5 * DAY;
 export const EVENT_RETENTION_MS = 30 * DAY;
 /** First characters of a response kept in the attempt log. */
 export const RESPONSE_EXCERPT_CHARS = 1024;
+/**
+ * Stored and shown instead of the response body of a delivery to a loopback address (WEBHOOK_ALLOW_LOOPBACK): that
+ * answer comes from a service on the operator's machine, not from the seller's endpoint.
+ */
+export const LOOPBACK_RESPONSE_OMITTED = '(생략됨: 루프백 주소로 보낸 전달의 응답 본문은 기록하지 않습니다)';
 
 export const DISABLED_REASONS = {
   manual: '판매자가 비활성화했습니다.',

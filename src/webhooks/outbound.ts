@@ -9,7 +9,7 @@ import type { Db } from '../db';
 import { systemClock } from '../platform/clock';
 import type { EventEnvelope } from '../platform/events';
 import type { Mode } from '../platform/tables';
-import { guardWebhookUrl, loopbackAllowed } from './ssrf';
+import { guardWebhookUrl, loopbackPorts, URL_REFUSED_MESSAGE } from './ssrf';
 import type { StoredSecret } from './tables';
 import { openSecret } from './model';
 
@@ -33,6 +33,11 @@ export interface SendResult {
   body: string;
   error: string | null;
   durationMs: number;
+  /**
+   * The request went to a loopback address (the WEBHOOK_ALLOW_LOOPBACK development exception). Its answer comes from
+   * a service on the operator's machine, so callers that show answers to sellers (the delivery log) must not show it.
+   */
+  loopback: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -95,14 +100,17 @@ export async function sendSigned(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const fail = (error: string, status: number | null = null, body = ''): SendResult => ({ ok: false, status, body, error, durationMs: elapsed() });
+  let loopback = false;
+  const fail = (error: string, status: number | null = null, body = ''): SendResult => ({ ok: false, status, body, error, durationMs: elapsed(), loopback });
 
   if (endpoint.secrets.length === 0) return fail('endpoint has no active signing secret');
   const target = await guardWebhookUrl(endpoint.url, {
-    allowLoopback: loopbackAllowed(deps.config.webhookAllowLoopback, envelope.mode),
+    loopbackPorts: loopbackPorts(deps.config, envelope.mode),
     dnsTimeoutMs: timeoutMs,
   });
-  if (!target.ok) return fail(`address not allowed: ${target.reason}`);
+  // The attempt log is the seller's to read: it says only that the address is not allowed (see URL_REFUSED_MESSAGE).
+  if (!target.ok) return fail(URL_REFUSED_MESSAGE);
+  loopback = target.loopback;
 
   const payload = JSON.stringify(envelope);
   const body = Buffer.from(payload, 'utf8');
@@ -140,7 +148,8 @@ export async function sendSigned(
       finish(fail(`timeout after ${timeoutMs} ms`));
       req.destroy();
     }, remaining);
-    req.on('error', (err: NodeJS.ErrnoException) => finish(fail(err.code ? `${err.code}: ${err.message}` : err.message)));
+    // The code alone (ECONNREFUSED, ECONNRESET…): Node's message names the address the host resolved to.
+    req.on('error', (err: NodeJS.ErrnoException) => finish(fail(err.code ?? err.message)));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -148,7 +157,7 @@ export async function sendSigned(
         const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
         const status = res.statusCode ?? null;
         const ok = status !== null && status >= 200 && status < 300;
-        finish({ ok, status, body: text, error: ok ? null : `HTTP ${status}`, durationMs: elapsed() });
+        finish({ ok, status, body: text, error: ok ? null : `HTTP ${status}`, durationMs: elapsed(), loopback });
       };
       res.on('data', (c: Buffer) => {
         if (size < MAX_RESPONSE_BYTES) chunks.push(c);

@@ -8,7 +8,7 @@ export const EventTypeSchema = Type.Union(
 );
 
 const EndpointStatusSchema = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
-const UrlSchema = Type.String({ minLength: 1, maxLength: 2048, description: 'Public http(s) URL. Loopback, private, link-local, CGNAT, multicast and other special addresses are refused, also after DNS resolution.' });
+const UrlSchema = Type.String({ minLength: 1, maxLength: 2048, description: 'Public http(s) URL. Loopback, private, link-local, CGNAT, multicast and other special addresses are refused, also after DNS resolution (in test mode, loopback on the ports in WEBHOOK_LOOPBACK_PORTS passes when WEBHOOK_ALLOW_LOOPBACK is on). A refusal answers WEBHOOK_URL_NOT_ALLOWED saying only that the address is not allowed, never how the name resolved.' });
 
 export const WebhookEndpointSchema = Obj(
   {
@@ -99,7 +99,7 @@ export const WebhookAttemptSchema = Obj(
     statusCode: Nullable(Type.Integer({ description: 'null when no HTTP answer came (timeout, refused connection, address not allowed)' })),
     durationMs: Type.Integer({ minimum: 0 }),
     error: Nullable(Type.String()),
-    responseExcerpt: Nullable(Type.String({ description: 'First 1024 characters of the response body' })),
+    responseExcerpt: Nullable(Type.String({ description: 'First 1024 characters of the response body. For deliveries to a loopback address (the WEBHOOK_ALLOW_LOOPBACK development setting) the body is never kept: a fixed note saying it was omitted is shown instead' })),
   },
   { title: 'WebhookAttempt' },
 );

@@ -6,10 +6,10 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { envelopeOf, runDeliveryOnce } from './delivery';
-import { DELIVERY_ENDPOINT_DISABLED_ERROR, DISABLED_REASONS, generateSecret, liveSecrets, openSecrets, rotateSecrets, sealSecret, SELF_SENT_EVENT_TYPES, TEST_EVENT_TYPE } from './model';
+import { DELIVERY_ENDPOINT_DISABLED_ERROR, DISABLED_REASONS, LOOPBACK_RESPONSE_OMITTED, generateSecret, liveSecrets, openSecrets, rotateSecrets, sealSecret, SELF_SENT_EVENT_TYPES, TEST_EVENT_TYPE } from './model';
 import * as repo from './repo';
 import * as eventsRepo from './events-repo';
-import { guardWebhookUrl, loopbackAllowed } from './ssrf';
+import { guardWebhookUrl, loopbackPorts, namesLoopback, URL_REFUSED_MESSAGE } from './ssrf';
 import type { EventDetailView, EventView, WebhookDeliveryView, WebhookEndpointView, WebhookSecretsView } from './schemas';
 
 /** Seller-console use cases of the webhooks module. Each owns its transaction; HTTP calls happen outside them. */
@@ -60,17 +60,21 @@ function deliveryView(d: repo.DeliveryRow & { endpoint_url: string | null }, att
         statusCode: a.status_code,
         durationMs: a.duration_ms,
         error: a.error,
-        responseExcerpt: a.response_excerpt,
+        responseExcerpt: a.response_excerpt !== null && namesLoopback(a.url) ? LOOPBACK_RESPONSE_OMITTED : a.response_excerpt,
       })),
   };
 }
 
 const eventView = (e: Parameters<typeof envelopeOf>[0]): EventView => envelopeOf(e);
 
-/** The registration-time SSRF check: same guard as delivery, DNS included. Live mode never gets the loopback exception. */
+/**
+ * The registration-time SSRF check: same guard as delivery, DNS included. Live mode never gets the loopback exception.
+ * The seller is told only that the address is not allowed: how the name resolved and which range refused it go to
+ * the operator's log (`internal`), or the answer would map the service's internal DNS and network for anyone.
+ */
 async function assertUrlAllowed(deps: Deps, url: string, mode: Mode): Promise<string> {
-  const r = await guardWebhookUrl(url, { allowLoopback: loopbackAllowed(deps.config.webhookAllowLoopback, mode) });
-  if (!r.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', { details: { url, reason: r.reason } });
+  const r = await guardWebhookUrl(url, { loopbackPorts: loopbackPorts(deps.config, mode) });
+  if (!r.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', { message: URL_REFUSED_MESSAGE, internal: `webhook URL refused: ${r.reason}` });
   return r.url.toString();
 }
 

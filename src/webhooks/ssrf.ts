@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Mode } from '../platform/tables';
+import { ERROR_CATALOG } from '../platform/errors';
 
 /**
  * SSRF guard for webhook targets. A seller controls the URL, so without this a webhook could reach the service's own
@@ -10,19 +11,57 @@ import type { Mode } from '../platform/tables';
  */
 
 export type GuardResult =
-  | { ok: true; url: URL; hostname: string; address: string; family: 4 | 6 }
+  | { ok: true; url: URL; hostname: string; address: string; family: 4 | 6; loopback: boolean }
   | { ok: false; reason: string };
 
+/**
+ * What a refused URL tells the seller (registration answer, delivery log): only that the address is not allowed.
+ * The guard's `reason` (how a name resolved, which range refused it) is for the operator's log only: echoed to a
+ * seller it would map the service's internal DNS and network.
+ */
+export const URL_REFUSED_MESSAGE = ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message;
+
 export interface GuardOptions {
-  /** Development setting (config.webhookAllowLoopback); only ever honoured in test mode, and only for loopback. */
-  allowLoopback: boolean;
+  /**
+   * Loopback ports the URL may target (see loopbackPorts()): empty, the production default, refuses every loopback
+   * address. Private, link-local and other special ranges are refused whatever this says.
+   */
+  loopbackPorts: readonly number[];
   /** Injected for tests; defaults to the system resolver. */
   resolve?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
   dnsTimeoutMs?: number;
 }
 
-export function loopbackAllowed(configAllowLoopback: boolean, mode: Mode): boolean {
-  return configAllowLoopback && mode === 'test';
+/**
+ * The loopback ports a webhook of this mode may reach: the operator's WEBHOOK_LOOPBACK_PORTS when
+ * WEBHOOK_ALLOW_LOOPBACK is on and the mode is test; none otherwise (live mode never gets the exception).
+ */
+export function loopbackPorts(config: { webhookAllowLoopback: boolean; webhookLoopbackPorts: readonly number[] }, mode: Mode): readonly number[] {
+  return config.webhookAllowLoopback && mode === 'test' ? config.webhookLoopbackPorts : [];
+}
+
+/** The TCP port a URL connects to (the scheme's default when none is written). */
+export function urlPort(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+function isLoopback(ip: string): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  return addr.range() === 'loopback';
+}
+
+/**
+ * Whether a stored URL names a loopback host by itself (an IP literal or `localhost`). Used when showing attempts
+ * logged before loopback answers were omitted at delivery; names that only resolve to loopback are caught there.
+ */
+export function namesLoopback(raw: string): boolean {
+  const parsed = parseWebhookUrl(raw);
+  if (!parsed.ok) return false;
+  const host = stripBrackets(parsed.url.hostname).toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || isLoopback(host);
 }
 
 /** Whether one IP address may receive webhooks. Returns the refusal reason, or null when allowed. */
@@ -72,7 +111,8 @@ const systemResolve = (hostname: string) => dnsLookup(hostname, { all: true, ver
 
 /**
  * Resolves the URL's host and checks every address it resolves to: one bad address refuses the whole name, because
- * which one a client picks is not ours to predict. Never throws.
+ * which one a client picks is not ours to predict. Loopback passes only on a listed port. Never throws. A refusal's
+ * `reason` is for the operator's log, never for the seller (see URL_REFUSED_MESSAGE).
  */
 export async function guardWebhookUrl(raw: string, opts: GuardOptions): Promise<GuardResult> {
   const parsed = parseWebhookUrl(raw);
@@ -90,10 +130,12 @@ export async function guardWebhookUrl(raw: string, opts: GuardOptions): Promise<
     }
     if (addresses.length === 0) return { ok: false, reason: 'DNS lookup returned no address' };
   }
+  const port = urlPort(url);
+  const portListed = opts.loopbackPorts.includes(port);
   for (const a of addresses) {
-    const why = refusedAddressReason(a.address, opts.allowLoopback);
-    if (why) return { ok: false, reason: `${hostname} → ${a.address}: ${why}` };
+    const why = refusedAddressReason(a.address, portListed);
+    if (why) return { ok: false, reason: `${hostname} → ${a.address}: ${why}${isLoopback(a.address) && opts.loopbackPorts.length ? ` (port ${port} not in WEBHOOK_LOOPBACK_PORTS)` : ''}` };
   }
   const first = addresses[0];
-  return { ok: true, url, hostname, address: first.address, family: first.family === 6 ? 6 : 4 };
+  return { ok: true, url, hostname, address: first.address, family: first.family === 6 ? 6 : 4, loopback: isLoopback(first.address) };
 }

@@ -91,9 +91,20 @@ test('an amount other than the session amount after coupon is refused before the
   const sim = new SimulatorProvider({ clock: t.clock });
   const auth = sim.authorize({ method: 'card', cardNumber: TEST_CARDS.success, amount: 100, orderId: row.pending_order_id });
   assert.ok(auth.ok);
-  const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: sim, paymentKey: auth.paymentKey, expectedAmount: 100 });
+  // Every gateway call is counted: the simulator would happily confirm the 100 won it authorized.
+  const calls: string[] = [];
+  const counting: PaymentProvider = {
+    name: sim.name,
+    confirmPayment: (i) => (calls.push('confirmPayment'), sim.confirmPayment(i)),
+    refund: (i) => (calls.push('refund'), sim.refund(i)),
+    lookupPayment: (k) => (calls.push('lookupPayment'), sim.lookupPayment(k)),
+    issueBillingKey: (i) => (calls.push('issueBillingKey'), sim.issueBillingKey(i)),
+    chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
+  };
+  const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: counting, paymentKey: auth.paymentKey, expectedAmount: 100 });
   assert.equal(r.kind, 'refused');
   assert.equal((r as any).code, 'AMOUNT_MISMATCH');
+  assert.deepEqual(calls, [], 'the gateway was never called');
   const after = await sessionRow(session.id);
   assert.equal(after.payment, null);
   assert.equal((await t.db.selectFrom('products').select('sold_count').where('id', '=', p.id).executeTakeFirstOrThrow()).sold_count, 0);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, createTestStore, bearer } from '../helpers/app';
+import { allowLoopbackPort, createTestApp, createTestStore, bearer } from '../helpers/app';
 import { createProduct, createSession, submitPayForm } from '../checkout/factory';
 import { TEST_CARDS } from '../../src/payments/simulator';
 import { LicenseClient, LicenseVerificationError } from '../../packages/license-client/src/index';
@@ -24,6 +24,7 @@ test('checkout → order.paid webhook → license → client library activate/ve
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  allowLoopbackPort((receiver.address() as any).port);
   try {
     const s = await createTestStore(t);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -57,6 +57,17 @@ export interface TestApp {
 
 export const TEST_ADMIN_TOKEN = 'test-operator-token-0123456789';
 
+/**
+ * WEBHOOK_LOOPBACK_PORTS of every test app in this process: the one array, shared by reference, so a receiver
+ * started after the app (on a random port) is reachable once it is listed with allowLoopbackPort.
+ */
+const TEST_LOOPBACK_PORTS: number[] = [];
+
+/** Lists a local receiver's port as a loopback port test-mode webhooks may reach (see WEBHOOK_LOOPBACK_PORTS). */
+export function allowLoopbackPort(port: number): void {
+  if (!TEST_LOOPBACK_PORTS.includes(port)) TEST_LOOPBACK_PORTS.push(port);
+}
+
 /** An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. */
 export async function createTestApp(
   opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean; extraModules?: Module[]; log?: pino.Logger } = {},
@@ -68,7 +79,7 @@ export async function createTestApp(
   const masterKey: Buffer = ((database as any).testMasterKey ??= randomBytes(32));
   const config = loadConfig(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
-    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, publicBaseUrl: 'http://localhost:3000', ...opts.config },
+    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', ...opts.config },
   );
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;

@@ -7,7 +7,7 @@ import { newId } from '../../src/platform/ids';
 import type { Mode } from '../../src/platform/tables';
 import { issueLicensesForOrder } from '../../src/licenses/issue-on-payment';
 import { revealKey } from '../../src/licenses/keys';
-import { createTestApp, createTestDatabase, type TestApp } from '../helpers/app';
+import { allowLoopbackPort, createTestApp, createTestDatabase, type TestApp } from '../helpers/app';
 import type { Db } from '../../src/db';
 import type { AppDeps } from '../../src/deps';
 import type { Clock } from '../../src/platform/clock';
@@ -218,6 +218,7 @@ export async function startReceiver(): Promise<Receiver> {
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  allowLoopbackPort((server.address() as AddressInfo).port);
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/license-issue`;
   r.close = () =>
     new Promise<void>((resolve) => {

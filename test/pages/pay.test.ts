@@ -133,8 +133,46 @@ test('a card number failing the checksum is refused next to the card field and n
   const res = await submitPayForm(t, session, { cardNumber: '4242 4242 4242 4241' });
   assert.equal(res.statusCode, 422);
   assert.match(res.body, /id="cardNumber-err"[^>]*>카드 번호가 올바르지 않습니다/);
-  assert.equal(inputValue(res.body, 'cardNumber'), '4242 4242 4242 4241');
+  assert.equal(inputValue(res.body, 'cardNumber'), '', 'the mistyped number is not rendered back');
+  assert.ok(!res.body.includes('4241'), 'no digits of it anywhere in the page');
   assert.equal(inputValue(res.body, 'buyerName'), BUYER.buyerName);
+});
+
+/** Every way the 16 digits could appear in a page: plain, grouped by 4 with spaces, dashes or HTML-encoded spaces. */
+function cardDigitsIn(page: string, digits: string): string[] {
+  const groups = digits.match(/\d{4}/g)!;
+  const forms = [digits, groups.join(' '), groups.join('-'), groups.join('&#32;'), groups.join('&nbsp;'), digits.slice(-8), `${groups[2]} ${groups[3]}`];
+  return forms.filter((f) => page.includes(f));
+}
+
+test('after a decline the card number is never rendered back: the field is empty and no digits of it are in the page', async () => {
+  const sim = simulatorFor(t.clock);
+  // A valid card the gateway declines at confirm (not one of the test cards the page lists).
+  const typed = '5105 1051 0510 5100';
+  const session = await createSession(t, s.key, { productId: product.id });
+  sim.injectFailure('confirm', 'failed');
+  const declined = await submitPayForm(t, session, { cardNumber: typed });
+  assert.equal(declined.statusCode, 422);
+  assert.match(declined.body, /결제사에서 요청을 처리하지 못했습니다/, 'the decline is shown');
+  assert.equal(inputValue(declined.body, 'cardNumber'), '', 'the field holds no value');
+  assert.deepEqual(cardDigitsIn(declined.body, '5105105105105100'), []);
+  assert.equal(inputValue(declined.body, 'buyerEmail'), BUYER.buyerEmail, 'the other fields are kept');
+  assert.equal(await orderCount(session.id), 0);
+
+  // The listed decline card: shown in the test-card list, never as the field's value.
+  const listed = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
+  assert.match(listed.body, /카드사에서 결제를 거절했습니다/);
+  assert.equal(inputValue(listed.body, 'cardNumber'), '');
+  assert.equal(listed.body.split(TEST_CARDS.declined.replace(/(\d{4})(?=\d)/g, '$1 ')).length, 2, 'only in the test-card list');
+
+  // Any other error on the form (here the e-mail) does not send the typed number back either.
+  const other = await submitPayForm(t, session, { cardNumber: typed, buyerEmail: 'not-an-email' });
+  assert.equal(other.statusCode, 422);
+  assert.equal(inputValue(other.body, 'cardNumber'), '');
+  assert.deepEqual(cardDigitsIn(other.body, '5105105105105100'), []);
+  // And a coupon check (the other submit button) neither.
+  const coupon = await submitPayForm(t, session, { cardNumber: typed, action: 'apply_coupon', couponCode: 'NOPE' });
+  assert.deepEqual(cardDigitsIn(coupon.body, '5105105105105100'), []);
 });
 
 test('declined and insufficient-funds cards show the gateway message, release the stock and allow another try', async () => {

@@ -16,7 +16,9 @@ let product: any;
 
 before(async () => {
   fake = await startFakeToss();
-  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300 } });
+  // A generous deadline: a loaded machine must not turn Toss's answers into "unknown". The one test whose answer never
+  // comes shortens it for its own call (the provider is built per call from the config).
+  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 10_000 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
@@ -155,10 +157,12 @@ test('timeout: Toss took the payment but the answer never came → "확인 중",
   const { session, orderId } = await openWindow();
   fake.setMode('lost_answer');
   let res;
+  t.deps.config.tossTimeoutMs = 300; // the answer never comes: the deadline only decides how long this test waits
   try {
-    res = await success(session, { paymentKey: 'tpk_lost_answer', orderId, amount: '15000' }); // the adapter gives up after its (test) 300 ms timeout
+    res = await success(session, { paymentKey: 'tpk_lost_answer', orderId, amount: '15000' });
   } finally {
     fake.setMode('ok');
+    t.deps.config.tossTimeoutMs = 10_000;
   }
   assert.equal(res.statusCode, 202);
   assert.equal(fake.payments.get('tpk_lost_answer')?.status, 'DONE', 'the gateway did charge');

@@ -44,6 +44,21 @@ test('each operation documents its scope, idempotency header, error codes and Ap
   assert.ok(!(verify.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key'), 'the license app API takes no Idempotency-Key');
 });
 
+test('every operation of both documents lists SERVICE_UNAVAILABLE (503, the database unreachable) with its response', async () => {
+  for (const url of ['/v1/openapi.json', '/admin/v1/openapi.json']) {
+    const doc = (await t.app.inject({ url })).json();
+    let n = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        n++;
+        assert.ok(operation['x-error-codes'].includes('SERVICE_UNAVAILABLE'), `${method.toUpperCase()} ${path}`);
+        assert.match(operation.responses['503']?.description ?? '', /SERVICE_UNAVAILABLE/, `${method.toUpperCase()} ${path}`);
+      }
+    }
+    assert.ok(n >= 24, url);
+  }
+});
+
 test('the seller console has its own document and both render for people', async () => {
   const admin = (await t.app.inject({ url: '/admin/v1/openapi.json' })).json();
   assert.ok(admin.paths['/admin/v1/api-keys'].post);

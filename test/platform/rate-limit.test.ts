@@ -9,18 +9,26 @@ test('the 301st call in a minute gets 429 RATE_LIMITED with Retry-After; headers
     const s = await createTestStore(t);
     const other = await s.newKey();
     let last;
+    const started = Date.now();
     for (let i = 1; i <= 300; i++) {
       last = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) });
       assert.equal(last.statusCode, 200, `call ${i}`);
       assert.equal(last.headers['x-ratelimit-remaining'], String(300 - i));
     }
     assert.equal(last!.headers['x-ratelimit-limit'], '300');
-    assert.ok(Number(last!.headers['x-ratelimit-reset']) > t.clock.now().getTime() / 1000);
+    // Reset is a Unix time on the service's clock (the injected one), within the one-minute window.
+    const nowSec = Math.ceil(t.clock.now().getTime() / 1000);
+    const untilReset = Number(last!.headers['x-ratelimit-reset']) - nowSec;
+    assert.ok(Number.isInteger(untilReset) && untilReset >= 1 && untilReset <= 60, `X-RateLimit-Reset is ${untilReset} s away`);
     const limited = await t.app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) });
     assert.equal(limited.statusCode, 429);
     assert.equal(limited.json().code, 'RATE_LIMITED');
+    assert.equal(limited.headers['x-ratelimit-remaining'], '0');
     const retry = Number(limited.headers['retry-after']);
-    assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+    // What is left of the window that opened with the first call: 60 s minus the (real) time the 300 calls took.
+    const spent = Math.ceil((Date.now() - started) / 1000);
+    assert.ok(Number.isInteger(retry) && retry <= 60 && retry >= 60 - spent - 1, `Retry-After ${retry} after ${spent} s`);
+    assert.equal(Number(limited.headers['x-ratelimit-reset']), nowSec + retry, 'Reset and Retry-After name the same moment');
     // The limit is per key: another key of the same store is unaffected.
     assert.equal((await t.app.inject({ url: '/v1/test/whoami', headers: bearer(other.key) })).statusCode, 200);
   } finally {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { writeEvent } from '../../src/platform/events';
 import { DAY } from '../../src/platform/clock';
-import { DISABLED_REASONS } from '../../src/webhooks/model';
+import { DISABLED_REASONS, LOOPBACK_RESPONSE_OMITTED } from '../../src/webhooks/model';
 import { admin, createEndpoint, eventDetail, emit, pump } from './setup';
 import { closedPort, startReceiver, type Receiver } from './receiver';
 
@@ -48,7 +48,8 @@ test('an order.paid event written in a committed transaction is delivered once, 
   assert.equal(detail.deliveries.length, 1);
   assert.equal(detail.deliveries[0].status, 'succeeded');
   assert.equal(detail.deliveries[0].attempts[0].statusCode, 200);
-  assert.equal(detail.deliveries[0].attempts[0].responseExcerpt, 'ok');
+  // The receiver is on loopback (the development exception): its answer is never kept (see ssrf.test.ts).
+  assert.equal(detail.deliveries[0].attempts[0].responseExcerpt, LOOPBACK_RESPONSE_OMITTED);
 });
 
 test('an event written in a transaction that rolls back is never sent', async () => {
@@ -86,7 +87,7 @@ test('a 500 is retried after 5 s with the same event id, and every attempt is lo
   assert.equal(d.status, 'succeeded');
   assert.equal(d.attemptCount, 2);
   assert.deepEqual(d.attempts.map((a: any) => [a.attempt, a.statusCode, a.succeeded]), [[1, 500, false], [2, 204, true]]);
-  assert.equal(d.attempts[0].responseExcerpt, 'boom');
+  assert.equal(d.attempts[0].responseExcerpt, LOOPBACK_RESPONSE_OMITTED);
   assert.equal(d.attempts[0].error, 'HTTP 500');
 });
 
@@ -101,7 +102,8 @@ test('a timeout is a failed attempt and is retried', async () => {
   assert.match(d.attempts[0].error, /timeout/);
   assert.ok(d.attempts[0].durationMs >= 250);
   t.clock.advance(5_000);
-  await pump(t, { timeoutMs: 300 });
+  // The answer comes this time: a generous deadline, so a loaded machine does not turn it into a timeout.
+  await pump(t, { timeoutMs: 10_000 });
   d = (await eventDetail(t, s, ev.id)).deliveries[0];
   assert.equal(d.status, 'succeeded');
   assert.equal(rx.byId(ev.id).length, 2);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { allowLoopbackPort } from '../helpers/app';
 
 export interface Received {
   path: string;
@@ -17,7 +18,7 @@ export type Responder = (r: Received, n: number) => { status: number; body?: str
  * A real HTTP receiver on 127.0.0.1, checking every delivery with the standardwebhooks library's own
  * `Webhook.verify` (not the project's signing code) against each secret it was given.
  */
-export async function startReceiver(opts: { secrets?: () => string[]; respond?: Responder } = {}) {
+export async function startReceiver(opts: { secrets?: () => string[]; respond?: Responder; listed?: boolean } = {}) {
   const received: Received[] = [];
   const state: { secrets: () => string[]; respond: Responder } = { secrets: opts.secrets ?? (() => []), respond: opts.respond ?? (() => ({ status: 200, body: 'ok' })) };
   const server = http.createServer((req, res) => {
@@ -52,6 +53,8 @@ export async function startReceiver(opts: { secrets?: () => string[]; respond?: 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // Listed in the test apps' WEBHOOK_LOOPBACK_PORTS unless a test wants a loopback port that is not.
+  if (opts.listed !== false) allowLoopbackPort(port);
   return {
     port,
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
@@ -73,5 +76,6 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
+  allowLoopbackPort(port);
   return port;
 }

@@ -1,11 +1,15 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import dnsPromises from 'node:dns/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
-import { guardWebhookUrl } from '../../src/webhooks/ssrf';
+import { guardWebhookUrl, loopbackPorts } from '../../src/webhooks/ssrf';
+import { loadConfig } from '../../src/config';
 import { sendSigned } from '../../src/webhooks/outbound';
 import { generateSecret } from '../../src/webhooks/model';
 import { runDeliveryOnce, dispatchEventsOnce } from '../../src/webhooks/delivery';
-import { admin, createEndpoint, emit } from './setup';
+import { admin, createEndpoint, emit, eventDetail, pump } from './setup';
+import { LOOPBACK_RESPONSE_OMITTED } from '../../src/webhooks/model';
 import { startReceiver, type Receiver } from './receiver';
 
 // The dev setting off: the production default.
@@ -15,6 +19,9 @@ let dev: TestApp;
 let ss: TestStore;
 let ds: TestStore;
 let rx: Receiver;
+
+/** All a seller learns of a refused address, at registration and in the delivery log. */
+const URL_REFUSED = '허용되지 않는 웹훅 주소입니다.';
 
 before(async () => {
   strict = await createTestApp({ config: { webhookAllowLoopback: false } });
@@ -45,6 +52,43 @@ test('registration refuses every internal or special address, also behind a DNS 
   }
   const count = await strict.db.selectFrom('webhook_endpoints').select('id').where('store_id', '=', ss.storeId).execute();
   assert.equal(count.length, 0);
+});
+
+test('a refusal says only, in Korean, that the address is not allowed: never how the name resolved or why', async () => {
+  // One name per refused range, resolved by a stub resolver standing in for the service's (internal) DNS.
+  const answers: Record<string, string> = {
+    'db.internal.example': '10.20.30.40',
+    'metadata.internal.example': '169.254.169.254',
+    'me.internal.example': '127.0.0.1',
+    'v6.internal.example': 'fd12:3456::7',
+  };
+  const app = await createTestApp({ config: { webhookAllowLoopback: false } });
+  const store = await createTestStore(app);
+  // The service resolves with node:dns/promises' lookup; stand in for it (ESM bindings of built-ins are re-synced).
+  const original = dnsPromises.lookup;
+  (dnsPromises as any).lookup = async (host: string, opts: any) => (answers[host] ? [{ address: answers[host], family: answers[host].includes(':') ? 6 : 4 }] : original(host, opts));
+  syncBuiltinESMExports();
+  try {
+    for (const [host, address] of Object.entries(answers)) {
+      for (const mode of ['test', 'live'] as const) {
+        const res = await app.app.inject({ method: 'POST', url: '/admin/v1/webhook-endpoints', headers: { authorization: `Bearer ${store.ownerToken}` }, payload: { mode, url: `https://${host}/hook`, eventTypes: ['order.paid'] } });
+        assert.equal(res.statusCode, 400, host);
+        const body = res.json();
+        assert.equal(body.code, 'WEBHOOK_URL_NOT_ALLOWED');
+        assert.equal(body.message, URL_REFUSED, host);
+        assert.equal(body.details, undefined, 'no reason, no echo');
+        for (const leak of [address, '→', 'loopback', 'private', 'linkLocal', 'address', 'DNS']) assert.ok(!res.body.includes(leak), `${host}: the answer shows "${leak}": ${res.body}`);
+      }
+    }
+    // A name that does not resolve answers exactly the same (no oracle for which internal names exist).
+    const missing = await app.app.inject({ method: 'POST', url: '/admin/v1/webhook-endpoints', headers: { authorization: `Bearer ${store.ownerToken}` }, payload: { mode: 'test', url: 'https://no-such-host.invalid/hook', eventTypes: ['order.paid'] } });
+    assert.equal(missing.json().message, URL_REFUSED);
+    assert.ok(!/ENOTFOUND|getaddrinfo|lookup/i.test(missing.body), missing.body);
+  } finally {
+    (dnsPromises as any).lookup = original;
+    syncBuiltinESMExports();
+    await app.close();
+  }
 });
 
 test('registration refuses non-http(s) schemes, credentials in the URL and names that do not resolve', async () => {
@@ -83,6 +127,81 @@ test('the development setting allows loopback in test mode only, and never priva
   }
 });
 
+test('WEBHOOK_LOOPBACK_PORTS: loopback is allowed only to the listed ports, at registration and again at delivery', async () => {
+  const unlisted = await startReceiver({ listed: false });
+  const other = await startReceiver();
+  try {
+    for (const url of [unlisted.url(), `http://localhost:${unlisted.port}/h`, `http://[::1]:${unlisted.port}/h`, 'http://127.0.0.1/h', 'https://localhost/h']) {
+      const res = await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'test', url, eventTypes: ['order.paid'] });
+      assert.equal(res.status, 400, `not a listed port: ${url}`);
+      assert.equal(res.body.message, URL_REFUSED);
+    }
+    assert.equal((await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'test', url: rx.url('/listed'), eventTypes: ['order.paid'] })).status, 201);
+    // Registered on a listed port, then the operator narrows the list: delivery checks the port again, sends nothing.
+    const store = await createTestStore(dev);
+    await createEndpoint(dev, store, { url: other.url('/narrowed') });
+    const ev = await emit(dev, store.storeId);
+    await dispatchEventsOnce(dev.deps, dev.clock.now());
+    const narrowed = { ...dev.deps, config: { ...dev.deps.config, webhookLoopbackPorts: [rx.port] } };
+    assert.equal(await runDeliveryOnce(narrowed, dev.clock.now(), { timeoutMs: 5_000 }), 1);
+    assert.equal(other.received.length, 0, 'nothing reached the port taken off the list');
+    const d = (await eventDetail(dev, store, ev.id)).deliveries[0];
+    assert.equal(d.attempts[0].error, URL_REFUSED);
+  } finally {
+    await unlisted.close();
+    await other.close();
+  }
+});
+
+test('the configuration: WEBHOOK_LOOPBACK_PORTS is a list of ports, required by WEBHOOK_ALLOW_LOOPBACK=true', () => {
+  const env = (e: Record<string, string>) => ({ DATA_DIR: 'memory://', MASTER_KEY: 'a'.repeat(64), ...e });
+  const memory = { dataDir: 'memory://' };
+  assert.deepEqual(loadConfig(env({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_LOOPBACK_PORTS: '4000, 4001,4000' }), memory).webhookLoopbackPorts, [4000, 4001]);
+  assert.throws(() => loadConfig(env({ WEBHOOK_ALLOW_LOOPBACK: 'true' }), memory), /WEBHOOK_LOOPBACK_PORTS/);
+  for (const bad of ['0', '65536', 'abc', '80-90', '-1', '4000;4001']) {
+    assert.throws(() => loadConfig(env({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_LOOPBACK_PORTS: bad }), memory), /WEBHOOK_LOOPBACK_PORTS/, bad);
+  }
+  const off = loadConfig(env({ WEBHOOK_LOOPBACK_PORTS: '4000' }), memory);
+  assert.equal(off.webhookAllowLoopback, false, 'the list alone does not turn loopback on');
+  assert.deepEqual(loopbackPorts(off, 'test'), []);
+  const on = loadConfig(env({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_LOOPBACK_PORTS: '4000' }), memory);
+  assert.deepEqual(loopbackPorts(on, 'test'), [4000]);
+  assert.deepEqual(loopbackPorts(on, 'live'), [], 'live mode never');
+});
+
+test('the response body of a loopback delivery is never stored or shown; the seller sees that it was omitted', async () => {
+  const SECRET_BODY = 'internal-admin-panel: root password hunter2';
+  const local = await startReceiver({ respond: (_r, n) => (n === 1 ? { status: 500, body: SECRET_BODY } : { status: 200, body: SECRET_BODY }) });
+  try {
+    const store = await createTestStore(dev);
+    await createEndpoint(dev, store, { url: local.url('/peek') });
+    const ev = await emit(dev, store.storeId);
+    await pump(dev);
+    dev.clock.advance(5_000);
+    await pump(dev);
+    assert.equal(local.received.length, 2);
+    const detail = (await admin(dev, store)('GET', `/admin/v1/events/${ev.id}`));
+    const d = detail.body.deliveries[0];
+    assert.equal(d.status, 'succeeded');
+    assert.deepEqual(d.attempts.map((a: any) => [a.statusCode, a.responseExcerpt]), [[500, LOOPBACK_RESPONSE_OMITTED], [200, LOOPBACK_RESPONSE_OMITTED]]);
+    assert.ok(!JSON.stringify(detail.body).includes('hunter2'), 'not in the console answer');
+    const list = await admin(dev, store)('GET', `/admin/v1/events?limit=100`);
+    assert.ok(!JSON.stringify(list.body).includes('hunter2'), 'not in the event list');
+    const rows = await dev.db.selectFrom('webhook_attempts').select(['response_excerpt', 'error']).where('event_id', '=', ev.id).execute();
+    assert.equal(rows.length, 2);
+    for (const r of rows) {
+      assert.equal(r.response_excerpt, LOOPBACK_RESPONSE_OMITTED, 'not even stored');
+      assert.ok(!String(r.error).includes('hunter2'));
+    }
+    // An attempt logged before this rule (body stored) is not shown either: a loopback URL hides it on the way out.
+    await dev.db.updateTable('webhook_attempts').set({ response_excerpt: SECRET_BODY }).where('event_id', '=', ev.id).execute();
+    const again = await admin(dev, store)('GET', `/admin/v1/events/${ev.id}`);
+    assert.ok(!JSON.stringify(again.body).includes('hunter2'), 'legacy rows are hidden too');
+  } finally {
+    await local.close();
+  }
+});
+
 test('delivery checks again after DNS: nothing reaches a refused address, the attempt is logged and retried', async () => {
   // Registered while loopback was allowed, delivered by a worker where it is not (e.g. the setting was turned off).
   const store = await createTestStore(dev);
@@ -96,7 +215,7 @@ test('delivery checks again after DNS: nothing reaches a refused address, the at
   assert.equal(d.endpointId, created.endpoint.id);
   assert.equal(d.status, 'pending');
   assert.equal(d.attempts[0].statusCode, null);
-  assert.match(d.attempts[0].error, /address not allowed/);
+  assert.equal(d.attempts[0].error, URL_REFUSED);
 });
 
 test('sendSigned refuses the whole address table at delivery time and sends nothing', async () => {
@@ -107,7 +226,7 @@ test('sendSigned refuses the whole address table at delivery time and sends noth
     const r = await sendSigned(deps, { id: 'we_x', url: `http://${host}:${rx.port}/hook`, secrets: [secret] }, { id: 'evt_x', type: 'webhook.test', mode: 'test', createdAt: new Date(0).toISOString(), data: {} });
     assert.equal(r.ok, false, host);
     assert.equal(r.status, null);
-    assert.match(r.error!, /address not allowed/, host);
+    assert.equal(r.error, URL_REFUSED, host);
   }
   // Live mode ignores the development setting even when it is on.
   const live = await sendSigned(dev.deps, { id: 'we_x', url: rx.url(), secrets: [secret] }, { id: 'evt_y', type: 'webhook.test', mode: 'live', createdAt: new Date(0).toISOString(), data: {} });
@@ -117,8 +236,8 @@ test('sendSigned refuses the whole address table at delivery time and sends noth
 
 test('a DNS name is refused if any of its addresses is internal (no picking the public one)', async () => {
   const resolve = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
-  const r = await guardWebhookUrl('https://mixed.example/hook', { allowLoopback: false, resolve });
+  const r = await guardWebhookUrl('https://mixed.example/hook', { loopbackPorts: [], resolve });
   assert.equal(r.ok, false);
-  const ok = await guardWebhookUrl('https://public.example/hook', { allowLoopback: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
+  const ok = await guardWebhookUrl('https://public.example/hook', { loopbackPorts: [], resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
   assert.ok(ok.ok && ok.address === '93.184.216.34', 'the checked address is the one connected to');
 });

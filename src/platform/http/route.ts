@@ -44,7 +44,8 @@ export interface OpDoc {
 
 /** Codes every route of a given kind can answer, added to what the route lists itself. */
 export function platformErrors(meta: RouteMeta): ErrorCode[] {
-  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR'];
+  // SERVICE_UNAVAILABLE (503, Retry-After): the database is unreachable; any operation can answer it (src/app.ts).
+  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
   if (meta.auth === 'api_key') codes.push('API_KEY_INVALID', 'API_KEY_IP_NOT_ALLOWED', 'RATE_LIMITED');
   if (meta.auth === 'api_key' && meta.scope) codes.push('API_KEY_SCOPE_MISSING');
   if (meta.auth === 'owner' || meta.auth === 'operator') codes.push('ADMIN_UNAUTHORIZED');
