@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
@@ -41,6 +42,8 @@ export interface OrdersTable {
   subscription_id: string | null;
   subscription_event: 'initial' | 'renewal' | 'difference' | null;
   settlement_id: string | null;
+  /** Secret part of the buyer's receipt link (migration 007; filled by a column default). */
+  receipt_token: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Date;
 }
