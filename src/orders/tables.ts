@@ -62,7 +62,15 @@ export interface OrderRefundsTable {
   created_at: Timestamp;
   refunded_at: Date | null;
   updated_at: Date;
+  // added by 006_refunds.sql (defaults keep older inserts valid)
+  currency: ColumnType<'KRW', 'KRW' | undefined, 'KRW'>;
+  keep_licenses: ColumnType<boolean, boolean | undefined, boolean>;
+  source: ColumnType<RefundSource, RefundSource | undefined, RefundSource>;
+  failure_code: ColumnType<string | null, string | null | undefined, string | null>;
+  reconcile_attempts: ColumnType<number, number | undefined, number>;
 }
+
+export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel';
 
 export interface OrdersTables {
   orders: OrdersTable;
