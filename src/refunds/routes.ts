@@ -1,10 +1,68 @@
 import type { Module } from '../deps';
 import { op } from '../platform/http/route';
-import { notImplemented, PendingBody } from '../platform/http/not-implemented';
+import { IdParams } from '../platform/http/schemas';
+import { pageParams } from '../platform/http/pagination';
+import { AdminRefundsQuery, RefundOrderBody, RefundOrderResult, RefundPage } from './schemas';
+import { refundOrder } from './service';
+import { listRefunds } from './console';
+import { registerRefundJobs } from './reconcile';
 
-// Placeholder routes: documented now, implemented by the refunds module's issue.
-const refundsModule: Module = async (app) => {
-  app.post('/v1/orders/:id/refund', op({ operationId: 'refundOrder', summary: 'Refund an order', tags: ['Refunds'] }, { auth: 'api_key', scope: 'refunds:write', idempotent: true, errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'] }, { response: { 200: PendingBody } }), notImplemented);
+const REFUND_DOC =
+  'Refunds all or part of a paid order through its payment gateway. Body fields are all optional: `{}` refunds everything still refundable.\n\n' +
+  'Checks, in this order (the first that fails answers): ORDER_NOT_FOUND (absent, other mode, or outside the key\'s products) → ' +
+  'REFUND_AMOUNT_INVALID (amount ≤ 0) → REFUND_NOT_PAID (status is not `paid`; a fully refunded order is `refunded`) → ' +
+  'REFUND_SETTLED (the order is in a settlement round) → REFUND_REQUEST_PENDING (a buyer\'s refund request is requested or held: decide it instead) → ' +
+  'REFUND_IN_PROGRESS (another refund of the order is `pending` or `unknown`) → REFUND_NONE_LEFT → REFUND_EXCEEDS. ' +
+  'Then the refund is recorded `pending` and the gateway is asked: PG_REFUND_FAILED (502) when it refuses (`details.refundId`, `details.gatewayCode`; nothing moved, ' +
+  'you may try again with a new Idempotency-Key), PG_REFUND_AMBIGUOUS (502) when it does not answer in time (`details.refundId`; the refund may have happened: ' +
+  'do not retry with a new key, the service looks the payment up and settles it, and sends `order.refunded` if it went through).\n\n' +
+  'On success the order\'s `refundedAmount`, `refundedAt` and `refunds` grow, it stays `paid` while something is left and becomes `refunded` when nothing is; ' +
+  'a refund that leaves nothing revokes the order\'s licenses unless `keepLicenses` is true; an `order.refunded` event is sent. ' +
+  'Stock and coupon uses are not given back (see the README, "Refunds").';
+
+const refundsModule: Module = async (app, deps) => {
+  registerRefundJobs(deps);
+
+  app.post(
+    '/v1/orders/:id/refund',
+    op(
+      { operationId: 'refundOrder', summary: 'Refund an order', description: REFUND_DOC, tags: ['Refunds'] },
+      {
+        auth: 'api_key',
+        scope: 'refunds:write',
+        idempotent: true,
+        errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'],
+      },
+      { params: IdParams, body: RefundOrderBody, response: { 200: RefundOrderResult } },
+    ),
+    async (req) =>
+      refundOrder(deps, {
+        storeId: req.auth!.storeId,
+        mode: req.auth!.mode,
+        orderId: req.params.id,
+        productIds: req.auth!.productIds,
+        amount: req.body.amount,
+        reason: req.body.reason ?? null,
+        keepLicenses: req.body.keepLicenses ?? false,
+        source: 'api',
+      }),
+  );
+
+  // ---------- seller console ----------
+  app.get(
+    '/admin/v1/refunds',
+    op(
+      {
+        operationId: 'adminListRefunds',
+        summary: 'List the store\'s refunds, newest first',
+        description: 'Every refund record of the store (all states), filtered by `mode`, `orderId` and `status`. `failure` explains failed refunds and unknown ones that need a look at the gateway.',
+        tags: ['Refunds'],
+      },
+      { auth: 'owner' },
+      { querystring: AdminRefundsQuery, response: { 200: RefundPage } },
+    ),
+    async (req) => listRefunds(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode, orderId: req.query.orderId, status: req.query.status }),
+  );
 };
 
 export default refundsModule;

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { OrderSchema } from '../orders/schemas';
+import { RefundSchema } from '../refunds/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -56,6 +57,17 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     data: Type.Composite(
       [OrderSchema, Obj({ subscriptionEvent: Nullable(Type.Union([Type.Literal('initial'), Type.Literal('renewal'), Type.Literal('difference')])) })],
       { additionalProperties: false, title: 'OrderPaidData' },
+    ),
+  },
+  {
+    type: 'order.refunded',
+    summary: 'A refund of an order succeeded (each refund, partial or full)',
+    description:
+      '`data.refund` is the refund record (status `succeeded`), `data.order` the Order after it (`refundedAmount`, `refundedAt`, `refunds`, `status` `paid` while something is left, `refunded` when nothing is), ' +
+      '`data.licensesRevoked` how many of the order\'s licenses this refund revoked (a full refund without `keepLicenses`). Refunds that settle later (after PG_REFUND_AMBIGUOUS) are reported here when they do.',
+    data: Obj(
+      { refund: RefundSchema, order: OrderSchema, licensesRevoked: Type.Integer({ minimum: 0 }) },
+      { title: 'OrderRefundedData' },
     ),
   },
   {
