@@ -9,8 +9,9 @@ import subscriptions from './subscriptions/routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
+import receiptPages from './pages/receipt';
 import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, licenses, webhooks, pages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, licenses, webhooks, pages, receiptPages, benchReference];

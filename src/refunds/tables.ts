@@ -23,6 +23,10 @@ export interface RefundRequestsTable {
   source: string;
   created_at: Timestamp;
   updated_at: Date;
+  // added by 007_refund_requests.sql (the requests module)
+  decided_by: 'api' | 'console' | 'auto' | 'buyer' | null;
+  approved_amount: number | null;
+  approving_since: Date | null;
 }
 
 export interface SettlementRoundsTable {
