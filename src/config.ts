@@ -47,9 +47,17 @@ export interface Config {
   tossTimeoutMs: number;
   /** Benchmark only: register the reference routes under /bench (src/bench/reference.ts). Never in production. */
   benchReferenceRoutes: boolean;
+  /** SETTLEMENT_SCHEDULE: `weekly` (default) settles orders past their withdrawal window once a KST week; `off`: only the console does. */
+  settlementSchedule: 'weekly' | 'off';
 }
 
 type Env = Record<string, string | undefined>;
+
+function settlementSchedule(env: Env): 'weekly' | 'off' {
+  const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
+  if (raw !== 'weekly' && raw !== 'off') throw new Error(`SETTLEMENT_SCHEDULE must be weekly or off, got "${raw}"`);
+  return raw;
+}
 
 function int(env: Env, name: string, def: number, min = 0): number {
   const raw = env[name];
@@ -156,6 +164,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
+    settlementSchedule: settlementSchedule(env),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
   };
   return { ...config, ...overrides };

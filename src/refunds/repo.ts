@@ -101,3 +101,52 @@ export async function countRefunds(db: Db, f: RefundListFilter): Promise<number>
 export function pageRefunds(db: Db, f: RefundListFilter, offset: number, limit: number): Promise<RefundRow[]> {
   return listQuery(db, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
+
+// ---------- settlement ----------
+
+export interface SettlementCandidate {
+  id: string;
+  amount: number;
+  refunded_amount: number | null;
+  paid_at: Date | null;
+  refund_days: number;
+}
+
+/**
+ * Unsettled paid (or since refunded) orders of a store and mode paid up to `paidBefore`, locked so a refund of one of
+ * them waits for the round (and then answers REFUND_SETTLED). Orders with a refund in flight or an active refund
+ * request are left out: their outcome is not known yet.
+ */
+export async function lockSettlementCandidates(trx: Db, storeId: string, mode: Mode, paidBefore: Date): Promise<SettlementCandidate[]> {
+  return trx
+    .selectFrom('orders')
+    .innerJoin('products', 'products.id', 'orders.product_id')
+    .select(['orders.id', 'orders.amount', 'orders.refunded_amount', 'orders.paid_at', 'products.refund_days'])
+    .where('orders.store_id', '=', storeId)
+    .where('orders.mode', '=', mode)
+    .where('orders.status', 'in', ['paid', 'refunded'])
+    .where('orders.settlement_id', 'is', null)
+    .where('orders.paid_at', '<=', paidBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('order_refunds').select('order_refunds.id').whereRef('order_refunds.order_id', '=', 'orders.id').where('order_refunds.status', 'in', ['pending', 'unknown']))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('refund_requests').select('refund_requests.id').whereRef('refund_requests.order_id', '=', 'orders.id').where('refund_requests.status', 'in', ['requested', 'held']))),
+    )
+    .orderBy('orders.paid_at')
+    .orderBy('orders.id')
+    .forUpdate('orders')
+    .execute();
+}
+
+/** Stores and modes that have unsettled paid orders from before `paidBefore` (the weekly job's work list). */
+export function storesWithUnsettled(db: Db, paidBefore: Date): Promise<Array<{ store_id: string; mode: Mode }>> {
+  return db
+    .selectFrom('orders')
+    .select(['store_id', 'mode'])
+    .distinct()
+    .where('status', 'in', ['paid', 'refunded'])
+    .where('settlement_id', 'is', null)
+    .where('paid_at', '<=', paidBefore)
+    .execute();
+}

@@ -2,10 +2,27 @@ import type { Module } from '../deps';
 import { op } from '../platform/http/route';
 import { IdParams } from '../platform/http/schemas';
 import { pageParams } from '../platform/http/pagination';
-import { AdminRefundsQuery, RefundOrderBody, RefundOrderResult, RefundPage } from './schemas';
+import {
+  AdminRefundsQuery,
+  CreateSettlementBody,
+  RefundOrderBody,
+  RefundOrderResult,
+  RefundPage,
+  SettlementListQuery,
+  SettlementPage,
+  SettlementWithOrdersSchema,
+} from './schemas';
 import { refundOrder } from './service';
 import { listRefunds } from './console';
 import { registerRefundJobs } from './reconcile';
+import { createRoundFromConsole, getRound, listRounds, registerSettlementTask } from './settlement';
+
+const SETTLEMENT_DOC =
+  'A settlement round closes the store\'s paid orders of one mode into a payout record: `gross` (what they took), `refunds` (what was refunded of them), ' +
+  '`fees` (3.3 % of what each order kept, rounded down per order) and `net` = gross − refunds − fees. Only orders whose withdrawal window ' +
+  '(max(7 days, the product\'s refundDays), ending 24:00 KST, rolled to a business day) has ended are settled, so a buyer\'s statutory withdrawal is never blocked; ' +
+  'orders with a refund in flight or an undecided refund request wait for the next round. An order in a round answers REFUND_SETTLED to refunds. ' +
+  'Rounds are made weekly by the service (each KST week, of orders paid before its Monday 00:00 KST; SETTLEMENT_SCHEDULE=off disables it) and on demand here.';
 
 const REFUND_DOC =
   'Refunds all or part of a paid order through its payment gateway. Body fields are all optional: `{}` refunds everything still refundable.\n\n' +
@@ -22,6 +39,7 @@ const REFUND_DOC =
 
 const refundsModule: Module = async (app, deps) => {
   registerRefundJobs(deps);
+  if (deps.config.settlementSchedule === 'weekly') registerSettlementTask(deps);
 
   app.post(
     '/v1/orders/:id/refund',
@@ -62,6 +80,39 @@ const refundsModule: Module = async (app, deps) => {
       { querystring: AdminRefundsQuery, response: { 200: RefundPage } },
     ),
     async (req) => listRefunds(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode, orderId: req.query.orderId, status: req.query.status }),
+  );
+
+  const stlTags = ['Settlement'];
+  app.post(
+    '/admin/v1/settlements',
+    op(
+      { operationId: 'adminCreateSettlement', summary: 'Settle now: close a round of the orders that qualify', description: SETTLEMENT_DOC, tags: stlTags },
+      { auth: 'owner', errors: ['SETTLEMENT_EMPTY'] },
+      { body: CreateSettlementBody, response: { 201: SettlementWithOrdersSchema } },
+    ),
+    async (req, reply) => {
+      const round = await createRoundFromConsole(deps, req.owner!.storeId, { mode: req.body.mode, cutoff: req.body.cutoff ? new Date(req.body.cutoff) : undefined });
+      reply.code(201);
+      return round;
+    },
+  );
+  app.get(
+    '/admin/v1/settlements',
+    op(
+      { operationId: 'adminListSettlements', summary: 'List settlement rounds, newest first', description: SETTLEMENT_DOC, tags: stlTags },
+      { auth: 'owner' },
+      { querystring: SettlementListQuery, response: { 200: SettlementPage } },
+    ),
+    async (req) => listRounds(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode }),
+  );
+  app.get(
+    '/admin/v1/settlements/:id',
+    op(
+      { operationId: 'adminGetSettlement', summary: 'Read a settlement round with its orders', tags: stlTags },
+      { auth: 'owner', errors: ['SETTLEMENT_NOT_FOUND'] },
+      { params: IdParams, response: { 200: SettlementWithOrdersSchema } },
+    ),
+    async (req) => getRound(deps, req.owner!.storeId, req.params.id),
   );
 };
 

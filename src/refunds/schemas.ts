@@ -73,3 +73,43 @@ export const AdminRefundOrderBody = Obj(
   { mode: ModeSchema, ...RefundOrderBody.properties },
   { title: 'AdminRefundOrderRequest' },
 );
+
+export const SettlementOrderSchema = Obj(
+  {
+    orderId: Type.String(),
+    paidAt: Nullable(DateTime()),
+    gross: Won('What the order took'),
+    refunded: Won('What had been refunded of it when it was settled'),
+    fee: Won('Service fee: floor((gross − refunded) × feeRateBps / 10000)'),
+    net: Won('gross − refunded − fee'),
+  },
+  { title: 'SettlementOrder' },
+);
+
+const settlementProps = {
+  id: Type.String({ description: 'Settlement round id (`stl_…`)' }),
+  mode: ModeSchema,
+  cutoff: DateTime('Orders paid up to this instant (and out of their withdrawal window when the round was made) are in the round'),
+  orderCount: Type.Integer({ minimum: 0 }),
+  gross: Won('Sum of the orders\' amounts'),
+  refunds: Won('Sum refunded of them before settlement'),
+  fees: Won('Sum of the per-order fees'),
+  net: Won('The payout: gross − refunds − fees'),
+  feeRateBps: Type.Integer({ minimum: 0, description: 'Fee rate in basis points of what each order kept (330 = 3.3 %)' }),
+  source: Type.Union([Type.Literal('job'), Type.Literal('console')], { description: '`job`: the weekly scheduler; `console`: made by the seller' }),
+  periodKey: Nullable(Type.String({ description: 'The weekly job\'s week (its KST Monday, YYYY-MM-DD); null for console rounds' })),
+  createdBy: Type.String(),
+  createdAt: DateTime(),
+};
+
+export const SettlementSchema = Obj(settlementProps, { title: 'SettlementRound' });
+export const SettlementWithOrdersSchema = Obj({ ...settlementProps, orders: Type.Array(SettlementOrderSchema) }, { title: 'SettlementRoundWithOrders' });
+export const SettlementPage = PageOf(SettlementSchema, 'SettlementRoundPage');
+export const SettlementListQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
+export const CreateSettlementBody = Obj(
+  {
+    mode: ModeSchema,
+    cutoff: Type.Optional(DateTime('Settle orders paid up to this instant; default (and at most) now')),
+  },
+  { title: 'CreateSettlementRequest' },
+);
