@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, post } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { simulatorFor } from '../../src/payments';
+import { reconcileRefund } from '../../src/refunds/reconcile';
 import { act, buy, DAY, events, file, fileRaw, getOrder, getRequest, product, setup, type Ctx } from './helpers';
 
 let c: Ctx;
@@ -245,6 +246,24 @@ test('PG_REFUND_AMBIGUOUS keeps the request processing (REFUND_IN_PROGRESS / NOT
   assert.equal(done.processing, false);
   assert.ok(done.refundId);
   assert.equal((await getOrder(c, order.id)).refundedAmount, 10_000);
+});
+
+test('a refund settled by reconciliation before the request caught up: another approval answers REFUND_IN_PROGRESS, never a second refund', async () => {
+  const { order, rr } = await lateRequest({ amount: '4000' });
+  simulatorFor(c.t.clock).injectFailure('refund', 'unknown');
+  assert.equal((await act(c, rr.id, 'approve', {})).json().code, 'PG_REFUND_AMBIGUOUS');
+  // Reconciliation (the refund engine) records the refund as succeeded; the request's follow task has not run yet.
+  const [unknown] = await c.t.db.selectFrom('order_refunds').select('id').where('refund_request_id', '=', rr.id).execute();
+  assert.equal(await reconcileRefund(c.t.deps, unknown.id), 'succeeded');
+  assert.equal((await getOrder(c, order.id)).refundedAmount, 4_000);
+  const again = await act(c, rr.id, 'approve', {});
+  assert.equal(again.statusCode, 409, again.body);
+  assert.equal(again.json().code, 'REFUND_IN_PROGRESS');
+  assert.equal((await getOrder(c, order.id)).refundedAmount, 4_000, 'refunded once');
+  await c.t.deps.worker.runOnce();
+  const done = await getRequest(c, rr.id);
+  assert.equal(done.status, 'approved');
+  assert.equal(done.refundId, unknown.id);
 });
 
 test('concurrent approvals of one request (different Idempotency-Keys) refund it once', async () => {
