@@ -19,8 +19,13 @@ ul.list li{border-top:1px solid #f2f4f6;padding:10px 0}
 ul.list li:first-child{border-top:0;padding-top:0}
 .line{display:flex;justify-content:space-between;gap:12px}
 .amount{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
+dl.amounts dt{white-space:nowrap}
+dl.amounts dd{overflow-wrap:anywhere}
 @media (min-width:900px){main{max-width:560px;padding-top:40px}}
 </style>`);
+
+/** An instant at 00:00 KST shown as the end of the day before ("2026-11-04 24:00"), as Korean deadlines are written. */
+const endOfDay = (at: string): string => `${kstDate(new Date(Date.parse(at) - 1))} 24:00`;
 
 const STATUS: Record<RefundRequestView['status'], string> = {
   requested: '접수됨 · 판매자 확인 중',
@@ -87,7 +92,7 @@ function activeCard(r: Receipt, a: RefundRequestView, token: string, action: str
   ${a.reason ? html`<p class="muted">사유: ${a.reason}</p>` : ''}
   ${a.status === 'held' && a.decisionReason ? html`<div class="banner info" style="margin-top:12px">판매자가 요청을 보류했습니다: ${a.decisionReason}</div>` : ''}
   ${a.statutory && a.autoApproveAt
-    ? html`<div class="banner info" style="margin-top:12px">법정 청약철회 기간 안에 접수된 요청입니다. 판매자가 ${kst(new Date(a.autoApproveAt))}까지 처리하지 않으면 자동으로 승인되어 환불됩니다.</div>`
+    ? html`<div class="banner info" style="margin-top:12px">법정 청약철회 기간 안에 접수된 요청입니다. 판매자가 ${endOfDay(a.autoApproveAt)}까지 처리하지 않으면 자동으로 승인되어 환불됩니다.</div>`
     : ''}
   ${a.processing
     ? html`<p class="muted" style="margin-top:12px">판매자가 승인하여 환불을 처리하고 있습니다.</p>`
@@ -103,7 +108,7 @@ function requestForm(r: Receipt, token: string, action: string, form: ReceiptFor
   return html`<section class="card" aria-label="환불 요청하기" id="refund-form">
   <h2>환불 요청하기</h2>
   <p class="muted">환불 가능한 금액은 <strong id="refundable">${won(r.refundable)}</strong>입니다. 판매자가 요청을 확인한 뒤 환불합니다.</p>
-  ${windowEnd ? html`<p class="hint">청약철회 기간: ${kstDate(new Date(windowEnd.getTime() - 1))} 24:00까지. 이 기간 안의 요청은 3영업일 안에 처리되지 않으면 자동으로 승인됩니다.</p>` : ''}
+  ${windowEnd ? html`<p class="hint">청약철회 기간: ${endOfDay(windowEnd.toISOString())}까지. 이 기간 안의 요청은 3영업일 안에 처리되지 않으면 자동으로 승인됩니다.</p>` : ''}
   <form method="post" action="${action}" novalidate>
     <input type="hidden" name="t" value="${token}">
     <label for="amount">환불 요청 금액 (원)</label>

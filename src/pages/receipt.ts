@@ -69,7 +69,9 @@ const receiptModule: Module = async (app, deps) => {
     const token = first(q.t);
     const receipt = await loadReceipt(deps, req.params.orderId, token);
     if (!receipt) return send(reply, 404, notFound());
-    const done = DONE[first(q.done)];
+    // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
+    const doneKey = first(q.done);
+    const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? DONE[doneKey] : undefined;
     return send(reply, 200, receiptPage({ receipt, token, banner: done ? { kind: 'info', text: done } : undefined }));
   });
 
