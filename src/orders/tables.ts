@@ -68,6 +68,7 @@ export interface OrderRefundsTable {
   source: ColumnType<RefundSource, RefundSource | undefined, RefundSource>;
   failure_code: ColumnType<string | null, string | null | undefined, string | null>;
   reconcile_attempts: ColumnType<number, number | undefined, number>;
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel';

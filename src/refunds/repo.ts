@@ -39,6 +39,10 @@ export async function insertRefund(trx: Db, row: Insertable<OrderRefundsTable>):
   return trx.insertInto('order_refunds').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+export function findByRequestKey(db: Db, storeId: string, mode: Mode, requestKey: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('order_refunds').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('request_key', '=', requestKey).executeTakeFirst();
+}
+
 export function findRefund(db: Db, id: string): Promise<RefundRow | undefined> {
   return db.selectFrom('order_refunds').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -32,7 +32,8 @@ const REFUND_DOC =
   'REFUND_IN_PROGRESS (another refund of the order is `pending` or `unknown`) → REFUND_NONE_LEFT → REFUND_EXCEEDS. ' +
   'Then the refund is recorded `pending` and the gateway is asked: PG_REFUND_FAILED (502) when it refuses (`details.refundId`, `details.gatewayCode`; nothing moved, ' +
   'you may try again with a new Idempotency-Key), PG_REFUND_AMBIGUOUS (502) when it does not answer in time (`details.refundId`; the refund may have happened: ' +
-  'do not retry with a new key, the service looks the payment up and settles it, and sends `order.refunded` if it went through).\n\n' +
+  'do not retry with a new key, the service looks the payment up and settles it, and sends `order.refunded` if it went through). ' +
+  'A retry with the SAME Idempotency-Key never refunds again: it answers that refund\'s current state (200 once it succeeded, the same 502 until then).\n\n' +
   'On success the order\'s `refundedAmount`, `refundedAt` and `refunds` grow, it stays `paid` while something is left and becomes `refunded` when nothing is; ' +
   'a refund that leaves nothing revokes the order\'s licenses unless `keepLicenses` is true; an `order.refunded` event is sent. ' +
   'Stock and coupon uses are not given back (see the README, "Refunds").';
@@ -63,6 +64,7 @@ const refundsModule: Module = async (app, deps) => {
         reason: req.body.reason ?? null,
         keepLicenses: req.body.keepLicenses ?? false,
         source: 'api',
+        requestKey: req.idempotency?.key ?? null,
       }),
   );
 

@@ -40,6 +40,12 @@ export interface RefundOrderInput {
   /** Set when approving a refund request: that request does not count as pending, and the refund links to it. */
   refundRequestId?: string | null;
   source: RefundSource;
+  /**
+   * The caller's idempotency key (the API's Idempotency-Key). A second call with the same key does not refund again:
+   * it answers the first refund's current state (200 once it succeeded, PG_REFUND_FAILED / PG_REFUND_AMBIGUOUS
+   * otherwise), or IDEMPOTENCY_KEY_CONFLICT when the key was used for another order or amount.
+   */
+  requestKey?: string | null;
 }
 
 export interface RefundOrderResult {
@@ -58,8 +64,15 @@ export interface RefundOrderResult {
  *    the same reconciliation.
  */
 export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<RefundOrderResult> {
-  const { order, refund } = await deps.db.transaction().execute(async (trx) => {
+  const first = await deps.db.transaction().execute(async (trx) => {
     const order = await repo.lockOrder(trx, { storeId: input.storeId, mode: input.mode, productIds: input.productIds ?? null }, input.orderId);
+    if (order && input.requestKey) {
+      const earlier = await repo.findByRequestKey(trx, input.storeId, input.mode, input.requestKey);
+      if (earlier) {
+        if (earlier.order_id !== order.id || (input.amount !== undefined && input.amount !== earlier.amount)) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT');
+        return { order, refund: earlier, replay: true };
+      }
+    }
     const amount = assertRefundable({
       order,
       amount: input.amount,
@@ -82,15 +95,16 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
       refund_request_id: input.refundRequestId ?? null,
       keep_licenses: input.keepLicenses ?? false,
       source: input.source,
+      request_key: input.requestKey ?? null,
       created_at: now,
       refunded_at: null,
       updated_at: now,
     });
-    return { order: order!, refund };
+    return { order: order!, refund, replay: false };
   });
 
-  const outcome = await askGateway(deps, order, refund);
-  const settled = await settleRefund(deps, refund.id, outcome);
+  const { order } = first;
+  const settled = first.replay ? first.refund : await settleRefund(deps, first.refund.id, await askGateway(deps, order, first.refund));
   const view = refundView(settled);
   if (settled.status === 'failed') {
     throw new ApiError('PG_REFUND_FAILED', { details: { refundId: settled.id, gatewayCode: settled.failure_code, gatewayMessage: settled.error } });

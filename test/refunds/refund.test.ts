@@ -340,3 +340,33 @@ test('the console lists refunds of every state, newest first, filtered by status
   assert.ok(failed.data.filter((r: any) => r.failure?.code === 'NOT_CANCELABLE_PAYMENT').length >= 2);
   assert.equal((await t.app.inject({ url: '/admin/v1/refunds', headers: bearer(s.key) })).statusCode, 401);
 });
+
+test('after a 502, a retry with the same Idempotency-Key answers that refund\'s current state instead of refunding again', async () => {
+  const orderId = await buy(t, s, p.id, TEST_CARDS.refundTimesOut);
+  const key = `retry-${orderId}`;
+  const first = await refund(t, s.key, orderId, { amount: 3_000 }, key);
+  assert.equal(code(first), 'PG_REFUND_AMBIGUOUS');
+  const again = await refund(t, s.key, orderId, { amount: 3_000 }, key);
+  assert.equal(again.statusCode, 502);
+  assert.equal(code(again), 'PG_REFUND_AMBIGUOUS');
+  assert.equal(again.json().details.refundId, first.json().details.refundId);
+  t.clock.advance(RECONCILE_DELAY_MS);
+  await t.deps.worker.runOnce();
+  const done = await refund(t, s.key, orderId, { amount: 3_000 }, key);
+  assert.equal(done.statusCode, 200, done.body);
+  assert.equal(done.json().refund.id, first.json().details.refundId);
+  assert.equal(done.json().order.refundedAmount, 3_000);
+  assert.equal((await refundRows(t, orderId)).length, 1);
+  assert.equal(code(await refund(t, s.key, orderId, { amount: 2_000 }, key)), 'IDEMPOTENCY_KEY_CONFLICT', 'same key, other amount');
+
+  const failing = await buy(t, s, p.id, TEST_CARDS.refundFails);
+  const f1 = await refund(t, s.key, failing, {}, `retry-${failing}`);
+  const f2 = await refund(t, s.key, failing, {}, `retry-${failing}`);
+  assert.equal(code(f2), 'PG_REFUND_FAILED');
+  assert.equal(f2.json().details.refundId, f1.json().details.refundId);
+  assert.equal((await refundRows(t, failing)).length, 1, 'no second attempt under the same key');
+  const other = await insertPaidOrder(t, s.storeId, p.id);
+  // The 502 answers are not kept by the idempotency layer: the refund itself remembers the key.
+  assert.equal(code(await refund(t, s.key, other, {}, `retry-${failing}`)), 'IDEMPOTENCY_KEY_CONFLICT', 'same key, other order');
+  assert.equal(code(await refund(t, s.key, failing, { amount: 1 }, `retry-${failing}-2`)), 'PG_REFUND_FAILED');
+});

@@ -15,6 +15,10 @@ alter table order_refunds add column source text not null default 'api'
 alter table order_refunds add column failure_code text;
 -- reconciliation attempts of an unknown refund (lookups), for the console
 alter table order_refunds add column reconcile_attempts integer not null default 0;
+-- The API Idempotency-Key that created the refund: a retry with the same key after a 502 (not stored by the
+-- idempotency layer, which keeps no 5xx answer) finds this refund and answers its current state instead of refunding again.
+alter table order_refunds add column request_key text;
+create unique index order_refunds_request_key on order_refunds (store_id, mode, request_key) where request_key is not null;
 -- At most one refund in flight per order: the engine also locks the order row, this index is the last word.
 create unique index order_refunds_one_in_flight on order_refunds (order_id) where status in ('pending', 'unknown');
 create index order_refunds_store_idx on order_refunds (store_id, mode, created_at desc, id desc);
