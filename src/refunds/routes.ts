@@ -42,18 +42,28 @@ const refundsModule: Module = async (app, deps) => {
   registerRefundJobs(deps);
   if (deps.config.settlementSchedule === 'weekly') registerSettlementTask(deps);
 
+  const refundOp = op(
+    { operationId: 'refundOrder', summary: 'Refund an order', description: REFUND_DOC, tags: ['Refunds'] },
+    {
+      auth: 'api_key',
+      scope: 'refunds:write',
+      idempotent: true,
+      errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'],
+    },
+    { params: IdParams, body: RefundOrderBody, response: { 200: RefundOrderResult } },
+  );
   app.post(
     '/v1/orders/:id/refund',
-    op(
-      { operationId: 'refundOrder', summary: 'Refund an order', description: REFUND_DOC, tags: ['Refunds'] },
-      {
-        auth: 'api_key',
-        scope: 'refunds:write',
-        idempotent: true,
-        errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'],
-      },
-      { params: IdParams, body: RefundOrderBody, response: { 200: RefundOrderResult } },
-    ),
+    {
+      ...refundOp,
+      // Every body field is optional, so a POST without a body means `{}` (refund everything), as with Stripe.
+      preValidation: [
+        refundOp.preValidation,
+        async (req) => {
+          if (req.body === undefined || req.body === null) req.body = {};
+        },
+      ],
+    },
     async (req) =>
       refundOrder(deps, {
         storeId: req.auth!.storeId,

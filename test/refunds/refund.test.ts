@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
+import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { simulatorFor, TEST_CARDS } from '../../src/payments';
 import { refundOrder } from '../../src/refunds/service';
 import { RECONCILE_DELAY_MS } from '../../src/refunds/service';
@@ -369,4 +369,11 @@ test('after a 502, a retry with the same Idempotency-Key answers that refund\'s 
   // The 502 answers are not kept by the idempotency layer: the refund itself remembers the key.
   assert.equal(code(await refund(t, s.key, other, {}, `retry-${failing}`)), 'IDEMPOTENCY_KEY_CONFLICT', 'same key, other order');
   assert.equal(code(await refund(t, s.key, failing, { amount: 1 }, `retry-${failing}-2`)), 'PG_REFUND_FAILED');
+});
+
+test('a POST without any body refunds everything, like {}', async () => {
+  const orderId = await insertPaidOrder(t, s.storeId, p.id);
+  const res = await t.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/refund`, headers: post(s.key) });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().refund.amount, 10_000);
 });
