@@ -3,7 +3,9 @@ import { op } from '../platform/http/route';
 import { IdParams } from '../platform/http/schemas';
 import { pageParams } from '../platform/http/pagination';
 import {
+  AdminRefundOrderBody,
   AdminRefundsQuery,
+  ConsoleIdempotencyHeaders,
   CreateSettlementBody,
   RefundOrderBody,
   RefundOrderResult,
@@ -13,6 +15,13 @@ import {
   SettlementWithOrdersSchema,
 } from './schemas';
 import { refundOrder } from './service';
+import { validationError } from '../platform/errors';
+
+function consoleKey(raw: string | string[] | undefined): string {
+  const key = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  if (key.length < 1 || key.length > 255) throw validationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).' }]);
+  return key;
+}
 import { listRefunds } from './console';
 import { registerRefundJobs } from './reconcile';
 import { createRoundFromConsole, getRound, listRounds, registerSettlementTask } from './settlement';
@@ -79,6 +88,37 @@ const refundsModule: Module = async (app, deps) => {
   );
 
   // ---------- seller console ----------
+  app.post(
+    '/admin/v1/orders/:id/refund',
+    op(
+      {
+        operationId: 'adminRefundOrder',
+        summary: 'Refund an order from the seller console',
+        description:
+          'The same refund as `POST /v1/orders/{id}/refund` (same body plus `mode`, same checks, states and errors; `source` = `console`, no product range). ' +
+          '`Idempotency-Key` is required here too: a second request with the same key never refunds again and answers that refund\'s current state.',
+        tags: ['Refunds'],
+      },
+      {
+        auth: 'owner',
+        errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED', 'IDEMPOTENCY_KEY_CONFLICT'],
+      },
+      { params: IdParams, headers: ConsoleIdempotencyHeaders, body: AdminRefundOrderBody, response: { 200: RefundOrderResult } },
+    ),
+    async (req) =>
+      refundOrder(deps, {
+        storeId: req.owner!.storeId,
+        mode: req.body.mode,
+        orderId: req.params.id,
+        productIds: null,
+        amount: req.body.amount,
+        reason: req.body.reason ?? null,
+        keepLicenses: req.body.keepLicenses ?? false,
+        source: 'console',
+        // Its own namespace, so a console key never meets an API key of the same text.
+        requestKey: `console:${consoleKey(req.headers['idempotency-key'])}`,
+      }),
+  );
   app.get(
     '/admin/v1/refunds',
     op(

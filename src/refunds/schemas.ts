@@ -113,3 +113,9 @@ export const CreateSettlementBody = Obj(
   },
   { title: 'CreateSettlementRequest' },
 );
+
+/** The console refund's Idempotency-Key (the public API's is declared by the platform); other headers pass. */
+export const ConsoleIdempotencyHeaders = Type.Object(
+  { 'idempotency-key': Type.Optional(Type.String({ description: 'Required: 1 to 255 characters after trimming; a retry with the same key never refunds twice' })) },
+  { additionalProperties: true },
+);

@@ -377,3 +377,25 @@ test('a POST without any body refunds everything, like {}', async () => {
   assert.equal(res.statusCode, 200, res.body);
   assert.equal(res.json().refund.amount, 10_000);
 });
+
+test('the console refunds too (source console), with a required Idempotency-Key that never refunds twice', async () => {
+  const orderId = await insertPaidOrder(t, s.storeId, p.id);
+  const call = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/refund`, headers: { authorization: `Bearer ${s.ownerToken}`, ...headers }, payload });
+  const noKey = await call({}, { mode: 'test', amount: 1_000 });
+  assert.equal(code(noKey), 'VALIDATION_FAILED');
+  assert.equal(noKey.json().details.fields[0].field, 'Idempotency-Key');
+  const a = await call({ 'idempotency-key': 'console-1' }, { mode: 'test', amount: 1_000, reason: '콘솔 환불' });
+  assert.equal(a.statusCode, 200, a.body);
+  assert.equal(a.json().refund.source, 'console');
+  const b = await call({ 'idempotency-key': 'console-1' }, { mode: 'test', amount: 1_000 });
+  assert.equal(b.json().refund.id, a.json().refund.id, 'same key: the same refund');
+  assert.equal((await refundRows(t, orderId)).length, 1);
+  assert.equal(code(await call({ 'idempotency-key': 'console-2' }, { mode: 'live', amount: 1_000 })), 'ORDER_NOT_FOUND');
+  const other = await createTestStore(t);
+  const foreign = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/refund`, headers: { authorization: `Bearer ${other.ownerToken}`, 'idempotency-key': 'k' }, payload: { mode: 'test' } });
+  assert.equal(code(foreign), 'ORDER_NOT_FOUND');
+  assert.equal((await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/refund`, headers: { ...bearer(s.key), 'idempotency-key': 'k' }, payload: { mode: 'test' } })).statusCode, 401);
+  const rest = await call({ 'idempotency-key': 'console-3' }, { mode: 'test' });
+  assert.equal(rest.json().order.status, 'refunded');
+});
