@@ -23,6 +23,26 @@ export function lockOrderById(trx: Db, id: string): Promise<OrderRow | undefined
   return trx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** The order of a refund, locked (one statement: the refund's order id is looked up inside). */
+export function lockOrderOfRefund(trx: Db, refundId: string): Promise<OrderRow | undefined> {
+  return trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', (eb) => eb.selectFrom('order_refunds').select('order_refunds.order_id').where('order_refunds.id', '=', refundId))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** What blocks a new refund of the order besides its own state, in one round trip (see hasActiveRequest / hasRefundInFlight). */
+export async function refundBlockers(db: Db, orderId: string, exceptRequestId: string | null): Promise<{ activeRequest: boolean; refundInFlight: boolean }> {
+  const r = await sql<{ active_request: boolean; in_flight: boolean }>`
+    select
+      exists (select 1 from refund_requests where order_id = ${orderId} and status in ('requested', 'held') and (${exceptRequestId}::text is null or id <> ${exceptRequestId})) as active_request,
+      exists (select 1 from order_refunds where order_id = ${orderId} and status in ('pending', 'unknown')) as in_flight`.execute(db);
+  const row = r.rows[0];
+  return { activeRequest: row.active_request, refundInFlight: row.in_flight };
+}
+
 /** An active (requested or held) refund request of the order, other than `exceptId`. */
 export async function hasActiveRequest(db: Db, orderId: string, exceptId: string | null): Promise<boolean> {
   let q = db.selectFrom('refund_requests').select('id').where('order_id', '=', orderId).where('status', 'in', ['requested', 'held']);

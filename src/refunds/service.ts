@@ -73,12 +73,8 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
         return { order, refund: earlier, replay: true };
       }
     }
-    const amount = assertRefundable({
-      order,
-      amount: input.amount,
-      activeRequest: order ? await repo.hasActiveRequest(trx, order.id, input.refundRequestId ?? null) : false,
-      refundInFlight: order ? await repo.hasRefundInFlight(trx, order.id) : false,
-    });
+    const blockers = order ? await repo.refundBlockers(trx, order.id, input.refundRequestId ?? null) : { activeRequest: false, refundInFlight: false };
+    const amount = assertRefundable({ order, amount: input.amount, ...blockers });
     const now = deps.clock.now();
     const id = newId('rf', deps.clock);
     const refund = await repo.insertRefund(trx, {
@@ -104,7 +100,9 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
   });
 
   const { order } = first;
-  const settled = first.replay ? first.refund : await settleRefund(deps, first.refund.id, await askGateway(deps, order, first.refund));
+  const { row: settled, order: after } = first.replay
+    ? { row: first.refund, order: null }
+    : await settle(deps, first.refund.id, await askGateway(deps, order, first.refund));
   const view = refundView(settled);
   if (settled.status === 'failed') {
     throw new ApiError('PG_REFUND_FAILED', { details: { refundId: settled.id, gatewayCode: settled.failure_code, gatewayMessage: settled.error } });
@@ -112,16 +110,18 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
   if (settled.status === 'unknown' || settled.status === 'pending') {
     throw new ApiError('PG_REFUND_AMBIGUOUS', { details: { refundId: settled.id } });
   }
-  const orderView = await loadOrderView(deps.db, order.id, deps.config.publicBaseUrl);
+  // The order as the succeeding transaction left it (a replay reads it afresh).
+  const orderView = after ?? (await loadOrderView(deps.db, order.id, deps.config.publicBaseUrl));
   return { refund: view, order: orderView! };
 }
 
 /** The refund call to the order's own gateway. Never throws: anything unexpected reads as `unknown`. */
 export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow): Promise<Outcome<RefundResult>> {
   try {
-    const settings = await getModeSettings(deps.db, order.store_id, order.mode);
+    // Only Toss needs the store's (sealed) secret key; the simulator needs nothing from the settings.
+    const sealed = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw.toss_secret_key_sealed : null;
     // The order's provider, not the store's current choice: a refund goes back where the money came from.
-    const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+    const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: sealed });
     if (!provider || !order.provider_payment_key) {
       return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.' };
     }
@@ -142,17 +142,21 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
  * reconciliation, two reconcilers): a refund already succeeded or failed is returned unchanged.
  */
 export async function settleRefund(deps: Deps, refundId: string, outcome: Outcome<RefundResult>): Promise<RefundRow> {
+  return (await settle(deps, refundId, outcome)).row;
+}
+
+/** settleRefund, also handing back the Order as a success left it (null otherwise). */
+async function settle(deps: Deps, refundId: string, outcome: Outcome<RefundResult>): Promise<{ row: RefundRow; order: OrderView | null }> {
   return deps.db.transaction().execute(async (trx) => {
-    const current = await repo.findRefund(trx, refundId);
-    if (!current) throw new Error(`refund ${refundId} not found`);
     // The order first, then the refund: the same lock order as refundOrder's first transaction.
-    const order = await repo.lockOrderById(trx, current.order_id);
-    const refund = (await repo.lockRefund(trx, refundId))!;
-    if (refund.status !== 'pending' && refund.status !== 'unknown') return refund;
+    const order = await repo.lockOrderOfRefund(trx, refundId);
+    const refund = await repo.lockRefund(trx, refundId);
+    if (!order || !refund) throw new Error(`refund ${refundId} not found`);
+    if (refund.status !== 'pending' && refund.status !== 'unknown') return { row: refund, order: null };
     const now = deps.clock.now();
-    if (outcome.status === 'succeeded') return recordSucceeded(trx, deps, order!, refund, now);
+    if (outcome.status === 'succeeded') return recordSucceeded(trx, deps, order, refund, now);
     if (outcome.status === 'failed') {
-      return repo.updateRefund(trx, refund.id, { status: 'failed', failure_code: outcome.code, error: outcome.message, updated_at: now });
+      return { row: await repo.updateRefund(trx, refund.id, { status: 'failed', failure_code: outcome.code, error: outcome.message, updated_at: now }), order: null };
     }
     const row = await repo.updateRefund(trx, refund.id, { status: 'unknown', error: outcome.message, updated_at: now });
     await enqueueJob(trx, deps.clock, {
@@ -161,11 +165,11 @@ export async function settleRefund(deps: Deps, refundId: string, outcome: Outcom
       runAt: new Date(now.getTime() + RECONCILE_DELAY_MS),
       dedupeKey: `${RECONCILE_JOB}:${refund.id}`,
     });
-    return row;
+    return { row, order: null };
   });
 }
 
-async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<RefundRow> {
+async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<{ row: RefundRow; order: OrderView }> {
   const next = afterRefund(order, refund.amount);
   await repo.recordRefunded(trx, order.id, { ...next, at: now });
   const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });
@@ -178,5 +182,5 @@ async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: Ref
     type: 'order.refunded',
     data: { refund: refundView(row), order: orderView, licensesRevoked },
   });
-  return row;
+  return { row, order: orderView };
 }
