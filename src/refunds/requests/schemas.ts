@@ -18,7 +18,7 @@ export const RefundRequestSchema = Obj(
     id: Type.String({ description: '`rr_…`' }),
     mode: ModeSchema,
     orderId: Type.String(),
-    subscriptionId: Nullable(Type.String(), { description: 'The subscription, when the request came from a subscription cancellation; else `null`' }),
+    subscriptionId: Nullable(Type.String(), { description: 'The subscription, when the request was filed by an immediate subscription cancellation (the portal); `null` for requests filed on a receipt page, which are about their order only' }),
     status: RefundRequestStatusSchema,
     amount: Won('The amount the buyer asked for (default at filing: everything then refundable)'),
     currency: CurrencySchema,

@@ -300,7 +300,9 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
       store_id: order.store_id,
       mode: order.mode,
       order_id: order.id,
-      subscription_id: order.subscription_id,
+      // A receipt request is about this order, even for a subscription's order: `subscriptionId` is kept for requests
+      // filed by an immediate subscription cancellation (the portal), whose approval follows the subscription's rules.
+      subscription_id: null,
       status: 'requested',
       amount,
       currency: 'KRW',
