@@ -65,6 +65,8 @@ export const ERROR_CATALOG = {
   API_KEY_NOT_FOUND: { status: 404, message: 'API 키를 찾을 수 없습니다.' },
   API_KEY_NOT_ACTIVE: { status: 409, message: '이미 폐기되었거나 교체된 API 키입니다.' },
   // refunds / settlement (issue 9)
+  REFUND_NOT_FOUND: { status: 404, message: '환불 기록을 찾을 수 없습니다.' },
+  REFUND_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없는(unknown) 환불만 직접 확정할 수 있습니다.' },
   SETTLEMENT_NOT_FOUND: { status: 404, message: '정산 회차를 찾을 수 없습니다.' },
   SETTLEMENT_EMPTY: { status: 409, message: '정산할 주문이 없습니다. 청약철회 기간이 지난 결제 완료 주문만 정산됩니다.' },
   // catalog (issue 3)

@@ -6,6 +6,8 @@ import {
   AdminRefundOrderBody,
   AdminRefundsQuery,
   ConsoleIdempotencyHeaders,
+  ResolveRefundBody,
+  RefundSchema,
   CreateSettlementBody,
   RefundOrderBody,
   RefundOrderResult,
@@ -22,7 +24,7 @@ function consoleKey(raw: string | string[] | undefined): string {
   if (key.length < 1 || key.length > 255) throw validationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).' }]);
   return key;
 }
-import { listRefunds } from './console';
+import { listRefunds, resolveRefund } from './console';
 import { registerRefundJobs } from './reconcile';
 import { createRoundFromConsole, getRound, listRounds, registerSettlementTask } from './settlement';
 
@@ -132,6 +134,23 @@ const refundsModule: Module = async (app, deps) => {
       { querystring: AdminRefundsQuery, response: { 200: RefundPage } },
     ),
     async (req) => listRefunds(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode, orderId: req.query.orderId, status: req.query.status }),
+  );
+  app.post(
+    '/admin/v1/refunds/:id/resolve',
+    op(
+      {
+        operationId: 'adminResolveRefund',
+        summary: 'Settle an unknown refund by hand',
+        description:
+          'For an `unknown` refund reconciliation cannot decide (e.g. `failure.code` RECONCILE_MISMATCH after a cancel made in the gateway\'s dashboard): ' +
+          'after checking the gateway, `succeeded` records it (the order\'s refundedAmount grows, licenses are revoked on a full refund, `order.refunded` is sent) ' +
+          'and `failed` releases the order for another refund. Only `unknown` refunds (REFUND_NOT_UNKNOWN otherwise).',
+        tags: ['Refunds'],
+      },
+      { auth: 'owner', errors: ['REFUND_NOT_FOUND', 'REFUND_NOT_UNKNOWN'] },
+      { params: IdParams, body: ResolveRefundBody, response: { 200: RefundSchema } },
+    ),
+    async (req) => resolveRefund(deps, req.owner!.storeId, req.params.id, req.body),
   );
 
   const stlTags = ['Settlement'];

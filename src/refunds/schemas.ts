@@ -119,3 +119,11 @@ export const ConsoleIdempotencyHeaders = Type.Object(
   { 'idempotency-key': Type.Optional(Type.String({ description: 'Required: 1 to 255 characters after trimming; a retry with the same key never refunds twice' })) },
   { additionalProperties: true },
 );
+
+export const ResolveRefundBody = Obj(
+  {
+    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')], { description: 'What the gateway\'s dashboard shows for this refund' }),
+    note: Type.String({ minLength: 1, maxLength: 500, description: 'Why (kept as the failure message of a `failed` refund)' }),
+  },
+  { title: 'ResolveRefundRequest' },
+);

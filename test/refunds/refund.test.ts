@@ -305,8 +305,26 @@ test('reconciliation flags an unknown refund the gateway\'s state does not expla
   assert.equal(r.status, 'unknown');
   assert.equal(r.failure_code, 'RECONCILE_MISMATCH');
   assert.equal((await orderRow(t, orderId)).refunded_amount, null);
-  const listed = (await t.app.inject({ url: `/admin/v1/refunds?orderId=${orderId}`, headers: { authorization: `Bearer ${s.ownerToken}` } })).json();
+  const ownerH = { authorization: `Bearer ${s.ownerToken}` };
+  const listed = (await t.app.inject({ url: `/admin/v1/refunds?orderId=${orderId}`, headers: ownerH })).json();
   assert.equal(listed.data[0].failure.code, 'RECONCILE_MISMATCH');
+  assert.equal(code(await refund(t, s.key, orderId, { amount: 100 })), 'REFUND_IN_PROGRESS', 'blocked until resolved');
+
+  // The seller checks the gateway and settles it by hand.
+  const resolve = (id: string, headers: Record<string, string>, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: `/admin/v1/refunds/${id}/resolve`, headers, payload });
+  const other = await createTestStore(t);
+  assert.equal(code(await resolve(r.id, { authorization: `Bearer ${other.ownerToken}` }, { status: 'succeeded', note: 'x' })), 'REFUND_NOT_FOUND');
+  const res = await resolve(r.id, ownerH, { status: 'succeeded', note: '대시보드에서 1,000원 취소 확인' });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().status, 'succeeded');
+  assert.equal((await orderRow(t, orderId)).refunded_amount, 1_000);
+  assert.equal((await eventsOf(t, s.storeId, 'order.refunded')).filter((e) => (e.data as any).refund.id === r.id).length, 1);
+  assert.equal(code(await resolve(r.id, ownerH, { status: 'failed', note: 'x' })), 'REFUND_NOT_UNKNOWN');
+  // The job that kept retrying now finds nothing to do.
+  t.clock.advance(24 * 3600_000);
+  await t.deps.worker.runOnce();
+  assert.equal((await refundRows(t, orderId))[0].status, 'succeeded');
 });
 
 test('the same Idempotency-Key replays the first answer and refunds once', async () => {
