@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db';
 import type { OrderRefundsTable } from '../orders/tables';
+import type { SettlementOrdersTable, SettlementRoundsTable } from './tables';
 import type { OrderRow } from '../orders/model';
 import type { Mode } from '../platform/tables';
 import type { RefundRow, RefundStatus } from './model';
@@ -173,4 +174,60 @@ export function storesWithUnsettled(db: Db, paidBefore: Date): Promise<Array<{ s
     .where('settlement_id', 'is', null)
     .where('paid_at', '<=', paidBefore)
     .execute();
+}
+
+export async function jobRoundExists(db: Db, storeId: string, mode: Mode, periodKey: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('settlement_rounds')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('source', '=', 'job')
+    .where('period_key', '=', periodKey)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function insertRound(trx: Db, row: Insertable<SettlementRoundsTable>): Promise<void> {
+  await trx.insertInto('settlement_rounds').values(row).execute();
+}
+
+export async function insertRoundOrders(trx: Db, lines: Insertable<SettlementOrdersTable>[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += 500) await trx.insertInto('settlement_orders').values(lines.slice(i, i + 500)).execute();
+}
+
+/** From now on these orders answer REFUND_SETTLED. */
+export async function markSettled(trx: Db, roundId: string, orderIds: string[], at: Date): Promise<void> {
+  for (let i = 0; i < orderIds.length; i += 500) {
+    await trx.updateTable('orders').set({ settlement_id: roundId, updated_at: at }).where('id', 'in', orderIds.slice(i, i + 500)).execute();
+  }
+}
+
+export function findRound(db: Db, storeId: string, id: string) {
+  return db.selectFrom('settlement_rounds').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+}
+
+export function roundOrders(db: Db, roundId: string) {
+  return db
+    .selectFrom('settlement_orders')
+    .innerJoin('orders', 'orders.id', 'settlement_orders.order_id')
+    .select(['settlement_orders.order_id', 'orders.paid_at', 'settlement_orders.gross', 'settlement_orders.refunded', 'settlement_orders.fee', 'settlement_orders.net'])
+    .where('settlement_orders.round_id', '=', roundId)
+    .orderBy('orders.paid_at')
+    .orderBy('settlement_orders.order_id')
+    .execute();
+}
+
+function roundsQuery(db: Db, storeId: string, mode: Mode | undefined) {
+  let q = db.selectFrom('settlement_rounds').where('store_id', '=', storeId);
+  if (mode) q = q.where('mode', '=', mode);
+  return q;
+}
+
+export async function countRounds(db: Db, storeId: string, mode: Mode | undefined): Promise<number> {
+  return Number((await roundsQuery(db, storeId, mode).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+}
+
+export function pageRounds(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number) {
+  return roundsQuery(db, storeId, mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }

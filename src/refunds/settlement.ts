@@ -71,17 +71,7 @@ export async function createRound(
   const now = deps.clock.now();
   const cutoff = input.cutoff.getTime() > now.getTime() ? now : input.cutoff;
   const id = await deps.db.transaction().execute(async (trx) => {
-    if (input.periodKey) {
-      const done = await trx
-        .selectFrom('settlement_rounds')
-        .select('id')
-        .where('store_id', '=', input.storeId)
-        .where('mode', '=', input.mode)
-        .where('source', '=', 'job')
-        .where('period_key', '=', input.periodKey)
-        .executeTakeFirst();
-      if (done) return null;
-    }
+    if (input.periodKey && (await repo.jobRoundExists(trx, input.storeId, input.mode, input.periodKey))) return null;
     const candidates = (await repo.lockSettlementCandidates(trx, input.storeId, input.mode, cutoff)).filter(
       (o) => o.paid_at && withdrawalWindowEnd(o.paid_at, o.refund_days).getTime() <= now.getTime(),
     );
@@ -93,27 +83,24 @@ export async function createRound(
       return { round_id: id, order_id: o.id, gross: o.amount, refunded, fee, net: o.amount - refunded - fee };
     });
     const sum = (k: 'gross' | 'refunded' | 'fee' | 'net') => lines.reduce((a, l) => a + l[k], 0);
-    await trx
-      .insertInto('settlement_rounds')
-      .values({
-        id,
-        store_id: input.storeId,
-        mode: input.mode,
-        cutoff,
-        order_count: lines.length,
-        gross: sum('gross'),
-        refunds: sum('refunded'),
-        fees: sum('fee'),
-        net: sum('net'),
-        fee_rate_bps: SETTLEMENT_FEE_BPS,
-        source: input.source,
-        period_key: input.periodKey ?? null,
-        created_by: input.createdBy,
-        created_at: now,
-      })
-      .execute();
-    for (let i = 0; i < lines.length; i += 500) await trx.insertInto('settlement_orders').values(lines.slice(i, i + 500)).execute();
-    await trx.updateTable('orders').set({ settlement_id: id, updated_at: now }).where('id', 'in', lines.map((l) => l.order_id)).execute();
+    await repo.insertRound(trx, {
+      id,
+      store_id: input.storeId,
+      mode: input.mode,
+      cutoff,
+      order_count: lines.length,
+      gross: sum('gross'),
+      refunds: sum('refunded'),
+      fees: sum('fee'),
+      net: sum('net'),
+      fee_rate_bps: SETTLEMENT_FEE_BPS,
+      source: input.source,
+      period_key: input.periodKey ?? null,
+      created_by: input.createdBy,
+      created_at: now,
+    });
+    await repo.insertRoundOrders(trx, lines);
+    await repo.markSettled(trx, id, lines.map((l) => l.order_id), now);
     return id;
   });
   return id ? getRound(deps, input.storeId, id) : null;
@@ -168,20 +155,13 @@ function roundView(r: Awaited<ReturnType<typeof findRound>> & {}): SettlementVie
 }
 
 function findRound(deps: Pick<Deps, 'db'>, storeId: string, id: string) {
-  return deps.db.selectFrom('settlement_rounds').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  return repo.findRound(deps.db, storeId, id);
 }
 
 export async function getRound(deps: Pick<Deps, 'db'>, storeId: string, id: string): Promise<SettlementWithOrders> {
   const r = await findRound(deps, storeId, id);
   if (!r) throw new ApiError('SETTLEMENT_NOT_FOUND');
-  const lines = await deps.db
-    .selectFrom('settlement_orders')
-    .innerJoin('orders', 'orders.id', 'settlement_orders.order_id')
-    .select(['settlement_orders.order_id', 'orders.paid_at', 'settlement_orders.gross', 'settlement_orders.refunded', 'settlement_orders.fee', 'settlement_orders.net'])
-    .where('settlement_orders.round_id', '=', id)
-    .orderBy('orders.paid_at')
-    .orderBy('settlement_orders.order_id')
-    .execute();
+  const lines = await repo.roundOrders(deps.db, id);
   return {
     ...roundView(r),
     orders: lines.map((l) => ({ orderId: l.order_id, paidAt: l.paid_at ? l.paid_at.toISOString() : null, gross: l.gross, refunded: l.refunded, fee: l.fee, net: l.net })),
@@ -189,15 +169,10 @@ export async function getRound(deps: Pick<Deps, 'db'>, storeId: string, id: stri
 }
 
 export async function listRounds(deps: Pick<Deps, 'db'>, storeId: string, q: PageParams & { mode?: Mode }): Promise<Page<SettlementView>> {
-  const base = () => {
-    let b = deps.db.selectFrom('settlement_rounds').where('store_id', '=', storeId);
-    if (q.mode) b = b.where('mode', '=', q.mode);
-    return b;
-  };
   return listPage(
     q,
-    async () => Number((await base().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    (offset, limit) => base().selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    () => repo.countRounds(deps.db, storeId, q.mode),
+    (offset, limit) => repo.pageRounds(deps.db, storeId, q.mode, offset, limit),
     roundView,
   );
 }
