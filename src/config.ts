@@ -67,9 +67,17 @@ export interface Config {
   slowRequestMs: number;
   /** Benchmark only: register the reference routes under /bench (src/bench/reference.ts). Never in production. */
   benchReferenceRoutes: boolean;
+  /** SETTLEMENT_SCHEDULE: `weekly` (default) settles orders past their withdrawal window once a KST week; `off`: only the console does. */
+  settlementSchedule: 'weekly' | 'off';
 }
 
 type Env = Record<string, string | undefined>;
+
+function settlementSchedule(env: Env): 'weekly' | 'off' {
+  const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
+  if (raw !== 'weekly' && raw !== 'off') throw new Error(`SETTLEMENT_SCHEDULE must be weekly or off, got "${raw}"`);
+  return raw;
+}
 
 function int(env: Env, name: string, def: number, min = 0): number {
   const raw = env[name];
@@ -188,6 +196,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
     accessLog: bool(env, 'ACCESS_LOG', false),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
+    settlementSchedule: settlementSchedule(env),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
   };
   const merged = { ...config, ...overrides };

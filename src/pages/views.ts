@@ -114,6 +114,8 @@ ${summary(ctx, f.price)}
           <li><code>${cardGroups(TEST_CARDS.declined)}</code> 거절</li>
           <li><code>${cardGroups(TEST_CARDS.insufficientFunds)}</code> 잔액 부족</li>
           <li><code>${cardGroups(TEST_CARDS.unknown)}</code> 결과 확인 지연</li>
+          <li><code>${cardGroups(TEST_CARDS.refundFails)}</code> 승인, 이후 환불 실패</li>
+          <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
         </ul>
         간편결제는 승인 화면을 거칩니다.</div>
     </div>`

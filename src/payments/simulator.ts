@@ -7,15 +7,24 @@ import { isLuhnValid, normalizeCardNumber } from './card';
 /**
  * Documented test cards (README "Test mode"). Any other Luhn-valid number succeeds; the `unknown` card
  * simulates a gateway timeout: confirm answers `unknown` and a later lookup finds the payment never approved.
+ * Two cards pay normally and decide how their later refunds end: `refundFails` is refused by the gateway
+ * (NOT_CANCELABLE_PAYMENT → PG_REFUND_FAILED) and `refundTimesOut` is refunded at the gateway but the answer is
+ * lost (`unknown` → PG_REFUND_AMBIGUOUS), so a later lookup shows the cancel and reconciliation records it.
  */
 export const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
   unknown: '4000000000000119',
+  refundFails: '4000000000005126',
+  refundTimesOut: '4000000000007726',
 } as const;
 
-export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown';
+/** `refundfail` / `refundlost`: approved like `success`; only their refunds differ. */
+export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown' | 'refundfail' | 'refundlost';
+
+/** Outcomes whose payments are approved. */
+const APPROVED: ReadonlySet<SimOutcome> = new Set(['success', 'refundfail', 'refundlost']);
 
 const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss'];
 
@@ -42,7 +51,7 @@ interface SimKey {
   mac: string;
 }
 
-const KEY_RE = /^sim_(success|declined|insufficient|unknown)_(card|kakao_pay|naver_pay|toss)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
+const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
 
 function mac(outcome: SimOutcome, method: PaymentMethod, amount: number, nonce: string, orderId: string): string {
   return createHmac('sha256', MAC_KEY).update(`${outcome}|${method}|${amount}|${nonce}|${orderId}`).digest('hex').slice(0, 24);
@@ -77,12 +86,17 @@ export function cardOutcome(cardNumber: string): SimOutcome | null {
       return 'insufficient';
     case TEST_CARDS.unknown:
       return 'unknown';
+    case TEST_CARDS.refundFails:
+      return 'refundfail';
+    case TEST_CARDS.refundTimesOut:
+      return 'refundlost';
     default:
       return 'success';
   }
 }
 
-type Injected = 'failed' | 'unknown';
+/** `lost` (refund only): the refund happens at the gateway but its answer is lost (`unknown`). */
+type Injected = 'failed' | 'unknown' | 'lost';
 type Operation = 'confirm' | 'refund' | 'lookup' | 'issueBillingKey' | 'chargeBillingKey';
 
 interface PaymentState {
@@ -124,6 +138,7 @@ export class SimulatorProvider implements PaymentProvider {
   #takeInjected<T>(op: Operation): Outcome<T> | null {
     const i = this.#injected.findIndex((x) => x.op === op);
     if (i < 0) return null;
+    if (this.#injected[i].result === 'lost') return null; // taken by the operation itself, once it has done its work
     const [{ result }] = this.#injected.splice(i, 1);
     return result === 'failed'
       ? { status: 'failed', code: 'SIMULATED_FAILURE', message: '결제사에서 요청을 처리하지 못했습니다.' }
@@ -175,7 +190,7 @@ export class SimulatorProvider implements PaymentProvider {
     const known = this.#payments.get(paymentKey);
     if (known) return known;
     const key = parseKey(paymentKey);
-    return key?.outcome === 'success' ? this.#approve(paymentKey, key.method, key.amount) : null;
+    return key && APPROVED.has(key.outcome) ? this.#approve(paymentKey, key.method, key.amount) : null;
   }
 
   async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
@@ -191,13 +206,21 @@ export class SimulatorProvider implements PaymentProvider {
     const state = this.#stateOf(input.paymentKey);
     if (!state) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
     const balance = state.totalAmount - state.canceled;
+    const outcome = parseKey(input.paymentKey)?.outcome;
     let result: Outcome<RefundResult>;
-    if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
+    if (outcome === 'refundfail') result = { status: 'failed', code: 'NOT_CANCELABLE_PAYMENT', message: '취소할 수 없는 결제입니다.' };
+    else if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
     else if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > balance) {
       result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
     } else {
       state.canceled += input.amount;
-      result = { status: 'succeeded', value: { refundedAt: this.#clock.now(), balanceAmount: state.totalAmount - state.canceled } };
+      const lost = this.#injected.findIndex((x) => x.op === 'refund' && x.result === 'lost');
+      if (lost >= 0) this.#injected.splice(lost, 1);
+      // refundlost: the cancel happened, its answer did not arrive (a retry with the same key replays the loss).
+      result =
+        outcome === 'refundlost' || lost >= 0
+          ? { status: 'unknown', message: UNKNOWN_MESSAGE }
+          : { status: 'succeeded', value: { refundedAt: this.#clock.now(), balanceAmount: state.totalAmount - state.canceled } };
     }
     this.#refunds.set(input.idempotencyKey, { paymentKey: input.paymentKey, amount: input.amount, result });
     return result;
@@ -214,7 +237,7 @@ export class SimulatorProvider implements PaymentProvider {
     }
     const key = parseKey(paymentKey);
     if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
-    if (key.outcome === 'success') return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount } };
+    if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount } };
     // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
     return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0 } };
   }
@@ -244,7 +267,7 @@ export class SimulatorProvider implements PaymentProvider {
     if (previous) return previous;
     const injected = this.#takeInjected<ConfirmResult>('chargeBillingKey');
     if (injected) return injected;
-    const m = /^sim_bill_(success|declined|insufficient|unknown)_[0-9a-f]{16}$/.exec(input.billingKey);
+    const m = /^sim_bill_(success|declined|insufficient|unknown|refundfail|refundlost)_[0-9a-f]{16}$/.exec(input.billingKey);
     if (!m) return { status: 'failed', code: 'INVALID_BILLING_KEY', message: '빌링키가 올바르지 않습니다.' };
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
       return { status: 'failed', code: 'INVALID_REQUEST', message: '결제 금액이 올바르지 않습니다.' };
@@ -255,7 +278,8 @@ export class SimulatorProvider implements PaymentProvider {
     let result: Outcome<ConfirmResult>;
     if (outcome === 'declined' || outcome === 'insufficient') result = { status: 'failed', ...FAILURES[outcome] };
     else {
-      const paymentKey = makeKey('success', 'card', input.amount, input.orderId);
+      // The payment carries the card's outcome, so refunds of renewals fail or time out the way the card says.
+      const paymentKey = makeKey(outcome, 'card', input.amount, input.orderId);
       const state = this.#approve(paymentKey, 'card', input.amount);
       result = { status: 'succeeded', value: { paymentKey, approvedAt: state.approvedAt, method: 'card' } };
     }

@@ -64,6 +64,11 @@ export const ERROR_CATALOG = {
   ADMIN_FORBIDDEN: { status: 403, message: '이 작업을 수행할 권한이 없습니다.' },
   API_KEY_NOT_FOUND: { status: 404, message: 'API 키를 찾을 수 없습니다.' },
   API_KEY_NOT_ACTIVE: { status: 409, message: '이미 폐기되었거나 교체된 API 키입니다.' },
+  // refunds / settlement (issue 9)
+  REFUND_NOT_FOUND: { status: 404, message: '환불 기록을 찾을 수 없습니다.' },
+  REFUND_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없는(unknown) 환불만 직접 확정할 수 있습니다.' },
+  SETTLEMENT_NOT_FOUND: { status: 404, message: '정산 회차를 찾을 수 없습니다.' },
+  SETTLEMENT_EMPTY: { status: 409, message: '정산할 주문이 없습니다. 청약철회 기간이 지난 결제 완료 주문만 정산됩니다.' },
   // catalog (issue 3)
   COUPON_NOT_FOUND: { status: 404, message: '쿠폰을 찾을 수 없습니다.' },
   COUPON_CODE_TAKEN: { status: 409, message: '이미 사용 중인 쿠폰 코드입니다.' },

@@ -1,5 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { OrderSchema } from '../orders/schemas';
+import { RefundSchema } from '../refunds/schemas';
+import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -52,11 +54,39 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
   {
     type: 'order.paid',
     summary: 'A payment succeeded (first, renewal or difference payment)',
-    description: '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases).',
+    description: '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases). ' +
+      '`receiptUrl` is the buyer\'s receipt page (order, refunds, refund requests): put it in your own confirmation e-mail.',
     data: Type.Composite(
       [OrderSchema, Obj({ subscriptionEvent: Nullable(Type.Union([Type.Literal('initial'), Type.Literal('renewal'), Type.Literal('difference')])) })],
       { additionalProperties: false, title: 'OrderPaidData' },
     ),
+  },
+  {
+    type: 'order.refunded',
+    summary: 'A refund of an order succeeded (each refund, partial or full)',
+    description:
+      '`data.refund` is the refund record (status `succeeded`), `data.order` the Order after it (`refundedAmount`, `refundedAt`, `refunds`, `status` `paid` while something is left, `refunded` when nothing is), ' +
+      '`data.licensesRevoked` how many of the order\'s licenses this refund revoked (a full refund without `keepLicenses`). Refunds that settle later (after PG_REFUND_AMBIGUOUS) are reported here when they do.',
+    data: Obj(
+      { refund: RefundSchema, order: OrderSchema, licensesRevoked: Type.Integer({ minimum: 0 }) },
+      { title: 'OrderRefundedData' },
+    ),
+  },
+  {
+    type: 'refund_request.created',
+    summary: 'A buyer filed a refund request (on the order\'s receipt page)',
+    description:
+      '`data` is the RefundRequest (`status` `requested`). A `statutory` request cannot be held or rejected and is approved automatically at `autoApproveAt` unless decided before; ' +
+      'approve it with `POST /v1/refund-requests/{id}/approve`.',
+    data: RefundRequestSchema,
+  },
+  {
+    type: 'refund_request.updated',
+    summary: 'A refund request changed state (held, approved, rejected, canceled by the buyer)',
+    description:
+      '`data` is the RefundRequest after the change plus `previousStatus` (equal to `status` when a held request was held again with a new reason). ' +
+      'An approval is reported once its refund succeeded (`status` `approved`, `refundId` set), alongside that refund\'s `order.refunded`.',
+    data: Type.Composite([RefundRequestSchema, Obj({ previousStatus: RefundRequestStatusSchema })], { additionalProperties: false, title: 'RefundRequestUpdatedData' }),
   },
   {
     type: 'subscription.updated',

@@ -68,7 +68,11 @@ export function allowLoopbackPort(port: number): void {
   if (!TEST_LOOPBACK_PORTS.includes(port)) TEST_LOOPBACK_PORTS.push(port);
 }
 
-/** An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. */
+/**
+ * An app on the given database (or a new one), a fixed clock at 2026-11-01T00:00:00Z, quiet logs. The weekly
+ * settlement job is off unless a test asks for it (`config: { settlementSchedule: 'weekly' }`): tests that move the
+ * clock by weeks would otherwise see their orders settled (REFUND_SETTLED) as production would.
+ */
 export async function createTestApp(
   opts: { database?: Database; clock?: ManualClock; config?: Partial<Config>; redis?: boolean; extraModules?: Module[]; log?: pino.Logger } = {},
 ): Promise<TestApp> {
@@ -79,7 +83,7 @@ export async function createTestApp(
   const masterKey: Buffer = ((database as any).testMasterKey ??= randomBytes(32));
   const config = loadConfig(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
-    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', ...opts.config },
+    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', settlementSchedule: 'off', ...opts.config },
   );
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;

@@ -1,0 +1,110 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { Module } from '../deps';
+import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/service';
+import { receiptPage, type ReceiptForm } from './receipt-views';
+import { statusPage } from './views';
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+type Params = { Params: { orderId: string } };
+
+const first = (v: unknown): string => (typeof (Array.isArray(v) ? v[0] : v) === 'string' ? String(Array.isArray(v) ? v[0] : v) : '');
+
+/** Reads the form fields (urlencoded), first value of each, capped in length. */
+function readBody(body: unknown): { t: string; amount: string; reason: string } {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  return { t: first(b.t).trim().slice(0, 64), amount: first(b.amount).trim().slice(0, 20), reason: first(b.reason).slice(0, 600) };
+}
+
+/** "10,000" / "10000원" / "" → 10000 / undefined; anything else → NaN (refused with a message). */
+function parseAmount(raw: string): number | undefined {
+  const s = raw.replace(/[\s,원]/g, '');
+  if (s === '') return undefined;
+  return /^\d{1,15}$/.test(s) ? Number(s) : Number.NaN;
+}
+
+const notFound = () =>
+  statusPage({ title: '영수증을 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' });
+
+function send(reply: FastifyReply, status: number, page: string) {
+  return reply.code(status).type('text/html; charset=utf-8').send(page);
+}
+
+/**
+ * The buyer's receipt page behind `Order.receiptUrl` (/receipt/{orderId}?t=<token>): server-rendered, no JavaScript.
+ * The token is the only credential; forms carry it in a hidden field (a cross-site form cannot know it, so the page
+ * needs no other CSRF defence). Wrong id and wrong token answer the same 404 page. After a POST the buyer is sent
+ * back to the page (303) so a reload does not resubmit.
+ */
+const receiptModule: Module = async (app, deps) => {
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // The token is in the address: never leak it to another site through the Referer.
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Content-Security-Policy', CSP);
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'receipt page failed');
+    const page =
+      status >= 500
+        ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' })
+        : statusPage({ title: '요청을 처리할 수 없습니다', icon: '⚠️', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' });
+    return send(reply, status, page);
+  });
+
+  const opts = { schema: { hide: true } };
+  const back = (orderId: string, token: string, done: string) => `/receipt/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}&done=${done}`;
+  const DONE: Record<string, string> = { filed: '환불 요청이 접수되었습니다. 판매자가 확인한 뒤 환불합니다.', canceled: '환불 요청을 취소했습니다.' };
+
+  app.get<Params>('/receipt/:orderId', opts, async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const token = first(q.t);
+    const receipt = await loadReceipt(deps, req.params.orderId, token);
+    if (!receipt) return send(reply, 404, notFound());
+    // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
+    const doneKey = first(q.done);
+    const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? DONE[doneKey] : undefined;
+    return send(reply, 200, receiptPage({ receipt, token, banner: done ? { kind: 'info', text: done } : undefined }));
+  });
+
+  app.post<Params>('/receipt/:orderId/refund-request', opts, async (req, reply) => {
+    const b = readBody(req.body);
+    const form: ReceiptForm = { amount: b.amount, reason: b.reason };
+    const amount = parseAmount(b.amount);
+    try {
+      if (Number.isNaN(amount)) throw new BuyerError('환불 요청 금액은 숫자로 입력해 주세요.');
+      const filed = await fileRequest(deps, req.params.orderId, b.t, { amount, reason: b.reason });
+      if (!filed) return send(reply, 404, notFound());
+      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'filed')).send();
+    } catch (err) {
+      if (!(err instanceof BuyerError)) throw err;
+      const receipt = await loadReceipt(deps, req.params.orderId, b.t);
+      if (!receipt) return send(reply, 404, notFound());
+      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message }, form }));
+    }
+  });
+
+  app.post<Params>('/receipt/:orderId/refund-request/cancel', opts, async (req, reply) => {
+    const b = readBody(req.body);
+    try {
+      const canceled = await cancelRequest(deps, req.params.orderId, b.t);
+      if (!canceled) return send(reply, 404, notFound());
+      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'canceled')).send();
+    } catch (err) {
+      if (!(err instanceof BuyerError)) throw err;
+      const receipt = await loadReceipt(deps, req.params.orderId, b.t);
+      if (!receipt) return send(reply, 404, notFound());
+      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message } }));
+    }
+  });
+};
+
+export default receiptModule;

@@ -1,0 +1,90 @@
+import type { AppDeps } from '../deps';
+import { providerFor } from '../payments';
+import type { Outcome, RefundResult } from '../payments/provider';
+import { getModeSettings } from '../stores/service';
+import { askGateway, RECONCILE_JOB, settleRefund } from './service';
+import * as repo from './repo';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+/** A refund still `pending` this long after its last write belongs to a process that died during the gateway call. */
+export const STALE_PENDING_MS = 5 * 60_000;
+
+// Lookup failures that mean "the gateway has no such payment": then no refund of it can have happened either.
+const NOT_FOUND_CODES = new Set(['NOT_FOUND_PAYMENT', 'NOT_FOUND']);
+
+export type ReconcileResult = 'succeeded' | 'failed' | 'nothing';
+
+/**
+ * Settles an `unknown` refund (or a `pending` one whose process died) by looking the payment up at the gateway.
+ * Only one refund of an order can be in flight (REFUND_IN_PROGRESS), so what the gateway has canceled in total
+ * tells which case we are in, against the order's `refundedAmount` (the sum of our succeeded refunds):
+ * - canceled = refunded + this amount → the refund went through: `succeeded` (order updated, `order.refunded`);
+ * - canceled = refunded → it did not: retry with the SAME gateway idempotency key (a gateway that did receive it
+ *   replays its answer instead of refunding twice) and record what that says; a new `unknown` waits for the next run;
+ * - anything else (e.g. a cancel made in the gateway's dashboard) → flagged `RECONCILE_MISMATCH` on the refund for
+ *   the seller, and the job throws so it runs again on the retry schedule and ends `failed` in the jobs table.
+ * Safe to run twice: a refund no longer in flight is left alone.
+ */
+export async function reconcileRefund(deps: Deps, refundId: string): Promise<ReconcileResult> {
+  const refund = await repo.findRefund(deps.db, refundId);
+  if (!refund || (refund.status !== 'unknown' && refund.status !== 'pending')) return 'nothing';
+  const order = await deps.db.selectFrom('orders').selectAll().where('id', '=', refund.order_id).executeTakeFirstOrThrow();
+  const now = deps.clock.now();
+  await deps.db.updateTable('order_refunds').set({ reconcile_attempts: refund.reconcile_attempts + 1 }).where('id', '=', refund.id).execute();
+
+  const settings = await getModeSettings(deps.db, order.store_id, order.mode);
+  const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+  if (!provider || !order.provider_payment_key) throw new Error(`refund ${refund.id}: the order's payment provider ${order.provider} is not configured`);
+
+  const look = await provider.lookupPayment(order.provider_payment_key);
+  let outcome: Outcome<RefundResult>;
+  if (look.status === 'unknown') throw new Error(`refund ${refund.id}: lookup unknown: ${look.message}`);
+  if (look.status === 'failed') {
+    if (!NOT_FOUND_CODES.has(look.code)) throw new Error(`refund ${refund.id}: lookup failed: ${look.code}`);
+    outcome = { status: 'failed', code: look.code, message: look.message };
+  } else {
+    const canceled = look.value.totalAmount - look.value.balanceAmount;
+    const ours = order.refunded_amount ?? 0;
+    if (canceled === ours + refund.amount) {
+      outcome = { status: 'succeeded', value: { refundedAt: now, balanceAmount: look.value.balanceAmount } };
+    } else if (canceled === ours) {
+      outcome = await askGateway(deps, order, refund);
+      if (outcome.status === 'unknown') {
+        // Stays unknown (and, if it was a stale pending, becomes unknown with its job) until the next run.
+        await settleRefund(deps, refund.id, outcome);
+        throw new Error(`refund ${refund.id}: retry still unknown: ${outcome.message}`);
+      }
+    } else {
+      await deps.db
+        .updateTable('order_refunds')
+        .set({
+          failure_code: 'RECONCILE_MISMATCH',
+          error: `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${refund.amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
+          updated_at: now,
+        })
+        .where('id', '=', refund.id)
+        .execute();
+      throw new Error(`refund ${refund.id}: gateway canceled ${canceled}, we recorded ${ours} + ${refund.amount}`);
+    }
+  }
+  const settled = await settleRefund(deps, refund.id, outcome);
+  deps.log.info({ refundId: refund.id, status: settled.status }, 'refund reconciled');
+  return settled.status === 'succeeded' ? 'succeeded' : settled.status === 'failed' ? 'failed' : 'nothing';
+}
+
+/** Hands refunds stuck in `pending` to reconciliation (they read as unknown from now on). Safe to run twice. */
+export async function sweepStalePending(deps: Deps, now: Date): Promise<number> {
+  const stale = await repo.stalePending(deps.db, new Date(now.getTime() - STALE_PENDING_MS), 50);
+  for (const r of stale) {
+    await settleRefund(deps, r.id, { status: 'unknown', message: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.' });
+  }
+  return stale.length;
+}
+
+export function registerRefundJobs(deps: Deps & Pick<AppDeps, 'worker'>): void {
+  deps.worker.registerJob(RECONCILE_JOB, async (payload) => {
+    await reconcileRefund(deps, String(payload.refundId));
+  });
+  deps.worker.addTask({ name: 'refunds.stale-pending', intervalMs: 60_000, run: (now) => sweepStalePending(deps, now) });
+}

@@ -1,0 +1,233 @@
+import { sql, type Insertable } from 'kysely';
+import type { Db } from '../db';
+import type { OrderRefundsTable } from '../orders/tables';
+import type { SettlementOrdersTable, SettlementRoundsTable } from './tables';
+import type { OrderRow } from '../orders/model';
+import type { Mode } from '../platform/tables';
+import type { RefundRow, RefundStatus } from './model';
+
+export interface OrderScope {
+  storeId: string;
+  mode: Mode;
+  /** null: every product; else only these (others are "not found"). */
+  productIds: string[] | null;
+}
+
+/** The order, locked for the rest of the transaction; undefined when absent or outside the scope. */
+export function lockOrder(trx: Db, f: OrderScope, id: string): Promise<OrderRow | undefined> {
+  let q = trx.selectFrom('orders').selectAll().where('id', '=', id).where('store_id', '=', f.storeId).where('mode', '=', f.mode);
+  if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
+  return q.forUpdate().executeTakeFirst();
+}
+
+export function lockOrderById(trx: Db, id: string): Promise<OrderRow | undefined> {
+  return trx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** The order of a refund, locked (one statement: the refund's order id is looked up inside). */
+export function lockOrderOfRefund(trx: Db, refundId: string): Promise<OrderRow | undefined> {
+  return trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', (eb) => eb.selectFrom('order_refunds').select('order_refunds.order_id').where('order_refunds.id', '=', refundId))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** What blocks a new refund of the order besides its own state, in one round trip (see hasActiveRequest / hasRefundInFlight). */
+export async function refundBlockers(db: Db, orderId: string, exceptRequestId: string | null): Promise<{ activeRequest: boolean; refundInFlight: boolean }> {
+  const r = await sql<{ active_request: boolean; in_flight: boolean }>`
+    select
+      exists (select 1 from refund_requests where order_id = ${orderId} and status in ('requested', 'held') and (${exceptRequestId}::text is null or id <> ${exceptRequestId})) as active_request,
+      exists (select 1 from order_refunds where order_id = ${orderId} and status in ('pending', 'unknown')) as in_flight`.execute(db);
+  const row = r.rows[0];
+  return { activeRequest: row.active_request, refundInFlight: row.in_flight };
+}
+
+/** An active (requested or held) refund request of the order, other than `exceptId`. */
+export async function hasActiveRequest(db: Db, orderId: string, exceptId: string | null): Promise<boolean> {
+  let q = db.selectFrom('refund_requests').select('id').where('order_id', '=', orderId).where('status', 'in', ['requested', 'held']);
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function hasRefundInFlight(db: Db, orderId: string): Promise<boolean> {
+  const r = await db.selectFrom('order_refunds').select('id').where('order_id', '=', orderId).where('status', 'in', ['pending', 'unknown']).limit(1).executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function insertRefund(trx: Db, row: Insertable<OrderRefundsTable>): Promise<RefundRow> {
+  return trx.insertInto('order_refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findByRequestKey(db: Db, storeId: string, mode: Mode, requestKey: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('order_refunds').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('request_key', '=', requestKey).executeTakeFirst();
+}
+
+export function findRefund(db: Db, id: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('order_refunds').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function lockRefund(trx: Db, id: string): Promise<RefundRow | undefined> {
+  return trx.selectFrom('order_refunds').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateRefund(
+  trx: Db,
+  id: string,
+  patch: { status?: RefundStatus; refunded_at?: Date | null; failure_code?: string | null; error?: string | null; reconcile_attempts?: number; updated_at: Date },
+): Promise<RefundRow> {
+  return trx.updateTable('order_refunds').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function recordRefunded(trx: Db, orderId: string, v: { refundedAmount: number; status: 'paid' | 'refunded'; at: Date }): Promise<void> {
+  await trx.updateTable('orders').set({ refunded_amount: v.refundedAmount, status: v.status, refunded_at: v.at, updated_at: v.at }).where('id', '=', orderId).execute();
+}
+
+/**
+ * Revokes every license the order issued that is not revoked yet (a full refund takes the product back). Pending
+ * seller-issued licenses are revoked too, which stops their license.issue requests. Returns how many.
+ */
+export async function revokeOrderLicenses(trx: Db, orderId: string, at: Date, reason: string): Promise<number> {
+  const rows = await trx
+    .updateTable('licenses')
+    .set({ status: 'revoked', revoked_at: at, revoke_reason: reason, updated_at: at })
+    .where('order_id', '=', orderId)
+    .where('status', '<>', 'revoked')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+/** Refunds left `pending` since before `before`: their process died between recording and the gateway's answer. */
+export function stalePending(db: Db, before: Date, limit: number): Promise<Pick<RefundRow, 'id'>[]> {
+  return db.selectFrom('order_refunds').select('id').where('status', '=', 'pending').where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
+}
+
+export interface RefundListFilter {
+  storeId: string;
+  mode?: Mode;
+  orderId?: string;
+  status?: RefundStatus;
+}
+
+function listQuery(db: Db, f: RefundListFilter) {
+  let q = db.selectFrom('order_refunds').where('store_id', '=', f.storeId);
+  if (f.mode) q = q.where('mode', '=', f.mode);
+  if (f.orderId) q = q.where('order_id', '=', f.orderId);
+  if (f.status) q = q.where('status', '=', f.status);
+  return q;
+}
+
+export async function countRefunds(db: Db, f: RefundListFilter): Promise<number> {
+  return Number((await listQuery(db, f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+}
+
+export function pageRefunds(db: Db, f: RefundListFilter, offset: number, limit: number): Promise<RefundRow[]> {
+  return listQuery(db, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+// ---------- settlement ----------
+
+export interface SettlementCandidate {
+  id: string;
+  amount: number;
+  refunded_amount: number | null;
+  paid_at: Date | null;
+  refund_days: number;
+}
+
+/**
+ * Unsettled paid (or since refunded) orders of a store and mode paid up to `paidBefore`, locked so a refund of one of
+ * them waits for the round (and then answers REFUND_SETTLED). Orders with a refund in flight or an active refund
+ * request are left out: their outcome is not known yet.
+ */
+export async function lockSettlementCandidates(trx: Db, storeId: string, mode: Mode, paidBefore: Date): Promise<SettlementCandidate[]> {
+  return trx
+    .selectFrom('orders')
+    .innerJoin('products', 'products.id', 'orders.product_id')
+    .select(['orders.id', 'orders.amount', 'orders.refunded_amount', 'orders.paid_at', 'products.refund_days'])
+    .where('orders.store_id', '=', storeId)
+    .where('orders.mode', '=', mode)
+    .where('orders.status', 'in', ['paid', 'refunded'])
+    .where('orders.settlement_id', 'is', null)
+    .where('orders.paid_at', '<=', paidBefore)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('order_refunds').select('order_refunds.id').whereRef('order_refunds.order_id', '=', 'orders.id').where('order_refunds.status', 'in', ['pending', 'unknown']))),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('refund_requests').select('refund_requests.id').whereRef('refund_requests.order_id', '=', 'orders.id').where('refund_requests.status', 'in', ['requested', 'held']))),
+    )
+    .orderBy('orders.paid_at')
+    .orderBy('orders.id')
+    .forUpdate('orders')
+    .execute();
+}
+
+/** Stores and modes that have unsettled paid orders from before `paidBefore` (the weekly job's work list). */
+export function storesWithUnsettled(db: Db, paidBefore: Date): Promise<Array<{ store_id: string; mode: Mode }>> {
+  return db
+    .selectFrom('orders')
+    .select(['store_id', 'mode'])
+    .distinct()
+    .where('status', 'in', ['paid', 'refunded'])
+    .where('settlement_id', 'is', null)
+    .where('paid_at', '<=', paidBefore)
+    .execute();
+}
+
+export async function jobRoundExists(db: Db, storeId: string, mode: Mode, periodKey: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('settlement_rounds')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('source', '=', 'job')
+    .where('period_key', '=', periodKey)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function insertRound(trx: Db, row: Insertable<SettlementRoundsTable>): Promise<void> {
+  await trx.insertInto('settlement_rounds').values(row).execute();
+}
+
+export async function insertRoundOrders(trx: Db, lines: Insertable<SettlementOrdersTable>[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += 500) await trx.insertInto('settlement_orders').values(lines.slice(i, i + 500)).execute();
+}
+
+/** From now on these orders answer REFUND_SETTLED. */
+export async function markSettled(trx: Db, roundId: string, orderIds: string[], at: Date): Promise<void> {
+  for (let i = 0; i < orderIds.length; i += 500) {
+    await trx.updateTable('orders').set({ settlement_id: roundId, updated_at: at }).where('id', 'in', orderIds.slice(i, i + 500)).execute();
+  }
+}
+
+export function findRound(db: Db, storeId: string, id: string) {
+  return db.selectFrom('settlement_rounds').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+}
+
+export function roundOrders(db: Db, roundId: string) {
+  return db
+    .selectFrom('settlement_orders')
+    .innerJoin('orders', 'orders.id', 'settlement_orders.order_id')
+    .select(['settlement_orders.order_id', 'orders.paid_at', 'settlement_orders.gross', 'settlement_orders.refunded', 'settlement_orders.fee', 'settlement_orders.net'])
+    .where('settlement_orders.round_id', '=', roundId)
+    .orderBy('orders.paid_at')
+    .orderBy('settlement_orders.order_id')
+    .execute();
+}
+
+function roundsQuery(db: Db, storeId: string, mode: Mode | undefined) {
+  let q = db.selectFrom('settlement_rounds').where('store_id', '=', storeId);
+  if (mode) q = q.where('mode', '=', mode);
+  return q;
+}
+
+export async function countRounds(db: Db, storeId: string, mode: Mode | undefined): Promise<number> {
+  return Number((await roundsQuery(db, storeId, mode).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+}
+
+export function pageRounds(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number) {
+  return roundsQuery(db, storeId, mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}

@@ -1,0 +1,343 @@
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { ApiError } from '../../platform/errors';
+import { writeEvent } from '../../platform/events';
+import { newId } from '../../platform/ids';
+import { safeEqualString } from '../../platform/crypto';
+import { listPage, type PageParams } from '../../platform/http/pagination';
+import type { Page } from '../../platform/http/schemas';
+import { loadOrderView } from '../../orders/service';
+import type { OrderView } from '../../orders/schemas';
+import type { OrderRow } from '../../orders/model';
+import { refundOrder, refundableAmount, type RefundView } from '../service';
+import {
+  assertApprovable,
+  assertHoldable,
+  autoApproveAt,
+  forRequest,
+  isActive,
+  MAX_REASON,
+  requestView,
+  STALE_APPROVAL_MS,
+  statutoryAt,
+  type DecidedBy,
+  type RefundRequestRow,
+  type RefundRequestView,
+} from './model';
+import * as repo from './repo';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+export const EVENT_CREATED = 'refund_request.created';
+export const EVENT_UPDATED = 'refund_request.updated';
+export const AUTO_APPROVAL_REASON = '법정 청약철회 기간의 환불 요청이 3영업일 안에 처리되지 않아 자동으로 승인되었습니다.';
+
+/** `refund_request.updated` carries the record and the status it left (equal to `status` when only the reason changed). */
+async function emitUpdated(trx: Db, deps: Deps, before: RefundRequestRow, after: RefundRequestRow): Promise<void> {
+  await writeEvent(trx, deps.clock, {
+    storeId: after.store_id,
+    mode: after.mode,
+    type: EVENT_UPDATED,
+    data: { ...requestView(after), previousStatus: before.status },
+  });
+}
+
+// ---------------------------------------------------------------- seller: reads
+
+export async function listRequests(deps: Deps, f: repo.RequestListFilter, page: PageParams): Promise<Page<RefundRequestView>> {
+  return listPage(
+    page,
+    () => repo.countRequests(deps.db, f),
+    (offset, limit) => repo.pageRequests(deps.db, f, offset, limit),
+    requestView,
+  );
+}
+
+export async function getRequest(deps: Deps, f: repo.RequestScope, id: string): Promise<RefundRequestView> {
+  const row = await repo.findRequest(deps.db, f, id);
+  if (!row) throw new ApiError('REFUND_REQUEST_NOT_FOUND');
+  return requestView(row);
+}
+
+// ---------------------------------------------------------------- seller: hold / reject
+
+async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: string | null | undefined, to: 'held' | 'rejected', by: DecidedBy): Promise<RefundRequestView> {
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await repo.lockRequest(trx, f, id);
+    if (!r) throw new ApiError('REFUND_REQUEST_NOT_FOUND');
+    const text = assertHoldable(r, reason);
+    const now = deps.clock.now();
+    const after = await repo.updateRequest(trx, r.id, {
+      status: to,
+      decision_reason: text.slice(0, MAX_REASON),
+      decided_by: by,
+      decided_at: to === 'rejected' ? now : null,
+      updated_at: now,
+    });
+    await emitUpdated(trx, deps, r, after);
+    return requestView(after);
+  });
+}
+
+/** requested | held → held. Order of checks: REFUND_REQUEST_NOT_FOUND, REFUND_REASON_REQUIRED, REFUND_REQUEST_NOT_ACTIONABLE, REFUND_STATUTORY_LOCKED. */
+export const holdRequest = (deps: Deps, f: repo.RequestScope, id: string, reason: string | null | undefined, by: DecidedBy) => decide(deps, f, id, reason, 'held', by);
+/** requested | held → rejected (final). Same checks as hold. */
+export const rejectRequest = (deps: Deps, f: repo.RequestScope, id: string, reason: string | null | undefined, by: DecidedBy) => decide(deps, f, id, reason, 'rejected', by);
+
+// ---------------------------------------------------------------- seller (or the auto-approval job): approve
+
+export interface ApproveInput {
+  amount?: number;
+  confirmAmount?: boolean;
+  reason?: string | null;
+}
+
+export interface ApproveResult {
+  refundRequest: RefundRequestView;
+  refund: RefundView;
+  order: OrderView;
+}
+
+/**
+ * Approves a request by refunding through the refund engine, in steps that survive a crash between any two:
+ * 1. a transaction locks the request, runs the checks (see `assertApprovable`) and claims it (`approving_since`), so a
+ *    second approval (double click, retry with another key, the auto-approval job) answers REFUND_IN_PROGRESS instead
+ *    of refunding twice;
+ * 2. the engine refunds (`refundRequestId` set: the request does not block its own refund; the refund links to it);
+ * 3. success → the request becomes approved with `refundId` (and `refund_request.updated`); a check failure or a
+ *    definite gateway failure releases the claim (the request stays actionable); an unknown outcome keeps it until
+ *    reconciliation settles the refund, after which `followApprovals` finishes the request.
+ */
+export async function approveRequest(deps: Deps, f: repo.RequestScope, id: string, input: ApproveInput, by: DecidedBy): Promise<ApproveResult> {
+  const { r, amount } = await deps.db.transaction().execute(async (trx) => {
+    const r = await repo.lockRequest(trx, f, id);
+    if (!r) throw new ApiError('REFUND_REQUEST_NOT_FOUND');
+    const order = (await repo.findOrder(trx, r.order_id))!;
+    const amount = assertApprovable({ request: r, order, amount: input.amount, confirmAmount: input.confirmAmount === true, auto: by === 'auto' });
+    const now = deps.clock.now();
+    await repo.updateRequest(trx, r.id, { approving_since: now, decided_by: by, updated_at: now });
+    return { r, amount };
+  });
+
+  let result: Awaited<ReturnType<typeof refundOrder>>;
+  try {
+    result = await refundOrder(deps, {
+      storeId: r.store_id,
+      mode: r.mode,
+      orderId: r.order_id,
+      productIds: f.productIds,
+      amount,
+      reason: input.reason?.trim() || r.reason,
+      refundRequestId: r.id,
+      source: 'refund_request',
+    });
+  } catch (err) {
+    // Whatever happened, the refund records say where the request stands: settle it from them (a refund still in
+    // flight keeps the claim; none or a failed one releases it).
+    await settleApproval(deps, r.id, { releaseNow: true }).catch((e) => deps.log.error({ err: e, refundRequestId: r.id }, 'refund request approval not settled'));
+    throw forRequest(r, err);
+  }
+  const after = await settleApproval(deps, r.id, { releaseNow: true, decisionReason: input.reason?.trim() || null });
+  return { refundRequest: requestView(after), refund: result.refund, order: result.order };
+}
+
+/**
+ * Brings a claimed request in line with its refund records: a succeeded refund → approved (once); a pending or
+ * unknown one → still processing; none, or only failed ones → the claim is released (at once when the caller knows
+ * the engine returned, else only after STALE_APPROVAL_MS, since a live approval may not have recorded its refund yet).
+ */
+async function settleApproval(deps: Deps, id: string, opts: { releaseNow: boolean; decisionReason?: string | null }): Promise<RefundRequestRow> {
+  return deps.db.transaction().execute(async (trx) => {
+    const r = (await repo.lockRequestById(trx, id))!;
+    if (!r.approving_since) return r;
+    const refunds = await repo.refundsOfRequest(trx, id);
+    const now = deps.clock.now();
+    const done = refunds.find((x) => x.status === 'succeeded');
+    if (done) {
+      const after = await repo.updateRequest(trx, id, {
+        status: 'approved',
+        approved_amount: done.amount,
+        refund_id: done.id,
+        decided_at: done.refunded_at ?? now,
+        decision_reason: (opts.decisionReason !== undefined ? opts.decisionReason : r.decision_reason) ?? (r.decided_by === 'auto' ? AUTO_APPROVAL_REASON : null),
+        approving_since: null,
+        updated_at: now,
+      });
+      await emitUpdated(trx, deps, r, after);
+      return after;
+    }
+    if (refunds.some((x) => x.status === 'pending' || x.status === 'unknown')) return r;
+    if (!opts.releaseNow && now.getTime() - r.approving_since.getTime() < STALE_APPROVAL_MS) return r;
+    return repo.updateRequest(trx, id, { approving_since: null, updated_at: now });
+  });
+}
+
+/** Background task: finishes approvals whose refund was settled later (reconciliation) or whose process died. */
+export async function followApprovals(deps: Deps, _now: Date): Promise<number> {
+  let changed = 0;
+  for (const { id } of await repo.approvalsInFlight(deps.db, 50)) {
+    const after = await settleApproval(deps, id, { releaseNow: false });
+    if (!after.approving_since) changed++;
+  }
+  return changed;
+}
+
+/**
+ * Background task: approves undecided statutory requests whose 3 business days have passed (제18조), refunding what
+ * was asked (or what is still refundable, if less). A failure (gateway down) is logged and retried on the next run.
+ */
+export async function runAutoApprovals(deps: Deps, now: Date): Promise<number> {
+  let approved = 0;
+  for (const { id } of await repo.dueForAutoApproval(deps.db, now, 20)) {
+    const r = await deps.db.selectFrom('refund_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!r) continue;
+    const order = (await repo.findOrder(deps.db, r.order_id))!;
+    const left = refundableAmount(order);
+    try {
+      await approveRequest(deps, { storeId: r.store_id, mode: r.mode, productIds: null }, id, { amount: Math.min(r.amount, left) || undefined, confirmAmount: true }, 'auto');
+      approved++;
+    } catch (err) {
+      deps.log.warn({ err, refundRequestId: id }, 'statutory auto-approval failed; retried on the next run');
+    }
+  }
+  return approved;
+}
+
+// ---------------------------------------------------------------- buyer: the receipt page
+
+/** A refusal shown to the buyer on the receipt page (Korean), never an API error. */
+export class BuyerError extends Error {}
+
+export interface Receipt {
+  order: OrderView;
+  storeName: string;
+  refundable: number;
+  /** The open (requested/held) request, if any. */
+  active: RefundRequestView | null;
+  requests: RefundRequestView[];
+  /** Why a new request cannot be filed now (null: it can). */
+  blocked: string | null;
+  statutoryWindowEndsAt: Date | null;
+  /** A request filed now would be statutory. */
+  statutoryOpen: boolean;
+}
+
+/** The order behind a receipt link, or null when the id or the token does not match (both answer the same). */
+async function orderByReceipt(db: Db, orderId: string, token: string, lock: boolean): Promise<OrderRow | null> {
+  if (!/^ord_[0-9a-z]{1,40}$/.test(orderId) || !/^[0-9a-f]{32}$/.test(token)) return null;
+  const row = lock ? await repo.lockOrder(db, orderId) : await repo.findOrder(db, orderId);
+  if (!row || !safeEqualString(row.receipt_token, token)) return null;
+  return row;
+}
+
+function blockedReason(order: OrderRow, active: RefundRequestRow | undefined, inFlight: boolean): string | null {
+  if (order.status === 'refunded') return '전액 환불된 주문입니다.';
+  if (order.status !== 'paid') return '결제가 완료된 주문만 환불을 요청할 수 있습니다.';
+  if (active) return '이미 처리 중인 환불 요청이 있습니다.';
+  if (order.settlement_id) return '정산이 끝난 주문이라 이 페이지에서 환불을 요청할 수 없습니다. 판매자에게 직접 문의해 주세요.';
+  if (inFlight) return '이 주문의 환불이 처리 중입니다. 잠시 후 다시 확인해 주세요.';
+  if (refundableAmount(order) === 0) return '환불 가능한 금액이 남아 있지 않습니다.';
+  return null;
+}
+
+async function statutoryFor(db: Db, order: OrderRow, now: Date): Promise<{ statutory: boolean; windowEndsAt: Date | null }> {
+  if (!order.paid_at) return { statutory: false, windowEndsAt: null };
+  const product = await repo.productOf(db, order.product_id);
+  return statutoryAt(now, {
+    paidAt: order.paid_at,
+    refundDays: product.refund_days,
+    used: await repo.orderUsed(db, order.id),
+    trialOffered: product.trial_offered,
+    usageRestrictionMarked: product.usage_restriction_marked,
+  });
+}
+
+export async function loadReceipt(deps: Deps, orderId: string, token: string): Promise<Receipt | null> {
+  const order = await orderByReceipt(deps.db, orderId, token, false);
+  if (!order) return null;
+  const [view, requests, inFlight, store, stat] = await Promise.all([
+    loadOrderView(deps.db, order.id, deps.config.publicBaseUrl),
+    repo.requestsOfOrder(deps.db, order.id),
+    deps.db.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).where('status', 'in', ['pending', 'unknown']).executeTakeFirst(),
+    repo.storeName(deps.db, order.store_id),
+    statutoryFor(deps.db, order, deps.clock.now()),
+  ]);
+  const active = requests.find((r) => isActive(r.status));
+  return {
+    order: view!,
+    storeName: store,
+    refundable: refundableAmount(order),
+    active: active ? requestView(active) : null,
+    requests: requests.map(requestView),
+    blocked: blockedReason(order, active, inFlight !== undefined),
+    statutoryWindowEndsAt: stat.windowEndsAt,
+    statutoryOpen: stat.statutory,
+  };
+}
+
+/**
+ * The buyer files a request: amount (default everything still refundable) and reason. Statutory when filed inside
+ * the withdrawal window (see `statutoryAt`); a statutory request is approved automatically after 3 business days.
+ */
+export async function fileRequest(deps: Deps, orderId: string, token: string, input: { amount?: number; reason?: string }): Promise<RefundRequestView | null> {
+  return deps.db.transaction().execute(async (trx) => {
+    const order = await orderByReceipt(trx, orderId, token, true);
+    if (!order) return null;
+    const active = await repo.activeRequestOf(trx, order.id);
+    const inFlight = await trx.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).where('status', 'in', ['pending', 'unknown']).executeTakeFirst();
+    const blocked = blockedReason(order, active, inFlight !== undefined);
+    if (blocked) throw new BuyerError(blocked);
+    const left = refundableAmount(order);
+    const amount = input.amount ?? left;
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new BuyerError('환불 요청 금액은 1원 이상이어야 합니다.');
+    if (amount > left) throw new BuyerError(`환불 요청 금액은 환불 가능한 금액(${left.toLocaleString('ko-KR')}원) 이하여야 합니다.`);
+    const reason = (input.reason ?? '').trim();
+    if (reason.length > MAX_REASON) throw new BuyerError(`사유는 ${MAX_REASON}자 이하로 입력해 주세요.`);
+    const now = deps.clock.now();
+    const { statutory } = await statutoryFor(trx, order, now);
+    const row = await repo.insertRequest(trx, {
+      id: newId('rr', deps.clock),
+      store_id: order.store_id,
+      mode: order.mode,
+      order_id: order.id,
+      // A receipt request is about this order, even for a subscription's order: `subscriptionId` is kept for requests
+      // filed by an immediate subscription cancellation (the portal), whose approval follows the subscription's rules.
+      subscription_id: null,
+      status: 'requested',
+      amount,
+      currency: 'KRW',
+      reason: reason || null,
+      statutory,
+      requested_at: now,
+      decided_at: null,
+      decision_reason: null,
+      refund_id: null,
+      auto_approve_at: statutory ? autoApproveAt(now) : null,
+      source: 'receipt',
+      decided_by: null,
+      approved_amount: null,
+      approving_since: null,
+      created_at: now,
+      updated_at: now,
+    });
+    await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: EVENT_CREATED, data: { ...requestView(row) } });
+    return requestView(row);
+  });
+}
+
+/** The buyer withdraws their open request (requested or held; not while its approval's refund is being processed). */
+export async function cancelRequest(deps: Deps, orderId: string, token: string): Promise<RefundRequestView | null> {
+  return deps.db.transaction().execute(async (trx) => {
+    const order = await orderByReceipt(trx, orderId, token, true);
+    if (!order) return null;
+    const found = await repo.activeRequestOf(trx, order.id);
+    if (!found) throw new BuyerError('취소할 환불 요청이 없습니다.');
+    const r = (await repo.lockRequestById(trx, found.id))!;
+    if (!isActive(r.status)) throw new BuyerError('취소할 환불 요청이 없습니다.');
+    if (r.approving_since) throw new BuyerError('판매자가 승인하여 환불이 처리 중이라 취소할 수 없습니다.');
+    const now = deps.clock.now();
+    const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: now, decided_by: 'buyer', updated_at: now });
+    await emitUpdated(trx, deps, r, after);
+    return requestView(after);
+  });
+}
