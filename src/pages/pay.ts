@@ -147,8 +147,8 @@ export function payHandlers(deps: Deps) {
     }
   }
 
-  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number) {
-    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount });
+  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null) {
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount, billingAuthKey });
     return renderResult(page, values, r);
   }
 
@@ -186,7 +186,9 @@ export function payHandlers(deps: Deps) {
         }
         const auth = provider.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
         if (!auth.ok) return renderForm(422, page, values, { errors: { [auth.field]: auth.message } });
-        return pay(page, values, attempt, auth.paymentKey, q.amount);
+        // A subscription keeps the card for renewals: the test card registration's auth key (see payments/README.md).
+        const billingAuthKey = page.session.billing_interval ? `sim_auth_${values.cardNumber}` : null;
+        return pay(page, values, attempt, auth.paymentKey, q.amount, billingAuthKey);
       }
 
       // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment.
