@@ -4,6 +4,7 @@ import catalog from './catalog/routes';
 import checkout from './checkout/routes';
 import orders from './orders/routes';
 import refunds from './refunds/routes';
+import refundRequests from './refunds/requests/routes';
 import subscriptions from './subscriptions/routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
@@ -12,4 +13,4 @@ import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, pages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, licenses, webhooks, pages, benchReference];

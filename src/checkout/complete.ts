@@ -248,7 +248,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     .where('id', '=', s.id)
     .execute();
   await issueLicensesForOrder(trx, deps, row.id);
-  const order = orderView(row, []);
+  const order = orderView(row, [], deps.config.publicBaseUrl);
   await writeEvent(trx, deps.clock, {
     storeId: s.store_id,
     mode: s.mode,

@@ -17,10 +17,18 @@ export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'paid', 'refun
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
+ * The buyer's receipt page of an order: an unguessable link (the order's receipt token) the seller may put in their own
+ * e-mails. Whoever holds it can see the order and file or cancel a refund request (src/refunds/requests).
+ */
+export function receiptUrl(publicBaseUrl: string, orderId: string, token: string): string {
+  return `${publicBaseUrl}/receipt/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}`;
+}
+
+/**
  * The contract's Order from its row and its refund records. Only `succeeded` refunds are shown: a pending or
  * unknown refund has not moved money yet. `refundedAmount` stays null until a refund exists.
  */
-export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[]): OrderView {
+export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[], publicBaseUrl: string): OrderView {
   const done = refunds
     .filter((r) => r.status === 'succeeded')
     .sort((a, b) => (a.refunded_at ?? a.created_at).getTime() - (b.refunded_at ?? b.created_at).getTime());
@@ -49,5 +57,6 @@ export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 
     refundedAmount: o.refunded_amount,
     refunds: done.map((r) => ({ amount: r.amount, currency: 'KRW' as const, at: (r.refunded_at ?? r.created_at).toISOString(), reason: r.reason })),
     createdAt: o.created_at.toISOString(),
+    receiptUrl: receiptUrl(publicBaseUrl, o.id, o.receipt_token),
   };
 }

@@ -42,6 +42,13 @@ export const OrderSchema = Obj(
     refundedAmount: Nullable(Won('Cumulative refunded won; null until a refund exists')),
     refunds: Type.Array(OrderRefundItemSchema),
     createdAt: DateTime(),
+    receiptUrl: Type.String({
+      format: 'uri',
+      description:
+        'Extension: the buyer\'s receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. ' +
+        'It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. ' +
+        'Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).',
+    }),
   },
   { title: 'Order' },
 );

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
@@ -41,6 +42,8 @@ export interface OrdersTable {
   subscription_id: string | null;
   subscription_event: 'initial' | 'renewal' | 'difference' | null;
   settlement_id: string | null;
+  /** Secret part of the buyer's receipt link (migration 007; filled by a column default). */
+  receipt_token: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
   updated_at: Date;
 }
@@ -59,7 +62,15 @@ export interface OrderRefundsTable {
   created_at: Timestamp;
   refunded_at: Date | null;
   updated_at: Date;
+  // added by 006_refunds.sql (defaults keep older inserts valid)
+  currency: ColumnType<'KRW', 'KRW' | undefined, 'KRW'>;
+  keep_licenses: ColumnType<boolean, boolean | undefined, boolean>;
+  source: ColumnType<RefundSource, RefundSource | undefined, RefundSource>;
+  failure_code: ColumnType<string | null, string | null | undefined, string | null>;
+  reconcile_attempts: ColumnType<number, number | undefined, number>;
 }
+
+export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel';
 
 export interface OrdersTables {
   orders: OrdersTable;

@@ -1,3 +1,58 @@
-// Kysely table types of the refunds module; add this module's tables here (composed into DB in src/db/types.ts).
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface RefundsTables {}
+// Kysely table types of the refunds module (composed into DB in src/db/types.ts). See migration 006_refunds.sql.
+// The refund record itself is `order_refunds` (OrderRefundsTable in src/orders/tables.ts, created in 002).
+import type { Mode, Timestamp } from '../platform/tables';
+
+export type RefundRequestStatus = 'requested' | 'held' | 'approved' | 'rejected' | 'canceled';
+
+export interface RefundRequestsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  order_id: string;
+  subscription_id: string | null;
+  status: RefundRequestStatus;
+  amount: number;
+  currency: 'KRW';
+  reason: string | null;
+  statutory: boolean;
+  requested_at: Date;
+  decided_at: Date | null;
+  decision_reason: string | null;
+  refund_id: string | null;
+  auto_approve_at: Date | null;
+  source: string;
+  created_at: Timestamp;
+  updated_at: Date;
+}
+
+export interface SettlementRoundsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  cutoff: Date;
+  order_count: number;
+  gross: number;
+  refunds: number;
+  fees: number;
+  net: number;
+  fee_rate_bps: number;
+  source: 'job' | 'console';
+  period_key: string | null;
+  created_by: string;
+  created_at: Timestamp;
+}
+
+export interface SettlementOrdersTable {
+  round_id: string;
+  order_id: string;
+  gross: number;
+  refunded: number;
+  fee: number;
+  net: number;
+}
+
+export interface RefundsTables {
+  refund_requests: RefundRequestsTable;
+  settlement_rounds: SettlementRoundsTable;
+  settlement_orders: SettlementOrdersTable;
+}

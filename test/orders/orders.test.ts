@@ -56,8 +56,11 @@ test('GET /v1/orders/:id returns every Order field, null where empty', async () 
     [
       'id', 'mode', 'productId', 'productName', 'planId', 'billingInterval', 'checkoutSessionId', 'status', 'amount', 'currency', 'method', 'buyerName',
       'buyerEmail', 'buyerPhone', 'metadata', 'coupon', 'periodStart', 'periodEnd', 'paidAt', 'confirmedAt', 'refundedAt', 'refundedAmount', 'refunds', 'createdAt',
+      'receiptUrl',
     ].sort(),
   );
+  // The receipt link is absolute (sellers put it in e-mails) and carries an unguessable token.
+  assert.match(o.receiptUrl, new RegExp(`^http://localhost:3000/receipt/${o.id}\\?t=[0-9a-f]{32}$`));
   assert.equal(o.productName, '상품 A');
   assert.equal(o.amount, 1_000);
   assert.deepEqual(o.metadata, { n: '1' });

@@ -1,0 +1,168 @@
+import type { AppDeps } from '../deps';
+import type { Db } from '../db';
+import { enqueueJob } from '../jobs/queue';
+import { loadOrderView } from '../orders/service';
+import type { OrderRow } from '../orders/model';
+import type { OrderView } from '../orders/schemas';
+import type { RefundSource } from '../orders/tables';
+import { providerFor } from '../payments';
+import type { Outcome, RefundResult } from '../payments/provider';
+import { ApiError } from '../platform/errors';
+import { writeEvent } from '../platform/events';
+import { newId } from '../platform/ids';
+import type { Mode } from '../platform/tables';
+import { getModeSettings } from '../stores/service';
+import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundView, type RefundRow, type RefundView } from './model';
+import * as repo from './repo';
+
+export { refundableAmount } from './model';
+export type { RefundView, RefundStatus } from './model';
+export type { OrderView } from '../orders/schemas';
+export type { RefundSource } from '../orders/tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+export const RECONCILE_JOB = 'refunds.reconcile';
+/** First look at an unknown refund; then the job retry schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+export const RECONCILE_DELAY_MS = 60_000;
+
+export interface RefundOrderInput {
+  storeId: string;
+  mode: Mode;
+  orderId: string;
+  /** The API key's product range; null = every product. An order outside it answers ORDER_NOT_FOUND. */
+  productIds?: string[] | null;
+  /** Integer won; default everything still refundable. */
+  amount?: number;
+  reason?: string | null;
+  /** A full refund revokes the order's licenses unless this is true. */
+  keepLicenses?: boolean;
+  /** Set when approving a refund request: that request does not count as pending, and the refund links to it. */
+  refundRequestId?: string | null;
+  source: RefundSource;
+}
+
+export interface RefundOrderResult {
+  refund: RefundView;
+  order: OrderView;
+}
+
+/**
+ * Refunds (part of) a paid order, in three steps that survive a crash between any two of them:
+ * 1. one transaction locks the order, runs the documented checks (see `assertRefundable`) and records a `pending`
+ *    refund with its gateway idempotency key;
+ * 2. the gateway is asked outside any transaction;
+ * 3. a second transaction records the outcome: succeeded (order updated, licenses revoked on a full refund,
+ *    `order.refunded` in the outbox), failed (PG_REFUND_FAILED) or unknown (PG_REFUND_AMBIGUOUS; the
+ *    `refunds.reconcile` job settles it). A process dying after step 1 leaves `pending`, which a sweep hands to
+ *    the same reconciliation.
+ */
+export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<RefundOrderResult> {
+  const { order, refund } = await deps.db.transaction().execute(async (trx) => {
+    const order = await repo.lockOrder(trx, { storeId: input.storeId, mode: input.mode, productIds: input.productIds ?? null }, input.orderId);
+    const amount = assertRefundable({
+      order,
+      amount: input.amount,
+      activeRequest: order ? await repo.hasActiveRequest(trx, order.id, input.refundRequestId ?? null) : false,
+      refundInFlight: order ? await repo.hasRefundInFlight(trx, order.id) : false,
+    });
+    const now = deps.clock.now();
+    const id = newId('rf', deps.clock);
+    const refund = await repo.insertRefund(trx, {
+      id,
+      order_id: order!.id,
+      store_id: order!.store_id,
+      mode: order!.mode,
+      amount,
+      reason: input.reason ? input.reason : null,
+      status: 'pending',
+      // One key per refund record, reused by every retry of this refund and only of this one.
+      provider_idempotency_key: `refund-${id}`,
+      error: null,
+      refund_request_id: input.refundRequestId ?? null,
+      keep_licenses: input.keepLicenses ?? false,
+      source: input.source,
+      created_at: now,
+      refunded_at: null,
+      updated_at: now,
+    });
+    return { order: order!, refund };
+  });
+
+  const outcome = await askGateway(deps, order, refund);
+  const settled = await settleRefund(deps, refund.id, outcome);
+  const view = refundView(settled);
+  if (settled.status === 'failed') {
+    throw new ApiError('PG_REFUND_FAILED', { details: { refundId: settled.id, gatewayCode: settled.failure_code, gatewayMessage: settled.error } });
+  }
+  if (settled.status === 'unknown' || settled.status === 'pending') {
+    throw new ApiError('PG_REFUND_AMBIGUOUS', { details: { refundId: settled.id } });
+  }
+  const orderView = await loadOrderView(deps.db, order.id, deps.config.publicBaseUrl);
+  return { refund: view, order: orderView! };
+}
+
+/** The refund call to the order's own gateway. Never throws: anything unexpected reads as `unknown`. */
+export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow): Promise<Outcome<RefundResult>> {
+  try {
+    const settings = await getModeSettings(deps.db, order.store_id, order.mode);
+    // The order's provider, not the store's current choice: a refund goes back where the money came from.
+    const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+    if (!provider || !order.provider_payment_key) {
+      return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.' };
+    }
+    return await provider.refund({
+      paymentKey: order.provider_payment_key,
+      amount: refund.amount,
+      reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
+      idempotencyKey: refund.provider_idempotency_key,
+    });
+  } catch (err) {
+    deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');
+    return { status: 'unknown', message: '결제대행사 호출 중 오류가 발생했습니다.' };
+  }
+}
+
+/**
+ * Records a gateway outcome for a pending or unknown refund. Safe to call twice (a late answer after
+ * reconciliation, two reconcilers): a refund already succeeded or failed is returned unchanged.
+ */
+export async function settleRefund(deps: Deps, refundId: string, outcome: Outcome<RefundResult>): Promise<RefundRow> {
+  return deps.db.transaction().execute(async (trx) => {
+    const current = await repo.findRefund(trx, refundId);
+    if (!current) throw new Error(`refund ${refundId} not found`);
+    // The order first, then the refund: the same lock order as refundOrder's first transaction.
+    const order = await repo.lockOrderById(trx, current.order_id);
+    const refund = (await repo.lockRefund(trx, refundId))!;
+    if (refund.status !== 'pending' && refund.status !== 'unknown') return refund;
+    const now = deps.clock.now();
+    if (outcome.status === 'succeeded') return recordSucceeded(trx, deps, order!, refund, now);
+    if (outcome.status === 'failed') {
+      return repo.updateRefund(trx, refund.id, { status: 'failed', failure_code: outcome.code, error: outcome.message, updated_at: now });
+    }
+    const row = await repo.updateRefund(trx, refund.id, { status: 'unknown', error: outcome.message, updated_at: now });
+    await enqueueJob(trx, deps.clock, {
+      name: RECONCILE_JOB,
+      payload: { refundId: refund.id },
+      runAt: new Date(now.getTime() + RECONCILE_DELAY_MS),
+      dedupeKey: `${RECONCILE_JOB}:${refund.id}`,
+    });
+    return row;
+  });
+}
+
+async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<RefundRow> {
+  const next = afterRefund(order, refund.amount);
+  await repo.recordRefunded(trx, order.id, { ...next, at: now });
+  const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });
+  let licensesRevoked = 0;
+  if (next.status === 'refunded' && !refund.keep_licenses) licensesRevoked = await repo.revokeOrderLicenses(trx, order.id, now, 'refunded');
+  const orderView = (await loadOrderView(trx, order.id, deps.config.publicBaseUrl))!;
+  await writeEvent(trx, deps.clock, {
+    storeId: order.store_id,
+    mode: order.mode,
+    type: 'order.refunded',
+    data: { refund: refundView(row), order: orderView, licensesRevoked },
+  });
+  return row;
+}
