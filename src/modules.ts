@@ -6,6 +6,7 @@ import orders from './orders/routes';
 import refunds from './refunds/routes';
 import refundRequests from './refunds/requests/routes';
 import subscriptions from './subscriptions/routes';
+import subscriptionsBilling from './subscriptions/console-routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
@@ -13,4 +14,4 @@ import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, licenses, webhooks, pages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, benchReference];

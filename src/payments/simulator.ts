@@ -13,6 +13,8 @@ export const TEST_CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
   unknown: '4000000000000119',
+  /** Pays at checkout, but its billing key declines every later charge (renewals, plan-change differences): for dunning. */
+  renewalDeclined: '4000000000000341',
 } as const;
 
 export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown';
@@ -224,8 +226,9 @@ export class SimulatorProvider implements PaymentProvider {
     if (injected) return injected;
     const m = /^sim_auth_(.+)$/.exec(input.authKey);
     const digits = m ? normalizeCardNumber(m[1]) : '';
-    const outcome = m ? cardOutcome(digits) : null;
-    if (!outcome) return { status: 'failed', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+    const cardSays = m ? cardOutcome(digits) : null;
+    if (!cardSays) return { status: 'failed', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+    const outcome: SimOutcome = digits === TEST_CARDS.renewalDeclined ? 'declined' : cardSays;
     return {
       status: 'succeeded',
       value: { billingKey: `sim_bill_${outcome}_${randomBytes(8).toString('hex')}`, cardSummary: `카드 ****${digits.slice(-4)}` },

@@ -65,7 +65,8 @@ create table subscription_charges (
   -- renewal: 0 for the charge at the period end, 1..n for dunning retries; difference: 0
   attempt integer not null,
   order_id text not null unique,
-  amount bigint not null check (amount > 0),
+  -- 0 only for a free plan: recorded without calling the gateway
+  amount bigint not null check (amount >= 0),
   -- difference charges: the plan being switched to ({ planId, interval, amount })
   target jsonb,
   -- charging (with the gateway, or died there: see locked_until) → succeeded | failed
