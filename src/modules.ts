@@ -10,8 +10,9 @@ import subscriptionsBilling from './subscriptions/console-routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
+import portalPages from './pages/portal';
 import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, portalPages, benchReference];
