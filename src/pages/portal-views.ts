@@ -30,13 +30,15 @@ const CSS = raw(`<style>
 .subhead{display:flex;justify-content:space-between;align-items:flex-start;gap:8px}
 .status{border-radius:999px;padding:2px 10px;font-size:12px;font-weight:700;white-space:nowrap}
 .status.active{background:#e8f7ee;color:#0a7c42}.status.past_due{background:#fff4e5;color:#b25e00}.status.ended{background:#f2f4f6;color:#6b7684}
-.choices{display:grid;grid-template-columns:1fr;gap:10px;margin-top:16px}
-@media (min-width:640px){main{max-width:720px}.choices{grid-template-columns:1fr 1fr}}
-.choice{border:1px solid #d1d6db;border-radius:12px;padding:14px;display:flex;flex-direction:column;gap:6px}
+.choices{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin-top:16px}
+@media (min-width:640px){main{max-width:720px}}
+dl.amounts dt{white-space:nowrap}
+.choice{border:1px solid #d1d6db;border-radius:12px;padding:12px;display:flex;flex-direction:column;gap:6px;min-width:0}
 .choice h3{font-size:15px;margin:0}
-.choice .amount{font-size:20px;font-weight:700;font-variant-numeric:tabular-nums}
-.choice p{margin:0;font-size:13px;color:#4e5968}
-.choice button{margin-top:auto;padding:12px;font-size:15px}
+.choice .amount{font-size:18px;font-weight:700;font-variant-numeric:tabular-nums;word-break:keep-all}
+.choice p{margin:0;font-size:13px;color:#4e5968;word-break:keep-all}
+.choice button{margin-top:auto;padding:12px 6px;font-size:15px;word-break:keep-all}
+@media (max-width:420px){.choice{padding:10px}.choice h3{font-size:14px}.choice .amount{font-size:16px}.choice button{font-size:14px;padding:11px 4px}}
 .now{background:#191f28;color:#fff}
 .later{background:#e8f3ff;color:#1b64da}
 button:disabled{opacity:.45;cursor:not-allowed}

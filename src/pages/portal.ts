@@ -31,7 +31,8 @@ const portalModule: Module = async (app, deps) => {
     reply.header('Cache-Control', 'no-store');
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
+    // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
+    reply.header('Referrer-Policy', 'same-origin');
     reply.header('Content-Security-Policy', CSP);
     return payload;
   });
@@ -47,7 +48,6 @@ const portalModule: Module = async (app, deps) => {
 
   // Portal actions are cheap to abuse (cancel/undo loops, card testing through the card form): limited per session.
   const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_portal', points: 30, durationSec: 3600 });
-  const publicOrigin = new URL(deps.config.publicBaseUrl).origin;
 
   const opts = { schema: { hide: true } };
   const page = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
@@ -57,7 +57,7 @@ const portalModule: Module = async (app, deps) => {
     const session = await openPortalSession(deps, token);
     if (!session) return { error: 410 as const };
     if (subscriptionId === null) return { session };
-    if ((origin && origin !== publicOrigin) || !csrfOk(session, (body as Record<string, unknown> | undefined)?.csrf)) return { error: 403 as const };
+    if ((origin && origin !== new URL(deps.config.publicBaseUrl).origin) || !csrfOk(session, (body as Record<string, unknown> | undefined)?.csrf)) return { error: 403 as const };
     const sub = await buyerSubscription(deps, session, subscriptionId);
     if (!sub) return { error: 404 as const };
     const limited = await consume(perSession, session.id);
