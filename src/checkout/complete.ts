@@ -253,7 +253,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     storeId: s.store_id,
     mode: s.mode,
     type: 'order.paid',
-    data: { ...order, subscriptionEvent: row.subscription_event },
+    data: { ...order, subscriptionEvent: row.subscription_event, ...(row.subscription_id ? { subscriptionId: row.subscription_id } : {}) },
   });
   return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order };
 }
