@@ -5,6 +5,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
 import { simulatorFor } from '../../src/payments';
 import { refundOrder } from '../../src/refunds/service';
+import { licenseOf, nonce } from '../licenses/factory';
 
 let t: TestApp;
 let s: TestStore;
@@ -134,6 +135,29 @@ test('worked example 3 over HTTP: 99,000 yearly after 3 months and 19 days with 
   assert.equal(c.statusCode, 200, c.body);
   assert.equal(c.json().refundAmount, 56_727);
   assert.equal((await order(withC.orderId)).refundedAmount, 56_727);
+});
+
+test('usage evidence: a license activated in the window makes it statutory_full (no trial), or prorated without penalty (trial and marked restriction); the cancel expires the license', async () => {
+  for (const [policy, reason] of [[{}, 'statutory_full'], [{ trialOffered: true, usageRestrictionMarked: true }, 'prorated']] as const) {
+    const sub = await newSubscription({ at: kst('2026-11-02T10:00:00'), product: { license: { mode: 'service' }, refundPolicy: policy } });
+    t.clock.set(kst('2026-11-03T10:00:00'));
+    const before = (await preview(sub.subscriptionId)).json().immediate;
+    assert.equal(before.reason, 'initial_full');
+    const lic = await licenseOf(t, sub.orderId);
+    const act = await t.app.inject({ method: 'POST', url: '/v1/licenses/activate', payload: { key: lic.key, productId: sub.productId, nonce: nonce() } });
+    assert.equal(act.statusCode, 200, act.body);
+    t.clock.set(kst('2026-11-04T10:00:00'));
+    const p = (await preview(sub.subscriptionId)).json().immediate;
+    assert.equal(p.reason, reason);
+    assert.equal(p.statutory, true);
+    assert.equal(p.penalty, 0);
+    assert.equal(p.requiresApproval, false);
+    assert.equal(p.refundAmount, reason === 'statutory_full' ? 9_900 : 9_900 - Math.floor((9_900 * 3) / 30));
+    const c = await cancel(sub.subscriptionId, { timing: 'immediate' });
+    assert.equal(c.json().refundAmount, p.refundAmount);
+    const license = (await t.app.inject({ url: `/v1/licenses/${lic.id}`, headers: bearer(s.key) })).json();
+    assert.ok(['expired', 'revoked'].includes(license.status), license.status);
+  }
 });
 
 test('period_end schedules (cancel_scheduled event), a second request answers ALREADY_CANCELED, immediate still works after it', async () => {
