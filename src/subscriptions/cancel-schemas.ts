@@ -138,3 +138,16 @@ export const PortalSessionSchema = Obj(
   { title: 'PortalSession' },
 );
 export type PortalSessionView = Static<typeof PortalSessionSchema>;
+
+/** `subscription.ended` of an immediate cancellation carries this beside the record (documented in the webhooks section). */
+export const CancellationInfoSchema = Obj(
+  {
+    timing: Type.Literal('immediate'),
+    actor: Type.Union([Type.Literal('seller'), Type.Literal('buyer')], { description: '`seller` (the API) or `buyer` (the hosted portal)' }),
+    preview: ImmediatePreviewSchema,
+    refundAmount: Won('Refunded by the cancellation (0 when a refund request was filed instead, or nothing was refundable)'),
+    refundedOrderIds: Type.Array(Type.String()),
+    refundRequestIds: Type.Array(Type.String(), { description: 'Refund requests filed for the seller\'s approval (a buyer\'s cancel that `requiresApproval`)' }),
+  },
+  { title: 'SubscriptionCancellation', description: 'Present when an immediate cancellation ended the subscription: the preview it executed and what it refunded' },
+);

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { OrderSchema } from '../orders/schemas';
 import { SubscriptionSchema } from '../subscriptions/schemas';
+import { CancellationInfoSchema } from '../subscriptions/cancel-schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -83,8 +84,9 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     type: 'subscription.ended',
     summary: 'A subscription actually ended',
     description:
-      '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire.',
-    data: SubscriptionSchema,
+      '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. ' +
+      'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).',
+    data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
   },
   {
     type: 'license.issue',
