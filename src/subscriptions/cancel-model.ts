@@ -61,6 +61,8 @@ export interface CancelInput {
   orders: CancelOrderInput[];
   /** An active (requested/held) refund request on the subscription or one of its orders. */
   activeRefundRequest: boolean;
+  /** An immediate cancellation of this subscription is refunding right now (shown like a refund in flight). */
+  cancellationInProgress?: boolean;
   policy: CancelPolicy;
   /** The plan's monthly list price M (for the annual-discount clawback); null when the plan has no monthly price. */
   monthlyListPrice: number | null;
@@ -222,7 +224,7 @@ function computeOrder(o: CancelOrderInput, input: CancelInput, mainEvent: Cancel
 function blocked(input: CancelInput, current: CancelOrderInput[]): CancelComputation['blockedBy'] {
   if (input.subscription.status === 'ended') return 'ALREADY_ENDED';
   if (input.activeRefundRequest) return 'REFUND_REQUEST_PENDING';
-  if (current.some((o) => o.refundInFlight)) return 'REFUND_IN_PROGRESS';
+  if (input.cancellationInProgress || current.some((o) => o.refundInFlight)) return 'REFUND_IN_PROGRESS';
   if (current.some((o) => o.settled)) return 'SUBSCRIPTION_REFUND_SETTLED';
   return null;
 }

@@ -1,7 +1,7 @@
 import type { App, AppDeps } from '../deps';
 import { op } from '../platform/http/route';
 import { IdParams } from '../platform/http/schemas';
-import { CANCEL_CHECKS, cancelSubscription, previewCancel } from './cancel';
+import { CANCEL_CHECKS, cancelSubscription, previewCancel, resumeStaleCancellations } from './cancel';
 import { CancelBody, CancelPreviewSchema, CancelResultSchema, PortalSessionBody, PortalSessionSchema } from './cancel-schemas';
 import { createPortalSession, PORTAL_CHECKS, PORTAL_TTL_MS } from './portal';
 
@@ -9,6 +9,8 @@ const list = (checks: Array<[string, string]>) => checks.map(([code, when], i) =
 
 /** The cancel preview, cancel and portal-session operations (registered by the subscriptions module). */
 export async function registerCancelRoutes(app: App, deps: AppDeps): Promise<void> {
+  deps.worker.addTask({ name: 'subscriptions.cancel-resume', intervalMs: 60_000, run: (now) => resumeStaleCancellations(deps, now) });
+
   app.get(
     '/v1/subscriptions/:id/cancel-preview',
     op(

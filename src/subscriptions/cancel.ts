@@ -60,6 +60,7 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
       : [],
   );
   const request = await activeRefundRequest(db, sub.id, orderIds);
+  const claim = await db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'refunding').executeTakeFirst();
   const product = await db
     .selectFrom('products')
     .select(['refund_days', 'trial_offered', 'usage_restriction_marked', 'clawback_disclosed', 'penalty_rate', 'plans'])
@@ -97,6 +98,7 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
     subscription: { status: sub.status, billingInterval: sub.billing_interval, currentPeriodStart: sub.current_period_start, currentPeriodEnd: sub.current_period_end },
     orders: inputs,
     activeRefundRequest: request !== null,
+    cancellationInProgress: claim !== undefined,
     policy: {
       refundDays: product.refund_days,
       trialOffered: product.trial_offered,
@@ -232,8 +234,8 @@ function blockedError(b: NonNullable<CancelComputation['blockedBy']>): ApiError 
 async function cancelImmediately(deps: Deps, id: string, reason: string | null, actor: Actor): Promise<CancelResultView> {
   const claimed = await deps.db.transaction().execute(async (trx): Promise<Claimed> => {
     const sub = (await repo.lockSubscription(trx, id))!;
-    if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     const now = deps.clock.now();
+    // An unfinished claim comes first, even on a subscription that has meanwhile ended: its plan was promised.
     const open = await trx.selectFrom('subscription_cancellations').selectAll().where('subscription_id', '=', id).where('status', '=', 'refunding').executeTakeFirst();
     if (open) {
       if (open.locked_until && open.locked_until > now) throw new ApiError('REFUND_IN_PROGRESS', { details: { cancellationId: open.id } });
@@ -241,6 +243,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
       await trx.updateTable('subscription_cancellations').set({ locked_until: new Date(now.getTime() + CANCEL_CLAIM_MS), updated_at: now }).where('id', '=', open.id).execute();
       return { kind: 'refund', claimId: open.id, since: open.created_at, plan: open.plan };
     }
+    if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
 
     const { comp } = await cancelInputs(trx, sub, subscriptionNow(sub, now));
     if (comp.blockedBy) throw blockedError(comp.blockedBy);
@@ -359,13 +362,15 @@ async function executePlan(deps: Deps, subId: string, claimId: string, since: Da
   const ended = await deps.db.transaction().execute(async (trx) => {
     const sub = (await repo.lockSubscription(trx, subId))!;
     const claim = await trx.selectFrom('subscription_cancellations').selectAll().where('id', '=', claimId).forUpdate().executeTakeFirstOrThrow();
-    if (claim.status !== 'refunding' || sub.status === 'ended') return sub;
+    if (claim.status !== 'refunding') return sub;
     const now = deps.clock.now();
     await trx
       .updateTable('subscription_cancellations')
       .set({ status: 'completed', refunded_order_ids: jsonb(refundedIds), locked_until: null, updated_at: now })
       .where('id', '=', claimId)
       .execute();
+    // Ended meanwhile (its period ended while the refunds ran): the refunds are done, nothing more to end.
+    if (sub.status === 'ended') return sub;
     return endNow(trx, deps, sub, reason, {
       timing: 'immediate',
       actor: claim.actor,
@@ -394,4 +399,29 @@ async function releaseClaim(deps: Deps, claimId: string, plan: PlannedRefund[], 
     .where('id', '=', claimId)
     .where('status', '=', 'refunding')
     .execute();
+}
+
+/**
+ * Background task: finishes immediate cancellations whose process died after claiming (lease run out), resuming
+ * their own plan. Safe to run twice and in several workers (the subscription lock and the lease decide who resumes).
+ */
+export async function resumeStaleCancellations(deps: Deps, now: Date): Promise<number> {
+  const stale = await deps.db
+    .selectFrom('subscription_cancellations')
+    .select(['subscription_id', 'reason', 'actor'])
+    .where('status', '=', 'refunding')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .limit(20)
+    .execute();
+  let n = 0;
+  for (const c of stale) {
+    try {
+      await cancelImmediately(deps, c.subscription_id, c.reason, c.actor);
+      n++;
+    } catch (err) {
+      // PG_REFUND_* and refusals are recorded on the claim; the next run or the next request tries again.
+      deps.log.warn({ err, subscriptionId: c.subscription_id }, 'resuming an immediate cancellation failed');
+    }
+  }
+  return n;
 }

@@ -336,6 +336,27 @@ test('a claim left by a process that died mid-cancel is resumed with its own pla
   assert.equal((await order(sub.orderId)).refundedAmount, planned);
 });
 
+test('the worker resumes a claim whose process died (no retry needed): same plan, subscription ended, preview blocked meanwhile', async () => {
+  const sub = await newSubscription({ at: kst('2026-12-01T10:00:00') });
+  t.clock.set(kst('2026-12-12T11:00:00'));
+  const planned = (await preview(sub.subscriptionId)).json().immediate.refundAmount;
+  const now = t.clock.now();
+  await t.db
+    .insertInto('subscription_cancellations')
+    .values({ id: 'scx_crashed_2', subscription_id: sub.subscriptionId, store_id: s.storeId, mode: 'test', actor: 'seller', reason: null, status: 'refunding', preview: JSON.stringify({}), plan: JSON.stringify([{ orderId: sub.orderId, amount: planned }]), refund_amount: planned, refunded_order_ids: JSON.stringify([]), refund_request_id: null, locked_until: new Date(now.getTime() + 60_000), error_code: null, created_at: now, updated_at: now })
+    .execute();
+  const during = (await preview(sub.subscriptionId)).json().immediate;
+  assert.equal(during.blockedReason.code, 'REFUND_REQUEST_PENDING');
+  await t.deps.worker.runOnce();
+  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).status, 'active', 'the lease still holds');
+  t.clock.advance(3 * 60_000);
+  await t.deps.worker.runOnce();
+  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).status, 'ended');
+  assert.equal((await order(sub.orderId)).refundedAmount, planned);
+  await t.deps.worker.runOnce();
+  assert.equal((await order(sub.orderId)).refundedAmount, planned);
+});
+
 test('property: an executed immediate cancel refunds exactly what the preview showed at that moment, never more than paid', async () => {
   await fc.assert(
     fc.asyncProperty(
