@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
@@ -51,6 +52,37 @@ export interface CompleteInput {
    * (renewals then go to dunning until the buyer adds a card in the portal).
    */
   billingAuthKey?: string | null;
+  /**
+   * Live subscriptions (Toss's billing-auth flow): there is no payment window, so the first payment is charged to the
+   * billing key just issued from `billingAuthKey` (Toss's "자동결제 승인"), with the reserved order id as its orderId.
+   */
+  firstChargeByBillingKey?: boolean;
+}
+
+/** The payment key recorded for a first payment charged to a billing key (until the gateway names the real one). */
+const BILLING_MARKER = /^billing_[0-9a-f]{32}$/;
+export const isBillingCharge = (paymentKey: string) => BILLING_MARKER.test(paymentKey);
+
+/**
+ * Charges the first payment of a subscription to its billing key. Same idempotency key on every retry (the attempt's
+ * marker), so reconciliation after a lost answer asks the same question and cannot charge twice.
+ */
+export async function chargeFirstPayment(
+  provider: PaymentProvider,
+  input: { billingKey: string; customerKey: string; amount: number; orderId: string; orderName: string; marker: string },
+): Promise<Outcome<ConfirmResult>> {
+  try {
+    return await provider.chargeBillingKey({
+      billingKey: input.billingKey,
+      customerKey: input.customerKey,
+      amount: input.amount,
+      orderId: input.orderId,
+      orderName: input.orderName.slice(0, 100),
+      idempotencyKey: confirmIdempotencyKey(input.marker),
+    });
+  } catch (err) {
+    return { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /**
@@ -79,6 +111,7 @@ const lockSession = (trx: Db, id: string) => trx.selectFrom('checkout_sessions')
  */
 export async function completePayment(deps: Deps, input: CompleteInput): Promise<PayResult> {
   let billing: PaymentInFlight['billing'] = null;
+  let billingKey: string | null = null;
   if (input.billingAuthKey) {
     // Outside any transaction, before the reservation: a key issued for an attempt that then does not go ahead is
     // simply never used.
@@ -87,6 +120,10 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
       return { kind: 'refused', field: issued.status === 'failed' ? 'cardNumber' : null, code: issued.status === 'failed' ? issued.code : 'BILLING_KEY_UNKNOWN', message: issued.status === 'failed' ? issued.message : '카드 등록 결과를 확인하지 못했습니다. 잠시 후 다시 시도해 주세요.' };
     }
     billing = { keySealed: encryptSecret(deps.config.masterKey, issued.value.billingKey), cardSummary: issued.value.cardSummary };
+    if (input.firstChargeByBillingKey) {
+      billingKey = issued.value.billingKey;
+      input = { ...input, paymentKey: `billing_${randomBytes(16).toString('hex')}` };
+    }
   }
   const started = await reserve(deps, input, billing);
   if (started.kind !== 'started') return started;
@@ -94,6 +131,16 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
   let outcome: Outcome<ConfirmResult>;
   if (payment.amount === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: payment.method } };
+  } else if (billingKey) {
+    const product = await deps.db.selectFrom('products').select('name').where('id', '=', session.product_id).executeTakeFirstOrThrow();
+    outcome = await chargeFirstPayment(input.provider, {
+      billingKey,
+      customerKey: subscriptionIdForSession(session.id),
+      amount: payment.amount,
+      orderId: session.pending_order_id,
+      orderName: product.name,
+      marker: payment.paymentKey,
+    });
   } else {
     try {
       outcome = await input.provider.confirmPayment({
