@@ -11,6 +11,8 @@ export interface PortalSubscription {
   sub: SubscriptionView;
   preview: CancelPreviewView;
   planName: string;
+  /** The product's plans, for the plan change form. */
+  plans: Array<{ id: string; name: string; monthlyPrice: number | null; yearlyPrice: number | null }>;
 }
 
 export interface PortalPage {
@@ -125,6 +127,7 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   </dl>
   ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
+  ${sub.status === 'active' ? planForm(p, s) : ''}
   ${sub.status !== 'ended' && p.cardForm
     ? html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>결제 카드 변경</summary>
   <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/card">
@@ -136,6 +139,29 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   </form></details>`
     : ''}
 </section>`;
+}
+
+function planForm(p: PortalPage, s: PortalSubscription): SafeHtml {
+  const { sub } = s;
+  const options = s.plans.flatMap((pl) =>
+    (['monthly', 'yearly'] as const)
+      .map((iv) => ({ pl, iv, price: iv === 'monthly' ? pl.monthlyPrice : pl.yearlyPrice }))
+      .filter((o) => o.price !== null),
+  );
+  if (options.length < 2) return html``;
+  const pending = sub.pendingPlanChange;
+  return html`<details><summary>요금제 변경</summary>
+  ${pending ? html`<p class="hint">${dateOnly(pending.effectiveAt)}부터 ${s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId} · ${INTERVAL[pending.billingInterval]}(${won(pending.amount)})으로 바뀝니다.</p>` : ''}
+  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan">
+    ${csrfField(p.csrf)}
+    <fieldset><legend>새 요금제</legend>
+    ${options.map(
+      (o) => html`<label class="method"><input type="radio" name="plan" value="${o.pl.id}:${o.iv}"${o.pl.id === sub.planId && o.iv === sub.billingInterval ? html` checked` : ''}> ${o.pl.name} · ${INTERVAL[o.iv]} ${won(o.price!)}</label>`,
+    )}
+    </fieldset>
+    <p class="hint">같은 결제 주기의 더 비싼 요금제는 지금 바로 바뀌고 남은 기간의 차액이 결제됩니다. 그 밖의 변경은 다음 결제일부터 적용됩니다.</p>
+    <button type="submit" class="secondary" style="margin-top:10px">요금제 변경</button>
+  </form></details>`;
 }
 
 function ordersCard(orders: OrderView[]): SafeHtml {

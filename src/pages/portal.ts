@@ -8,6 +8,7 @@ import { refundsOf } from '../orders/repo';
 import { cancelSubscription, previewOf, undoScheduledCancel } from '../subscriptions/cancel';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
 import { updateCard } from '../subscriptions/service';
+import { changePlan } from '../subscriptions/plan-change';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
 import { statusPage } from './views';
 import { won } from './html';
@@ -120,6 +121,25 @@ const portalModule: Module = async (app, deps) => {
     }
   });
 
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/plan', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    const [planId, interval] = String((req.body as Record<string, unknown>).plan ?? '').split(':');
+    if (!planId || (interval !== 'monthly' && interval !== 'yearly')) return reply.redirect(back(req.params.token, { error: '요금제를 선택해 주세요.' }), 303);
+    try {
+      const r = await changePlan(deps, g.sub!.id, { planId, interval });
+      const notice =
+        r.timing === 'now'
+          ? `요금제를 바로 변경했습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
+          : r.timing === 'next_renewal'
+            ? '다음 결제일부터 새 요금제가 적용됩니다.'
+            : '예약된 요금제 변경을 취소했습니다.';
+      return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
   app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/card', opts, async (req, reply) => {
     const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
     if ('error' in g) return refuse(reply, g.error!);
@@ -170,6 +190,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
       sub: subscriptionView(row),
       preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
       planName: product?.plans.find((p) => p.id === row.plan_id)?.name ?? row.plan_id,
+      plans: product?.plans ?? [],
     });
   }
   const orderRows = rows.length

@@ -134,3 +134,28 @@ test('the link is short-lived: after 60 minutes the page and its forms answer 41
   assert.equal((await form(t, `${p.path}/subscriptions/${p.subscriptionId}/cancel`, { timing: 'immediate', csrf: csrfOf(page) })).statusCode, 410);
   assert.equal((await t.app.inject({ url: '/portal/not-a-token' })).statusCode, 410);
 });
+
+test('plan change from the portal: an upgrade on the same interval takes effect now with the prorated difference; another interval waits for the renewal', async () => {
+  t.clock.set(kst('2026-11-02T10:00:00'));
+  const product = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }, { id: 'pro', name: '프로', monthlyPrice: 19_900, yearlyPrice: null }] });
+  const sub = await subscribe(t, s, { productId: product.id, buyerEmail: 'planner@example.com' });
+  t.clock.set(kst('2026-11-17T10:00:00'));
+  const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId: sub.subscriptionId } });
+  const path = new URL(created.json().url).pathname;
+  let page = (await t.app.inject({ url: path })).body;
+  assert.match(page, /요금제 변경/);
+  assert.match(page, /value="pro:monthly"/);
+  const up = await form(t, `${path}/subscriptions/${sub.subscriptionId}/plan`, { plan: 'pro:monthly', csrf: csrfOf(page) });
+  assert.equal(up.statusCode, 303);
+  assert.match(new URL(String(up.headers.location), 'http://x').searchParams.get('notice')!, /요금제를 바로 변경했습니다\. 남은 기간의 차액 [\d,]+원을 결제했습니다/);
+  const after = await getSubscription(t, s.key, sub.subscriptionId);
+  assert.equal(after.planId, 'pro');
+  assert.equal(after.amount, 19_900);
+  page = (await t.app.inject({ url: path })).body;
+  const later = await form(t, `${path}/subscriptions/${sub.subscriptionId}/plan`, { plan: 'basic:yearly', csrf: csrfOf(page) });
+  assert.match(new URL(String(later.headers.location), 'http://x').searchParams.get('notice')!, /다음 결제일부터/);
+  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).pendingPlanChange.planId, 'basic');
+  // The preview now covers both the initial order and the difference order.
+  const preview = (await t.app.inject({ url: `/v1/subscriptions/${sub.subscriptionId}/cancel-preview`, headers: bearer(s.key) })).json();
+  assert.equal(preview.immediate.breakdown.length, 2);
+});
