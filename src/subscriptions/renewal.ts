@@ -192,7 +192,7 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
       return { status: 'succeeded', orderId };
     }
     await repo.updateCharge(trx, charge.id, { status: 'failed', error_code: outcome.code.slice(0, 100), error_message: outcome.message.slice(0, 500), locked_until: null, updated_at: now });
-    if (charge.kind === 'renewal') await renewalFailed(trx, deps, sub, charge, outcome, now);
+    if (charge.kind === 'renewal' && sub.status !== 'ended') await renewalFailed(trx, deps, sub, charge, outcome, now);
     return { status: 'failed', code: outcome.code, message: outcome.message };
   });
 }
@@ -242,7 +242,12 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
   await repo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now });
 
   let updated: SubscriptionRow;
-  if (charge.kind === 'renewal') {
+  if (sub.status === 'ended') {
+    // Ended (an immediate cancel) while this charge was with the gateway: the money was taken, so the order is
+    // recorded and announced for the seller to refund, but an ended subscription never comes back.
+    deps.log.warn({ subscriptionId: sub.id, orderId: order.id }, 'a charge succeeded for a subscription that ended meanwhile');
+    updated = await repo.updateSubscription(trx, sub.id, { latest_order_id: order.id, updated_at: now });
+  } else if (charge.kind === 'renewal') {
     updated = await repo.updateSubscription(trx, sub.id, {
       status: 'active',
       plan_id: target.planId,
@@ -267,13 +272,14 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     });
   }
   // Renewals extend the subscription's licenses to the new period end (issue-on-payment finds them by subscription).
-  await issueLicensesForOrder(trx, deps, order.id);
+  if (sub.status !== 'ended') await issueLicensesForOrder(trx, deps, order.id);
   await writeEvent(trx, deps.clock, {
     storeId: sub.store_id,
     mode: sub.mode,
     type: 'order.paid',
     data: { ...orderView(order, [], deps.config.publicBaseUrl), subscriptionEvent: event, subscriptionId: sub.id },
   });
+  if (sub.status === 'ended') return order.id;
   if (charge.kind === 'renewal') {
     await writeSubscriptionUpdated(trx, deps.clock, updated, {
       kind: 'period_renewed',

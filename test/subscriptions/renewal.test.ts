@@ -157,3 +157,28 @@ test('cancelAtPeriodEnd: the period end ends it (subscription.ended, endReason c
   assert.ok(lic.expires_at && lic.expires_at <= t.clock.now());
   t.clock.set('2026-11-01T00:00:00.000Z');
 });
+
+test('a renewal charge that succeeds after the subscription ended meanwhile records the order but does not revive it', async () => {
+  const p = await createSubscriptionProduct(t, s);
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id });
+  const sub = await getSubscription(t, s.key, subscriptionId);
+  t.clock.set(new Date(new Date(sub.currentPeriodEnd).getTime() + 1_000));
+  const sim = simulatorFor(t.clock);
+  const original = sim.chargeBillingKey;
+  // An immediate cancel lands while the renewal is with the gateway.
+  sim.chargeBillingKey = async function (input) {
+    await t.db.updateTable('subscriptions').set({ status: 'ended', end_reason: 'canceled', ended_at: t.clock.now() }).where('id', '=', subscriptionId).execute();
+    return original.call(this, input);
+  };
+  try {
+    await runBilling(t.deps, t.clock.now());
+  } finally {
+    sim.chargeBillingKey = original;
+  }
+  const after = await getSubscription(t, s.key, subscriptionId);
+  assert.equal(after.status, 'ended');
+  assert.equal(after.currentPeriodEnd, sub.currentPeriodEnd);
+  assert.equal((await renewalOrders(subscriptionId)).length, 1, 'the money taken is on record for the seller to refund');
+  assert.equal((await eventsOf(t, 'subscription.updated')).filter((e) => e.id === subscriptionId).length, 0);
+  t.clock.set('2026-11-01T00:00:00.000Z');
+});
