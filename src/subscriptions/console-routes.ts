@@ -5,12 +5,18 @@ import { op } from '../platform/http/route';
 import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
 import { billingTask } from './renewal';
-import { SubscriptionSchema } from './schemas';
+import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
+import { subscriptionView } from './model';
+import * as subs from './service';
+import { pageParams } from '../platform/http/pagination';
+import { ModeSchema } from '../platform/http/schemas';
 import { advanceTestClock, MAX_ADVANCE_MS } from './test-clock';
 import { changePlan } from './plan-change';
 import * as repo from './repo';
 
 const tags = ['Subscriptions (console)'];
+
+export const AdminSubscriptionListQuery = Type.Composite([SubscriptionListQuery, Obj({ mode: Type.Optional(ModeSchema) })], { additionalProperties: false });
 
 export const AdvanceBody = Obj(
   {
@@ -50,6 +56,33 @@ export const PlanChangeResultSchema = Obj(
  */
 const subscriptionsBillingModule: Module = async (app, deps) => {
   deps.worker.addTask(billingTask(deps));
+
+  app.get(
+    '/admin/v1/subscriptions',
+    op(
+      {
+        operationId: 'adminListSubscriptions',
+        summary: 'List the store\'s subscriptions',
+        description: 'Newest first by start time, in one mode (`mode`, default `test`); the same filters as the public list (`status`, `buyerEmail`, `productId`).',
+        tags,
+      },
+      { auth: 'owner' },
+      { querystring: AdminSubscriptionListQuery, response: { 200: SubscriptionPage } },
+    ),
+    async (req) => {
+      const { mode, status, buyerEmail, productId } = req.query;
+      return subs.listSubscriptions(deps, { storeId: req.owner!.storeId, mode: mode ?? 'test', productIds: null }, { status, buyerEmail, productId }, pageParams(req.query));
+    },
+  );
+  app.get(
+    '/admin/v1/subscriptions/:id',
+    op({ operationId: 'adminGetSubscription', summary: 'Read a subscription (either mode)', tags }, { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND'] }, { params: IdParams, response: { 200: SubscriptionSchema } }),
+    async (req) => {
+      const sub = await repo.getSubscription(deps.db, req.params.id);
+      if (!sub || sub.store_id !== req.owner!.storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+      return subscriptionView(sub);
+    },
+  );
 
   app.post(
     '/admin/v1/subscriptions/:id/test-clock/advance',

@@ -90,3 +90,22 @@ test('refusals: another store (SUBSCRIPTION_NOT_FOUND), a live subscription (TES
   const row = await t.db.selectFrom('subscriptions').select('test_clock_offset_ms').where('id', '=', subscriptionId).executeTakeFirstOrThrow();
   assert.equal(Number(row.test_clock_offset_ms), 0);
 });
+
+test('the console lists (mode test by default, filters) and reads its store\'s subscriptions; another store\'s are not found', async () => {
+  const store = await createTestStore(t);
+  const p = await createSubscriptionProduct(t, store);
+  const a = await subscribe(t, store, { productId: p.id, buyerEmail: 'a@example.com' });
+  t.clock.advance(1_000);
+  const b = await subscribe(t, store, { productId: p.id, buyerEmail: 'b@example.com' });
+  const list = await t.app.inject({ url: '/admin/v1/subscriptions', headers: owner(store) });
+  assert.equal(list.statusCode, 200, list.body);
+  assert.deepEqual(list.json().data.map((x: any) => x.id), [b.subscriptionId, a.subscriptionId]);
+  const filtered = (await t.app.inject({ url: '/admin/v1/subscriptions?buyerEmail=A@example.com&status=active', headers: owner(store) })).json();
+  assert.deepEqual(filtered.data.map((x: any) => x.id), [a.subscriptionId]);
+  assert.equal((await t.app.inject({ url: '/admin/v1/subscriptions?mode=live', headers: owner(store) })).json().total, 0);
+  const one = await t.app.inject({ url: `/admin/v1/subscriptions/${a.subscriptionId}`, headers: owner(store) });
+  assert.equal(one.json().buyerEmail, 'a@example.com');
+  const foreign = await t.app.inject({ url: `/admin/v1/subscriptions/${a.subscriptionId}`, headers: owner(s) });
+  assert.equal(foreign.statusCode, 404);
+  assert.equal(foreign.json().code, 'SUBSCRIPTION_NOT_FOUND');
+});
