@@ -102,3 +102,18 @@ test('subscriptions:read is required', async () => {
   assert.equal(r.json().code, 'API_KEY_SCOPE_MISSING');
   assert.deepEqual(r.json().details.required, ['subscriptions:read']);
 });
+
+test('the OpenAPI document carries the Subscription record, the list filters and the read error', async () => {
+  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+  const list = doc.paths['/v1/subscriptions'].get;
+  const names = list.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
+  assert.deepEqual(names, ['buyerEmail', 'limit', 'page', 'productId', 'status']);
+  const read = doc.paths['/v1/subscriptions/{id}'].get;
+  const resolve = (s: any) => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()] : s);
+  const schema = resolve(read.responses['200'].content['application/json'].schema);
+  for (const f of ['id', 'mode', 'status', 'productId', 'productName', 'planId', 'billingInterval', 'amount', 'currency', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'canceledAt', 'endedAt', 'endReason', 'startedAt', 'buyerName', 'buyerEmail', 'buyerPhone', 'card', 'latestOrderId', 'metadata', 'createdAt']) {
+    assert.ok(schema.properties[f], `Subscription.${f} documented`);
+    assert.ok(schema.required.includes(f), `Subscription.${f} always present`);
+  }
+  assert.ok(read['x-error-codes'].includes('SUBSCRIPTION_NOT_FOUND'));
+});
