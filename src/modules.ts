@@ -6,12 +6,14 @@ import orders from './orders/routes';
 import refunds from './refunds/routes';
 import refundRequests from './refunds/requests/routes';
 import subscriptions from './subscriptions/routes';
+import subscriptionsBilling from './subscriptions/console-routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
 import receiptPages from './pages/receipt';
+import portalPages from './pages/portal';
 import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, licenses, webhooks, pages, receiptPages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, receiptPages, portalPages, benchReference];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
@@ -8,8 +9,11 @@ import { reserveCoupon, reserveStock, releaseCoupon, releaseStock } from '../cat
 import { issueLicensesForOrder } from '../licenses/issue-on-payment';
 import { orderView } from '../orders/model';
 import type { OrderView } from '../orders/schemas';
-import type { ConfirmResult, Outcome, PaymentProvider } from '../payments/provider';
+import type { BillingKeyResult, ConfirmResult, Outcome, PaymentProvider } from '../payments/provider';
 import { ATTEMPT_LOCK_MS, periodEnd, type SessionRow } from './model';
+import { encryptSecret } from '../platform/crypto';
+import { subscriptionIdForSession } from '../subscriptions/model';
+import { startSubscription } from '../subscriptions/start';
 import { quote } from './quote';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
 
@@ -42,6 +46,43 @@ export interface CompleteInput {
   paymentKey: string | null;
   /** The amount the buyer was shown / the gateway window charged; refused unless it equals the session amount after coupon. */
   expectedAmount: number;
+  /**
+   * Subscription sessions: the gateway's billing-auth key for the buyer's card (simulator: `sim_auth_<cardNumber>`).
+   * A billing key is issued from it before anything is reserved; without one the subscription starts with no card
+   * (renewals then go to dunning until the buyer adds a card in the portal).
+   */
+  billingAuthKey?: string | null;
+  /**
+   * Live subscriptions (Toss's billing-auth flow): there is no payment window, so the first payment is charged to the
+   * billing key just issued from `billingAuthKey` (Toss's "자동결제 승인"), with the reserved order id as its orderId.
+   */
+  firstChargeByBillingKey?: boolean;
+}
+
+/** The payment key recorded for a first payment charged to a billing key (until the gateway names the real one). */
+const BILLING_MARKER = /^billing_[0-9a-f]{32}$/;
+export const isBillingCharge = (paymentKey: string) => BILLING_MARKER.test(paymentKey);
+
+/**
+ * Charges the first payment of a subscription to its billing key. Same idempotency key on every retry (the attempt's
+ * marker), so reconciliation after a lost answer asks the same question and cannot charge twice.
+ */
+export async function chargeFirstPayment(
+  provider: PaymentProvider,
+  input: { billingKey: string; customerKey: string; amount: number; orderId: string; orderName: string; marker: string },
+): Promise<Outcome<ConfirmResult>> {
+  try {
+    return await provider.chargeBillingKey({
+      billingKey: input.billingKey,
+      customerKey: input.customerKey,
+      amount: input.amount,
+      orderId: input.orderId,
+      orderName: input.orderName.slice(0, 100),
+      idempotencyKey: confirmIdempotencyKey(input.marker),
+    });
+  } catch (err) {
+    return { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /**
@@ -69,12 +110,37 @@ const lockSession = (trx: Db, id: string) => trx.selectFrom('checkout_sessions')
  * `orders.checkout_session_id` is unique, so even a bug here could not create two orders for one session.
  */
 export async function completePayment(deps: Deps, input: CompleteInput): Promise<PayResult> {
-  const started = await reserve(deps, input);
+  let billing: PaymentInFlight['billing'] = null;
+  let billingKey: string | null = null;
+  if (input.billingAuthKey) {
+    // Outside any transaction, before the reservation: a key issued for an attempt that then does not go ahead is
+    // simply never used.
+    const issued = await issueBillingKeySafely(input.provider, { authKey: input.billingAuthKey, customerKey: subscriptionIdForSession(input.sessionId) });
+    if (issued.status !== 'succeeded') {
+      return { kind: 'refused', field: issued.status === 'failed' ? 'cardNumber' : null, code: issued.status === 'failed' ? issued.code : 'BILLING_KEY_UNKNOWN', message: issued.status === 'failed' ? issued.message : '카드 등록 결과를 확인하지 못했습니다. 잠시 후 다시 시도해 주세요.' };
+    }
+    billing = { keySealed: encryptSecret(deps.config.masterKey, issued.value.billingKey), cardSummary: issued.value.cardSummary };
+    if (input.firstChargeByBillingKey) {
+      billingKey = issued.value.billingKey;
+      input = { ...input, paymentKey: `billing_${randomBytes(16).toString('hex')}` };
+    }
+  }
+  const started = await reserve(deps, input, billing);
   if (started.kind !== 'started') return started;
   const { session, payment } = started;
   let outcome: Outcome<ConfirmResult>;
   if (payment.amount === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: payment.method } };
+  } else if (billingKey) {
+    const product = await deps.db.selectFrom('products').select('name').where('id', '=', session.product_id).executeTakeFirstOrThrow();
+    outcome = await chargeFirstPayment(input.provider, {
+      billingKey,
+      customerKey: subscriptionIdForSession(session.id),
+      amount: payment.amount,
+      orderId: session.pending_order_id,
+      orderName: product.name,
+      marker: payment.paymentKey,
+    });
   } else {
     try {
       outcome = await input.provider.confirmPayment({
@@ -91,7 +157,15 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
   return settle(deps, session.id, payment.paymentKey, outcome);
 }
 
-async function reserve(deps: Deps, input: CompleteInput): Promise<PayResult | { kind: 'started'; session: SessionRow; payment: PaymentInFlight }> {
+async function issueBillingKeySafely(provider: PaymentProvider, input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {
+  try {
+    return await provider.issueBillingKey(input);
+  } catch (err) {
+    return { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFlight['billing']): Promise<PayResult | { kind: 'started'; session: SessionRow; payment: PaymentInFlight }> {
   const { clock } = deps;
   try {
     return await deps.db.transaction().execute(async (trx) => {
@@ -135,6 +209,7 @@ async function reserve(deps: Deps, input: CompleteInput): Promise<PayResult | { 
         coupon: q.coupon,
         stockReserved: true,
         startedAt: now.toISOString(),
+        billing,
       };
       await trx
         .updateTable('checkout_sessions')
@@ -204,7 +279,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
       refunded_amount: null,
       provider: p.provider,
       provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
-      subscription_id: null,
+      subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
       subscription_event: isSubscription ? 'initial' : null,
       settlement_id: null,
       created_at: now,
@@ -212,6 +287,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The subscription starts in the same transaction as its first order: both exist, or neither.
+  if (isSubscription) await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null });
   await trx
     .updateTable('checkout_sessions')
     .set({ status: 'completed', order_id: row.id, completed_at: now, payment: jsonb(null), attempt_locked_until: null })
@@ -223,7 +300,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     storeId: s.store_id,
     mode: s.mode,
     type: 'order.paid',
-    data: { ...order, subscriptionEvent: row.subscription_event },
+    data: { ...order, subscriptionEvent: row.subscription_event, ...(row.subscription_id ? { subscriptionId: row.subscription_id } : {}) },
   });
   return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order };
 }

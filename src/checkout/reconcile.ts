@@ -2,7 +2,9 @@ import type { AppDeps } from '../deps';
 import { getModeSettings } from '../stores/service';
 import { providerFor } from '../payments';
 import type { ConfirmResult, Outcome } from '../payments/provider';
-import { confirmIdempotencyKey, settle, sweepStaleAttempts, RECONCILE_JOB } from './complete';
+import { chargeFirstPayment, confirmIdempotencyKey, isBillingCharge, settle, sweepStaleAttempts, RECONCILE_JOB } from './complete';
+import { decryptSecret } from '../platform/crypto';
+import { subscriptionIdForSession } from '../subscriptions/model';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -26,6 +28,24 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
   const settings = await getModeSettings(deps.db, s.store_id, s.mode);
   const provider = providerFor(deps, settings.raw);
   if (!provider || provider.name !== p.provider) throw new Error(`session ${s.id}: payment provider ${p.provider} is no longer configured`);
+
+  if (isBillingCharge(p.paymentKey) && p.billing) {
+    // A first payment charged to a billing key: ask again with the same idempotency key and orderId (the gateway
+    // replays its first answer, or finds the order already charged), never a new charge.
+    const product = await deps.db.selectFrom('products').select('name').where('id', '=', s.product_id).executeTakeFirstOrThrow();
+    const again = await chargeFirstPayment(provider, {
+      billingKey: decryptSecret(deps.config.masterKey, p.billing.keySealed).toString('utf8'),
+      customerKey: subscriptionIdForSession(s.id),
+      amount: p.amount,
+      orderId: s.pending_order_id,
+      orderName: product.name,
+      marker: p.paymentKey,
+    });
+    if (again.status === 'unknown') throw new Error(`session ${s.id}: billing charge still unknown: ${again.message}`);
+    const r = await settle(deps, s.id, p.paymentKey, again);
+    deps.log.info({ sessionId: s.id, result: r.kind }, 'checkout billing payment reconciled');
+    return r.kind === 'paid' ? 'paid' : r.kind === 'refused' ? 'released' : 'nothing';
+  }
 
   const look = await provider.lookupPayment(p.paymentKey);
   let outcome: Outcome<ConfirmResult>;

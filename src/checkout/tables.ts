@@ -29,6 +29,11 @@ export interface PaymentInFlight {
   coupon: OrderCoupon | null;
   stockReserved: boolean;
   startedAt: string;
+  /**
+   * Subscription sessions: the billing key issued for this payment's card before the gateway was called (sealed with
+   * the master key), so the order and its subscription can be recorded with it even by reconciliation after a crash.
+   */
+  billing?: { keySealed: string; cardSummary: string | null } | null;
 }
 
 export interface CheckoutSessionsTable {

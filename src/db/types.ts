@@ -6,6 +6,7 @@ import type { WebhooksTables } from '../webhooks/tables';
 import type { LicensesTables } from '../licenses/tables';
 import type { RefundsTables } from '../refunds/tables';
 import type { SubscriptionsTables } from '../subscriptions/tables';
+import type { CancelPortalTables } from '../subscriptions/cancel-tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -16,4 +17,5 @@ export interface DB
     WebhooksTables,
     LicensesTables,
     RefundsTables,
-    SubscriptionsTables {}
+    SubscriptionsTables,
+    CancelPortalTables {}

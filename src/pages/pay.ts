@@ -9,6 +9,8 @@ import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type Form
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
 import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
 import { tossLaunchPage } from './toss-view';
+import { tossBillingLaunchPage } from './toss-billing-view';
+import { subscriptionIdForSession } from '../subscriptions/model';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -149,8 +151,8 @@ export function payHandlers(deps: Deps) {
     }
   }
 
-  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number) {
-    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount });
+  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null, firstChargeByBillingKey = false) {
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
     return renderResult(page, values, r);
   }
 
@@ -188,7 +190,9 @@ export function payHandlers(deps: Deps) {
         }
         const auth = provider.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
         if (!auth.ok) return renderForm(422, page, values, { errors: { [auth.field]: auth.message } });
-        return pay(page, values, attempt, auth.paymentKey, q.amount);
+        // A subscription keeps the card for renewals: the test card registration's auth key (see payments/README.md).
+        const billingAuthKey = page.session.billing_interval ? `sim_auth_${values.cardNumber}` : null;
+        return pay(page, values, attempt, auth.paymentKey, q.amount, billingAuthKey);
       }
 
       // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment.
@@ -198,6 +202,11 @@ export function payHandlers(deps: Deps) {
       const nonce = randomBytes(16).toString('base64');
       const csp = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`;
       const price: PriceLine = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
+      if (page.session.billing_interval) {
+        // A subscription registers the card for 자동결제 (billing-auth window) instead of opening a one-off payment.
+        const customerKey = subscriptionIdForSession(page.session.id);
+        return send(200, tossBillingLaunchPage(page, price, attempt, page.tossClientKey, customerKey, deps.config.publicBaseUrl, nonce), { 'Content-Security-Policy': csp });
+      }
       return send(200, tossLaunchPage(page, price, attempt, page.tossClientKey, deps.config.publicBaseUrl, nonce), { 'Content-Security-Policy': csp });
     },
 
@@ -240,6 +249,33 @@ export function payHandlers(deps: Deps) {
         return renderForm(422, page, values, { banner: '결제 정보가 주문과 일치하지 않아 결제를 승인하지 않았습니다. 다시 결제해 주세요.' });
       }
       return pay(page, values, attempt, paymentKey, amount);
+    },
+
+    /**
+     * Toss's billing-auth successUrl (live subscriptions): `authKey` and `customerKey` come back; the server issues the
+     * billing key and charges the first payment to it for the session's own amount (never one from the query).
+     */
+    async tossBillingSuccess(id: string, query: Record<string, unknown>) {
+      const page = await loadPage(deps, id);
+      if (!page || page.provider?.name !== 'toss') return notFound();
+      const s = page.session;
+      if (s.status === 'completed' && s.order_id) {
+        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
+        return completedPage(page);
+      }
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const attempt = s.attempt;
+      if (!attempt || !s.billing_interval) return renderForm(422, page, emptyValues(s), { banner: '결제 정보를 찾을 수 없습니다. 다시 결제해 주세요.' });
+      const values = valuesFromAttempt(attempt);
+      const authKey = typeof query.authKey === 'string' ? query.authKey : '';
+      if (!authKey || authKey.length > 300 || query.customerKey !== subscriptionIdForSession(s.id)) {
+        deps.log.warn({ sessionId: s.id }, 'toss billing-auth redirect does not match the session');
+        return renderForm(422, page, values, { banner: '카드 등록 정보가 주문과 일치하지 않아 결제하지 않았습니다. 다시 시도해 주세요.' });
+      }
+      const q = await priceQuote(deps, page, attempt.couponCode);
+      if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      return pay(page, values, attempt, null, q.amount, authKey, true);
     },
 
     /** Toss's failUrl: the window was closed or the payment refused; nothing was charged. */

@@ -18,6 +18,8 @@ export const TEST_CARDS = {
   unknown: '4000000000000119',
   refundFails: '4000000000005126',
   refundTimesOut: '4000000000007726',
+  /** Pays at checkout, but its billing key declines every later charge (renewals, plan-change differences): for dunning. */
+  renewalDeclined: '4000000000000341',
 } as const;
 
 /** `refundfail` / `refundlost`: approved like `success`; only their refunds differ. */
@@ -247,8 +249,9 @@ export class SimulatorProvider implements PaymentProvider {
     if (injected) return injected;
     const m = /^sim_auth_(.+)$/.exec(input.authKey);
     const digits = m ? normalizeCardNumber(m[1]) : '';
-    const outcome = m ? cardOutcome(digits) : null;
-    if (!outcome) return { status: 'failed', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+    const cardSays = m ? cardOutcome(digits) : null;
+    if (!cardSays) return { status: 'failed', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
+    const outcome: SimOutcome = digits === TEST_CARDS.renewalDeclined ? 'declined' : cardSays;
     return {
       status: 'succeeded',
       value: { billingKey: `sim_bill_${outcome}_${randomBytes(8).toString('hex')}`, cardSummary: `카드 ****${digits.slice(-4)}` },

@@ -82,6 +82,13 @@ export const ERROR_CATALOG = {
   // licenses (issue 5)
   SIGNING_KEY_NOT_FOUND: { status: 404, message: '서명 키를 찾을 수 없습니다.' },
   LICENSE_NOT_ACTIVE: { status: 409, message: '활성 상태가 아닌 라이선스입니다.' },
+  // subscriptions (issue 10): the portal's card update and plan change, the console's test clock
+  CARD_UPDATE_FAILED: { status: 402, message: '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.' },
+  PLAN_CHANGE_INVALID: { status: 400, message: '변경할 수 없는 플랜입니다. 상품에 있는 다른 플랜과 결제 주기를 선택해 주세요.' },
+  SUBSCRIPTION_PAYMENT_FAILED: { status: 402, message: '차액 결제가 승인되지 않았습니다. 플랜은 바뀌지 않았습니다.' },
+  SUBSCRIPTION_PAYMENT_PENDING: { status: 502, message: '결제사의 결제 결과를 아직 알 수 없습니다. 결과가 확인되면 반영됩니다.' },
+  SUBSCRIPTION_NOT_ACTIVE: { status: 409, message: '결제가 밀린 구독은 카드를 먼저 변경해 주세요.' },
+  TEST_MODE_ONLY: { status: 409, message: '테스트 모드에서만 사용할 수 있는 기능입니다.' },
   // protocol-level refusals (issue 8): answered on the raw socket before any route runs
   HEADERS_TOO_LARGE: { status: 431, message: '요청 헤더가 너무 큽니다 (최대 16KB).' },
   REQUEST_TIMEOUT: { status: 408, message: '요청을 제시간에 다 받지 못했습니다. 다시 시도해 주세요.' },

@@ -1,3 +1,74 @@
-// Kysely table types of the subscriptions module; add this module's tables here (composed into DB in src/db/types.ts).
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface SubscriptionsTables {}
+// Kysely table types of the subscriptions module (composed into DB in src/db/types.ts). See migration 008_subscriptions.sql.
+import type { Json, Mode, Timestamp } from '../platform/tables';
+
+export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
+export type BillingInterval = 'monthly' | 'yearly';
+export type EndReason = 'canceled' | 'payment_failed';
+
+/** A downgrade (or interval change) waiting for the next renewal. */
+export interface PendingPlan {
+  planId: string;
+  interval: BillingInterval;
+  amount: number;
+  requestedAt: string;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  status: SubscriptionStatus;
+  product_id: string;
+  product_name: string;
+  plan_id: string;
+  billing_interval: BillingInterval;
+  amount: number;
+  currency: 'KRW';
+  current_period_start: Date;
+  current_period_end: Date;
+  cancel_at_period_end: boolean;
+  canceled_at: Date | null;
+  cancel_reason: string | null;
+  ended_at: Date | null;
+  end_reason: EndReason | null;
+  started_at: Date;
+  checkout_session_id: string | null;
+  buyer_name: string;
+  buyer_email: string;
+  buyer_phone: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  billing_key_sealed: string | null;
+  customer_key: string;
+  latest_order_id: string | null;
+  metadata: Json<Record<string, string> | null>;
+  pending_plan: Json<PendingPlan | null>;
+  dunning_attempts: number;
+  next_retry_at: Date | null;
+  test_clock_offset_ms: number;
+  created_at: Timestamp;
+  updated_at: Date;
+}
+
+export interface SubscriptionChargesTable {
+  id: string;
+  subscription_id: string;
+  kind: 'renewal' | 'difference';
+  period_start: Date;
+  period_end: Date;
+  attempt: number;
+  order_id: string;
+  amount: number;
+  target: Json<{ planId: string; interval: BillingInterval; amount: number } | null>;
+  status: 'charging' | 'succeeded' | 'failed';
+  locked_until: Date | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Timestamp;
+  updated_at: Date;
+}
+
+export interface SubscriptionsTables {
+  subscriptions: SubscriptionsTable;
+  subscription_charges: SubscriptionChargesTable;
+}

@@ -2,6 +2,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { OrderSchema } from '../orders/schemas';
 import { RefundSchema } from '../refunds/schemas';
 import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
+import { SubscriptionSchema } from '../subscriptions/schemas';
+import { CancellationInfoSchema } from '../subscriptions/cancel-schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -33,8 +35,6 @@ const HEADERS = [
   },
 ].map((h) => ({ in: 'header', name: h.name, required: true, description: h.description, schema: { type: 'string' } }));
 
-const SubscriptionObject = Type.Object({}, { additionalProperties: true, description: 'The subscription record' });
-
 export const LicenseIssueDataSchema = Obj(
   {
     mode: ModeSchema,
@@ -54,10 +54,19 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
   {
     type: 'order.paid',
     summary: 'A payment succeeded (first, renewal or difference payment)',
-    description: '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases). ' +
+    description:
+      '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases): ' +
+      '`initial` (the checkout that started the subscription), `renewal` (a period renewal, including a dunning retry or card update that recovered it), `difference` (the prorated charge of an upgrade). ' +
+      'Subscription payments also carry `subscriptionId`. ' +
       '`receiptUrl` is the buyer\'s receipt page (order, refunds, refund requests): put it in your own confirmation e-mail.',
     data: Type.Composite(
-      [OrderSchema, Obj({ subscriptionEvent: Nullable(Type.Union([Type.Literal('initial'), Type.Literal('renewal'), Type.Literal('difference')])) })],
+      [
+        OrderSchema,
+        Obj({
+          subscriptionEvent: Nullable(Type.Union([Type.Literal('initial'), Type.Literal('renewal'), Type.Literal('difference')])),
+          subscriptionId: Type.Optional(Type.String({ description: 'Subscription payments only: the subscription paid for' })),
+        }),
+      ],
       { additionalProperties: false, title: 'OrderPaidData' },
     ),
   },
@@ -91,14 +100,23 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
   {
     type: 'subscription.updated',
     summary: 'A subscription changed',
-    description: '`data.change.kind` tells what changed: `period_renewed` (period renewal) or `cancel_scheduled` (period-end cancellation scheduled).',
-    data: Obj({ subscription: SubscriptionObject, change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled'] }) }, { additionalProperties: true }) }),
+    description:
+      '`data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), ' +
+      '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
+      '`card_updated` (with `card`), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). ' +
+      'Receivers should ignore kinds they do not know.',
+    data: Type.Composite([SubscriptionSchema, Obj({ change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled', 'payment_failed'] }) }, { additionalProperties: true }) })], {
+      additionalProperties: false,
+      title: 'SubscriptionUpdatedData',
+    }),
   },
   {
     type: 'subscription.ended',
     summary: 'A subscription actually ended',
-    description: '`data.endReason` gives the reason.',
-    data: Obj({ subscription: SubscriptionObject, endReason: Type.String() }),
+    description:
+      '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. ' +
+      'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).',
+    data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
   },
   {
     type: 'license.issue',

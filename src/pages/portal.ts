@@ -1,0 +1,220 @@
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { AppDeps, Module } from '../deps';
+import { ApiError } from '../platform/errors';
+import { createLimiter, consume } from '../platform/http/rate-limit';
+import { orderView } from '../orders/model';
+import { refundsOf } from '../orders/repo';
+import { cancelSubscription, previewOf, undoScheduledCancel } from '../subscriptions/cancel';
+import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
+import { updateCard } from '../subscriptions/service';
+import { changePlan } from '../subscriptions/plan-change';
+import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
+import { statusPage } from './views';
+import { won } from './html';
+import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
+
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+type TokenParams = { Params: { token: string } };
+type SubParams = { Params: { token: string; subscriptionId: string } };
+
+/**
+ * The hosted buyer portal (`/portal/{token}`), opened from POST /v1/portal-sessions. The token in the path is the
+ * capability (single-purpose: this buyer, store and mode; short-lived); every POST must also carry the session's
+ * CSRF secret, which only the rendered page holds, and a foreign Origin is refused. Actions answer with a redirect
+ * (POST → 303 → GET), so a reload never repeats a cancellation.
+ */
+const portalModule: Module = async (app, deps) => {
+  await app.register(formbody, { bodyLimit: 8 * 1024 });
+
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('Content-Security-Policy', CSP);
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status >= 500) req.log.error({ err: error }, 'portal page failed');
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(statusPage({ title: status >= 500 ? '일시적인 오류가 발생했습니다' : '요청을 처리할 수 없습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' }));
+  });
+
+  // Portal actions are cheap to abuse (cancel/undo loops, card testing through the card form): limited per session.
+  const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_portal', points: 30, durationSec: 3600 });
+
+  const opts = { schema: { hide: true } };
+  const page = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+
+  /** The open session of the token and the subscription it may act on (the buyer's, in its store, mode and range). */
+  async function guard(token: string, subscriptionId: string | null, body: unknown, origin: string | undefined) {
+    const session = await openPortalSession(deps, token);
+    if (!session) return { error: 410 as const };
+    if (subscriptionId === null) return { session };
+    if ((origin && origin !== new URL(deps.config.publicBaseUrl).origin) || !csrfOk(session, (body as Record<string, unknown> | undefined)?.csrf)) return { error: 403 as const };
+    const sub = await buyerSubscription(deps, session, subscriptionId);
+    if (!sub) return { error: 404 as const };
+    const limited = await consume(perSession, session.id);
+    if (!limited.allowed) return { error: 429 as const };
+    return { session, sub };
+  }
+
+  const refuse = (reply: FastifyReply, code: 403 | 404 | 410 | 429) =>
+    code === 410
+      ? page(reply, 410, portalGone())
+      : page(reply, code, statusPage({ title: code === 429 ? '요청이 너무 많습니다' : '요청을 처리할 수 없습니다', icon: '⚠️', message: code === 429 ? '잠시 후 다시 시도해 주세요.' : '구독 관리 페이지를 새로 열어 다시 시도해 주세요.' }));
+
+  app.get<TokenParams>('/portal/:token', opts, async (req, reply) => {
+    const g = await guard(req.params.token, null, undefined, undefined);
+    if ('error' in g) return refuse(reply, g.error!);
+    const q = req.query as Record<string, string | undefined>;
+    const banner = q.error ? { kind: 'error' as const, text: String(q.error).slice(0, 300) } : q.notice ? { kind: 'info' as const, text: String(q.notice).slice(0, 300) } : null;
+    return page(reply, 200, await renderPortal(deps, g.session!, req.params.token, banner));
+  });
+
+  const back = (token: string, params: Record<string, string>) => `/portal/${token}?${new URLSearchParams(params).toString()}`;
+  const failed = (reply: FastifyReply, token: string, err: unknown) => {
+    if (err instanceof ApiError && err.statusCode < 500) return reply.redirect(back(token, { error: err.message }), 303);
+    if (err instanceof ApiError && err.code.startsWith('PG_REFUND')) return reply.redirect(back(token, { error: err.message }), 303);
+    throw err;
+  };
+
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/cancel', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    const timing = (req.body as Record<string, unknown>).timing;
+    if (timing !== 'period_end' && timing !== 'immediate') return refuse(reply, 403);
+    const s = g.session!;
+    try {
+      const r = await cancelSubscription(deps, { storeId: s.store_id, mode: s.mode, productIds: s.product_ids }, g.sub!.id, { timing, reason: '구매자 포털에서 해지' }, 'buyer');
+      const storeName = await storeNameOf(deps, s.store_id);
+      const requested = timing === 'immediate' && r.refundAmount === 0 ? await pendingRequestAmount(deps, g.sub!.id) : null;
+      const message =
+        timing === 'period_end'
+          ? `${new Date(r.subscription.currentPeriodEnd).toLocaleDateString('ko-KR', { timeZone: 'Asia/Seoul' })}까지 이용할 수 있고, 그 뒤로는 결제되지 않습니다.`
+          : r.refundAmount > 0
+            ? `구독이 해지되었고 ${won(r.refundAmount)}이 환불되었습니다. 카드사 사정에 따라 환불 반영까지 영업일 기준 3~5일이 걸릴 수 있습니다.`
+            : requested !== null
+              ? `구독이 해지되었습니다. 환불 요청(${won(requested)})이 접수되어 판매자 확인 후 환불됩니다.`
+              : '구독이 해지되었습니다.';
+      return page(reply, 200, portalDone({ storeName, mode: s.mode, title: timing === 'period_end' ? '해지가 예약되었습니다' : '구독이 해지되었습니다', message, portalPath: `/portal/${req.params.token}`, returnUrl: s.return_url }));
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/resume', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await undoScheduledCancel(deps, g.sub!.id);
+      return reply.redirect(back(req.params.token, { notice: '해지 예약을 취소했습니다. 구독이 계속 유지됩니다.' }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/plan', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    const [planId, interval] = String((req.body as Record<string, unknown>).plan ?? '').split(':');
+    if (!planId || (interval !== 'monthly' && interval !== 'yearly')) return reply.redirect(back(req.params.token, { error: '요금제를 선택해 주세요.' }), 303);
+    try {
+      const r = await changePlan(deps, g.sub!.id, { planId, interval });
+      const notice =
+        r.timing === 'now'
+          ? `요금제를 바로 변경했습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
+          : r.timing === 'next_renewal'
+            ? '다음 결제일부터 새 요금제가 적용됩니다.'
+            : '예약된 요금제 변경을 취소했습니다.';
+      return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/card', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    if (g.session!.mode !== 'test') return refuse(reply, 403);
+    const cardNumber = String((req.body as Record<string, unknown>).cardNumber ?? '').replace(/[\s-]/g, '');
+    if (!/^\d{12,19}$/.test(cardNumber)) return reply.redirect(back(req.params.token, { error: '카드 번호를 확인해 주세요.' }), 303);
+    try {
+      const r = await updateCard(deps, g.sub!.id, { authKey: `sim_auth_${cardNumber}` });
+      const notice = r.retry && r.retry.status !== 'succeeded' ? '카드를 변경했지만 밀린 결제는 아직 완료되지 않았습니다.' : '결제 카드를 변경했습니다.';
+      return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+};
+
+async function storeNameOf(deps: Pick<AppDeps, 'db'>, storeId: string): Promise<string> {
+  return (await deps.db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirstOrThrow()).name;
+}
+
+async function pendingRequestAmount(deps: Pick<AppDeps, 'db'>, subscriptionId: string): Promise<number | null> {
+  const r = await deps.db.selectFrom('refund_requests').select('amount').where('subscription_id', '=', subscriptionId).where('status', 'in', ['requested', 'held']).executeTakeFirst();
+  return r ? Number(r.amount) : null;
+}
+
+/** The buyer's subscriptions in the session's store, mode and product range (newest first), the session's own first. */
+function buyerSubscriptions(deps: Pick<AppDeps, 'db'>, s: PortalSessionRow) {
+  let q = deps.db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('store_id', '=', s.store_id)
+    .where('mode', '=', s.mode)
+    .where((eb) => eb(eb.fn('lower', ['buyer_email']), '=', s.buyer_email.toLowerCase()));
+  if (s.product_ids) q = q.where('product_id', 'in', s.product_ids.length ? s.product_ids : ['']);
+  return q.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(20).execute();
+}
+
+async function buyerSubscription(deps: Pick<AppDeps, 'db'>, s: PortalSessionRow, id: string): Promise<SubscriptionRow | undefined> {
+  return (await buyerSubscriptions(deps, s)).find((r) => r.id === id);
+}
+
+async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, banner: { kind: 'error' | 'info'; text: string } | null): Promise<string> {
+  const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
+  const subs: PortalSubscription[] = [];
+  for (const row of rows) {
+    const product = await deps.db.selectFrom('products').select('plans').where('id', '=', row.product_id).executeTakeFirst();
+    subs.push({
+      sub: subscriptionView(row),
+      preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
+      planName: product?.plans.find((p) => p.id === row.plan_id)?.name ?? row.plan_id,
+      plans: product?.plans ?? [],
+    });
+  }
+  const orderRows = rows.length
+    ? await deps.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('subscription_id', 'in', rows.map((r) => r.id))
+        .where('status', 'in', ['paid', 'refunded'])
+        .orderBy('created_at', 'desc')
+        .limit(50)
+        .execute()
+    : [];
+  const refunds = await refundsOf(deps.db, orderRows.map((o) => o.id));
+  return portalPage({
+    storeName: await storeNameOf(deps, s.store_id),
+    mode: s.mode,
+    basePath: `/portal/${encodeURIComponent(token)}`,
+    csrf: s.csrf_secret,
+    returnUrl: s.return_url,
+    subscriptions: subs,
+    orders: orderRows.map((o) => orderView(o, refunds.get(o.id) ?? [], deps.config.publicBaseUrl)),
+    cardForm: s.mode === 'test',
+    banner,
+  });
+}
+
+export default portalModule;

@@ -1,0 +1,103 @@
+import type { AppDeps } from '../deps';
+import type { Db } from '../db';
+import { newId } from '../platform/ids';
+import type { Mode } from '../platform/tables';
+import { refundOrder } from '../refunds/service';
+import type { PendingRefundRequestView } from './cancel-schemas';
+
+/**
+ * The one place the cancellation talks to the refunds module: the engine's entry point, the refund-request table
+ * and the refund records it reads to resume an interrupted cancellation.
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+/** Refunds `amount` of one order through the refunds engine (throws its ApiErrors, PG_REFUND_* included). */
+export async function refundForCancel(deps: Deps, input: { storeId: string; mode: Mode; orderId: string; amount: number; reason: string | null }): Promise<{ refundId: string }> {
+  const { refund } = await refundOrder(deps, {
+    storeId: input.storeId,
+    mode: input.mode,
+    orderId: input.orderId,
+    amount: input.amount,
+    reason: input.reason ?? '구독 즉시 해지',
+    source: 'subscription_cancel',
+  });
+  return { refundId: refund.id };
+}
+
+/** Refunds of these orders made for a subscription cancel since `since` that moved (or may have moved) money. */
+export async function cancelRefundsSince(db: Db, orderIds: string[], since: Date): Promise<Map<string, 'pending' | 'succeeded' | 'unknown'>> {
+  const out = new Map<string, 'pending' | 'succeeded' | 'unknown'>();
+  if (orderIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('order_refunds')
+    .select(['order_id', 'status'])
+    .where('order_id', 'in', orderIds)
+    .where('source', '=', 'subscription_cancel')
+    .where('created_at', '>=', since)
+    .where('status', '<>', 'failed')
+    .execute();
+  for (const r of rows) out.set(r.order_id, r.status as 'pending' | 'succeeded' | 'unknown');
+  return out;
+}
+
+/** The active (requested or held) refund request of the subscription or one of its orders, if any. */
+export async function activeRefundRequest(db: Db, subscriptionId: string, orderIds: string[]): Promise<PendingRefundRequestView | null> {
+  const row = await db
+    .selectFrom('refund_requests')
+    .selectAll()
+    .where('status', 'in', ['requested', 'held'])
+    .where((eb) => (orderIds.length ? eb.or([eb('subscription_id', '=', subscriptionId), eb('order_id', 'in', orderIds)]) : eb('subscription_id', '=', subscriptionId)))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    mode: row.mode,
+    orderId: row.order_id,
+    subscriptionId: row.subscription_id,
+    status: row.status as 'requested' | 'held',
+    amount: Number(row.amount),
+    currency: 'KRW',
+    reason: row.reason,
+    statutory: row.statutory,
+    requestedAt: row.requested_at.toISOString(),
+  };
+}
+
+/**
+ * Files a buyer's refund request (status `requested`, subscription set) for a cancel whose refund needs the seller's
+ * approval. Inside the cancellation's transaction. Returns the request id.
+ */
+export async function fileCancelRefundRequest(
+  trx: Db,
+  deps: Pick<AppDeps, 'clock'>,
+  r: { storeId: string; mode: Mode; orderId: string; subscriptionId: string; amount: number; reason: string | null; statutory: boolean },
+): Promise<string> {
+  const now = deps.clock.now();
+  const id = newId('rr', deps.clock);
+  await trx
+    .insertInto('refund_requests')
+    .values({
+      id,
+      store_id: r.storeId,
+      mode: r.mode,
+      order_id: r.orderId,
+      subscription_id: r.subscriptionId,
+      status: 'requested',
+      amount: r.amount,
+      currency: 'KRW',
+      reason: r.reason,
+      statutory: r.statutory,
+      requested_at: now,
+      decided_at: null,
+      decision_reason: null,
+      refund_id: null,
+      auto_approve_at: null,
+      source: 'subscription_cancel',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}

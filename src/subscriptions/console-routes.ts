@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import type { Module } from '../deps';
+import { ApiError, validationError } from '../platform/errors';
+import { op } from '../platform/http/route';
+import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
+import { IntervalSchema } from '../orders/schemas';
+import { billingTask } from './renewal';
+import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
+import { subscriptionView } from './model';
+import * as subs from './service';
+import { pageParams } from '../platform/http/pagination';
+import { ModeSchema } from '../platform/http/schemas';
+import { advanceTestClock, MAX_ADVANCE_MS } from './test-clock';
+import { changePlan } from './plan-change';
+import * as repo from './repo';
+
+const tags = ['Subscriptions (console)'];
+
+export const AdminSubscriptionListQuery = Type.Composite([SubscriptionListQuery, Obj({ mode: Type.Optional(ModeSchema) })], { additionalProperties: false });
+
+export const AdvanceBody = Obj(
+  {
+    days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_660 })),
+    hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 87_840 })),
+    minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 5_270_400 })),
+  },
+  { description: 'How far to move the subscription\'s clock forward (summed; more than 0 and at most 3,660 days in all)' },
+);
+
+export const TestClockResultSchema = Obj(
+  {
+    subscription: SubscriptionSchema,
+    testClock: Obj({ frozenTime: DateTime('The subscription\'s own time after the advance'), offsetMs: Type.Integer({ minimum: 0, description: 'How far it runs ahead of the service clock' }) }),
+    processed: Type.Integer({ minimum: 0, description: 'Renewals, retries and endings run by this advance' }),
+  },
+  { title: 'TestClockResult' },
+);
+
+export const PlanChangeBody = Obj({ planId: Type.String({ minLength: 1, maxLength: 100 }), interval: IntervalSchema });
+export const PlanChangeResultSchema = Obj(
+  {
+    subscription: SubscriptionSchema,
+    timing: Type.Union([Type.Literal('now'), Type.Literal('next_renewal'), Type.Literal('unscheduled')], {
+      description: '`now`: an upgrade (dearer plan, same interval) in effect, the prorated difference charged; `next_renewal`: a downgrade or interval change, scheduled (`pendingPlanChange`); `unscheduled`: the current plan chosen again, a scheduled change undone',
+    }),
+    orderId: Nullable(Type.String(), { description: 'The `difference` order of an upgrade (also sent as `order.paid` with `subscriptionEvent: "difference"`)' }),
+    amount: Won('The difference charged now (0 when nothing was charged)'),
+    currency: CurrencySchema,
+  },
+  { title: 'PlanChangeResult' },
+);
+
+/**
+ * The subscriptions module's background work and seller-console operations: the billing run (renewals, dunning,
+ * period-end endings), the test clock and plan change.
+ */
+const subscriptionsBillingModule: Module = async (app, deps) => {
+  deps.worker.addTask(billingTask(deps));
+
+  app.get(
+    '/admin/v1/subscriptions',
+    op(
+      {
+        operationId: 'adminListSubscriptions',
+        summary: 'List the store\'s subscriptions',
+        description: 'Newest first by start time, in one mode (`mode`, default `test`); the same filters as the public list (`status`, `buyerEmail`, `productId`).',
+        tags,
+      },
+      { auth: 'owner' },
+      { querystring: AdminSubscriptionListQuery, response: { 200: SubscriptionPage } },
+    ),
+    async (req) => {
+      const { mode, status, buyerEmail, productId } = req.query;
+      return subs.listSubscriptions(deps, { storeId: req.owner!.storeId, mode: mode ?? 'test', productIds: null }, { status, buyerEmail, productId }, pageParams(req.query));
+    },
+  );
+  app.get(
+    '/admin/v1/subscriptions/:id',
+    op({ operationId: 'adminGetSubscription', summary: 'Read a subscription (either mode)', tags }, { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND'] }, { params: IdParams, response: { 200: SubscriptionSchema } }),
+    async (req) => {
+      const sub = await repo.getSubscription(deps.db, req.params.id);
+      if (!sub || sub.store_id !== req.owner!.storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+      return subscriptionView(sub);
+    },
+  );
+
+  app.post(
+    '/admin/v1/subscriptions/:id/test-clock/advance',
+    op(
+      {
+        operationId: 'adminAdvanceSubscriptionTestClock',
+        summary: 'Move a test subscription\'s clock forward (test clocks)',
+        description:
+          'Test mode only. Moves the subscription\'s own clock forward and runs at once what became due: renewals, failed renewals and dunning retries (test card `4000 0000 0000 0341` declines every renewal), period-end cancellations, each with its events. ' +
+          'Live subscriptions: `409 TEST_MODE_ONLY`.',
+        tags,
+      },
+      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'TEST_MODE_ONLY', 'ALREADY_ENDED'] },
+      { params: IdParams, body: AdvanceBody, response: { 200: TestClockResultSchema } },
+    ),
+    async (req) => {
+      const ms = ((req.body.days ?? 0) * 24 * 60 + (req.body.hours ?? 0) * 60 + (req.body.minutes ?? 0)) * 60_000;
+      if (ms <= 0 || ms > MAX_ADVANCE_MS) throw validationError([{ field: 'days', message: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.' }]);
+      return advanceTestClock(deps, req.owner!.storeId, req.params.id, ms);
+    },
+  );
+
+  app.post(
+    '/admin/v1/subscriptions/:id/change-plan',
+    op(
+      {
+        operationId: 'adminChangeSubscriptionPlan',
+        summary: 'Change a subscription\'s plan',
+        description:
+          'An upgrade (a dearer price on the same interval) takes effect now and charges the prorated difference, (new − old) × time left ÷ period length, rounded down, ' +
+          'as an order with `subscriptionEvent: "difference"`; a declined charge changes nothing (`402 SUBSCRIPTION_PAYMENT_FAILED`). A downgrade or an interval change takes effect at the next renewal. ' +
+          'Both send `subscription.updated` (`plan_changed` / `plan_change_scheduled`). The buyer portal offers the same.',
+        tags,
+      },
+      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'ALREADY_ENDED', 'SUBSCRIPTION_NOT_ACTIVE', 'PLAN_CHANGE_INVALID', 'SUBSCRIPTION_PAYMENT_FAILED', 'SUBSCRIPTION_PAYMENT_PENDING'] },
+      { params: IdParams, body: PlanChangeBody, response: { 200: PlanChangeResultSchema } },
+    ),
+    async (req) => {
+      const sub = await repo.getSubscription(deps.db, req.params.id);
+      if (!sub || sub.store_id !== req.owner!.storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+      return changePlan(deps, sub.id, req.body);
+    },
+  );
+};
+
+export default subscriptionsBillingModule;

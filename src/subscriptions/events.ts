@@ -1,0 +1,33 @@
+import type { Db } from '../db';
+import type { Clock } from '../platform/clock';
+import { writeEvent } from '../platform/events';
+import { subscriptionView, type SubscriptionRow } from './model';
+
+/**
+ * `data.change.kind` of `subscription.updated`. The spec names `period_renewed` and `cancel_scheduled`; the others
+ * are this service's documented additions:
+ * - `period_renewed`: a renewal was paid (at the period end, or a dunning retry / card update that recovered it)
+ * - `cancel_scheduled` / `cancel_unscheduled`: a period-end cancellation was scheduled / undone
+ * - `payment_failed`: a renewal charge failed; `status` is `past_due`, `nextRetryAt` says when it is retried
+ * - `card_updated`: the buyer registered a new card
+ * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
+ * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
+ */
+export type ChangeKind =
+  | 'period_renewed'
+  | 'cancel_scheduled'
+  | 'cancel_unscheduled'
+  | 'payment_failed'
+  | 'card_updated'
+  | 'plan_changed'
+  | 'plan_change_scheduled';
+
+/** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
+export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {
+  await writeEvent(trx, clock, { storeId: row.store_id, mode: row.mode, type: 'subscription.updated', data: { ...subscriptionView(row), change } });
+}
+
+/** `subscription.ended`: the ended Subscription record (`status: ended`, `endReason`, `endedAt`). Same transaction as the change. */
+export async function writeSubscriptionEnded(trx: Db, clock: Clock, row: SubscriptionRow): Promise<void> {
+  await writeEvent(trx, clock, { storeId: row.store_id, mode: row.mode, type: 'subscription.ended', data: { ...subscriptionView(row) } });
+}

@@ -1,0 +1,99 @@
+import type { Selectable } from 'kysely';
+import type { SubscriptionChargesTable, SubscriptionsTable } from './tables';
+import type { SubscriptionView } from './schemas';
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
+
+/**
+ * Subscription states (the spec leaves them open; these follow Stripe Billing's names where they overlap):
+ *   active    → active     a renewal paid: the period moves forward (`period_renewed`)
+ *   active    → past_due   a renewal failed: the period still moves forward (unpaid), retries are scheduled
+ *   past_due  → active     a retry or a card update paid the current period
+ *   past_due  → ended      the last retry failed (`endReason: payment_failed`)
+ *   active    → ended      the period ended with `cancelAtPeriodEnd` (`endReason: canceled`), or an immediate cancel
+ * `ended` is final.
+ */
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'ended'] as const;
+
+/**
+ * Dunning: after the renewal at the period end fails, retries run this many days after that period end. After the
+ * last one fails the subscription ends with `payment_failed`. (Stripe's default smart-retry window is similar.)
+ */
+export const DUNNING_RETRY_DAYS = [1, 3, 7] as const;
+const DAY_MS = 86_400_000;
+
+/** When retry `attempt` (1-based) of the period starting at `periodStart` runs; null after the last one. */
+export function nextRetryAt(periodStart: Date, attempt: number): Date | null {
+  const days = DUNNING_RETRY_DAYS[attempt - 1];
+  return days === undefined ? null : new Date(periodStart.getTime() + days * DAY_MS);
+}
+
+/** A charge still with the gateway is retried (same idempotency key) once its lease runs out: its process died. */
+export const CHARGE_LEASE_MS = 5 * 60_000;
+
+/** The subscription's own "now": the service clock plus its test clock offset (always 0 in live mode). */
+export function subscriptionNow(row: Pick<SubscriptionRow, 'test_clock_offset_ms'>, now: Date): Date {
+  return new Date(now.getTime() + Number(row.test_clock_offset_ms));
+}
+
+/** Card brand and last 4 from a gateway card summary (`신한 4330-12**-****-123*`, `카드 ****4242`). */
+export function parseCardSummary(summary: string | null): { brand: string | null; last4: string | null } {
+  if (!summary) return { brand: null, last4: null };
+  const m = /^(.*?)\s*([0-9*][0-9*\- ]*)$/.exec(summary.trim());
+  if (!m) return { brand: summary.trim().slice(0, 40) || null, last4: null };
+  const digits = m[2].replace(/[\s-]/g, '');
+  return { brand: m[1].trim().slice(0, 40) || null, last4: digits.length >= 4 ? digits.slice(-4) : null };
+}
+
+/** The subscription id for a checkout session: known before the gateway is called, and unique per session. */
+export function subscriptionIdForSession(sessionId: string): string {
+  return `sub_${sessionId.replace(/^cs_/, '')}`;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The documented Subscription record from its row. The billing key never leaves the database. */
+export function subscriptionView(s: SubscriptionRow): SubscriptionView {
+  return {
+    id: s.id,
+    mode: s.mode,
+    status: s.status,
+    productId: s.product_id,
+    productName: s.product_name,
+    planId: s.plan_id,
+    billingInterval: s.billing_interval,
+    amount: Number(s.amount),
+    currency: 'KRW',
+    currentPeriodStart: s.current_period_start.toISOString(),
+    currentPeriodEnd: s.current_period_end.toISOString(),
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    canceledAt: iso(s.canceled_at),
+    endedAt: iso(s.ended_at),
+    endReason: s.end_reason,
+    startedAt: s.started_at.toISOString(),
+    buyerName: s.buyer_name,
+    buyerEmail: s.buyer_email,
+    buyerPhone: s.buyer_phone,
+    card: s.card_brand === null && s.card_last4 === null ? null : { brand: s.card_brand, last4: s.card_last4 },
+    latestOrderId: s.latest_order_id,
+    metadata: s.metadata ?? null,
+    pendingPlanChange: s.pending_plan
+      ? { planId: s.pending_plan.planId, billingInterval: s.pending_plan.interval, amount: s.pending_plan.amount, currency: 'KRW', effectiveAt: s.current_period_end.toISOString() }
+      : null,
+    nextRetryAt: s.status === 'past_due' ? iso(s.next_retry_at) : null,
+    createdAt: s.created_at.toISOString(),
+  };
+}
+
+/**
+ * Prorated difference of an upgrade made at `at` inside [start, end): the new price minus the old one, for the
+ * share of the period left, counted in whole milliseconds and rounded down (the buyer never pays a won too many).
+ */
+export function prorateDifference(oldAmount: number, newAmount: number, start: Date, end: Date, at: Date): number {
+  const total = end.getTime() - start.getTime();
+  const left = Math.max(0, Math.min(total, end.getTime() - at.getTime()));
+  if (total <= 0 || newAmount <= oldAmount) return 0;
+  // BigInt: won × milliseconds passes 2^53 for large amounts; division of positives rounds down.
+  return Number((BigInt(newAmount - oldAmount) * BigInt(left)) / BigInt(total));
+}

@@ -1,0 +1,104 @@
+import { jsonb } from '../db';
+import { ApiError } from '../platform/errors';
+import { validationError } from '../platform/errors';
+import { prorateDifference, subscriptionNow, subscriptionView } from './model';
+import * as repo from './repo';
+import { claim, executeCharge, type Deps } from './renewal';
+import { writeSubscriptionUpdated } from './events';
+import type { BillingInterval } from './tables';
+import type { SubscriptionView } from './schemas';
+
+export interface PlanChangeResult {
+  subscription: SubscriptionView;
+  /** `now`: an upgrade, in effect (difference paid); `next_renewal`: scheduled (`pendingPlanChange`); `unscheduled`: a scheduled change was undone. */
+  timing: 'now' | 'next_renewal' | 'unscheduled';
+  /** The `difference` order of an upgrade; null otherwise (also when nothing was left to charge). */
+  orderId: string | null;
+  amount: number;
+  currency: 'KRW';
+}
+
+/**
+ * Changes a subscription's plan (portal and seller console). Rules (Stripe's "always invoice" for upgrades,
+ * "at period end" for downgrades):
+ * - an upgrade is a dearer price on the same interval: it takes effect now and charges the prorated difference,
+ *   (new − old) × time left / period length, rounded down; a failed charge changes nothing (SUBSCRIPTION_PAYMENT_FAILED);
+ * - anything else (cheaper, or another interval) waits for the next renewal, which then charges the new price;
+ * - choosing the current plan again undoes a scheduled change.
+ * The difference charge goes through the same claimed-charge path as renewals (never inside a transaction, one
+ * charge at a time per subscription, retried with the same idempotency key when the gateway's answer was lost).
+ */
+export async function changePlan(deps: Deps, subscriptionId: string, input: { planId: string; interval: BillingInterval }): Promise<PlanChangeResult> {
+  const claimed = await deps.db.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const sub = await repo.lockSubscription(trx, subscriptionId);
+    if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+    if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
+    if (sub.status === 'past_due') throw new ApiError('SUBSCRIPTION_NOT_ACTIVE');
+    const product = await trx.selectFrom('products').select(['plans']).where('id', '=', sub.product_id).executeTakeFirstOrThrow();
+    const plan = product.plans.find((p) => p.id === input.planId);
+    const price = plan ? (input.interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice) : null;
+    if (!plan || price === null || price === undefined) {
+      throw validationError([{ field: !plan ? 'planId' : 'interval', message: !plan ? '상품에 없는 플랜입니다.' : '이 플랜은 선택한 결제 주기를 제공하지 않습니다.' }]);
+    }
+    const current = { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
+    const target = { planId: plan.id, interval: input.interval, amount: price };
+    if (target.planId === current.planId && target.interval === current.interval) {
+      if (!sub.pending_plan) throw new ApiError('PLAN_CHANGE_INVALID', { message: '이미 이용 중인 플랜입니다.' });
+      const updated = await repo.updateSubscription(trx, sub.id, { pending_plan: jsonb(null), amount: target.amount, updated_at: now });
+      await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'plan_change_scheduled', canceled: true, to: null });
+      return { kind: 'done' as const, done: { timing: 'unscheduled' as const, orderId: null, amount: 0 } };
+    }
+    const inFlight = await trx.selectFrom('subscription_charges').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'charging').executeTakeFirst();
+    if (inFlight) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.' });
+
+    const own = subscriptionNow(sub, now);
+    const upgrade = target.interval === current.interval && target.amount > current.amount;
+    if (!upgrade) {
+      const updated = await repo.updateSubscription(trx, sub.id, {
+        pending_plan: jsonb({ planId: target.planId, interval: target.interval, amount: target.amount, requestedAt: own.toISOString() }),
+        updated_at: now,
+      });
+      await writeSubscriptionUpdated(trx, deps.clock, updated, {
+        kind: 'plan_change_scheduled',
+        timing: 'next_renewal',
+        effectiveAt: sub.current_period_end.toISOString(),
+        from: { planId: current.planId, billingInterval: current.interval, amount: current.amount },
+        to: { planId: target.planId, billingInterval: target.interval, amount: target.amount },
+      });
+      return { kind: 'done' as const, done: { timing: 'next_renewal' as const, orderId: null, amount: 0 } };
+    }
+    const difference = prorateDifference(current.amount, target.amount, sub.current_period_start, sub.current_period_end, own);
+    if (difference === 0) {
+      // Nothing left of the period to pay for: the new plan starts without a charge.
+      const updated = await repo.updateSubscription(trx, sub.id, { plan_id: target.planId, amount: target.amount, pending_plan: jsonb(null), updated_at: now });
+      await writeSubscriptionUpdated(trx, deps.clock, updated, {
+        kind: 'plan_changed',
+        timing: 'now',
+        orderId: null,
+        from: { planId: current.planId, billingInterval: current.interval, amount: current.amount },
+        to: { planId: target.planId, billingInterval: target.interval, amount: target.amount },
+      });
+      return { kind: 'done' as const, done: { timing: 'now' as const, orderId: null, amount: 0 } };
+    }
+    const step = await claim(trx, deps, sub, { kind: 'difference', start: own, end: sub.current_period_end, attempt: 0, target, amount: difference }, now);
+    if (step.kind !== 'charge') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.' });
+    return { kind: 'charge' as const, chargeId: step.chargeId, amount: difference };
+  });
+
+  let timing: PlanChangeResult['timing'];
+  let orderId: string | null = null;
+  let amount = 0;
+  if (claimed.kind === 'done') {
+    ({ timing, orderId, amount } = claimed.done);
+  } else {
+    const r = await executeCharge(deps, claimed.chargeId);
+    if (r.status === 'failed') throw new ApiError('SUBSCRIPTION_PAYMENT_FAILED', { details: { gatewayCode: r.code, gatewayMessage: r.message } });
+    if (r.status === 'pending') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { details: { retryable: false } });
+    timing = 'now';
+    orderId = r.orderId;
+    amount = claimed.amount;
+  }
+  const sub = (await repo.getSubscription(deps.db, subscriptionId))!;
+  return { subscription: subscriptionView(sub), timing, orderId, amount, currency: 'KRW' };
+}

@@ -1,0 +1,129 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Db } from '../db';
+import type { Mode } from '../platform/tables';
+import type { SubscriptionChargeRow, SubscriptionRow } from './model';
+import type { SubscriptionChargesTable, SubscriptionsTable, SubscriptionStatus } from './tables';
+
+/** The API key's range: store, mode and (when the key is limited) products. */
+export interface SubscriptionFilter {
+  storeId: string;
+  mode: Mode;
+  productIds: string[] | null;
+}
+
+export interface SubscriptionListFilter {
+  status?: SubscriptionStatus;
+  buyerEmail?: string;
+  productId?: string;
+}
+
+/** Locks one subscription row for the rest of the transaction (`select … for update`); undefined when absent. */
+export function lockSubscription(trx: Db, id: string): Promise<SubscriptionRow | undefined> {
+  return trx.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export function getSubscription(db: Db, id: string): Promise<SubscriptionRow | undefined> {
+  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A subscription inside the key's range, or undefined (answered as SUBSCRIPTION_NOT_FOUND). */
+export function findSubscription(db: Db, f: SubscriptionFilter, id: string): Promise<SubscriptionRow | undefined> {
+  let q = db.selectFrom('subscriptions').selectAll().where('id', '=', id).where('store_id', '=', f.storeId).where('mode', '=', f.mode);
+  if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
+  return q.executeTakeFirst();
+}
+
+function listQuery(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter) {
+  let q = db.selectFrom('subscriptions').where('store_id', '=', f.storeId).where('mode', '=', f.mode);
+  if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
+  if (l.status) q = q.where('status', '=', l.status);
+  if (l.productId) q = q.where('product_id', '=', l.productId);
+  if (l.buyerEmail) q = q.where(sql<string>`lower(buyer_email)`, '=', l.buyerEmail.toLowerCase());
+  return q;
+}
+
+export async function countSubscriptions(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter): Promise<number> {
+  return Number((await listQuery(db, f, l).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** Newest first by start time (the spec's order for subscriptions); the time-sortable id breaks ties. */
+export function pageSubscriptions(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter, offset: number, limit: number): Promise<SubscriptionRow[]> {
+  return listQuery(db, f, l).selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export async function insertSubscription(trx: Db, row: Insertable<SubscriptionsTable>): Promise<SubscriptionRow> {
+  return trx.insertInto('subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateSubscription(trx: Db, id: string, patch: Updateable<SubscriptionsTable>): Promise<SubscriptionRow> {
+  return trx.updateTable('subscriptions').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Subscriptions with something due by their own clock (service clock + test clock offset): a period end reached
+ * (renewal, or ending a scheduled cancel) or a dunning retry due. `onlyId` narrows it to one (test clock advance).
+ */
+export function dueSubscriptions(db: Db, now: Date, limit: number, onlyId?: string): Promise<Pick<SubscriptionRow, 'id'>[]> {
+  const ownNow = sql<Date>`${now}::timestamptz + (test_clock_offset_ms * interval '1 millisecond')`;
+  let q = db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('status', '<>', 'ended')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'active'), eb('current_period_end', '<=', ownNow)]),
+        eb.and([eb('status', '=', 'past_due'), eb('next_retry_at', '<=', ownNow)]),
+      ]),
+    );
+  if (onlyId) q = q.where('id', '=', onlyId);
+  return q.orderBy('current_period_end').limit(limit).execute();
+}
+
+/** Claims a charge: inserted only when no charge exists for the same subscription, kind, period and attempt. */
+export async function claimCharge(trx: Db, row: Insertable<SubscriptionChargesTable>): Promise<SubscriptionChargeRow | undefined> {
+  return trx
+    .insertInto('subscription_charges')
+    .values(row)
+    .onConflict((oc) => oc.columns(['subscription_id', 'kind', 'period_start', 'attempt']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function findCharge(db: Db, subscriptionId: string, kind: 'renewal' | 'difference', periodStart: Date, attempt: number): Promise<SubscriptionChargeRow | undefined> {
+  return db
+    .selectFrom('subscription_charges')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where('kind', '=', kind)
+    .where('period_start', '=', periodStart)
+    .where('attempt', '=', attempt)
+    .executeTakeFirst();
+}
+
+/**
+ * Takes over a charge whose worker died with it at the gateway (still `charging`, lease run out). A conditional
+ * update, so of two workers finding it only one gets it back.
+ */
+export function takeOverCharge(trx: Db, id: string, now: Date, leaseUntil: Date): Promise<SubscriptionChargeRow | undefined> {
+  return trx
+    .updateTable('subscription_charges')
+    .set({ locked_until: leaseUntil, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'charging')
+    .where('locked_until', '<=', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function lockCharge(trx: Db, id: string): Promise<SubscriptionChargeRow | undefined> {
+  return trx.selectFrom('subscription_charges').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export async function updateCharge(trx: Db, id: string, patch: Updateable<SubscriptionChargesTable>): Promise<void> {
+  await trx.updateTable('subscription_charges').set(patch).where('id', '=', id).execute();
+}
+
+/** Charges left `charging` past their lease (their process died mid-call), for the sweep that retries them. */
+export function staleCharges(db: Db, now: Date, limit: number): Promise<Pick<SubscriptionChargeRow, 'id' | 'subscription_id'>[]> {
+  return db.selectFrom('subscription_charges').select(['id', 'subscription_id']).where('status', '=', 'charging').where('locked_until', '<=', now).limit(limit).execute();
+}

@@ -1,0 +1,74 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery, StringMap, Won } from '../platform/http/schemas';
+import { IntervalSchema } from '../orders/schemas';
+
+export const SubscriptionStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('ended')], {
+  description:
+    '`active` (paid up; may carry `cancelAtPeriodEnd`), `past_due` (a renewal failed and retries are scheduled, see `nextRetryAt`), `ended` (final; see `endReason`)',
+});
+
+export const EndReasonSchema = Type.Union([Type.Literal('canceled'), Type.Literal('payment_failed')], {
+  description: '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed)',
+});
+
+export const CardSummarySchema = Obj(
+  {
+    brand: Nullable(Type.String(), { description: 'Card company as the gateway names it (test mode: `카드`)' }),
+    last4: Nullable(Type.String(), { description: 'Last four characters of the masked card number as the gateway gives it (may contain `*`)' }),
+  },
+  { title: 'SubscriptionCard' },
+);
+
+export const PendingPlanChangeSchema = Obj(
+  {
+    planId: Type.String(),
+    billingInterval: IntervalSchema,
+    amount: Won('What renewals charge from `effectiveAt`'),
+    currency: CurrencySchema,
+    effectiveAt: DateTime('The next renewal (the current period end)'),
+  },
+  { title: 'PendingPlanChange', description: 'A downgrade waiting for the next renewal' },
+);
+
+/**
+ * The Subscription record. The spec shows it only inside the cancel result; these fields are this service's
+ * documented choice, every one always present (null when empty).
+ */
+export const SubscriptionSchema = Obj(
+  {
+    id: Type.String({ description: '`sub_…`' }),
+    mode: ModeSchema,
+    status: SubscriptionStatusSchema,
+    productId: Type.String(),
+    productName: Type.String(),
+    planId: Type.String({ description: 'An id of the product\'s `pricing.plans[]`' }),
+    billingInterval: IntervalSchema,
+    amount: Won('What each renewal charges (the plan\'s list price; a checkout coupon applies to the first order only)'),
+    currency: CurrencySchema,
+    currentPeriodStart: DateTime(),
+    currentPeriodEnd: DateTime('The next renewal, or the end when `cancelAtPeriodEnd`'),
+    cancelAtPeriodEnd: Type.Boolean({ description: 'A period-end cancellation is scheduled' }),
+    canceledAt: Nullable(DateTime('When a cancellation was requested')),
+    endedAt: Nullable(DateTime()),
+    endReason: Nullable(EndReasonSchema),
+    startedAt: DateTime('When the first payment was made (lists sort by this, newest first)'),
+    buyerName: Type.String(),
+    buyerEmail: Type.String(),
+    buyerPhone: Type.String(),
+    card: Nullable(CardSummarySchema, { description: 'The card the billing key charges; null when none is stored' }),
+    latestOrderId: Nullable(Type.String({ description: 'The most recent paid order (initial, renewal or difference)' })),
+    metadata: Nullable(StringMap({ description: 'Copied from the checkout session' })),
+    pendingPlanChange: Nullable(PendingPlanChangeSchema),
+    nextRetryAt: Nullable(DateTime('`past_due` only: when the next renewal retry runs')),
+    createdAt: DateTime(),
+  },
+  { title: 'Subscription' },
+);
+export type SubscriptionView = Static<typeof SubscriptionSchema>;
+export const SubscriptionPage = PageOf(SubscriptionSchema, 'SubscriptionPage');
+
+export const SubscriptionListQuery = PageQuery({
+  status: Type.Optional(SubscriptionStatusSchema),
+  buyerEmail: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Exact buyer email, compared case-insensitively' })),
+  productId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});

@@ -1,0 +1,59 @@
+import type { Db } from '../db';
+import type { AppDeps } from '../deps';
+import type { OrderRow } from '../orders/model';
+import type { SessionRow } from '../checkout/model';
+import { jsonb } from '../db';
+import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from './model';
+import { insertSubscription } from './repo';
+
+/**
+ * Creates the subscription of a paid subscription checkout, inside the transaction that records its first order
+ * (the order already carries the subscription id). Its period is the order's; what renewals charge is the plan's
+ * list price the session was created with (a coupon discounts the first order only).
+ */
+export async function startSubscription(
+  trx: Db,
+  deps: Pick<AppDeps, 'clock'>,
+  input: { session: SessionRow; order: OrderRow; billing: { keySealed: string; cardSummary: string | null } | null },
+): Promise<SubscriptionRow> {
+  const { session: s, order: o } = input;
+  const now = deps.clock.now();
+  const id = subscriptionIdForSession(s.id);
+  const card = parseCardSummary(input.billing?.cardSummary ?? null);
+  return insertSubscription(trx, {
+    id,
+    store_id: s.store_id,
+    mode: s.mode,
+    status: 'active',
+    product_id: s.product_id,
+    product_name: o.product_name,
+    plan_id: s.plan_id!,
+    billing_interval: s.billing_interval!,
+    amount: s.amount,
+    currency: 'KRW',
+    current_period_start: o.period_start!,
+    current_period_end: o.period_end!,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    cancel_reason: null,
+    ended_at: null,
+    end_reason: null,
+    started_at: o.paid_at ?? now,
+    checkout_session_id: s.id,
+    buyer_name: o.buyer_name,
+    buyer_email: o.buyer_email,
+    buyer_phone: o.buyer_phone,
+    card_brand: input.billing ? card.brand : null,
+    card_last4: input.billing ? card.last4 : null,
+    billing_key_sealed: input.billing?.keySealed ?? null,
+    customer_key: id,
+    latest_order_id: o.id,
+    metadata: jsonb(s.metadata ?? null),
+    pending_plan: jsonb(null),
+    dunning_attempts: 0,
+    next_retry_at: null,
+    test_clock_offset_ms: 0,
+    created_at: now,
+    updated_at: now,
+  });
+}
