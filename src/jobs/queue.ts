@@ -34,7 +34,9 @@ export async function enqueueJob(trx: Db, clock: Clock, opts: EnqueueOptions): P
     created_at: now,
     updated_at: now,
   });
-  if (opts.dedupeKey) q = q.onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).where('status', 'in', ['pending', 'running']).doNothing()) as typeof q;
+  // The conflict target names the partial unique index by its predicate, written as literals: PostgreSQL infers the
+  // arbiter index when it plans the statement, and a named prepared statement is planned without parameter values.
+  if (opts.dedupeKey) q = q.onConflict((oc) => oc.column('dedupe_key').where(sql<boolean>`dedupe_key is not null and status in ('pending', 'running')`).doNothing()) as typeof q;
   await q.execute();
 }
 
