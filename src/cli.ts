@@ -1,29 +1,45 @@
 import { loadConfig } from './config';
 import { createRuntime } from './runtime';
-import { createDemo, demoBanner, hasAnyStore } from './demo';
+import { createDemo, demoBanner, demoRestartBanner, findDemoStore, hasAnyStore } from './demo';
 import { openDatabase } from './db';
 import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
 import { canonicalAllowlistEntry } from './platform/http/auth';
 
-const HELP = `commerce — Commerce API operator CLI
+/** One entry per command: its usage line(s) and what it does. `commerce <command> --help` prints its entry. */
+const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
+  { name: 'start', usage: 'commerce start [--demo] [--no-demo] [--no-worker]', about: 'migrate, then serve the API (and run background workers). On an empty embedded database it creates a demo store; --demo asks for it on PostgreSQL too' },
+  { name: 'worker', usage: 'commerce worker', about: 'run only the background workers (webhook delivery, jobs)' },
+  { name: 'migrate', usage: 'commerce migrate', about: 'apply pending database migrations' },
+  { name: 'store create', usage: 'commerce store create --name NAME [--verified]', about: 'create a store; prints its owner token' },
+  { name: 'store token', usage: 'commerce store token rotate|revoke --store ID', about: 'rotate: issue a new owner token (printed once), the old one stops working at once; revoke: revoke it now' },
+  { name: 'store verify', usage: 'commerce store verify --store ID [--unverify]', about: "mark the store's public contact verified (or take the mark back)" },
+  { name: 'key create', usage: 'commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]', about: 'create an API key (all scopes by default); prints it once' },
+  { name: 'demo', usage: 'commerce demo', about: 'create a demo store (test mode) and print its keys' },
+];
+
+const FOOTER = `Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...
+\`commerce <command> --help\` prints one command's usage.`;
+
+export const HELP = `commerce — Commerce API operator CLI
 
 Usage:
-  commerce start [--demo] [--no-worker]   migrate, then serve the API (and run background workers)
-  commerce worker                         run only the background workers (webhook delivery, jobs)
-  commerce migrate                        apply pending database migrations
-  commerce store create --name NAME [--verified]
-                                          create a store; prints its owner token
-  commerce store token rotate --store ID  issue a new owner token (printed once); the old one stops working at once
-  commerce store token revoke --store ID  revoke the store's owner token now
-  commerce store verify --store ID [--unverify]
-                                          mark the store's public contact verified (or take the mark back)
-  commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]
-                                          create an API key (all scopes by default); prints it once
-  commerce demo                           create the demo store (test mode) and print its keys
+${COMMANDS.map((c) => `  ${c.usage}\n      ${c.about}`).join('\n')}
 
-Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...`;
+${FOOTER}`;
+
+/** The usage of the command named by argv (`store token` before `store`), or the whole list. */
+function helpFor(argv: string[]): string {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const match = COMMANDS.filter((c) => c.name === words.slice(0, c.name.split(' ').length).join(' '));
+  if (!match.length) {
+    const group = COMMANDS.filter((c) => c.name.split(' ')[0] === words[0]);
+    if (!group.length) return HELP;
+    return `Usage:\n${group.map((c) => `  ${c.usage}\n      ${c.about}`).join('\n')}`;
+  }
+  return `Usage:\n${match.map((c) => `  ${c.usage}\n      ${c.about}`).join('\n')}\n\n${FOOTER}`;
+}
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -42,11 +58,19 @@ async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // Nothing but `commerce start` starts a server: a bare `commerce` and `--help` anywhere print the usage and stop.
+  if (argv.length === 0 || argv[0] === 'help') {
+    process.stdout.write(helpFor(argv.slice(1)) + '\n');
+    return;
+  }
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(helpFor(argv) + '\n');
+    return;
+  }
   const [cmd, sub, ...rest] = argv;
   const args = [sub, ...rest].filter((x): x is string => x !== undefined);
   switch (cmd) {
-    case 'start':
-    case undefined: {
+    case 'start': {
       const config = loadConfig(process.env, args.includes('--no-worker') ? { runWorkers: false } : {});
       const rt = await createRuntime(config);
       const log = rt.deps.log;
@@ -55,6 +79,9 @@ export async function main(argv: string[]): Promise<void> {
       if (wantDemo && !(await hasAnyStore(rt.deps))) {
         const info = await createDemo(rt.deps);
         process.stdout.write(demoBanner(info, config.publicBaseUrl) + '\n');
+      } else if (wantDemo) {
+        const demoId = await findDemoStore(rt.deps);
+        if (demoId) process.stdout.write(demoRestartBanner(demoId, config.publicBaseUrl) + '\n');
       }
       if (config.runWorkers) rt.deps.worker.start();
       await rt.app.listen({ port: config.port, host: config.host });
@@ -151,12 +178,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(demoBanner(info, loadConfig().publicBaseUrl) + '\n');
       return;
     }
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(HELP + '\n');
-      return;
   }
-  process.stderr.write(HELP + '\n');
+  process.stderr.write(`unknown command: commerce ${argv.join(' ')}\n\n${HELP}\n`);
   process.exitCode = 2;
 }

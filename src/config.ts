@@ -16,6 +16,11 @@ export interface Config {
   redisUrl: string | null;
   logLevel: string;
   /**
+   * `json` (pino's JSON lines, production) or `pretty` (one readable line per entry through pino-pretty, a development
+   * dependency, in a worker thread). LOG_FORMAT; by default `pretty` when stdout is a terminal, `json` otherwise.
+   */
+  logFormat: 'json' | 'pretty';
+  /**
    * Fastify `trustProxy`: false, a hop count, or the proxies' addresses/CIDRs. Never `true`: that would believe the
    * left-most X-Forwarded-For entry, which the client writes.
    */
@@ -61,7 +66,10 @@ export interface Config {
   apiKeyCacheMs: number;
   /** How long a product page of the public API may be served from memory (0 = off); product writes drop it at once. */
   productCacheMs: number;
-  /** Log one line per request (method, url, status, ms). Off by default: errors and slow requests are always logged. */
+  /**
+   * Log one line per request (method, url, status, ms). Off by default with JSON logs (errors and slow requests are
+   * always logged); on by default with pretty logs, where a developer watches requests go by.
+   */
   accessLog: boolean;
   /** Requests slower than this are logged at warn level. */
   slowRequestMs: number;
@@ -160,8 +168,16 @@ function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
   return key;
 }
 
+function logFormat(env: Env): 'json' | 'pretty' {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return process.stdout.isTTY ? 'pretty' : 'json';
+  if (raw === 'json' || raw === 'pretty') return raw;
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 3000, 0);
+  const format = logFormat(env);
   const dataDir = env.DATA_DIR || './data';
   const databaseUrl = env.DATABASE_URL || null;
   const config: Config = {
@@ -173,6 +189,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     redisUrl: env.REDIS_URL || null,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: format,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     adminToken: env.ADMIN_TOKEN || null,
@@ -194,7 +211,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
-    accessLog: bool(env, 'ACCESS_LOG', false),
+    accessLog: bool(env, 'ACCESS_LOG', format === 'pretty'),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     settlementSchedule: settlementSchedule(env),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),

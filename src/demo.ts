@@ -2,6 +2,10 @@ import type { AppDeps } from './deps';
 import { createApiKey, createStore, updateModeSettings, ALL_SCOPES } from './stores/service';
 import { seedDemoCatalog } from './catalog/demo';
 
+export const DEMO_STORE_NAME = '데모 상점';
+/** The coupon seedDemoCatalog creates (test mode). */
+export const DEMO_COUPON = { code: 'WELCOME10', about: '10% off, type it on the payment page' };
+
 export interface DemoInfo {
   storeId: string;
   ownerToken: string;
@@ -10,7 +14,7 @@ export interface DemoInfo {
 
 /** A test-mode store with sample products, a test key and localhost on its return-URL allow-list. Never live. */
 export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>): Promise<DemoInfo> {
-  const { store, ownerToken } = await createStore(deps, { name: '데모 상점', publicContactVerified: true });
+  const { store, ownerToken } = await createStore(deps, { name: DEMO_STORE_NAME, publicContactVerified: true });
   await updateModeSettings(deps, store.id, 'test', { returnUrlDomains: ['localhost', '127.0.0.1'], paymentProvider: 'simulator' });
   const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'demo', scopes: ALL_SCOPES });
   await seedDemoCatalog(deps, store.id);
@@ -19,6 +23,33 @@ export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>)
 
 export async function hasAnyStore(deps: Pick<AppDeps, 'db'>): Promise<boolean> {
   return !!(await deps.db.selectFrom('stores').select('id').limit(1).executeTakeFirst());
+}
+
+/** The first demo store, if any: a restart prints its id instead of creating another one. */
+export async function findDemoStore(deps: Pick<AppDeps, 'db'>): Promise<string | null> {
+  const row = await deps.db.selectFrom('stores').select('id').where('name', '=', DEMO_STORE_NAME).orderBy('id').limit(1).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/**
+ * Printed when the server starts on a database that already has the demo store. Its key and owner token were shown
+ * once (only their hashes are stored), so this says how to get new ones. The embedded database admits one process:
+ * the CLI commands run with the server stopped; the console call works while it runs.
+ */
+export function demoRestartBanner(storeId: string, baseUrl: string): string {
+  return [
+    '',
+    '  Demo store (test mode, created at an earlier start)',
+    `  store id     : ${storeId}`,
+    '  Its test API key was printed once, at that first start. To make a new one, stop the server and run:',
+    `    npx commerce key create --store ${storeId} --mode test`,
+    '  or, while it runs, with the owner token: POST /admin/v1/api-keys (seller console).',
+    `  Lost the owner token too? With the server stopped: npx commerce store token rotate --store ${storeId}`,
+    `  Demo coupon: ${DEMO_COUPON.code} (${DEMO_COUPON.about})`,
+    '',
+    `  API docs: ${baseUrl}/docs (guides and reference)    seller console docs: ${baseUrl}/admin/docs`,
+    '',
+  ].join('\n');
 }
 
 export function demoBanner(info: DemoInfo, baseUrl: string): string {
@@ -31,8 +62,9 @@ export function demoBanner(info: DemoInfo, baseUrl: string): string {
     '',
     '  Try it:',
     `  curl -s ${baseUrl}/v1/products -H "Authorization: Bearer ${info.testApiKey}"`,
+    `  Demo coupon: ${DEMO_COUPON.code} (${DEMO_COUPON.about})`,
     '',
-    `  API docs: ${baseUrl}/docs    seller console docs: ${baseUrl}/admin/docs`,
+    `  API docs: ${baseUrl}/docs (guides and reference)    seller console docs: ${baseUrl}/admin/docs`,
     '',
   ].join('\n');
 }

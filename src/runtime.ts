@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { createRequire } from 'node:module';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
@@ -11,9 +12,41 @@ import type { App, AppDeps } from './deps';
 /**
  * JSON lines to stdout through an asynchronous destination: the request path never waits on a write(2). pino's
  * destination flushes what is buffered when the process exits.
+ *
+ * `pretty` (development) formats in pino-pretty, run as a pino transport in a worker thread so formatting stays off
+ * the request path too. pino-pretty is a development dependency: where it is not installed (a production image
+ * pruned with --omit=dev) the logs stay JSON and one line says why.
  */
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' } }, pino.destination({ dest: 1, sync: false }));
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  if (format === 'pretty') {
+    let target: string | null = null;
+    try {
+      target = createRequire(import.meta.url).resolve('pino-pretty');
+    } catch {
+      target = null;
+    }
+    if (target) {
+      return pino(
+        options,
+        pino.transport({
+          target,
+          options: {
+            colorize: true,
+            translateTime: 'SYS:HH:MM:ss',
+            ignore: 'pid,hostname,method,url,status,ms',
+            // One line per entry; a request reads `GET /v1/products 200 3.1ms`.
+            singleLine: true,
+            messageFormat: '{msg}{if method} {method} {url} {status} {ms}ms{end}',
+          },
+        }),
+      );
+    }
+    const log = pino(options, pino.destination({ dest: 1, sync: false }));
+    log.warn('LOG_FORMAT=pretty needs pino-pretty (a development dependency), which is not installed: logging JSON');
+    return log;
+  }
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 export interface Runtime {
@@ -24,7 +57,7 @@ export interface Runtime {
 
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
-  const log = (opts.log ?? createLogger(config.logLevel)) as FastifyBaseLogger;
+  const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   await database.migrate();
   const clock = opts.clock ?? systemClock;

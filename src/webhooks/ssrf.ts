@@ -15,11 +15,15 @@ export type GuardResult =
   | { ok: false; reason: string };
 
 /**
- * What a refused URL tells the seller (registration answer, delivery log): only that the address is not allowed.
- * The guard's `reason` (how a name resolved, which range refused it) is for the operator's log only: echoed to a
- * seller it would map the service's internal DNS and network.
+ * What a refused URL tells the seller (registration answer, delivery log): only that the address is not allowed, in
+ * the same words for every refusal. The guard's `reason` (how a name resolved, which range refused it) is for the
+ * operator's log only: echoed to a seller it would map the service's internal DNS and network. The hint names the
+ * development setting only, for the developer pointing a test webhook at localhost; it is given for every refusal,
+ * so it says nothing about where this URL led.
  */
-export const URL_REFUSED_MESSAGE = ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message;
+export const URL_REFUSED_MESSAGE =
+  `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +
+  '개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.';
 
 export interface GuardOptions {
   /**

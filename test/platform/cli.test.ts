@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 
@@ -82,6 +82,111 @@ test('the CLI migrates, creates a store and a key', async () => {
     const key = await run(process.execPath, [BIN, 'key', 'create', '--store', storeId!, '--mode', 'live', '--scopes', 'orders:read'], { env: env(dir) });
     assert.match(key.stdout, /api key: svc_live_[0-9A-Za-z]{38}/);
     await assert.rejects(run(process.execPath, [BIN, 'key', 'create', '--store', storeId!, '--mode', 'live', '--scopes', 'orders:write'], { env: env(dir) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Starts `commerce start` and resolves once `marker` is printed and /ready answers; the caller kills it. */
+async function startUntil(dir: string, marker: string, extra: Record<string, string> = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'start'], { env: env(dir, { PORT: String(port), ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const state = { out: '' };
+  child.stdout.on('data', (d) => (state.out += d));
+  child.stderr.on('data', (d) => (state.out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${marker}": ${state.out}`)), 60_000);
+    const check = () => {
+      if (state.out.includes(marker)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', check);
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${state.out}`)));
+  });
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exit = new Promise((r) => child.on('exit', r));
+    child.kill('SIGTERM');
+    await exit;
+  };
+  return { child, port, state, stop };
+}
+
+test('a bare `commerce` and `--help` on every command print the usage and start nothing', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'commerce-cli-')), 'never-created');
+  try {
+    const bare = await run(process.execPath, [BIN], { env: env(dir), timeout: 20_000 });
+    assert.match(bare.stdout, /Usage:/);
+    assert.match(bare.stdout, /commerce start/);
+    assert.match(bare.stdout, /commerce key create --store ID --mode test\|live/);
+    const commands = [['start'], ['worker'], ['migrate'], ['store', 'create'], ['store', 'token', 'rotate'], ['store', 'verify'], ['key', 'create'], ['demo']];
+    for (const c of commands) {
+      for (const h of ['--help', '-h']) {
+        const res = await run(process.execPath, [BIN, ...c, h], { env: env(dir), timeout: 20_000 });
+        assert.match(res.stdout, /Usage:/, c.join(' '));
+        assert.ok(res.stdout.includes(`commerce ${c[0]}`), `${c.join(' ')} ${h}: ${res.stdout}`);
+      }
+    }
+    const start = await run(process.execPath, [BIN, 'start', '--help'], { env: env(dir), timeout: 20_000 });
+    assert.match(start.stdout, /commerce start \[--demo\]/);
+    assert.ok(!start.stdout.includes('commerce key create'), 'start --help shows the start command only');
+    // Nothing ran: no database directory, no migration, no demo store.
+    assert.ok(!existsSync(dir), 'no data directory was created');
+    await assert.rejects(run(process.execPath, [BIN, 'bogus'], { env: env(dir), timeout: 20_000 }), (err: any) => err.code === 2 && /unknown command/.test(err.stderr));
+  } finally {
+    rmSync(dirname(dir), { recursive: true, force: true });
+  }
+});
+
+test('a restart with the demo store prints its id, a working `commerce key create` line and the demo coupon', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-cli-'));
+  try {
+    const first = await startUntil(dir, 'API docs:');
+    const storeId = /store id\s+: (st_\S+)/.exec(first.state.out)?.[1];
+    assert.ok(storeId);
+    assert.match(first.state.out, /Demo coupon: WELCOME10/);
+    await first.stop();
+
+    const second = await startUntil(dir, 'API docs:');
+    await second.stop();
+    const out = second.state.out;
+    assert.ok(!out.includes('Demo store created'), 'no second demo store');
+    assert.ok(out.includes(`store id     : ${storeId}`), out);
+    assert.match(out, /Demo coupon: WELCOME10/);
+    const line = new RegExp(`npx commerce (key create --store ${storeId} --mode test)`).exec(out);
+    assert.ok(line, out);
+    // The printed command works as printed (server stopped: the embedded database admits one process).
+    const key = await run(process.execPath, [BIN, ...line[1].split(' ')], { env: env(dir) });
+    assert.match(key.stdout, /api key: svc_test_[0-9A-Za-z]{38}/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('LOG_FORMAT=pretty logs one readable line per request; without a terminal the default stays JSON', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-cli-'));
+  try {
+    const pretty = await startUntil(dir, 'commerce api listening', { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', NO_COLOR: '1' });
+    await fetch(`http://127.0.0.1:${pretty.port}/v1/products?probe=1`);
+    for (let i = 0; i < 50 && !pretty.state.out.includes('/v1/products?probe=1'); i++) await new Promise((r) => setTimeout(r, 100));
+    await pretty.stop();
+    const lines = pretty.state.out.split('\n').filter((l) => l.includes('/v1/products?probe=1'));
+    assert.equal(lines.length, 1, pretty.state.out);
+    assert.match(lines[0]!, /INFO.*GET \/v1\/products\?probe=1 401 [\d.]+ms/);
+    assert.ok(!lines[0]!.trimStart().startsWith('{'), 'not JSON');
+
+    const json = await startUntil(dir, 'commerce api listening', { LOG_LEVEL: 'info' });
+    await fetch(`http://127.0.0.1:${json.port}/v1/products?probe=2`);
+    await json.stop();
+    const listening = json.state.out.split('\n').find((l) => l.includes('commerce api listening'));
+    assert.equal(JSON.parse(listening!).msg, 'commerce api listening', 'JSON lines when stdout is not a terminal');
+    assert.ok(!json.state.out.includes('probe=2'), 'no access log line by default with JSON');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -20,8 +20,12 @@ let ss: TestStore;
 let ds: TestStore;
 let rx: Receiver;
 
-/** All a seller learns of a refused address, at registration and in the delivery log. */
-const URL_REFUSED = '허용되지 않는 웹훅 주소입니다.';
+/**
+ * All a seller learns of a refused address, at registration and in the delivery log: the same words for every
+ * refusal, with the name of the development setting (never anything about the network).
+ */
+const URL_REFUSED =
+  '허용되지 않는 웹훅 주소입니다. 공개된 http(s) 주소만 받을 수 있습니다. 개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.';
 
 before(async () => {
   strict = await createTestApp({ config: { webhookAllowLoopback: false } });
