@@ -13,7 +13,8 @@ import { TtlCache } from './platform/cache';
 import { API_KEY_CHANGED, changeFeed } from './platform/changes';
 import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
 import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
-import { buildDocs } from './platform/openapi';
+import { buildDocs, swaggerUiOptions } from './platform/openapi';
+import docsSite from './docs-site/routes';
 import { MODULES } from './modules';
 import { trustHops } from './config';
 import { op, strictQueryOnRoute } from './platform/http/route';
@@ -247,15 +248,12 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     async () => getDocs().v1,
   );
   app.get('/admin/v1/openapi.json', { schema: { hide: true } }, async () => getDocs().admin);
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    transformSpecification: () => getDocs().v1,
-    transformSpecificationClone: false,
-  });
+  // /docs is the guides' index (src/docs-site); the public reference is one of its pages, /docs/reference.
+  await app.register(swaggerUi, swaggerUiOptions('v1', '/docs/reference', getDocs));
   await app.register(async (scope) => {
-    await scope.register(swaggerUi, { routePrefix: '/admin/docs', transformSpecification: () => getDocs().admin, transformSpecificationClone: false });
+    await scope.register(swaggerUi, swaggerUiOptions('admin', '/admin/docs', getDocs));
   });
+  await app.register(docsSite);
 
   await app.ready();
   return app;

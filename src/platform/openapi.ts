@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import { FAVICON_SVG, LOGO_SVG, PRODUCT_NAME } from './brand';
 
 type Doc = Record<string, any>;
 
@@ -73,4 +75,24 @@ export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
   const admin: Doc = { ...base, info: ADMIN_INFO, servers: [{ url: '/' }], paths: adminPaths };
   admin.components = { ...admin.components, securitySchemes: { ownerToken: securitySchemes.ownerToken, operatorToken: securitySchemes.operatorToken } };
   return { v1, admin };
+}
+
+/**
+ * Swagger UI options of a reference page: the product's name, logo and favicon instead of Swagger's, a way back to the
+ * guides, and the document it shows. `/docs/reference` is the public API, `/admin/docs` the seller console.
+ */
+export function swaggerUiOptions(which: 'v1' | 'admin', routePrefix: string, getDocs: () => { v1: Doc; admin: Doc }): FastifySwaggerUiOptions {
+  const title = which === 'v1' ? `${PRODUCT_NAME} — API 레퍼런스` : `${PRODUCT_NAME} — 판매자 콘솔 API 레퍼런스`;
+  return {
+    routePrefix,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/docs', target: '_self' },
+    theme: {
+      title,
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(FAVICON_SVG) }],
+      css: [{ filename: 'brand.css', content: '.swagger-ui .topbar { background-color: #1c2434; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
+    },
+    transformSpecification: () => getDocs()[which],
+    transformSpecificationClone: false,
+  };
 }

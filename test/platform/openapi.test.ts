@@ -63,7 +63,26 @@ test('the seller console has its own document and both render for people', async
   const admin = (await t.app.inject({ url: '/admin/v1/openapi.json' })).json();
   assert.ok(admin.paths['/admin/v1/api-keys'].post);
   assert.ok(!Object.keys(admin.paths).some((p) => p.startsWith('/v1/')));
+  // /docs is the guides' index, linking the public reference (/docs/reference) and the console's (/admin/docs).
   const docs = await t.app.inject({ url: '/docs/' });
   assert.equal(docs.statusCode, 200);
   assert.match(docs.headers['content-type'] as string, /text\/html/);
+  assert.match(docs.body, /href="\/docs\/reference"/);
+  assert.match(docs.body, /href="\/admin\/docs"/);
+  for (const [url, json] of [['/docs/reference/', '/v1/'], ['/admin/docs/', '/admin/v1/']] as const) {
+    const page = await t.app.inject({ url });
+    assert.equal(page.statusCode, 200, url);
+    // The product's name, logo and favicon, not Swagger's.
+    assert.match(page.body, /<title>Commerce API — /, url);
+    assert.match(page.body, /rel="icon" type="image\/svg\+xml" href="\.\/static\/theme\/favicon\.svg"/, url);
+    assert.ok(!page.body.includes('favicon-32x32.png'), `${url}: Swagger's favicon`);
+    const init = (await t.app.inject({ url: `${url}static/swagger-initializer.js` })).body;
+    const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(init)?.[1];
+    assert.ok(logo, `${url}: a logo is set`);
+    assert.match(Buffer.from(logo, 'base64').toString(), />Commerce API</, `${url}: the logo names the product`);
+    const icon = await t.app.inject({ url: `${url}static/theme/favicon.svg` });
+    assert.equal(icon.statusCode, 200);
+    const spec = (await t.app.inject({ url: `${url}json` })).json();
+    assert.ok(Object.keys(spec.paths).every((p: string) => p.startsWith(json)), url);
+  }
 });
