@@ -1,0 +1,393 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import dnsPromises from 'node:dns/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { allowLoopbackPort, bearer, createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
+import { createProduct, submitPayForm } from '../checkout/factory';
+import { pump } from '../webhooks/setup';
+import { ManualClock } from '../../src/platform/clock';
+import { loadConfig } from '../../src/config';
+import { TEST_CARDS } from '../../src/payments';
+import { blocksOf, guideFiles, type Block } from './blocks';
+
+/**
+ * Every code block of the guides (docs/guides/{ko,en}/*.md) runs here, as written, against a real service listening
+ * on a local port: shell blocks with bash and curl, JavaScript/TypeScript with node (tsx strips the types), the shop
+ * and webhook servers as their own processes receiving real payments and signed deliveries, the Next.js route handler
+ * behind a plain node:http server, `.env` blocks through the service's own config validation. The only inputs are
+ * the environment variables the guides name (COMMERCE_URL, COMMERCE_API_KEY, …), which a reader sets too.
+ */
+
+const ROOT = process.cwd();
+const RUNS = new Set(['sh', 'sh-postgres', 'node', 'server', 'next-route', 'env', 'json', 'skip']);
+
+let t: TestApp;
+let s: TestStore;
+let baseUrl: string;
+let work: string;
+const env: Record<string, string> = {};
+let restoreDns: () => void = () => {};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as any).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service's clock follows real time: webhook timestamps and license answers are checked against it. */
+const syncClock = () => t.clock.set(Date.now());
+
+/** A test-mode purchase paid with the test card through the hosted payment form; resolves to the order id. */
+async function buy(productId: string): Promise<string> {
+  syncClock();
+  const res = await fetch(`${baseUrl}/v1/checkout/sessions`, {
+    method: 'POST',
+    headers: { ...post(s.key), 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, successUrl: 'http://localhost/thanks' }),
+  });
+  const session = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(session));
+  const paid = await submitPayForm(t, session, { cardNumber: TEST_CARDS.success });
+  assert.equal(paid.statusCode, 303, paid.body);
+  return new URL(paid.headers.location as string).searchParams.get('order_id')!;
+}
+
+before(async () => {
+  t = await createTestApp({ clock: new ManualClock(Date.now()) });
+  baseUrl = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  t.deps.config.publicBaseUrl = baseUrl;
+  s = await createTestStore(t);
+  const product = await createProduct(t, s, { name: '전자책: 타입스크립트 실전 가이드', price: 15_000 });
+  const licensed = await createProduct(t, s, { name: '데스크톱 앱 라이선스', price: 49_000, license: { mode: 'service', maxActivations: 3, validityDays: null } });
+  const orderId = await buy(licensed.id);
+  const licenses = (await t.app.inject({ url: `/v1/licenses?orderId=${orderId}`, headers: bearer(s.key) })).json();
+  Object.assign(env, {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME ?? tmpdir(),
+    COMMERCE_URL: baseUrl,
+    COMMERCE_API_KEY: s.key,
+    COMMERCE_OWNER_TOKEN: s.ownerToken,
+    PRODUCT_ID: product.id,
+    LICENSE_PRODUCT_ID: licensed.id,
+    LICENSE_KEY: licenses.data[0].key,
+    ORDER_ID: orderId,
+    TOSS_CLIENT_KEY: 'live_ck_docs0000000000000000000',
+    TOSS_SECRET_KEY: 'live_sk_docs0000000000000000000',
+  });
+  assert.ok(env.LICENSE_KEY);
+
+  // The examples use example.com names, which this machine cannot resolve: answer as public DNS would.
+  const original = dnsPromises.lookup;
+  (dnsPromises as any).lookup = async (host: string, opts: any) =>
+    host.endsWith('example.com') ? (opts?.all ? [{ address: '93.184.216.34', family: 4 }] : { address: '93.184.216.34', family: 4 }) : original(host, opts);
+  syncBuiltinESMExports();
+  restoreDns = () => {
+    (dnsPromises as any).lookup = original;
+    syncBuiltinESMExports();
+  };
+
+  // A project folder as a reader's would be: the packages the examples import, and nothing else.
+  work = mkdtempSync(join(tmpdir(), 'commerce-guides-'));
+  writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module', private: true }));
+  mkdirSync(join(work, 'node_modules', '@commerce'), { recursive: true });
+  for (const name of ['express', 'fastify', 'standardwebhooks', 'tsx']) symlinkSync(join(ROOT, 'node_modules', name), join(work, 'node_modules', name));
+  symlinkSync(join(ROOT, 'packages', 'license-client'), join(work, 'node_modules', '@commerce', 'license-client'));
+});
+
+after(async () => {
+  restoreDns();
+  await t?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+interface Ran {
+  code: number | null;
+  out: string;
+}
+
+function runProcess(cmd: string, args: string[], extra: Record<string, string> = {}, timeoutMs = 60_000): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: work, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+/** Node with tsx (types stripped) and the package's `development` export condition (its TypeScript sources). */
+const NODE_ARGS = ['--import', 'tsx', '--conditions=development'];
+
+function writeBlock(name: string, code: string): string {
+  const path = join(work, name);
+  writeFileSync(path, code);
+  return path;
+}
+
+/** Starts a server file as its own process and waits until its port accepts connections. */
+async function startServer(path: string, extra: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, path], { cwd: work, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const port = Number(extra.PORT);
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${out}`);
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    if (up) break;
+    if (i > 300) throw new Error(`server never listened: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    output: () => out,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exit = new Promise((r) => child.on('exit', r));
+      child.kill('SIGTERM');
+      await exit;
+    },
+  };
+}
+
+async function waitFor(what: string, ok: () => boolean, output: () => string): Promise<void> {
+  for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(ok(), `${what}; the server printed: ${output()}`);
+}
+
+/** The checks a running example server must pass. */
+const CHECKS: Record<string, { prepare?: (port: number) => Promise<Record<string, string>>; run: (port: number, output: () => string, ctx: Record<string, string>) => Promise<void> }> = {
+  /** The shop of "Accept a payment": buy → 303 to the payment page → pay → back on /thanks, confirmed by reading the order. */
+  shop: {
+    prepare: async (port) => ({ SHOP_URL: `http://localhost:${port}` }),
+    run: async (port, output) => {
+      syncClock();
+      const buy = await fetch(`http://127.0.0.1:${port}/buy/${env.PRODUCT_ID}`, { method: 'POST', redirect: 'manual' });
+      assert.equal(buy.status, 303, output());
+      const payUrl = buy.headers.get('location')!;
+      assert.ok(payUrl.startsWith(`${baseUrl}/pay/cs_`), payUrl);
+      const paid = await submitPayForm(t, { url: payUrl }, { cardNumber: TEST_CARDS.success });
+      assert.equal(paid.statusCode, 303, paid.body);
+      const back = new URL(paid.headers.location as string);
+      assert.equal(`${back.origin}${back.pathname}`, `http://localhost:${port}/thanks`);
+      const orderId = back.searchParams.get('order_id');
+      const thanks = await fetch(`http://127.0.0.1:${port}${back.pathname}${back.search}`);
+      const text = await thanks.text();
+      assert.equal(thanks.status, 200, text);
+      assert.ok(text.includes('결제가 완료되었습니다') && text.includes(orderId!), text);
+      // Typing the address with someone else's (or no) order id never shows success.
+      const forged = await fetch(`http://127.0.0.1:${port}/thanks?order_id=ord_00000000000000000000000000`);
+      assert.notEqual(forged.status, 200);
+      assert.ok(!(await forged.text()).includes('결제가 완료되었습니다'));
+    },
+  },
+  /** A webhook receiver: real signed deliveries (order.paid, webhook.test) are handled; the raw body is what is verified. */
+  webhook: {
+    prepare: async (port) => {
+      allowLoopbackPort(port);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/webhook-endpoints',
+        headers: bearer(s.ownerToken),
+        payload: { mode: 'test', url: `http://127.0.0.1:${port}/webhooks/commerce`, eventTypes: ['order.paid'] },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      return { WEBHOOK_SECRET: res.json().secret, ENDPOINT_ID: res.json().endpoint.id };
+    },
+    run: async (port, output, ctx) => {
+      const orderId = await buy(env.PRODUCT_ID!);
+      syncClock();
+      await pump(t);
+      await waitFor(`order.paid for ${orderId} handled`, () => new RegExp(`order\\.paid ${orderId} evt_`).test(output()), output);
+      syncClock();
+      const test = await t.app.inject({ method: 'POST', url: `/admin/v1/webhook-endpoints/${ctx.ENDPOINT_ID}/test`, headers: bearer(s.ownerToken) });
+      assert.equal(test.statusCode, 200, test.body);
+      await waitFor('webhook.test handled', () => /webhook\.test evt_/.test(output()), output);
+      // The endpoint is done with: later payments in this file must not be delivered to a stopped server.
+      await t.app.inject({ method: 'DELETE', url: `/admin/v1/webhook-endpoints/${ctx.ENDPOINT_ID}`, headers: bearer(s.ownerToken) });
+
+      // The raw body matters: a correctly signed body that is not compact JSON must verify (a handler that parsed
+      // and re-serialized it would refuse it), and the same signature over other bytes must not.
+      const wh = new Webhook(ctx.WEBHOOK_SECRET!);
+      const id = `evt_docs${randomBytes(8).toString('hex')}`;
+      const payload = JSON.stringify({ id, type: 'order.paid', mode: 'test', createdAt: new Date().toISOString(), data: { id: 'ord_raw_body', metadata: { note: '한글 ✓' } } }, null, 2);
+      const now = new Date();
+      const headers = { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': wh.sign(id, now, payload) };
+      const good = await fetch(`http://127.0.0.1:${port}/webhooks/commerce`, { method: 'POST', headers, body: payload });
+      assert.ok(good.status >= 200 && good.status < 300, `a signed pretty-printed body is accepted: ${good.status} ${output()}`);
+      await waitFor('the pretty-printed delivery handled', () => output().includes(`order.paid ord_raw_body ${id}`), output);
+      const tampered = await fetch(`http://127.0.0.1:${port}/webhooks/commerce`, { method: 'POST', headers, body: payload.replace('ord_raw_body', 'ord_raw_bodz') });
+      assert.equal(tampered.status, 400, 'a changed body is refused');
+      const unsigned = await fetch(`http://127.0.0.1:${port}/webhooks/commerce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+      assert.equal(unsigned.status, 400, 'an unsigned body is refused');
+    },
+  },
+};
+
+/** Serves a Next.js App Router route module (`export async function POST(req: Request)`) the way Next does. */
+const NEXT_SERVER = `import { createServer } from 'node:http';
+import { POST } from './route.ts';
+createServer(async (req, res) => {
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  const url = new URL(req.url, 'http://' + req.headers.host);
+  if (req.method !== 'POST' || url.pathname !== '/webhooks/commerce') { res.writeHead(404).end(); return; }
+  const request = new Request(url, { method: 'POST', headers: req.headers, body: Buffer.concat(chunks) });
+  const response = await POST(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}).listen(Number(process.env.PORT));
+`;
+
+/** Every KEY=value line names a real setting and the whole block passes the service's own validation. */
+function checkEnvBlock(b: Block) {
+  const source = readFileSync(join(ROOT, 'src/config.ts'), 'utf8');
+  const values: Record<string, string> = {};
+  for (const line of b.code.split('\n')) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+    assert.ok(m, `${b.file}: not a KEY=value line: ${line}`);
+    const [, name, raw] = m;
+    assert.ok(source.includes(`'${name}'`) || source.includes(`env.${name}`), `${b.file}: ${name} is not a setting the service reads`);
+    // A placeholder such as <the output of openssl rand -hex 32> stands for what the reader makes.
+    values[name!] = /^<.*>$/.test(raw!) ? (name === 'MASTER_KEY' ? randomBytes(32).toString('hex') : assert.fail(`${b.file}: no stand-in for ${name}`)) : raw!;
+  }
+  const config = loadConfig(values);
+  if (values.PUBLIC_BASE_URL) assert.equal(config.publicBaseUrl, values.PUBLIC_BASE_URL);
+  if (values.DATABASE_URL) assert.equal(config.databaseUrl, values.DATABASE_URL);
+  if (values.RUN_WORKERS) assert.equal(config.runWorkers, values.RUN_WORKERS === 'true');
+}
+
+/** The documented shape of order.paid's `licenses`, and, where the served document declares it, the schema's. */
+async function checkJsonBlock(b: Block) {
+  const sample = JSON.parse(b.code);
+  if (b.attrs.check !== 'order-paid-licenses') return;
+  assert.equal(sample.type, 'order.paid');
+  for (const l of sample.data.licenses) assert.deepEqual(Object.keys(l), ['id', 'key', 'status', 'expiresAt']);
+  assert.match(sample.data.id, /^ord_/);
+  assert.match(sample.data.licenses[0].id, /^lic_/);
+  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+  const text = JSON.stringify(doc.webhooks?.['order.paid'] ?? {});
+  // Before the Order carries `licenses` the document does not mention it; once it does, every sample field is declared.
+  if (text.includes('"licenses"')) for (const k of ['id', 'key', 'status', 'expiresAt']) assert.ok(text.includes(`"${k}"`), k);
+}
+
+async function runShPostgres(b: Block, tc: { skip: (m: string) => void }) {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    tc.skip('needs TEST_DATABASE_URL (PostgreSQL)');
+    return;
+  }
+  const name = `commerce_guide_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const port = await freePort();
+  const extra: Record<string, string> = { DATABASE_URL: u.toString(), MASTER_KEY: randomBytes(32).toString('hex'), PORT: String(port), RUN_WORKERS: 'false', LOG_LEVEL: 'warn', ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}) };
+  // Run from the repository, as an operator in the installed service's folder would (`npx commerce` is its bin).
+  const child = spawn('bash', ['-eo', 'pipefail', '-c', b.code], { cwd: ROOT, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  try {
+    let ready = false;
+    for (let i = 0; i < 600 && !ready; i++) {
+      ready = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false);
+      if (!ready) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(ready, `the API instance is ready on the shared database: ${out}`);
+    assert.match(out, /applied: 001_platform/, 'migrate ran first');
+    const { out: stdout } = await runProcess('ps', ['-o', 'args=', '-g', String(child.pid)]);
+    assert.match(stdout ?? '', /commerce(\.js)? worker/, 'a worker process runs');
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {}
+    await new Promise((r) => setTimeout(r, 1500));
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+test('every code block of the guides is marked with how it runs; skipping is rare and explained', () => {
+  const all = guideFiles().flatMap(blocksOf);
+  assert.ok(all.length >= 30, `${all.length} blocks`);
+  for (const b of all) {
+    const run = b.attrs.run ?? (b.attrs.file ? 'file' : undefined);
+    assert.ok(run && (RUNS.has(run) || run === 'file'), `${b.file} block ${b.index} (${b.lang}) has no run= annotation`);
+    if (run === 'skip') assert.ok((b.attrs.reason ?? '').length > 10, `${b.file} block ${b.index}: run=skip needs a reason`);
+  }
+  assert.ok(all.filter((b) => b.attrs.run === 'skip').length <= 2, 'skipped blocks stay rare');
+  // The Korean and English guides are the same guides: the same files, with the same blocks in the same order.
+  const names = (lang: string) => guideFiles().filter((f) => f.startsWith(`${lang}/`)).map((f) => f.slice(3));
+  assert.deepEqual(names('ko'), names('en'));
+  for (const f of names('ko')) assert.deepEqual(blocksOf(`ko/${f}`).map((b) => JSON.stringify(b.attrs)), blocksOf(`en/${f}`).map((b) => JSON.stringify(b.attrs)), f);
+});
+
+for (const file of guideFiles()) {
+  test(`the code of ${file} runs against the service`, async (tc) => {
+    const blocks = blocksOf(file);
+    for (const b of blocks) {
+      const where = `${file} block ${b.index}`;
+      const run = b.attrs.run;
+      if (!run || run === 'skip') continue;
+      syncClock();
+      if (run === 'sh') {
+        const r = await runProcess('bash', ['-eo', 'pipefail', '-c', b.code]);
+        assert.equal(r.code, 0, `${where} failed:\n${b.code}\n${r.out}`);
+        if (b.attrs.expect) assert.match(r.out, new RegExp(b.attrs.expect, 'm'), `${where}: ${r.out}`);
+      } else if (run === 'node') {
+        const path = writeBlock(`block-${b.index}.${b.lang === 'ts' ? 'mts' : 'mjs'}`, b.code);
+        const r = await runProcess(process.execPath, [...NODE_ARGS, path]);
+        assert.equal(r.code, 0, `${where} failed:\n${r.out}`);
+        if (b.attrs.expect) assert.match(r.out, new RegExp(b.attrs.expect, 'm'), `${where}: ${r.out}`);
+      } else if (run === 'server' || run === 'next-route') {
+        const code = b.attrs.file ? blocks.filter((o) => o.attrs.file === b.attrs.file).map((o) => o.code).join('\n\n') : b.code;
+        const port = await freePort();
+        const check = CHECKS[b.attrs.check ?? ''];
+        assert.ok(check, `${where}: unknown check "${b.attrs.check}"`);
+        const ctx = { PORT: String(port), ...(await check.prepare?.(port)) };
+        let path: string;
+        if (run === 'next-route') {
+          writeBlock('route.ts', code);
+          path = writeBlock('next-server.mts', NEXT_SERVER);
+        } else {
+          path = writeBlock(b.attrs.file ?? `block-${b.index}.${b.lang === 'ts' ? 'mts' : 'mjs'}`, code);
+        }
+        const server = await startServer(path, ctx);
+        try {
+          await check.run(port, server.output, ctx);
+        } finally {
+          await server.stop();
+        }
+      } else if (run === 'env') {
+        checkEnvBlock(b);
+      } else if (run === 'json') {
+        await checkJsonBlock(b);
+      } else if (run === 'sh-postgres') {
+        await runShPostgres(b, tc);
+      }
+    }
+  });
+}
+
