@@ -130,8 +130,8 @@ function runProcess(cmd: string, args: string[], extra: Record<string, string> =
   });
 }
 
-/** Node with tsx (types stripped) and the package's `development` export condition (its TypeScript sources). */
-const NODE_ARGS = ['--import', 'tsx', '--conditions=development'];
+/** Node with tsx (types stripped) and the package's `commerce-source` export condition (its TypeScript sources). */
+const NODE_ARGS = ['--import', 'tsx', '--conditions=commerce-source'];
 
 function writeBlock(name: string, code: string): string {
   const path = join(work, name);
