@@ -25,7 +25,8 @@ h2{font-size:1.3rem;line-height:1.4;margin:2em 0 .6em;padding-top:.4em;border-to
 h3{font-size:1.08rem;margin:1.6em 0 .4em}
 p,li{font-size:1rem}
 a{color:#2b59c3}
-code{font-family:"D2Coding","NanumGothicCoding",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#f1f3f8;border-radius:4px;padding:.1em .35em;word-break:break-all}
+code{font-family:"D2Coding","NanumGothicCoding",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#f1f3f8;border-radius:4px;padding:.1em .35em;word-break:normal;overflow-wrap:anywhere}
+td code,th code{white-space:nowrap}
 .code{position:relative;margin:1em 0}
 .code pre{margin:0;background:#141a26;color:#e8ecf4;border-radius:8px;padding:14px 16px;overflow-x:auto;line-height:1.55;font-size:.85rem}
 .code pre code{background:none;padding:0;color:inherit;word-break:normal;white-space:pre}
@@ -42,7 +43,7 @@ blockquote{margin:1em 0;padding:.6em 1em;border-left:4px solid #2b59c3;backgroun
 .crumb{font-size:.9rem;margin:0 0 .5em}
 .crumb a{text-decoration:none}
 footer{max-width:960px;margin:0 auto;padding:0 16px 40px;color:#6b7385;font-size:.85rem}
-@media (max-width:480px){h1{font-size:1.45rem}.bar nav{font-size:.9rem;gap:10px}}
+@media (max-width:480px){h1{font-size:1.45rem}.bar{gap:10px}.brand{font-size:1rem}.brand svg{width:24px;height:24px}.bar nav{font-size:.88rem;gap:10px}.bar nav .guides{display:none}.lang{font-size:.85rem;padding:1px 8px}}
 `;
 
 const MARK = `<svg viewBox="0 0 32 32" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#2b59c3"/><path d="M7 10l3.2 12L14 12l2 0 3.8 10L23 10" fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round"/><path d="M6.5 15.5h19" stroke="#fff" stroke-width="2" stroke-linecap="round"/></svg>`;
@@ -61,7 +62,7 @@ function page(lang: Lang, title: string, otherLangHref: string, body: string): s
 <body>
 <header><div class="bar">
 <a class="brand" href="/docs/${lang}">${MARK}<span>${PRODUCT_NAME}</span></a>
-<nav><a href="/docs/${lang}">${t.guides}</a><a href="/docs/reference">${t.reference}</a></nav>
+<nav><a class="guides" href="/docs/${lang}">${t.guides}</a><a href="/docs/reference">${t.reference}</a></nav>
 <a class="lang" href="${escapeHtml(otherLangHref)}" hreflang="${lang === 'ko' ? 'en' : 'ko'}" lang="${lang === 'ko' ? 'en' : 'ko'}">${t.other}</a>
 </div></header>
 <main>
