@@ -90,6 +90,8 @@ export function swaggerUiOptions(which: 'v1' | 'admin', routePrefix: string, get
     theme: {
       title,
       favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(FAVICON_SVG) }],
+      // Swagger UI's page has no viewport meta, so phones drew it as a shrunken desktop page.
+      js: [{ filename: 'viewport.js', content: "(function(){var m=document.createElement('meta');m.name='viewport';m.content='width=device-width, initial-scale=1';document.head.appendChild(m);})();" }],
       css: [{ filename: 'brand.css', content: '.swagger-ui .topbar { background-color: #1c2434; } .swagger-ui .topbar .download-url-wrapper { display: none; }' }],
     },
     transformSpecification: () => getDocs()[which],

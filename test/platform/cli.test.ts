@@ -33,7 +33,7 @@ test('first start on an empty embedded database creates the demo store, serves i
   try {
     let out = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 120_000);
       child.stdout.on('data', (d) => {
         out += d;
         if (out.includes('API docs:')) {
@@ -95,7 +95,7 @@ async function startUntil(dir: string, marker: string, extra: Record<string, str
   child.stdout.on('data', (d) => (state.out += d));
   child.stderr.on('data', (d) => (state.out += d));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${marker}": ${state.out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no "${marker}": ${state.out}`)), 120_000);
     const check = () => {
       if (state.out.includes(marker)) {
         clearTimeout(timer);
