@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { SubscriptionChargeRow, SubscriptionRow } from './model';
 import type { SubscriptionChargesTable, SubscriptionsTable, SubscriptionStatus } from './tables';
+import type { PortalCardUpdatesTable } from './cancel-tables';
 
 /** The API key's range: store, mode and (when the key is limited) products. */
 export interface SubscriptionFilter {
@@ -126,4 +127,38 @@ export async function updateCharge(trx: Db, id: string, patch: Updateable<Subscr
 /** Charges left `charging` past their lease (their process died mid-call), for the sweep that retries them. */
 export function staleCharges(db: Db, now: Date, limit: number): Promise<Pick<SubscriptionChargeRow, 'id' | 'subscription_id'>[]> {
   return db.selectFrom('subscription_charges').select(['id', 'subscription_id']).where('status', '=', 'charging').where('locked_until', '<=', now).limit(limit).execute();
+}
+
+// ---------- portal card registrations (migration 010) ----------
+
+export async function insertCardUpdate(db: Db, row: Insertable<PortalCardUpdatesTable>): Promise<void> {
+  await db.insertInto('portal_card_updates').values(row).execute();
+}
+
+/** The open, unexpired card registration of this portal session with this state hash (read only). */
+export function findOpenCardUpdate(db: Db, portalSessionId: string, stateHash: string, now: Date) {
+  return db
+    .selectFrom('portal_card_updates')
+    .selectAll()
+    .where('state_hash', '=', stateHash)
+    .where('portal_session_id', '=', portalSessionId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/**
+ * Takes (uses up) an open card registration: a conditional update, so of two redirects carrying the same state only
+ * one gets the row back. Returns the subscription it was opened for, or undefined (unknown, foreign, used, expired).
+ */
+export function takeCardUpdate(db: Db, portalSessionId: string, stateHash: string, status: 'used' | 'failed', now: Date) {
+  return db
+    .updateTable('portal_card_updates')
+    .set({ status, used_at: now })
+    .where('state_hash', '=', stateHash)
+    .where('portal_session_id', '=', portalSessionId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .returning(['id', 'subscription_id'])
+    .executeTakeFirst();
 }
