@@ -96,7 +96,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
 }
 
 /** Claims the next dunning retry of a past_due subscription (also used by a card update, which brings it forward). */
-export async function claimRetry(trx: Db, deps: Pick<Deps, 'clock'>, sub: SubscriptionRow, now: Date): Promise<Step> {
+export async function claimRetry(trx: Db, deps: Pick<Deps, 'clock'> & Partial<Pick<Deps, 'log'>>, sub: SubscriptionRow, now: Date): Promise<Step> {
   const target: Target = { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   return claim(trx, deps, sub, { kind: 'renewal', start: sub.current_period_start, end: sub.current_period_end, attempt: sub.dunning_attempts, target }, now);
 }
@@ -108,11 +108,18 @@ export async function claimRetry(trx: Db, deps: Pick<Deps, 'clock'>, sub: Subscr
  */
 export async function claim(
   trx: Db,
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock'> & Partial<Pick<Deps, 'log'>>,
   sub: SubscriptionRow,
   c: { kind: 'renewal' | 'difference'; start: Date; end: Date; attempt: number; target: Target; amount?: number },
   now: Date,
 ): Promise<Step> {
+  // An immediate cancellation holds its claim while it refunds: charging a new period (or a difference) of a
+  // subscription that is being cancelled would take money the cancel never refunds. Checked under the subscription's
+  // row lock, which the cancel's claim is inserted under too, so one of the two always sees the other.
+  if (await repo.openCancellation(trx, sub.id)) {
+    deps.log?.info({ subscriptionId: sub.id, kind: c.kind }, 'charge not claimed: an immediate cancellation is in progress');
+    return { kind: 'idle' };
+  }
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
   const inserted = await repo.claimCharge(trx, {
     id: newId('sch', deps.clock),

@@ -80,6 +80,16 @@ export function dueSubscriptions(db: Db, now: Date, limit: number, onlyId?: stri
   return q.orderBy('current_period_end').limit(limit).execute();
 }
 
+/** The immediate cancellation in progress (`refunding`, whatever its lease) of a subscription, if any. */
+export function openCancellation(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', subscriptionId).where('status', '=', 'refunding').executeTakeFirst();
+}
+
+/** A charge of the subscription whose outcome is not recorded yet (with the gateway, or awaiting the seller). */
+export function chargeInFlight(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_charges').select('id').where('subscription_id', '=', subscriptionId).where('status', 'in', ['charging', 'needs_attention']).executeTakeFirst();
+}
+
 /** Claims a charge: inserted only when no charge exists for the same subscription, kind, period and attempt. */
 export async function claimCharge(trx: Db, row: Insertable<SubscriptionChargesTable>): Promise<SubscriptionChargeRow | undefined> {
   return trx
