@@ -10,7 +10,7 @@ import { issueLicensesForOrder } from '../licenses/issue-on-payment';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
 import type { BackgroundTask } from '../jobs/worker';
-import { CHARGE_LEASE_MS, nextRetryAt, subscriptionNow, subscriptionView, type SubscriptionChargeRow, type SubscriptionRow } from './model';
+import { afterUnknownAnswer, CHARGE_LEASE_MS, nextRetryAt, subscriptionNow, subscriptionView, type SubscriptionChargeRow, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
 import type { BillingInterval, EndReason } from './tables';
@@ -187,11 +187,43 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
     // Lock order everywhere: the subscription, then its charge.
     const sub = (await repo.lockSubscription(trx, head.subscription_id))!;
     const charge = (await repo.lockCharge(trx, chargeId))!;
-    if (charge.status === 'succeeded') return { status: 'succeeded', orderId: charge.order_id };
-    if (charge.status === 'failed') return { status: 'failed', code: charge.error_code ?? 'FAILED', message: charge.error_message ?? '' };
+    if (charge.status === 'succeeded') {
+      if (outcome.status === 'failed') deps.log.error({ chargeId, subscriptionId: sub.id }, 'the gateway reports a failure for a charge recorded as succeeded; check it in the gateway');
+      return { status: 'succeeded', orderId: charge.order_id };
+    }
+    if (charge.status === 'failed') {
+      // Recorded failed (by the gateway, or by the seller by hand) yet the gateway now says it went through: money
+      // was taken that no order shows. Nothing is recorded automatically over a decision; the seller must look.
+      if (outcome.status === 'succeeded') deps.log.error({ chargeId, subscriptionId: sub.id, orderId: charge.order_id }, 'the gateway reports success for a charge recorded as failed; refund it in the gateway or record it by hand');
+      return { status: 'failed', code: charge.error_code ?? 'FAILED', message: charge.error_message ?? '' };
+    }
     if (outcome.status === 'unknown') {
-      await repo.updateCharge(trx, charge.id, { error_message: outcome.message.slice(0, 500), locked_until: new Date(now.getTime() + CHARGE_LEASE_MS), updated_at: now });
-      deps.log.warn({ chargeId, subscriptionId: sub.id }, 'subscription charge outcome unknown; retried with the same idempotency key');
+      // A charge already left to the seller stays so; a late definite answer (below) still records it once.
+      if (charge.status === 'needs_attention') {
+        await repo.updateCharge(trx, charge.id, { error_message: outcome.message.slice(0, 500), updated_at: now });
+        return { status: 'pending' };
+      }
+      const attempts = charge.unknown_attempts + 1;
+      const first = charge.first_unknown_at ?? now;
+      const next = afterUnknownAnswer(attempts, first, now);
+      if ('giveUp' in next) {
+        await repo.updateCharge(trx, charge.id, {
+          status: 'needs_attention',
+          unknown_attempts: attempts,
+          first_unknown_at: first,
+          error_code: 'GATEWAY_NO_ANSWER',
+          error_message: outcome.message.slice(0, 500),
+          locked_until: null,
+          updated_at: now,
+        });
+        deps.log.error(
+          { chargeId, subscriptionId: sub.id, orderId: charge.order_id, unknownAttempts: attempts },
+          'subscription charge still unanswered after its retries; no longer retried automatically: settle it in the console (POST /admin/v1/subscription-charges/{id}/resolve)',
+        );
+        return { status: 'pending' };
+      }
+      await repo.updateCharge(trx, charge.id, { unknown_attempts: attempts, first_unknown_at: first, error_message: outcome.message.slice(0, 500), locked_until: next.retryAt, updated_at: now });
+      deps.log.warn({ chargeId, subscriptionId: sub.id, unknownAttempts: attempts, retryAt: next.retryAt }, 'subscription charge outcome unknown; retried with the same idempotency key');
       return { status: 'pending' };
     }
     if (outcome.status === 'succeeded') {

@@ -76,6 +76,11 @@ export function dueSubscriptions(db: Db, now: Date, limit: number, onlyId?: stri
         eb.and([eb('status', '=', 'past_due'), eb('next_retry_at', '<=', ownNow)]),
       ]),
     );
+  // A subscription whose charge awaits an answer (with the gateway, in its unknown-retry backoff, or left to the
+  // seller) has nothing to do until that charge is settled; leaving it out keeps stuck ones from filling the batch.
+  q = q.where(({ not, exists, selectFrom }) =>
+    not(exists(selectFrom('subscription_charges as c').select('c.id').whereRef('c.subscription_id', '=', 'subscriptions.id').where('c.status', 'in', ['charging', 'needs_attention']))),
+  );
   if (onlyId) q = q.where('id', '=', onlyId);
   return q.orderBy('current_period_end').limit(limit).execute();
 }
@@ -171,4 +176,36 @@ export function takeCardUpdate(db: Db, portalSessionId: string, stateHash: strin
     .where('expires_at', '>', now)
     .returning(['id', 'subscription_id'])
     .executeTakeFirst();
+}
+
+// ---------- the console's view of charges ----------
+
+export interface ChargeListFilter {
+  storeId: string;
+  mode?: Mode;
+  status?: SubscriptionChargeRow['status'];
+  subscriptionId?: string;
+}
+
+function chargeQuery(db: Db, f: ChargeListFilter) {
+  let q = db.selectFrom('subscription_charges as c').innerJoin('subscriptions as s', 's.id', 'c.subscription_id').where('s.store_id', '=', f.storeId);
+  if (f.mode) q = q.where('s.mode', '=', f.mode);
+  if (f.status) q = q.where('c.status', '=', f.status);
+  if (f.subscriptionId) q = q.where('c.subscription_id', '=', f.subscriptionId);
+  return q;
+}
+
+export type ChargeWithMode = SubscriptionChargeRow & { mode: Mode; store_id: string };
+
+export async function countCharges(db: Db, f: ChargeListFilter): Promise<number> {
+  return Number((await chargeQuery(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** Newest first (the time-sortable id breaks ties). */
+export function pageCharges(db: Db, f: ChargeListFilter, offset: number, limit: number): Promise<ChargeWithMode[]> {
+  return chargeQuery(db, f).selectAll('c').select(['s.mode', 's.store_id']).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export function findChargeInStore(db: Db, storeId: string, id: string): Promise<ChargeWithMode | undefined> {
+  return chargeQuery(db, { storeId }).selectAll('c').select(['s.mode', 's.store_id']).where('c.id', '=', id).executeTakeFirst();
 }
