@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps, Module } from '../deps';
 import { ApiError } from '../platform/errors';
 import { createLimiter, consume } from '../platform/http/rate-limit';
@@ -14,10 +13,9 @@ import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptio
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
 import { portalCardLaunchPage } from './toss-billing-view';
 import { statusPage } from './views';
+import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
 import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
-
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
 
@@ -31,33 +29,19 @@ type SubParams = { Params: { token: string; subscriptionId: string } };
  * (POST → 303 → GET), so a reload never repeats a cancellation.
  */
 const portalModule: Module = async (app, deps) => {
-  await app.register(formbody, { bodyLimit: 8 * 1024 });
-
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
-    reply.header('Referrer-Policy', 'same-origin');
-    // The card-registration launch page sets its own (nonce'd scripts for Toss's SDK); every other page gets this one.
-    if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CSP);
-    return payload;
-  });
-
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status >= 500) req.log.error({ err: error }, 'portal page failed');
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(statusPage({ title: status >= 500 ? '일시적인 오류가 발생했습니다' : '요청을 처리할 수 없습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' }));
+  // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
+  await tokenPages(app, {
+    referrerPolicy: 'same-origin',
+    bodyLimit: 8 * 1024,
+    clientError: { title: '요청을 처리할 수 없습니다', message: '잠시 후 다시 시도해 주세요.' },
+    failure: 'portal page failed',
   });
 
   // Portal actions are cheap to abuse (cancel/undo loops, card testing through the card form): limited per session.
   const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_portal', points: 30, durationSec: 3600 });
 
   const opts = { schema: { hide: true } };
-  const page = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+  const page = sendPage;
 
   /** The open session of the token and the subscription it may act on (the buyer's, in its store, mode and range). */
   async function guard(token: string, subscriptionId: string | null, body: unknown, origin: string | undefined) {
