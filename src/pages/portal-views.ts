@@ -23,8 +23,8 @@ export interface PortalPage {
   returnUrl: string | null;
   subscriptions: PortalSubscription[];
   orders: OrderView[];
-  /** Card registration form (test mode on the simulator: a card number). */
-  cardForm: boolean;
+  /** How a card is changed: the simulator's test card number, Toss's registration window, or not at all (no gateway). */
+  cardEntry: 'card_number' | 'gateway_window' | null;
   banner: { kind: 'error' | 'info'; text: string } | null;
 }
 
@@ -128,17 +128,22 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
   ${sub.status === 'active' ? planForm(p, s) : ''}
-  ${sub.status !== 'ended' && p.cardForm
-    ? html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>결제 카드 변경</summary>
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/card">
-    ${csrfField(p.csrf)}
-    <label for="card-${sub.id}">카드 번호</label>
-    <input type="text" id="card-${sub.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required pattern="[0-9 ]{12,23}">
-    <p class="hint">테스트 모드: 4242 4242 4242 4242 (성공), 4000 0000 0000 0341 (이후 결제 실패)</p>
-    <button type="submit" class="secondary" style="margin-top:10px">카드 변경</button>
-  </form></details>`
-    : ''}
+  ${sub.status !== 'ended' && p.cardEntry ? cardForm(p, sub) : ''}
 </section>`;
+}
+
+function cardForm(p: PortalPage, sub: SubscriptionView): SafeHtml {
+  const action = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/card`;
+  return html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>결제 카드 변경</summary>
+  <form method="post" action="${action}">
+    ${csrfField(p.csrf)}
+    ${p.cardEntry === 'card_number'
+      ? html`<label for="card-${sub.id}">카드 번호</label>
+    <input type="text" id="card-${sub.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required pattern="[0-9 ]{12,23}">
+    <p class="hint">테스트 모드: 4242 4242 4242 4242 (성공), 4000 0000 0000 0341 (이후 결제 실패)</p>`
+      : html`<p class="hint">토스페이먼츠 창에서 새 카드를 등록합니다. 카드 정보는 토스페이먼츠에만 입력되며 이 사이트에 저장되지 않습니다.</p>`}
+    <button type="submit" class="secondary" style="margin-top:10px" data-action="card">${p.cardEntry === 'card_number' ? '카드 변경' : '새 카드 등록하기'}</button>
+  </form></details>`;
 }
 
 function planForm(p: PortalPage, s: PortalSubscription): SafeHtml {

@@ -1,5 +1,5 @@
-import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyReply } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps, Module } from '../deps';
 import { ApiError } from '../platform/errors';
 import { createLimiter, consume } from '../platform/http/rate-limit';
@@ -10,11 +10,14 @@ import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subs
 import { updateCard } from '../subscriptions/service';
 import { changePlan } from '../subscriptions/plan-change';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
+import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
+import { portalCardLaunchPage } from './toss-billing-view';
 import { statusPage } from './views';
+import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
 import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
 
 type TokenParams = { Params: { token: string } };
 type SubParams = { Params: { token: string; subscriptionId: string } };
@@ -26,32 +29,19 @@ type SubParams = { Params: { token: string; subscriptionId: string } };
  * (POST → 303 → GET), so a reload never repeats a cancellation.
  */
 const portalModule: Module = async (app, deps) => {
-  await app.register(formbody, { bodyLimit: 8 * 1024 });
-
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
-    reply.header('Referrer-Policy', 'same-origin');
-    reply.header('Content-Security-Policy', CSP);
-    return payload;
-  });
-
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status >= 500) req.log.error({ err: error }, 'portal page failed');
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(statusPage({ title: status >= 500 ? '일시적인 오류가 발생했습니다' : '요청을 처리할 수 없습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' }));
+  // same-origin: the token in the path never leaves in a Referer, and form POSTs keep a real Origin (no-referrer sends `null`).
+  await tokenPages(app, {
+    referrerPolicy: 'same-origin',
+    bodyLimit: 8 * 1024,
+    clientError: { title: '요청을 처리할 수 없습니다', message: '잠시 후 다시 시도해 주세요.' },
+    failure: 'portal page failed',
   });
 
   // Portal actions are cheap to abuse (cancel/undo loops, card testing through the card form): limited per session.
   const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_portal', points: 30, durationSec: 3600 });
 
   const opts = { schema: { hide: true } };
-  const page = (reply: FastifyReply, status: number, body: string) => reply.code(status).type('text/html; charset=utf-8').send(body);
+  const page = sendPage;
 
   /** The open session of the token and the subscription it may act on (the buyer's, in its store, mode and range). */
   async function guard(token: string, subscriptionId: string | null, body: unknown, origin: string | undefined) {
@@ -140,19 +130,104 @@ const portalModule: Module = async (app, deps) => {
     }
   });
 
+  /**
+   * Card change. The store's gateway decides how (see cardEntryFor): the simulator takes a test card number here;
+   * Toss opens its card-registration window (`requestBillingAuth`) from a launch page and comes back to the return
+   * routes below. Either way `updateCard` issues the billing key through the provider, stores it sealed and, for a
+   * `past_due` subscription, retries the renewal at once.
+   */
   app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/card', opts, async (req, reply) => {
     const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
     if ('error' in g) return refuse(reply, g.error!);
-    if (g.session!.mode !== 'test') return refuse(reply, 403);
+    if (g.sub!.status === 'ended') return reply.redirect(back(req.params.token, { error: '종료된 구독의 카드는 바꿀 수 없습니다.' }), 303);
+    const entry = await cardEntryFor(deps, g.session!);
+    if (!entry) return reply.redirect(back(req.params.token, { error: '지금은 카드를 변경할 수 없습니다. 판매자에게 문의해 주세요.' }), 303);
+    if (entry.kind === 'gateway_window') {
+      const state = await openCardUpdate(deps, g.session!, g.sub!.id);
+      return reply.redirect(`/portal/${req.params.token}/card/${state}`, 303);
+    }
     const cardNumber = String((req.body as Record<string, unknown>).cardNumber ?? '').replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(cardNumber)) return reply.redirect(back(req.params.token, { error: '카드 번호를 확인해 주세요.' }), 303);
+    return applyCard(reply, req.params.token, g.sub!.id, `sim_auth_${cardNumber}`);
+  });
+
+  async function applyCard(reply: FastifyReply, token: string, subscriptionId: string, authKey: string) {
     try {
-      const r = await updateCard(deps, g.sub!.id, { authKey: `sim_auth_${cardNumber}` });
-      const notice = r.retry && r.retry.status !== 'succeeded' ? '카드를 변경했지만 밀린 결제는 아직 완료되지 않았습니다.' : '결제 카드를 변경했습니다.';
-      return reply.redirect(back(req.params.token, { notice }), 303);
+      const r = await updateCard(deps, subscriptionId, { authKey });
+      const notice = r.retry && r.retry.status !== 'succeeded' ? '카드를 변경했지만 밀린 결제는 아직 완료되지 않았습니다.' : r.retry ? '결제 카드를 변경했고 밀린 결제를 완료했습니다.' : '결제 카드를 변경했습니다.';
+      return reply.redirect(back(token, { notice }), 303);
     } catch (err) {
-      return failed(reply, req.params.token, err);
+      return failed(reply, token, err);
     }
+  }
+
+  type StateParams = { Params: { token: string; state: string } };
+
+  /** The launch page that opens Toss's card-registration window (only for an open registration of this session). */
+  app.get<StateParams>('/portal/:token/card/:state', opts, async (req, reply) => {
+    const session = await openPortalSession(deps, req.params.token);
+    if (!session) return refuse(reply, 410);
+    const subId = await peekCardUpdate(deps, session, req.params.state);
+    const sub = subId ? await buyerSubscription(deps, session, subId) : undefined;
+    const entry = await cardEntryFor(deps, session);
+    if (!sub || entry?.kind !== 'gateway_window') return reply.redirect(back(req.params.token, { error: STALE_CARD_UPDATE }), 303);
+    const nonce = randomBytes(16).toString('base64');
+    const base = `/portal/${req.params.token}`;
+    reply.header('Content-Security-Policy', `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`);
+    return page(
+      reply,
+      200,
+      portalCardLaunchPage({
+        storeName: await storeNameOf(deps, session.store_id),
+        productName: sub.product_name,
+        clientKey: entry.clientKey,
+        customerKey: sub.customer_key,
+        buyerName: sub.buyer_name,
+        buyerEmail: sub.buyer_email,
+        returnBase: `${deps.config.publicBaseUrl}${base}/card/${req.params.state}`,
+        portalPath: base,
+        nonce,
+      }),
+    );
+  });
+
+  /**
+   * Toss's successUrl for the card registration: `authKey` and `customerKey` come back. The state is used up first
+   * (a replay finds nothing), then the customerKey must be this subscription's and the subscription still this
+   * buyer's; only then is the billing key issued (through the provider) and stored.
+   */
+  app.get<StateParams>('/portal/:token/card/:state/success', opts, async (req, reply) => {
+    const session = await openPortalSession(deps, req.params.token);
+    if (!session) return refuse(reply, 410);
+    const limited = await consume(perSession, session.id);
+    if (!limited.allowed) return refuse(reply, 429);
+    const q = req.query as Record<string, unknown>;
+    const subId = await takeCardUpdate(deps, session, req.params.state, 'used');
+    if (!subId) {
+      req.log.warn({ portalSessionId: session.id }, 'portal card registration redirect with an unknown, used or expired state');
+      return reply.redirect(back(req.params.token, { error: STALE_CARD_UPDATE }), 303);
+    }
+    const sub = await buyerSubscription(deps, session, subId);
+    const authKey = typeof q.authKey === 'string' ? q.authKey : '';
+    if (!sub || !authKey || authKey.length > 300 || q.customerKey !== sub.customer_key) {
+      req.log.warn({ portalSessionId: session.id, subscriptionId: subId }, 'portal card registration redirect does not match the subscription');
+      return reply.redirect(back(req.params.token, { error: '카드 등록 정보가 구독과 일치하지 않아 카드를 바꾸지 않았습니다. 다시 시도해 주세요.' }), 303);
+    }
+    return applyCard(reply, req.params.token, sub.id, authKey);
+  });
+
+  /** Toss's failUrl: the window was closed or the card refused; nothing changed. The state is used up either way. */
+  app.get<StateParams>('/portal/:token/card/:state/fail', opts, async (req, reply) => {
+    const session = await openPortalSession(deps, req.params.token);
+    if (!session) return refuse(reply, 410);
+    await takeCardUpdate(deps, session, req.params.state, 'failed');
+    const code = (req.query as Record<string, unknown>).code;
+    req.log.info({ portalSessionId: session.id, code }, 'portal card registration not completed');
+    const canceled = code === 'PAY_PROCESS_CANCELED' || code === 'USER_CANCEL';
+    return reply.redirect(
+      back(req.params.token, { error: canceled ? '카드 등록을 취소했습니다. 결제 카드는 바뀌지 않았습니다.' : '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.' }),
+      303,
+    );
   });
 };
 
@@ -212,7 +287,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
     returnUrl: s.return_url,
     subscriptions: subs,
     orders: orderRows.map((o) => orderView(o, refunds.get(o.id) ?? [], deps.config.publicBaseUrl)),
-    cardForm: s.mode === 'test',
+    cardEntry: (await cardEntryFor(deps, s))?.kind ?? null,
     banner,
   });
 }

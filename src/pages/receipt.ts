@@ -1,11 +1,8 @@
-import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyReply } from 'fastify';
 import type { Module } from '../deps';
 import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/service';
 import { receiptPage, type ReceiptForm } from './receipt-views';
 import { statusPage } from './views';
-
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+import { sendPage, tokenPages } from './token-pages';
 
 type Params = { Params: { orderId: string } };
 
@@ -27,9 +24,7 @@ function parseAmount(raw: string): number | undefined {
 const notFound = () =>
   statusPage({ title: '영수증을 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' });
 
-function send(reply: FastifyReply, status: number, page: string) {
-  return reply.code(status).type('text/html; charset=utf-8').send(page);
-}
+const send = sendPage;
 
 /**
  * The buyer's receipt page behind `Order.receiptUrl` (/receipt/{orderId}?t=<token>): server-rendered, no JavaScript.
@@ -38,26 +33,11 @@ function send(reply: FastifyReply, status: number, page: string) {
  * back to the page (303) so a reload does not resubmit.
  */
 const receiptModule: Module = async (app, deps) => {
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
-
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('X-Content-Type-Options', 'nosniff');
-    // The token is in the address: never leak it to another site through the Referer.
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Content-Security-Policy', CSP);
-    return payload;
-  });
-
-  app.setErrorHandler((error: FastifyError, req, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status >= 500) req.log.error({ err: error }, 'receipt page failed');
-    const page =
-      status >= 500
-        ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' })
-        : statusPage({ title: '요청을 처리할 수 없습니다', icon: '⚠️', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' });
-    return send(reply, status, page);
+  await tokenPages(app, {
+    referrerPolicy: 'no-referrer',
+    bodyLimit: 16 * 1024,
+    clientError: { title: '요청을 처리할 수 없습니다', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' },
+    failure: 'receipt page failed',
   });
 
   const opts = { schema: { hide: true } };

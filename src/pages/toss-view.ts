@@ -1,5 +1,5 @@
 import type { CheckoutAttempt } from '../checkout/tables';
-import { html, scriptJson } from './html';
+import { html, raw, scriptJson, type SafeHtml } from './html';
 import { layout } from './layout';
 import { cancelLink, summary, type PageContext, type PriceLine } from './views';
 
@@ -26,24 +26,45 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
 }
 
 /**
- * Live mode: after the form is checked on the server, this page loads Toss's SDK and opens its payment window as
- * Toss's docs prescribe (TossPayments(clientKey).payment({ customerKey: ANONYMOUS }).requestPayment(...)). Toss then
- * sends the buyer to /toss/success (confirmed on our server after the amount check) or /toss/fail.
+ * What every page that opens one of Toss's windows shares (the one-off payment window, the card registration for
+ * 자동결제 at checkout and in the portal): the SDK script, the call made as Toss's docs prescribe —
+ * `TossPayments(clientKey).payment({ customerKey }).requestPayment(...)` or `.requestBillingAuth(...)` — opened at once
+ * and again from a button, and the card that explains it. `customerKey: null` is Toss's ANONYMOUS (one-off payments).
  */
-export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, baseUrl: string, nonce: string): string {
-  const config = { clientKey, request: tossPaymentRequest(ctx, attempt, price.amount, baseUrl) };
-  const head = html`<script src="${TOSS_SDK_URL}" nonce="${nonce}"></script>`;
-  const script = html`<script nonce="${nonce}">
+export interface TossWindow {
+  call: 'requestPayment' | 'requestBillingAuth';
+  clientKey: string;
+  customerKey: string | null;
+  request: Record<string, unknown>;
+  nonce: string;
+  title: string;
+  heading: string;
+  text: string;
+  button: string;
+  /** Shown when the window could not be opened / the SDK could not be loaded. */
+  openFailed: string;
+  loadFailed: string;
+  /** Page content above the card (an order summary) and links under the button. */
+  before?: SafeHtml;
+  links: SafeHtml;
+}
+
+export function tossWindowPage(w: TossWindow): string {
+  const config = { clientKey: w.clientKey, customerKey: w.customerKey, request: w.request, openFailed: w.openFailed, loadFailed: w.loadFailed };
+  const head = html`<script src="${TOSS_SDK_URL}" nonce="${w.nonce}"></script>`;
+  // `w.call` is one of two method names (a closed union), written literally so the page reads as Toss's docs do.
+  const call = raw(w.call);
+  const script = html`<script nonce="${w.nonce}">
 (function () {
   var cfg = ${scriptJson(config)};
   var err = document.getElementById('toss-error');
   function open() {
     err.textContent = '';
     try {
-      var payment = TossPayments(cfg.clientKey).payment({ customerKey: TossPayments.ANONYMOUS });
-      payment.requestPayment(cfg.request).catch(function (e) { err.textContent = (e && e.message) || '결제창을 열지 못했습니다.'; });
+      var payment = TossPayments(cfg.clientKey).payment({ customerKey: cfg.customerKey === null ? TossPayments.ANONYMOUS : cfg.customerKey });
+      payment.${call}(cfg.request).catch(function (e) { err.textContent = (e && e.message) || cfg.openFailed; });
     } catch (e) {
-      err.textContent = '결제창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.';
+      err.textContent = cfg.loadFailed;
     }
   }
   document.getElementById('toss-open').addEventListener('click', open);
@@ -51,17 +72,39 @@ export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: Chec
 })();
 </script>`;
   return layout(
-    { title: `${ctx.product.name} 결제`, head },
-    html`${summary(ctx, price)}
+    { title: w.title, head },
+    html`${w.before ?? ''}
 <section class="card center">
-  <h1>결제창을 여는 중입니다</h1>
-  <p class="muted">토스페이먼츠 결제창에서 결제를 마쳐 주세요.</p>
-  <noscript><div class="banner error">결제창을 열려면 브라우저의 자바스크립트를 켜 주세요.</div></noscript>
+  <h1>${w.heading}</h1>
+  <p class="muted">${w.text}</p>
+  <noscript><div class="banner error">토스페이먼츠 창을 열려면 브라우저의 자바스크립트를 켜 주세요.</div></noscript>
   <p class="err" id="toss-error" role="alert"></p>
-  <button class="pay" id="toss-open" type="button">결제창 열기</button>
-  <a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
-  ${cancelLink(ctx.session)}
+  <button class="pay" id="toss-open" type="button">${w.button}</button>
+  ${w.links}
 </section>
 ${script}`,
   );
+}
+
+/**
+ * Live mode: after the form is checked on the server, this page opens Toss's payment window. Toss then sends the
+ * buyer to /toss/success (confirmed on our server after the amount check) or /toss/fail.
+ */
+export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, baseUrl: string, nonce: string): string {
+  return tossWindowPage({
+    call: 'requestPayment',
+    clientKey,
+    customerKey: null,
+    request: tossPaymentRequest(ctx, attempt, price.amount, baseUrl),
+    nonce,
+    title: `${ctx.product.name} 결제`,
+    heading: '결제창을 여는 중입니다',
+    text: '토스페이먼츠 결제창에서 결제를 마쳐 주세요.',
+    button: '결제창 열기',
+    openFailed: '결제창을 열지 못했습니다.',
+    loadFailed: '결제창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    before: summary(ctx, price),
+    links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
+  ${cancelLink(ctx.session)}`,
+  });
 }

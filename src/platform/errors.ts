@@ -89,6 +89,8 @@ export const ERROR_CATALOG = {
   SUBSCRIPTION_PAYMENT_PENDING: { status: 502, message: '결제사의 결제 결과를 아직 알 수 없습니다. 결과가 확인되면 반영됩니다.' },
   SUBSCRIPTION_NOT_ACTIVE: { status: 409, message: '결제가 밀린 구독은 카드를 먼저 변경해 주세요.' },
   TEST_MODE_ONLY: { status: 409, message: '테스트 모드에서만 사용할 수 있는 기능입니다.' },
+  SUBSCRIPTION_CHARGE_NOT_FOUND: { status: 404, message: '구독 결제 기록을 찾을 수 없습니다.' },
+  SUBSCRIPTION_CHARGE_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없어 확인이 필요한(needs_attention) 구독 결제만 직접 확정할 수 있습니다.' },
   // protocol-level refusals (issue 8): answered on the raw socket before any route runs
   HEADERS_TOO_LARGE: { status: 431, message: '요청 헤더가 너무 큽니다 (최대 16KB).' },
   REQUEST_TIMEOUT: { status: 408, message: '요청을 제시간에 다 받지 못했습니다. 다시 시도해 주세요.' },

@@ -40,7 +40,20 @@ export interface PortalSessionsTable {
   created_at: Timestamp;
 }
 
+/** A card registration opened from the portal (migration 010): the single-use state its return routes must carry. */
+export interface PortalCardUpdatesTable {
+  id: string;
+  portal_session_id: string;
+  subscription_id: string;
+  state_hash: string;
+  status: 'open' | 'used' | 'failed';
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface CancelPortalTables {
   subscription_cancellations: SubscriptionCancellationsTable;
   portal_sessions: PortalSessionsTable;
+  portal_card_updates: PortalCardUpdatesTable;
 }

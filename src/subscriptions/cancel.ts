@@ -36,7 +36,7 @@ export const CANCEL_CHECKS: Array<[string, string]> = [
   ['ALREADY_ENDED', 'the subscription has ended'],
   ['ALREADY_CANCELED', '`period_end` only: a period-end cancellation is already scheduled'],
   ['REFUND_REQUEST_PENDING', '`immediate` only: an active (requested or held) refund request of the subscription or one of its orders'],
-  ['REFUND_IN_PROGRESS', '`immediate` only: a refund of a current-period order is `pending` or `unknown`, or another immediate cancellation of this subscription is in progress'],
+  ['REFUND_IN_PROGRESS', '`immediate` only: a refund of a current-period order is `pending` or `unknown`, another immediate cancellation of this subscription is in progress, or a renewal/difference charge is with the gateway or awaits the seller (`details.reason: "charge_in_progress"`, `details.chargeId`)'],
   ['SUBSCRIPTION_REFUND_SETTLED', '`immediate` only: a current-period order is in a settlement round'],
   ['SUBSCRIPTION_REFUND_NONE_LEFT', '`immediate` only: the current period was paid, but everything paid for it has already been refunded (cancel with `period_end` instead)'],
   ['ORDER_NOT_FOUND', '`immediate` only: an order of the refund plan is no longer in the store and mode (answered by the refunds engine)'],
@@ -46,7 +46,7 @@ export const CANCEL_CHECKS: Array<[string, string]> = [
 
 // ---------- reading the inputs ----------
 
-async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ comp: CancelComputation; orderIds: string[] }> {
+async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ comp: CancelComputation; orderIds: string[]; chargeId: string | null }> {
   const orders = await db
     .selectFrom('orders')
     .select(['id', 'amount', 'refunded_amount', 'paid_at', 'period_start', 'period_end', 'subscription_event', 'settlement_id', 'status'])
@@ -60,7 +60,10 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
       : [],
   );
   const request = await activeRefundRequest(db, sub.id, orderIds);
-  const claim = await db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'refunding').executeTakeFirst();
+  const claim = await repo.openCancellation(db, sub.id);
+  // A renewal (or an upgrade's difference) charge whose answer is not recorded yet: the period it pays for is not
+  // known, so no preview can be honoured until it is (blocked like a refund in progress; see CANCEL_CHECKS).
+  const charge = await repo.chargeInFlight(db, sub.id);
   const product = await db
     .selectFrom('products')
     .select(['refund_days', 'trial_offered', 'usage_restriction_marked', 'clawback_disclosed', 'penalty_rate', 'plans'])
@@ -98,7 +101,7 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
     subscription: { status: sub.status, billingInterval: sub.billing_interval, currentPeriodStart: sub.current_period_start, currentPeriodEnd: sub.current_period_end },
     orders: inputs,
     activeRefundRequest: request !== null,
-    cancellationInProgress: claim !== undefined,
+    cancellationInProgress: claim !== undefined || charge !== undefined,
     policy: {
       refundDays: product.refund_days,
       trialOffered: product.trial_offered,
@@ -109,7 +112,7 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
     monthlyListPrice: plan?.monthlyPrice ?? null,
     now,
   });
-  return { comp, orderIds };
+  return { comp, orderIds, chargeId: charge?.id ?? null };
 }
 
 async function findInRange(db: Db, scope: Scope, id: string): Promise<SubscriptionRow> {
@@ -245,7 +248,10 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
     }
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
 
-    const { comp } = await cancelInputs(trx, sub, subscriptionNow(sub, now));
+    const { comp, chargeId } = await cancelInputs(trx, sub, subscriptionNow(sub, now));
+    if (comp.blockedBy === 'REFUND_IN_PROGRESS' && chargeId) {
+      throw new ApiError('REFUND_IN_PROGRESS', { message: '이 구독의 결제가 처리 중입니다. 결제 결과가 확인된 뒤 다시 시도해 주세요.', details: { reason: 'charge_in_progress', chargeId } });
+    }
     if (comp.blockedBy) throw blockedError(comp.blockedBy);
     const im = comp.immediate;
     const nothingLeft = comp.orders.length === 0 && im.reason === 'nothing_refundable' && (await paidForCurrentPeriod(trx, sub, subscriptionNow(sub, now)));

@@ -13,6 +13,8 @@ import { ModeSchema } from '../platform/http/schemas';
 import { advanceTestClock, MAX_ADVANCE_MS } from './test-clock';
 import { changePlan } from './plan-change';
 import * as repo from './repo';
+import { listCharges, resolveCharge, retryCharge } from './charges-console';
+import { ChargeListQuery, ResolveChargeBody, SubscriptionChargePage, SubscriptionChargeSchema } from './charges-schemas';
 
 const tags = ['Subscriptions (console)'];
 
@@ -125,6 +127,60 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
       if (!sub || sub.store_id !== req.owner!.storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
       return changePlan(deps, sub.id, req.body);
     },
+  );
+
+  const chargeTags = ['Subscriptions (console)'];
+  app.get(
+    '/admin/v1/subscription-charges',
+    op(
+      {
+        operationId: 'adminListSubscriptionCharges',
+        summary: 'List renewal and difference charges (find the ones that need attention)',
+        description:
+          'Every charge of the store\'s subscriptions, newest first, filtered by `mode`, `status` and `subscriptionId`. ' +
+          'A charge whose gateway answer stays unknown is asked again with the same idempotency key 5 min, 15 min, 1 h, 3 h, 6 h and 12 h after each unknown answer; ' +
+          'after the 7th unknown answer, or 24 h after the first, it becomes `needs_attention`: it is no longer retried, nothing is announced about it (no `order.paid`, no `payment_failed`), ' +
+          'the subscription waits as it is (no renewal, no dunning, no plan change or immediate cancel until it is settled) and the service logs it at error. `status=needs_attention` lists what to settle.',
+        tags: chargeTags,
+      },
+      { auth: 'owner' },
+      { querystring: ChargeListQuery, response: { 200: SubscriptionChargePage } },
+    ),
+    async (req) => listCharges(deps, { storeId: req.owner!.storeId, mode: req.query.mode, status: req.query.status, subscriptionId: req.query.subscriptionId }, pageParams(req.query)),
+  );
+  app.post(
+    '/admin/v1/subscription-charges/:id/resolve',
+    op(
+      {
+        operationId: 'adminResolveSubscriptionCharge',
+        summary: 'Settle a charge that needs attention by hand',
+        description:
+          'For a `needs_attention` charge, after checking the gateway\'s dashboard (search by the charge\'s `orderId`): `succeeded` records it exactly as a gateway success ' +
+          '(the order with `paidAt` now, `order.paid`, the period moved or the plan changed, `subscription.updated`, licenses extended; give `paymentKey` so the order can later be refunded through the API); ' +
+          '`failed` records a declined charge (a renewal then enters dunning like any declined renewal). A gateway answer that arrives later is not recorded over this decision (a success after `failed` is logged at error). ' +
+          'Only `needs_attention` charges (`409 SUBSCRIPTION_CHARGE_NOT_UNKNOWN` otherwise), like `POST /admin/v1/refunds/{id}/resolve` for refunds.',
+        tags: chargeTags,
+      },
+      { auth: 'owner', errors: ['SUBSCRIPTION_CHARGE_NOT_FOUND', 'SUBSCRIPTION_CHARGE_NOT_UNKNOWN'] },
+      { params: IdParams, body: ResolveChargeBody, response: { 200: SubscriptionChargeSchema } },
+    ),
+    async (req) => resolveCharge(deps, req.owner!.storeId, req.params.id, req.body),
+  );
+  app.post(
+    '/admin/v1/subscription-charges/:id/retry',
+    op(
+      {
+        operationId: 'adminRetrySubscriptionCharge',
+        summary: 'Ask the gateway again about a charge that needs attention',
+        description:
+          'Calls the gateway once more for a `needs_attention` charge with its own idempotency key and orderId, so it cannot charge twice: a definite answer is recorded (exactly once), ' +
+          'another unknown answer leaves it `needs_attention`. Answers the charge as it is afterwards. Only `needs_attention` charges (`409 SUBSCRIPTION_CHARGE_NOT_UNKNOWN` otherwise).',
+        tags: chargeTags,
+      },
+      { auth: 'owner', errors: ['SUBSCRIPTION_CHARGE_NOT_FOUND', 'SUBSCRIPTION_CHARGE_NOT_UNKNOWN'] },
+      { params: IdParams, response: { 200: SubscriptionChargeSchema } },
+    ),
+    async (req) => retryCharge(deps, req.owner!.storeId, req.params.id),
   );
 };
 

@@ -32,6 +32,23 @@ export function nextRetryAt(periodStart: Date, attempt: number): Date | null {
 /** A charge still with the gateway is retried (same idempotency key) once its lease runs out: its process died. */
 export const CHARGE_LEASE_MS = 5 * 60_000;
 
+/**
+ * A charge whose gateway answer is unknown (timeout, 5xx, lost connection) is asked again with the same idempotency
+ * key after these delays: 5 min, 15 min, 1 h, 3 h, 6 h, 12 h (7 calls over about 22 h). After the 7th unknown answer,
+ * or once 24 h have passed since the first, it is no longer retried automatically: it becomes `needs_attention`
+ * (logged at error) for the seller to settle in the console. The gateway keeps an idempotency key's answer for days
+ * (Toss: 15), so a late retry still cannot charge twice.
+ */
+export const UNKNOWN_RETRY_DELAYS_MS = [5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000] as const;
+export const UNKNOWN_GIVE_UP_MS = 24 * 3_600_000;
+
+/** What follows the `unknownAttempts`-th unknown answer (1-based) of a charge first left unanswered at `firstUnknownAt`. */
+export function afterUnknownAnswer(unknownAttempts: number, firstUnknownAt: Date, now: Date): { retryAt: Date } | { giveUp: true } {
+  const delay = UNKNOWN_RETRY_DELAYS_MS[unknownAttempts - 1];
+  if (delay === undefined || now.getTime() - firstUnknownAt.getTime() >= UNKNOWN_GIVE_UP_MS) return { giveUp: true };
+  return { retryAt: new Date(now.getTime() + delay) };
+}
+
 /** The subscription's own "now": the service clock plus its test clock offset (always 0 in live mode). */
 export function subscriptionNow(row: Pick<SubscriptionRow, 'test_clock_offset_ms'>, now: Date): Date {
   return new Date(now.getTime() + Number(row.test_clock_offset_ms));

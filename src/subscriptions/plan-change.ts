@@ -49,7 +49,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'plan_change_scheduled', canceled: true, to: null });
       return { kind: 'done' as const, done: { timing: 'unscheduled' as const, orderId: null, amount: 0 } };
     }
-    const inFlight = await trx.selectFrom('subscription_charges').select('id').where('subscription_id', '=', sub.id).where('status', '=', 'charging').executeTakeFirst();
+    const inFlight = await repo.chargeInFlight(trx, sub.id);
     if (inFlight) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.' });
 
     const own = subscriptionNow(sub, now);

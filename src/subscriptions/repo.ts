@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { SubscriptionChargeRow, SubscriptionRow } from './model';
 import type { SubscriptionChargesTable, SubscriptionsTable, SubscriptionStatus } from './tables';
+import type { PortalCardUpdatesTable } from './cancel-tables';
 
 /** The API key's range: store, mode and (when the key is limited) products. */
 export interface SubscriptionFilter {
@@ -75,8 +76,23 @@ export function dueSubscriptions(db: Db, now: Date, limit: number, onlyId?: stri
         eb.and([eb('status', '=', 'past_due'), eb('next_retry_at', '<=', ownNow)]),
       ]),
     );
+  // A subscription whose charge awaits an answer (with the gateway, in its unknown-retry backoff, or left to the
+  // seller) has nothing to do until that charge is settled; leaving it out keeps stuck ones from filling the batch.
+  q = q.where(({ not, exists, selectFrom }) =>
+    not(exists(selectFrom('subscription_charges as c').select('c.id').whereRef('c.subscription_id', '=', 'subscriptions.id').where('c.status', 'in', ['charging', 'needs_attention']))),
+  );
   if (onlyId) q = q.where('id', '=', onlyId);
   return q.orderBy('current_period_end').limit(limit).execute();
+}
+
+/** The immediate cancellation in progress (`refunding`, whatever its lease) of a subscription, if any. */
+export function openCancellation(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', subscriptionId).where('status', '=', 'refunding').executeTakeFirst();
+}
+
+/** A charge of the subscription whose outcome is not recorded yet (with the gateway, or awaiting the seller). */
+export function chargeInFlight(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_charges').select('id').where('subscription_id', '=', subscriptionId).where('status', 'in', ['charging', 'needs_attention']).executeTakeFirst();
 }
 
 /** Claims a charge: inserted only when no charge exists for the same subscription, kind, period and attempt. */
@@ -126,4 +142,70 @@ export async function updateCharge(trx: Db, id: string, patch: Updateable<Subscr
 /** Charges left `charging` past their lease (their process died mid-call), for the sweep that retries them. */
 export function staleCharges(db: Db, now: Date, limit: number): Promise<Pick<SubscriptionChargeRow, 'id' | 'subscription_id'>[]> {
   return db.selectFrom('subscription_charges').select(['id', 'subscription_id']).where('status', '=', 'charging').where('locked_until', '<=', now).limit(limit).execute();
+}
+
+// ---------- portal card registrations (migration 010) ----------
+
+export async function insertCardUpdate(db: Db, row: Insertable<PortalCardUpdatesTable>): Promise<void> {
+  await db.insertInto('portal_card_updates').values(row).execute();
+}
+
+/** The open, unexpired card registration of this portal session with this state hash (read only). */
+export function findOpenCardUpdate(db: Db, portalSessionId: string, stateHash: string, now: Date) {
+  return db
+    .selectFrom('portal_card_updates')
+    .selectAll()
+    .where('state_hash', '=', stateHash)
+    .where('portal_session_id', '=', portalSessionId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/**
+ * Takes (uses up) an open card registration: a conditional update, so of two redirects carrying the same state only
+ * one gets the row back. Returns the subscription it was opened for, or undefined (unknown, foreign, used, expired).
+ */
+export function takeCardUpdate(db: Db, portalSessionId: string, stateHash: string, status: 'used' | 'failed', now: Date) {
+  return db
+    .updateTable('portal_card_updates')
+    .set({ status, used_at: now })
+    .where('state_hash', '=', stateHash)
+    .where('portal_session_id', '=', portalSessionId)
+    .where('status', '=', 'open')
+    .where('expires_at', '>', now)
+    .returning(['id', 'subscription_id'])
+    .executeTakeFirst();
+}
+
+// ---------- the console's view of charges ----------
+
+export interface ChargeListFilter {
+  storeId: string;
+  mode?: Mode;
+  status?: SubscriptionChargeRow['status'];
+  subscriptionId?: string;
+}
+
+function chargeQuery(db: Db, f: ChargeListFilter) {
+  let q = db.selectFrom('subscription_charges as c').innerJoin('subscriptions as s', 's.id', 'c.subscription_id').where('s.store_id', '=', f.storeId);
+  if (f.mode) q = q.where('s.mode', '=', f.mode);
+  if (f.status) q = q.where('c.status', '=', f.status);
+  if (f.subscriptionId) q = q.where('c.subscription_id', '=', f.subscriptionId);
+  return q;
+}
+
+export type ChargeWithMode = SubscriptionChargeRow & { mode: Mode; store_id: string };
+
+export async function countCharges(db: Db, f: ChargeListFilter): Promise<number> {
+  return Number((await chargeQuery(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** Newest first (the time-sortable id breaks ties). */
+export function pageCharges(db: Db, f: ChargeListFilter, offset: number, limit: number): Promise<ChargeWithMode[]> {
+  return chargeQuery(db, f).selectAll('c').select(['s.mode', 's.store_id']).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export function findChargeInStore(db: Db, storeId: string, id: string): Promise<ChargeWithMode | undefined> {
+  return chargeQuery(db, { storeId }).selectAll('c').select(['s.mode', 's.store_id']).where('c.id', '=', id).executeTakeFirst();
 }

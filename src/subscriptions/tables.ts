@@ -1,4 +1,5 @@
 // Kysely table types of the subscriptions module (composed into DB in src/db/types.ts). See migration 008_subscriptions.sql.
+import type { Generated } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
@@ -60,10 +61,14 @@ export interface SubscriptionChargesTable {
   order_id: string;
   amount: number;
   target: Json<{ planId: string; interval: BillingInterval; amount: number } | null>;
-  status: 'charging' | 'succeeded' | 'failed';
+  /** `needs_attention`: no answer after the bounded unknown-retries (see UNKNOWN_RETRY_DELAYS_MS); the seller settles it. */
+  status: 'charging' | 'succeeded' | 'failed' | 'needs_attention';
   locked_until: Date | null;
   error_code: string | null;
   error_message: string | null;
+  /** How many times the gateway's answer was unknown (timeout, 5xx), and when that first happened (migration 010). */
+  unknown_attempts: Generated<number>;
+  first_unknown_at: Date | null;
   created_at: Timestamp;
   updated_at: Date;
 }
