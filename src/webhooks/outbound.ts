@@ -175,7 +175,8 @@ export async function sendSigned(
       const req = (https_ ? https : http).request(target.url, {
         method: 'POST',
         headers,
-        agent: https_ ? httpsAgent : httpAgent,
+        // The retry after a stale kept-alive socket takes a connection of its own (the pool may hold more stale ones).
+        agent: retried ? false : https_ ? httpsAgent : httpAgent,
         pinnedAddress: target.address,
         lookup: pinnedLookup(target.address, target.family),
         // Certificates are checked against the seller's host name, not the pinned address (SNI takes names only).
