@@ -78,7 +78,9 @@ export async function startServer<T>(seed: (deps: AppDeps) => Promise<T>, env: R
   const port = 20000 + Math.floor(Math.random() * 20000);
   const logFile = join(dir, 'server.log');
   const out = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'start', '--no-demo'], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits (open it in Chrome DevTools).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...prof, join(ROOT, 'bin/commerce.js'), 'start', '--no-demo'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}) },
     stdio: ['ignore', out, out],
   });
@@ -117,6 +119,21 @@ export function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc. On a machine shared with other work, CPU
+ * spent per request moves far less than requests per second do, so the benchmark prints both.
+ */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of the whole line (utime, stime) are 12 and 13 after the command name; in clock ticks (100/s).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Statements the server has sent to its database so far (its `db_statements_total` metric). */
 export async function statementsSoFar(server: Server): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
@@ -136,41 +153,67 @@ export interface Figures {
   statements: number;
   /** Highest server RSS sampled during the run, MB. */
   rssMax: number;
+  /** Server CPU time per request, ms (user + system, from /proc). */
+  cpuPerRequest: number;
 }
 
 /** Drives one request shape with autocannon against the server process; samples its RSS and counts statements. */
 export async function drive(server: Server, name: string, opts: autocannon.Options): Promise<Figures> {
   const before = await statementsSoFar(server);
+  const cpuBefore = cpuMs(server.pid);
   let rssMax = rssMb(server.pid);
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, rssMb(server.pid));
   }, 250);
-  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
+  // autocannon's own histogram keeps whole milliseconds (a 0.6 ms p50 prints as 0); the latencies of 2xx answers are
+  // kept here at full resolution for p50/p99.
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const inst = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+    inst.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] : NaN);
   clearInterval(sampler);
+  const cpuAfter = cpuMs(server.pid);
   const after = await statementsSoFar(server);
   const requests = result.requests.total;
   const f: Figures = {
     name,
     rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: pct(50),
+    p99: pct(99),
     requests,
     non2xx: result.non2xx,
     errors: result.errors,
     statements: requests > 0 ? (after - before) / requests : NaN,
     rssMax,
+    cpuPerRequest: requests > 0 ? (cpuAfter - cpuBefore) / requests : NaN,
   };
   return f;
 }
 
 export function printHeader(): void {
-  console.log(`${'route'.padEnd(48)} ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'stmts/req'.padStart(9)} ${'ratio'.padStart(6)}  ${'RSS max'.padStart(7)}  non-2xx`);
-}
-
-export function printRow(f: Figures, reference?: Figures): void {
-  const ratio = reference ? (f.rps / reference.rps).toFixed(2) : '';
-  const stm = Number.isFinite(f.statements) ? f.statements.toFixed(2) : '?';
   console.log(
-    `${f.name.padEnd(48)} ${String(f.rps).padStart(7)} ${`${f.p50}ms`.padStart(5)} ${`${f.p99}ms`.padStart(5)} ${stm.padStart(9)} ${ratio.padStart(6)}  ${`${f.rssMax}MB`.padStart(7)}  ${f.non2xx + f.errors}`,
+    `${'route'.padEnd(48)} ${'req/s'.padStart(7)} ${'p50'.padStart(5)} ${'p99'.padStart(5)} ${'p99/p50'.padStart(7)} ${'stmts/req'.padStart(9)} ${'ratio'.padStart(6)} ${'CPU/req'.padStart(8)} ${'CPU ratio'.padStart(9)}  ${'RSS max'.padStart(7)}  non-2xx`,
   );
 }
+
+/**
+ * One row: `ratio` is requests/s against the reference route's; `CPU ratio` is the reference's server CPU per request
+ * divided by this route's (the same direction: 1.0 = as cheap as the reference). p99/p50 uses autocannon's
+ * microsecond-resolution latencies where it has them.
+ */
+export function printRow(f: Figures, reference?: Figures): void {
+  const ratio = reference ? (f.rps / reference.rps).toFixed(2) : '';
+  const cpuRatio = reference && f.cpuPerRequest > 0 ? (reference.cpuPerRequest / f.cpuPerRequest).toFixed(2) : '';
+  const stm = Number.isFinite(f.statements) ? f.statements.toFixed(2) : '?';
+  const tail = f.p50 > 0 ? (f.p99 / f.p50).toFixed(1) : '';
+  console.log(
+    `${f.name.padEnd(48)} ${String(f.rps).padStart(7)} ${`${fmtMs(f.p50)}`.padStart(5)} ${`${fmtMs(f.p99)}`.padStart(5)} ${tail.padStart(7)} ${stm.padStart(9)} ${ratio.padStart(6)} ${`${f.cpuPerRequest.toFixed(3)}ms`.padStart(8)} ${cpuRatio.padStart(9)}  ${`${f.rssMax}MB`.padStart(7)}  ${f.non2xx + f.errors}`,
+  );
+}
+
+const fmtMs = (ms: number) => (ms >= 10 ? `${Math.round(ms)}ms` : `${ms.toFixed(1)}ms`);

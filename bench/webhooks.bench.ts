@@ -2,19 +2,19 @@
 // same database) to a local receiver that answers 200 at once. The events are written before the workers start; the
 // rate is taken from the first delivery received to the last. On the embedded database only one process can open
 // the data directory, so there the server process's own worker is measured, once.
-// `npm run bench webhooks`; BENCH_WEBHOOK_EVENTS (2000).
+// `npm run bench webhooks`; BENCH_WEBHOOK_EVENTS (4000).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startServer, type Server } from './lib';
+import { cpuMs, startServer, type Server } from './lib';
 import { createStore } from '../src/stores/service';
 import { writeEvent } from '../src/platform/events';
 import { createEndpoint } from '../src/webhooks/service';
 import type { AppDeps } from '../src/deps';
 
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 4000);
 const ROOT = join(import.meta.dirname, '..');
 
 async function writeEvents(deps: AppDeps, storeId: string, n: number): Promise<void> {
@@ -51,12 +51,27 @@ function receiver(): Promise<{ port: number; times: number[]; close(): Promise<v
   );
 }
 
-async function waitFor(times: number[], n: number, limitMs: number): Promise<void> {
+/**
+ * Waits for `n` deliveries; returns the CPU time (ms, user + system) the delivering processes spent from the first
+ * delivery to the last, sampled every 20 ms. CPU per delivery is the figure the machine's other load moves least.
+ */
+async function waitFor(times: number[], n: number, limitMs: number, pids: number[]): Promise<number> {
   const deadline = Date.now() + limitMs;
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  let atFirst: number | null = null;
   while (times.length < n) {
     if (Date.now() > deadline) throw new Error(`only ${times.length} of ${n} deliveries arrived`);
-    await new Promise((r) => setTimeout(r, 50));
+    if (atFirst === null && times.length > 0) atFirst = cpu();
+    await new Promise((r) => setTimeout(r, 20));
   }
+  return cpu() - (atFirst ?? 0);
+}
+
+function report(label: string, times: number[], cpu: number, workers: number): void {
+  const perCpuSecond = Math.round(((times.length - 1) / cpu) * 1000);
+  console.log(
+    `${label.padEnd(48)} ${String(rate(times)).padStart(7)} deliveries/s   (${(rate(times) / workers).toFixed(0)} per worker; ${(cpu / (times.length - 1)).toFixed(3)} ms CPU per delivery = ${perCpuSecond} per CPU-second)`,
+  );
 }
 
 const rate = (times: number[]) => Math.round(((times.length - 1) / (times[times.length - 1] - times[0])) * 1000);
@@ -78,23 +93,24 @@ export default async function run(): Promise<void> {
       server = started.server;
       if (server.kind === 'pglite') {
         if (workers === 2) break;
-        await waitFor(rx.times, EVENTS, 120_000);
-        console.log(`${'webhook deliveries, the server process (PGlite)'.padEnd(48)} ${String(rate(rx.times)).padStart(7)} deliveries/s`);
+        const cpu = await waitFor(rx.times, EVENTS, 120_000, [server.pid]);
+        report('webhook deliveries, the server process (PGlite)', rx.times, cpu, 1);
         continue;
       }
       const procs = Array.from({ length: workers }, () =>
-        spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'worker'], {
+        spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), join(ROOT, 'bin/commerce.js'), 'worker'], {
           env: { PATH: process.env.PATH ?? '', ...server!.env, ...env },
           stdio: 'ignore',
         }),
       );
+      let cpu: number;
       try {
-        await waitFor(rx.times, EVENTS, 120_000);
+        cpu = await waitFor(rx.times, EVENTS, 120_000, procs.map((p) => p.pid!));
       } finally {
         for (const p of procs) p.kill('SIGTERM');
         await Promise.all(procs.map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once('exit', r)))));
       }
-      console.log(`${`webhook deliveries, ${workers} worker process${workers > 1 ? 'es' : ''}`.padEnd(48)} ${String(rate(rx.times)).padStart(7)} deliveries/s   (${(rate(rx.times) / workers).toFixed(0)} per worker)`);
+      report(`webhook deliveries, ${workers} worker process${workers > 1 ? 'es' : ''}`, rx.times, cpu, workers);
     } finally {
       await server?.close();
       await rx.close();

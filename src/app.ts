@@ -12,7 +12,7 @@ import { authenticateApiKey, authenticateOperator, authenticateOwner, type ApiKe
 import { TtlCache } from './platform/cache';
 import { API_KEY_CHANGED, changeFeed } from './platform/changes';
 import { createLimiter, enforceKeyRateLimit } from './platform/http/rate-limit';
-import { beginIdempotency, finishIdempotency } from './platform/http/idempotency';
+import { beginIdempotency, deferIdempotency, finishIdempotency } from './platform/http/idempotency';
 import { buildDocs, swaggerUiOptions } from './platform/openapi';
 import docsSite from './docs-site/routes';
 import { MODULES } from './modules';
@@ -132,6 +132,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
 
   app.addHook('preValidation', async (request, reply) => {
     if (request.routeOptions.config?.meta?.idempotent) {
+      if (request.routeOptions.config.claimInWrite && deferIdempotency(db, clock, config.idempotencyRetentionHours, request, reply)) return;
       await beginIdempotency(db, clock, config.idempotencyRetentionHours, request, reply);
     }
   });

@@ -67,6 +67,12 @@ export interface Config {
   /** How long a product page of the public API may be served from memory (0 = off); product writes drop it at once. */
   productCacheMs: number;
   /**
+   * How long a license read by POST /v1/licenses/verify may be served from memory (0 turns the cache off). Changes of
+   * the license or its activations empty it in every process at commit (database notifications), and at once in the
+   * process that wrote; status and expiry are still evaluated against the clock on every request.
+   */
+  licenseCacheMs: number;
+  /**
    * Log one line per request (method, url, status, ms). Off by default with JSON logs (errors and slow requests are
    * always logged); on by default with pretty logs, where a developer watches requests go by.
    */
@@ -211,6 +217,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
+    licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),
     accessLog: bool(env, 'ACCESS_LOG', format === 'pretty'),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     settlementSchedule: settlementSchedule(env),

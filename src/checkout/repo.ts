@@ -1,5 +1,7 @@
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
+import type { SessionRow } from './model';
 
 /** The store's checkout setup for one mode in one round trip: allow-list, provider settings, contact verification. */
 export function findCheckoutSetup(db: Db, storeId: string, mode: Mode) {
@@ -10,4 +12,58 @@ export function findCheckoutSetup(db: Db, storeId: string, mode: Mode) {
     .where('m.store_id', '=', storeId)
     .where('m.mode', '=', mode)
     .executeTakeFirstOrThrow();
+}
+
+/** The request's Idempotency-Key, claimed by the same statement that writes the session (see claimInWrite). */
+export interface KeyClaim {
+  key: string;
+  fingerprint: string;
+  expiresAt: Date;
+}
+
+/**
+ * The whole write of session creation in one statement and one round trip: the Idempotency-Key is inserted already
+ * holding its answer (`done`, 200, `answer`), and the session is inserted only if that insert claimed the key. If the
+ * key exists (a retry, a conflicting request, a stale claim) nothing is written and the result is false; the caller
+ * then goes the ordinary way (read the stored key, replay or refuse). A fixed text, sent as a named prepared
+ * statement, so neither Kysely nor PostgreSQL compiles or plans it per call. Columns not written here keep their
+ * defaults (order, attempt lock, completion) as on the other insert path; `attempt` and `payment` are JSON null there
+ * too.
+ */
+const INSERT_CLAIMING = `with claim as (
+  insert into idempotency_keys (store_id, mode, key, fingerprint, state, created_at, locked_until, expires_at, response_status, response_body, response_content_type)
+  values ($1::text, $2::text, $3::text, $4::text, 'done', $5::timestamptz, $5::timestamptz, $6::timestamptz, 200, $7::text, 'application/json; charset=utf-8')
+  on conflict (store_id, mode, key) do nothing
+  returning key
+)
+insert into checkout_sessions (id, store_id, mode, product_id, plan_id, billing_interval, amount, customer_name, customer_email, customer_phone, metadata, success_url, cancel_url, status, pending_order_id, expires_at, created_at, attempt, payment)
+select $8::text, $1::text, $2::text, $9::text, $10::text, $11::text, $12::bigint, $13::text, $14::text, $15::text, $16::jsonb, $17::text, $18::text, 'open', $19::text, $20::timestamptz, $5::timestamptz, 'null'::jsonb, 'null'::jsonb
+from claim
+returning id`;
+
+export async function insertSessionClaimingKey(db: Db, s: SessionRow, claim: KeyClaim, answer: string): Promise<boolean> {
+  const params = [
+    s.store_id,
+    s.mode,
+    claim.key,
+    claim.fingerprint,
+    s.created_at,
+    claim.expiresAt,
+    answer,
+    s.id,
+    s.product_id,
+    s.plan_id,
+    s.billing_interval,
+    s.amount,
+    s.customer_name,
+    s.customer_email,
+    s.customer_phone,
+    JSON.stringify(s.metadata),
+    s.success_url,
+    s.cancel_url,
+    s.pending_order_id,
+    s.expires_at,
+  ];
+  const r = await db.executeQuery(CompiledQuery.raw(INSERT_CLAIMING, params));
+  return r.rows.length === 1;
 }

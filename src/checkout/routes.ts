@@ -4,48 +4,52 @@ import { IdParams } from '../platform/http/schemas';
 import { CheckoutSessionSchema, CreateCheckoutSessionBody } from './schemas';
 import { CREATE_SESSION_CHECKS, createSession, getSession } from './service';
 import { registerReconcileJob } from './reconcile';
-import { answerSlot, answerStored, JSON_UTF8 } from '../platform/http/idempotency';
+import { answerStored, claimingWrite, JSON_UTF8 } from '../platform/http/idempotency';
 
 const checksDoc = CREATE_SESSION_CHECKS.map(([code, when], i) => `${i + 1}. \`${code}\`: ${when}`).join('\n');
 
 const checkoutModule: Module = async (app, deps) => {
   registerReconcileJob(deps);
 
+  const createOp = op(
+    {
+      operationId: 'createCheckoutSession',
+      summary: 'Create a checkout session',
+      description:
+        'Creates a one-time payment session for a product and returns the payment page `url` to send the buyer to. ' +
+        'The session is `open` for 30 minutes. Subscription products need `planId` and `interval` together; one-time products take neither.\n\n' +
+        'After payment the buyer is redirected (303) to `successUrl` with `order_id` and `session_id` added to its query string. ' +
+        'Confirm the payment by reading the order or receiving `order.paid`, never by the redirect alone.\n\n' +
+        `Checks, in this order (the first failing one answers):\n${checksDoc}`,
+      tags: ['Checkout'],
+    },
+    {
+      auth: 'api_key',
+      scope: 'checkout:write',
+      idempotent: true,
+      errors: [
+        'PRODUCT_NOT_FOUND',
+        'PRODUCT_ARCHIVED',
+        'NOT_STARTED',
+        'ENDED',
+        'SOLD_OUT',
+        'CHECKOUT_URL_INVALID',
+        'RETURN_URL_NOT_ALLOWED',
+        'METADATA_INVALID',
+        'PUBLIC_CONTACT_VERIFICATION_REQUIRED',
+        'CHECKOUT_NOT_CONFIGURED',
+      ],
+    },
+    { body: CreateCheckoutSessionBody, response: { 200: CheckoutSessionSchema } },
+  );
   app.post(
     '/v1/checkout/sessions',
-    op(
-      {
-        operationId: 'createCheckoutSession',
-        summary: 'Create a checkout session',
-        description:
-          'Creates a one-time payment session for a product and returns the payment page `url` to send the buyer to. ' +
-          'The session is `open` for 30 minutes. Subscription products need `planId` and `interval` together; one-time products take neither.\n\n' +
-          'After payment the buyer is redirected (303) to `successUrl` with `order_id` and `session_id` added to its query string. ' +
-          'Confirm the payment by reading the order or receiving `order.paid`, never by the redirect alone.\n\n' +
-          `Checks, in this order (the first failing one answers):\n${checksDoc}`,
-        tags: ['Checkout'],
-      },
-      {
-        auth: 'api_key',
-        scope: 'checkout:write',
-        idempotent: true,
-        errors: [
-          'PRODUCT_NOT_FOUND',
-          'PRODUCT_ARCHIVED',
-          'NOT_STARTED',
-          'ENDED',
-          'SOLD_OUT',
-          'CHECKOUT_URL_INVALID',
-          'RETURN_URL_NOT_ALLOWED',
-          'METADATA_INVALID',
-          'PUBLIC_CONTACT_VERIFICATION_REQUIRED',
-          'CHECKOUT_NOT_CONFIGURED',
-        ],
-      },
-      { body: CreateCheckoutSessionBody, response: { 200: CheckoutSessionSchema } },
-    ),
+    // The Idempotency-Key is claimed by the statement that writes the session: one round trip for the whole write.
+    { ...createOp, config: { ...createOp.config, claimInWrite: true } },
     async (req, reply) => {
-      const { body } = await createSession(deps, req.auth!, req.body, answerSlot(req));
+      const created = await claimingWrite(req, reply, (slot) => createSession(deps, req.auth!, req.body, slot));
+      if (!created) return reply; // replayed
+      const { body } = created;
       answerStored(req);
       // Already serialized (and stored as the idempotent answer): Fastify sends a string as it is.
       return reply.type(JSON_UTF8).send(body as never);

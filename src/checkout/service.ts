@@ -7,8 +7,8 @@ import type { Mode } from '../platform/tables';
 import { providerFor } from '../payments';
 import { findProduct } from '../catalog/repo';
 import { isSoldOut, priceFor, saleWindowState } from '../catalog/model';
-import { findCheckoutSetup } from './repo';
-import { JSON_UTF8, type AnswerSlot } from '../platform/http/idempotency';
+import { findCheckoutSetup, insertSessionClaimingKey } from './repo';
+import { JSON_UTF8, type AnswerSlot, type ClaimInWrite } from '../platform/http/idempotency';
 import type { SessionRow } from './model';
 import { CATALOG_CHANGED, STORE_CHANGED, storeCache } from '../platform/changes';
 import type { ProductRow } from '../catalog/model';
@@ -77,10 +77,17 @@ function checkUrl(field: 'successUrl' | 'cancelUrl', raw: string | undefined): U
 }
 
 /**
- * Creates the session. With `slot` (the request's Idempotency-Key claim) the idempotent answer is stored in the same
- * statement as the session; returns the view and its JSON text, which is what the route sends.
+ * Creates the session; returns the view and its JSON text, which is what the route sends. The Idempotency-Key is
+ * handled in the same statement as the session: `claimed` (the request's key, claimed before) gets the answer
+ * stored; `claim` (a key not claimed yet) is claimed with the answer already in it, and if the key turns out to be
+ * taken nothing is written and null is returned (the route then replays or refuses).
  */
-export async function createSession(deps: Deps, auth: KeyScope, input: CreateCheckoutSessionInput, slot?: AnswerSlot): Promise<{ view: CheckoutSessionView; body: string }> {
+export async function createSession(
+  deps: Deps,
+  auth: KeyScope,
+  input: CreateCheckoutSessionInput,
+  slot: { claim?: ClaimInWrite; claimed?: AnswerSlot } = {},
+): Promise<{ view: CheckoutSessionView; body: string } | null> {
   const { db, clock, config } = deps;
   const now = clock.now();
 
@@ -135,16 +142,21 @@ export async function createSession(deps: Deps, auth: KeyScope, input: CreateChe
   };
   const view = sessionView(row, now, config.publicBaseUrl);
   const body = JSON.stringify(view);
+  if (slot.claim) {
+    const claimed = await insertSessionClaimingKey(db, row, slot.claim, body);
+    return claimed ? { view, body } : null;
+  }
   const insert = db.insertInto('checkout_sessions').values({ ...row, metadata: jsonb(metadata), attempt: jsonb(null), payment: jsonb(null) });
-  if (slot) {
+  const claimed = slot.claimed;
+  if (claimed) {
     // One statement: the session and the idempotent answer that describes it are written together, or neither is.
     await db
       .with('s', () => insert.returning('id'))
       .updateTable('idempotency_keys')
       .set({ state: 'done', response_status: 200, response_body: body, response_content_type: JSON_UTF8 })
-      .where('store_id', '=', slot.storeId)
-      .where('mode', '=', slot.mode)
-      .where('key', '=', slot.key)
+      .where('store_id', '=', claimed.storeId)
+      .where('mode', '=', claimed.mode)
+      .where('key', '=', claimed.key)
       .where((eb) => eb.exists(eb.selectFrom('s').select('s.id')))
       .execute();
   } else {

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
 import { preparedPool } from './prepared';
+import { WriteWatch, type TableWrite } from './write-watch';
 import type { DB } from './types';
 
 export type { DB } from './types';
@@ -26,6 +27,11 @@ export interface Database {
    * transaction it is delivered when the transaction commits. Returns a function that stops listening.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `handler` synchronously whenever this process writes `table` through the query builder (see WriteWatch), so
+   * an in-process cache of its rows never serves a row older than this process's own last write. Returns a remover.
+   */
+  onWrite(table: string, handler: (write: TableWrite) => void): () => void;
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -192,11 +198,13 @@ export async function openPGlite(dataDir: string): Promise<Database> {
     throw e;
   }
   const stats = { statements: 0 };
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, () => stats.statements++) });
+  const watch = new WriteWatch();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, () => stats.statements++), plugins: [watch] });
   return {
     kind: 'pglite',
     db,
     stats,
+    onWrite: (table, handler) => watch.on(table, handler),
     async listen(channel, handler) {
       const stop = await pglite.listen(channel, handler);
       return async () => {
@@ -253,12 +261,14 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   });
   const stats = { statements: 0 };
   // Parameterized statements run as named prepared statements: planned once per connection, not on every call.
-  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++) })) });
+  const watch = new WriteWatch();
+  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++) })), plugins: [watch] });
   const listener = new PgListener(url);
   return {
     kind: 'postgres',
     db,
     stats,
+    onWrite: (table, handler) => watch.on(table, handler),
     listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
       const client = await pool.connect();

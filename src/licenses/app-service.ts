@@ -7,8 +7,9 @@ import { licenseStatus, type AppStatus } from './model';
 import * as repo from './repo';
 import type { ActivationView } from './schemas';
 import { activationView } from './views';
+import { licenseVerifyCache } from './verify-cache';
 
-type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database' | 'config'>>;
 
 /** The app answer before the nonce and signing time are added at signing. */
 export interface AppOutcome {
@@ -96,7 +97,9 @@ export async function deactivate(deps: Deps, ref: KeyRef, activationId: string):
  * deactivated; an unknown one is `activation: null`.
  */
 export async function verify(deps: Deps, ref: KeyRef, activationId: string | null): Promise<AppOutcome> {
-  const lic = await repo.findByKeyWithCount(deps.db, ref.keyHash, ref.productId);
+  const read = () => repo.findByKeyWithCount(deps.db, ref.keyHash, ref.productId);
+  // The license row may come from the verify cache (see verify-cache.ts); its status is still decided here, now.
+  const lic = deps.database && deps.config && deps.config.licenseCacheMs > 0 ? await licenseVerifyCache(deps.database, deps.config.licenseCacheMs).get(ref.keyHash, ref.productId, read) : await read();
   if (!lic) return notFound(deps, ref.productId);
   const now = deps.clock.now();
   let activation: repo.ActivationRow | undefined;

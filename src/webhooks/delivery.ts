@@ -90,6 +90,14 @@ export async function leaseDeliveries(deps: Deps, now: Date, o: { limit: number;
   return rows.map((delivery) => ({ delivery, token }));
 }
 
+/** Decrypted secrets of an endpoint row, opened once per row object (a batch shares one row per endpoint). */
+const openedSecrets = new WeakMap<EndpointRow, ReturnType<typeof openSecrets>>();
+function endpointSecrets(masterKey: Buffer, endpoint: EndpointRow) {
+  let opened = openedSecrets.get(endpoint);
+  if (!opened) openedSecrets.set(endpoint, (opened = openSecrets(masterKey, endpoint.secrets)));
+  return opened;
+}
+
 /** Step 2: send one leased delivery (no transaction open). Returns null when the endpoint cannot receive any more. */
 export async function sendLeased(
   deps: Deps,
@@ -100,7 +108,7 @@ export async function sendLeased(
 ): Promise<{ result: SendResult; startedAt: Date; url: string } | null> {
   if (!endpoint || endpoint.status !== 'enabled' || !event) return null;
   const startedAt = deps.clock.now();
-  const secrets = openSecrets(deps.config.masterKey, liveSecrets(endpoint.secrets, startedAt)).map((s) => s.secret);
+  const secrets = liveSecrets(endpointSecrets(deps.config.masterKey, endpoint), startedAt).map((s) => s.secret);
   const result = await sendSigned(deps, { id: endpoint.id, url: endpoint.url, secrets }, event, { timeoutMs });
   return { result, startedAt, url: endpoint.url };
 }

@@ -76,8 +76,38 @@ export async function findEndpointsFor(
 
 /** The standard-webhooks signature header: one `v1,<base64>` per secret, space-separated. */
 export function signatureHeader(secrets: string[], msgId: string, timestamp: Date, payload: string): string {
-  return secrets.map((s) => new Webhook(s).sign(msgId, timestamp, payload)).join(' ');
+  return secrets.map((s) => signer(s).sign(msgId, timestamp, payload)).join(' ');
 }
+
+/** One Webhook object per secret (it decodes the secret when built); bounded, since secrets rotate. */
+const signers = new Map<string, Webhook>();
+function signer(secret: string): Webhook {
+  let w = signers.get(secret);
+  if (!w) {
+    if (signers.size >= 1000) signers.clear();
+    signers.set(secret, (w = new Webhook(secret)));
+  }
+  return w;
+}
+
+/**
+ * Connections to receivers are kept alive and reused (a delivery burst to one endpoint costs one TCP and TLS setup, not
+ * one per delivery). A pooled socket is reused only for the same address the SSRF guard passed (the pool name carries
+ * it), so a host that now resolves elsewhere gets a new, checked connection. Idle sockets close after a few seconds.
+ */
+class PinnedAgent extends http.Agent {
+  override getName(options: http.ClientRequestArgs & { pinnedAddress?: string }): string {
+    return `${super.getName(options)}|${options.pinnedAddress ?? ''}`;
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options: https.RequestOptions & { pinnedAddress?: string }): string {
+    return `${super.getName(options)}|${options.pinnedAddress ?? ''}`;
+  }
+}
+const AGENT_OPTIONS = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const, timeout: 4_000 };
+const httpAgent = new PinnedAgent(AGENT_OPTIONS);
+const httpsAgent = new PinnedHttpsAgent(AGENT_OPTIONS);
 
 function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   // Connect to the address the guard checked, whatever DNS says now (no rebinding between check and connect).
@@ -129,49 +159,61 @@ export async function sendSigned(
   const remaining = Math.max(1, timeoutMs - elapsed());
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let current: http.ClientRequest | null = null;
     const finish = (r: SendResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(r);
     };
-    const mod = target.url.protocol === 'https:' ? https : http;
-    const req = mod.request(target.url, {
-      method: 'POST',
-      headers,
-      agent: false,
-      lookup: pinnedLookup(target.address, target.family),
-      // Certificates are checked against the seller's host name, not the pinned address (SNI takes names only).
-      ...(target.url.protocol === 'https:' && !isIP(target.hostname) ? { servername: target.hostname } : {}),
-    });
     const timer = setTimeout(() => {
       finish(fail(`timeout after ${timeoutMs} ms`));
-      req.destroy();
+      current?.destroy();
     }, remaining);
-    // The code alone (ECONNREFUSED, ECONNRESET…): Node's message names the address the host resolved to.
-    req.on('error', (err: NodeJS.ErrnoException) => finish(fail(err.code ?? err.message)));
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
-        const status = res.statusCode ?? null;
-        const ok = status !== null && status >= 200 && status < 300;
-        finish({ ok, status, body: text, error: ok ? null : `HTTP ${status}`, durationMs: elapsed(), loopback });
-      };
-      res.on('data', (c: Buffer) => {
-        if (size < MAX_RESPONSE_BYTES) chunks.push(c);
-        size += c.length;
-        // The answer is judged by its status; the rest of an oversized body is not worth waiting for.
-        if (size >= MAX_RESPONSE_BYTES) {
-          done();
-          res.destroy();
-        }
+    const https_ = target.url.protocol === 'https:';
+    const send = (retried: boolean) => {
+      const req = (https_ ? https : http).request(target.url, {
+        method: 'POST',
+        headers,
+        // The retry after a stale kept-alive socket takes a connection of its own (the pool may hold more stale ones).
+        agent: retried ? false : https_ ? httpsAgent : httpAgent,
+        pinnedAddress: target.address,
+        lookup: pinnedLookup(target.address, target.family),
+        // Certificates are checked against the seller's host name, not the pinned address (SNI takes names only).
+        ...(https_ && !isIP(target.hostname) ? { servername: target.hostname } : {}),
+      } as http.RequestOptions);
+      current = req;
+      // The code alone (ECONNRESET, ECONNREFUSED…): Node's message names the address the host resolved to.
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while it sat idle fails before anything reached the receiver: send
+        // once more on a new connection rather than record a failure the receiver never saw.
+        if (!retried && !settled && req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return send(true);
+        finish(fail(err.code ?? err.message));
       });
-      res.on('end', done);
-      res.on('error', () => done());
-      res.on('aborted', () => done());
-    });
-    req.end(body);
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+          const status = res.statusCode ?? null;
+          const ok = status !== null && status >= 200 && status < 300;
+          finish({ ok, status, body: text, error: ok ? null : `HTTP ${status}`, durationMs: elapsed(), loopback });
+        };
+        res.on('data', (c: Buffer) => {
+          if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+          size += c.length;
+          // The answer is judged by its status; the rest of an oversized body is not worth waiting for.
+          if (size >= MAX_RESPONSE_BYTES) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+        res.on('error', () => done());
+        res.on('aborted', () => done());
+      });
+      req.end(body);
+    };
+    send(false);
   });
 }

@@ -18,7 +18,29 @@ interface IdemState {
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: IdemState;
+    /** Set on a `claimInWrite` route whose claim was left to the handler's write (see `deferIdempotency`). */
+    claimInWrite?: ClaimInWrite;
   }
+  interface FastifyContextConfig {
+    /**
+     * The handler claims the Idempotency-Key in the same statement as its one write (`claimingWrite`), instead of a
+     * claim statement before it: one round trip less on the hottest POST. Answers are the same as on other routes.
+     */
+    claimInWrite?: boolean;
+  }
+}
+
+/** A claim left to the handler's write: what to insert, and the ordinary claim to fall back on. */
+export interface ClaimInWrite {
+  storeId: string;
+  mode: string;
+  key: string;
+  /** The key-scoped request fingerprint (what is stored and compared). */
+  fingerprint: string;
+  /** When the stored answer expires (retention). */
+  expiresAt: Date;
+  /** The ordinary claim (beginIdempotency): replays, refuses, or claims the key for this request. */
+  fallback(): Promise<void>;
 }
 
 export function fingerprint(method: string, path: string, body: unknown): string {
@@ -120,6 +142,63 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
     return;
   }
   throw new ApiError('IDEMPOTENCY_IN_PROGRESS', { details: { retryable: true } });
+}
+
+/**
+ * Runs before validation on a `claimInWrite` route, instead of beginIdempotency: when the body passes the route's
+ * schema, the claim is left to the handler (`claimingWrite`) and true is returned. A body the schema refuses goes
+ * the ordinary way (false), so a reused key still answers IDEMPOTENCY_KEY_CONFLICT before VALIDATION_FAILED, as on
+ * every other route.
+ */
+export function deferIdempotency(db: Db, clock: Clock, retentionHours: number, request: FastifyRequest, reply: FastifyReply): boolean {
+  const auth = request.auth;
+  if (!auth) throw new Error('idempotency requires an authenticated request');
+  const key = readKey(request);
+  if (!request.validateInput(request.body, 'body')) return false;
+  const fp = keyScopedFingerprint(auth.keyId, fingerprint(request.method, request.url.split('?')[0], request.body));
+  request.claimInWrite = {
+    storeId: auth.storeId,
+    mode: auth.mode,
+    key,
+    fingerprint: fp,
+    expiresAt: new Date(clock.now().getTime() + retentionHours * 3_600_000),
+    fallback: () => beginIdempotency(db, clock, retentionHours, request, reply),
+  };
+  return true;
+}
+
+/**
+ * The handler side of `claimInWrite`. `write(claim)` makes its checks, then writes with the key claimed in the same
+ * statement, and returns null when the key was already there (nothing written). When a check refuses (an ApiError
+ * below 500) or the key was there, the ordinary claim runs before anything is answered, so a replay, a conflict or
+ * IDEMPOTENCY_IN_PROGRESS wins over the handler's own answer exactly as on other routes; a refusal is then stored
+ * and replayed like any other. After a fallback claim `write` runs again with the claimed slot (a stale or expired
+ * key taken over). Returns undefined when the answer is already sent (a replay).
+ */
+export async function claimingWrite<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: (slot: { claim?: ClaimInWrite; claimed?: AnswerSlot }) => Promise<T | null>,
+): Promise<T | undefined> {
+  const claim = request.claimInWrite;
+  if (claim) {
+    request.claimInWrite = undefined;
+    let out: T | null;
+    try {
+      out = await write({ claim });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
+      await claim.fallback();
+      if (reply.sent) return undefined;
+      throw err; // the key is claimed for this request: onSend stores this answer
+    }
+    if (out !== null) return out;
+    await claim.fallback();
+    if (reply.sent) return undefined;
+  }
+  const out = await write({ claimed: request.idempotency });
+  if (out === null) throw new Error('claimingWrite: a write without a claim to make cannot find its key taken');
+  return out;
 }
 
 /** Called from onSend: stores the answer, or forgets the key when the answer must not be replayed. */

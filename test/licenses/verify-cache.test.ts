@@ -1,0 +1,93 @@
+// POST /v1/licenses/verify reads the license through a per-process cache (src/licenses/verify-cache.ts). What an app
+// relies on: the answer is never older than the last change it could know of, and status and expiry are decided at
+// the moment of the request, cached row or not.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createTestStore, type TestApp, type TestStore } from '../helpers/app';
+import { DAY } from '../../src/platform/clock';
+import { createLicenseTestApp, licensed, nonce } from './factory';
+
+let t: TestApp;
+let s: TestStore;
+before(async () => {
+  // A cache that never expires on its own: only invalidation can make an answer change.
+  t = await createLicenseTestApp({ config: { licenseCacheMs: 3_600_000 } });
+  s = await createTestStore(t);
+});
+after(async () => {
+  await t.close();
+});
+
+const call = (path: 'activate' | 'deactivate' | 'verify', body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/v1/licenses/${path}`, payload: body, headers: { 'content-type': 'application/json' } });
+const verify = async (key: string, productId: string, extra: Record<string, unknown> = {}) => {
+  const res = await call('verify', { key, productId, nonce: nonce(), ...extra });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json();
+};
+/** Statements the app sends while running `f`. */
+async function statementsOf(f: () => Promise<unknown>): Promise<number> {
+  const before = t.deps.database.stats.statements;
+  await f();
+  return t.deps.database.stats.statements - before;
+}
+
+test('a warm verify sends no statement, and expiry is still decided against the clock at request time', async () => {
+  const { key, productId } = await licensed(t, s.storeId, { validityDays: 30 });
+  assert.equal((await verify(key, productId)).status, 'active');
+  let answer: any;
+  assert.equal(await statementsOf(async () => (answer = await verify(key, productId))), 0);
+  assert.equal(answer.status, 'active');
+  t.clock.advance(31 * DAY);
+  await verify(key, productId); // the signing-key list (cached for a minute of clock time) is read again here
+  assert.equal(await statementsOf(async () => (answer = await verify(key, productId))), 0, 'served from the cache');
+  assert.equal(answer.status, 'expired');
+});
+
+test('a revoked license answers revoked on the very next verify, with the cache warm', async () => {
+  const { key, productId, licenseId } = await licensed(t, s.storeId);
+  await verify(key, productId);
+  assert.equal((await verify(key, productId)).status, 'active');
+  const res = await t.app.inject({ method: 'POST', url: `/admin/v1/licenses/${licenseId}/revoke`, headers: { authorization: `Bearer ${s.ownerToken}` }, payload: { reason: 'chargeback' } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal((await verify(key, productId)).status, 'revoked');
+});
+
+test('activations and deactivations change activationCount on the next verify', async () => {
+  const { key, productId } = await licensed(t, s.storeId, { maxActivations: 5 });
+  assert.equal((await verify(key, productId)).activationCount, 0);
+  const act = await call('activate', { key, productId, nonce: nonce(), label: 'laptop' });
+  assert.equal(act.statusCode, 200, act.body);
+  assert.equal((await verify(key, productId)).activationCount, 1);
+  const activationId = act.json().activation.id;
+  await call('deactivate', { key, productId, nonce: nonce(), activationId });
+  assert.equal((await verify(key, productId)).activationCount, 0);
+});
+
+test('a verify with an activationId records lastVerifiedAt without emptying the cache', async () => {
+  const { key, productId } = await licensed(t, s.storeId, { maxActivations: 5 });
+  const act = await call('activate', { key, productId, nonce: nonce() });
+  const activationId = act.json().activation.id;
+  await verify(key, productId);
+  t.clock.advance(60_000);
+  const withActivation = await verify(key, productId, { activationId });
+  assert.equal(withActivation.activation.lastVerifiedAt, t.clock.now().toISOString());
+  assert.equal(await statementsOf(() => verify(key, productId)), 0, 'the license row stayed cached');
+});
+
+test("a change this process did not write through its query builder (another process's) reaches the cache by notification", async () => {
+  const { key, productId, licenseId } = await licensed(t, s.storeId);
+  await verify(key, productId);
+  assert.equal((await verify(key, productId)).status, 'active');
+  // Raw SQL is invisible to this process's write watch: only the database trigger's notification can tell the cache.
+  await sql`update licenses set status = 'revoked', revoked_at = now() where id = ${licenseId}`.execute(t.db);
+  // The notification travels over the listening connection after the commit; allow it to arrive (the cache itself
+  // would hold the row for an hour).
+  let status = '';
+  for (let i = 0; i < 500 && status !== 'revoked'; i++) {
+    status = (await verify(key, productId)).status;
+    if (status !== 'revoked') await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(status, 'revoked');
+});
