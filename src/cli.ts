@@ -6,6 +6,7 @@ import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerTok
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
 import { canonicalAllowlistEntry } from './platform/http/auth';
+import { MEMBER_HELP, memberCommand } from './dashboard/cli';
 
 const HELP = `commerce — Commerce API operator CLI
 
@@ -23,7 +24,8 @@ Usage:
                                           create an API key (all scopes by default); prints it once
   commerce demo                           create the demo store (test mode) and print its keys
 
-Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...`;
+Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...
+${MEMBER_HELP}`;
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -145,6 +147,10 @@ export async function main(argv: string[]): Promise<void> {
       );
       process.stdout.write(`key id : ${res.apiKey.id}\napi key: ${res.secret}\n`);
       return;
+    }
+    case 'member': {
+      if (await memberCommand(sub, args, withDb)) return;
+      break;
     }
     case 'demo': {
       const info = await withDb((deps) => createDemo(deps));

@@ -1,0 +1,9 @@
+import type { App, AppDeps } from '../../deps';
+import homePage from './home';
+import auditPage from './audit';
+
+/** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
+export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
+
+/** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
+export const PAGES: DashboardPage[] = [homePage, auditPage];
