@@ -69,6 +69,11 @@ export interface NavItem {
  */
 export const NAV: NavItem[] = [
   { href: '/dashboard', label: { ko: '홈', en: 'Home' }, permission: 'home' },
+  { href: '/dashboard/orders', label: { ko: '주문', en: 'Orders' }, permission: 'orders' },
+  { href: '/dashboard/refund-requests', label: { ko: '환불 요청', en: 'Refund requests' }, permission: 'refunds' },
+  { href: '/dashboard/subscriptions', label: { ko: '구독', en: 'Subscriptions' }, permission: 'subscriptions.test' },
+  { href: '/dashboard/products', label: { ko: '상품', en: 'Products' }, permission: 'products' },
+  { href: '/dashboard/licenses', label: { ko: '라이선스', en: 'Licenses' }, permission: 'licenses' },
   { href: '/dashboard/developers', label: { ko: '개발자', en: 'Developers' }, permission: 'developers' },
   { href: '/dashboard/settings', label: { ko: '설정', en: 'Settings' }, permission: 'settings' },
   { href: '/dashboard/audit', label: { ko: '감사 로그', en: 'Audit log' }, permission: 'audit' },

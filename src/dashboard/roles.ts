@@ -15,6 +15,8 @@ export const PERMISSIONS = {
   orders: ['owner', 'admin', 'support'],
   refunds: ['owner', 'admin', 'support'],
   subscriptions: ['owner', 'admin', 'support'],
+  /** Test-mode subscriptions and their test clock: the developer's "test mode" too (a developer session is always test mode). */
+  'subscriptions.test': ['owner', 'admin', 'support', 'developer'],
   licenses: ['owner', 'admin', 'support'],
   products: ['owner', 'admin'],
   /** API keys, webhook endpoints, the event and delivery log (in the session's mode). */

@@ -1,9 +1,14 @@
 import type { App, AppDeps } from '../../deps';
 import homePage from './home';
 import auditPage from './audit';
+import ordersPage from './orders';
+import refundRequestsPage from './refund-requests';
+import subscriptionsPage from './subscriptions';
+import productsPage from './products';
+import licensesPage from './licenses';
 
 /** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
-export const PAGES: DashboardPage[] = [homePage, auditPage];
+export const PAGES: DashboardPage[] = [homePage, auditPage, ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage];
