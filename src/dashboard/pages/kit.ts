@@ -10,7 +10,10 @@ import { ctxOf, type DashboardContext } from '../frame';
 
 export const PAGE_SIZE = 20;
 
-/** Narrow screens drop the columns marked `.wide`; the rest of a table scrolls inside its own box, never the page. */
+/**
+ * Narrow screens drop the columns marked `.wide`; the rest of a table scrolls inside its own box, never the page.
+ * `.primary` is a darker blue here: the frame's #3182f6 under white 14px text is 3.6:1, below WCAG AA (axe: color-contrast).
+ */
 export const BIZ_CSS = raw(`<style>
 @media (max-width:640px){.wide{display:none}}
 .detail{display:grid;grid-template-columns:minmax(110px,auto) 1fr;gap:6px 14px;margin:0}
@@ -23,6 +26,8 @@ export const BIZ_CSS = raw(`<style>
 .lock{background:#fff4e5;border:1px solid #ffd8a8;border-radius:10px;padding:10px 12px;font-size:14px;margin:8px 0}
 .deadline{font-weight:700;color:#a61b12}
 .small{font-size:13px}
+.dash .primary{background:#1b64da}
+.dash .err{color:#b3261e}
 </style>`);
 
 // ---------- query strings ----------
