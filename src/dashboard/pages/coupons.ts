@@ -87,9 +87,9 @@ export async function couponRoutes(app: App, deps: AppDeps): Promise<void> {
 ${
   list.data.length === 0
     ? html`<p class="card" data-testid="empty">${L('쿠폰이 없습니다.', 'No coupons yet.')}</p>`
-    : html`<div class="table-wrap"><table data-testid="coupons-table"><thead><tr><th scope="col">${L('코드', 'Code')}</th><th scope="col">${L('할인', 'Discount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('사용', 'Redeemed')}</th><th scope="col" class="wide">${L('종료', 'Until')}</th></tr></thead><tbody>
+    : html`<div class="table-wrap"><table class="stack" data-testid="coupons-table"><thead><tr><th scope="col">${L('코드', 'Code')}</th><th scope="col">${L('할인', 'Discount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('사용', 'Redeemed')}</th><th scope="col" class="wide">${L('종료', 'Until')}</th></tr></thead><tbody>
 ${list.data.map(
-  (c) => html`<tr><td><a class="mono" href="/dashboard/coupons/${encodeURIComponent(c.id)}">${c.code}</a><br><span class="small muted">${c.name}</span></td><td>${c.discountType === 'percent' ? `${c.discountValue}%` : money(ctx.lang, c.discountValue)}</td><td>${c.status === 'active' ? tag(L('사용 가능', 'Active'), 'good') : tag(L('보관됨', 'Archived'), 'bad')}</td><td class="wide num">${c.redeemedCount}${c.maxRedemptions ? ` / ${c.maxRedemptions}` : ''}</td><td class="wide small">${when(c.validUntil)}</td></tr>`,
+  (c) => html`<tr><td><a class="mono" href="/dashboard/coupons/${encodeURIComponent(c.id)}">${c.code}</a><br><span class="small muted">${c.name}</span></td><td data-label="${L('할인', 'Discount')}">${c.discountType === 'percent' ? `${c.discountValue}%` : money(ctx.lang, c.discountValue)}</td><td data-label="${L('상태', 'Status')}">${c.status === 'active' ? tag(L('사용 가능', 'Active'), 'good') : tag(L('보관됨', 'Archived'), 'bad')}</td><td class="wide num">${c.redeemedCount}${c.maxRedemptions ? ` / ${c.maxRedemptions}` : ''}</td><td class="wide small">${when(c.validUntil)}</td></tr>`,
 )}</tbody></table></div>`
 }
 ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/coupons${qs({ page: p })}`)}`,

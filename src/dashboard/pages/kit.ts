@@ -15,7 +15,23 @@ export const PAGE_SIZE = 20;
  * `.primary` is a darker blue here: the frame's #3182f6 under white 14px text is 3.6:1, below WCAG AA (axe: color-contrast).
  */
 export const BIZ_CSS = raw(`<style>
-@media (max-width:640px){.wide{display:none}}
+.dash h1{overflow-wrap:anywhere}
+.dash h3{font-size:15px;margin:14px 0 6px}
+.tag{white-space:nowrap}
+td.num{white-space:nowrap}
+.dash button:disabled{opacity:.55;cursor:not-allowed}
+.dash input[type=datetime-local]{width:100%;font-size:16px;padding:10px 12px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
+.planrow{border:1px solid #e5e8eb;border-radius:10px;padding:4px 12px 12px;margin-bottom:8px}
+@media (max-width:640px){
+.wide{display:none}
+table.stack thead{display:none}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
+table.stack tr{padding:10px 12px;border-bottom:1px solid #e5e8eb}
+table.stack td{border:0;padding:2px 0;text-align:left}
+table.stack td[data-label]::before{content:attr(data-label) " · ";color:#4e5968;font-size:13px}
+table.stack tr.testrow{box-shadow:inset 4px 0 0 #f59f00;padding-left:14px}
+.testrow td:first-child{box-shadow:none}
+}
 .detail{display:grid;grid-template-columns:minmax(110px,auto) 1fr;gap:6px 14px;margin:0}
 .detail dt{color:#4e5968;font-size:14px}
 .detail dd{margin:0;overflow-wrap:anywhere}
@@ -207,6 +223,25 @@ export const ORDER_STATUS_LABEL: Record<string, [string, string]> = {
   failed: ['실패', 'Failed'],
   canceled: ['취소됨', 'Canceled'],
 };
+
+export const REFUND_STATUS_LABEL: Record<string, [string, string]> = {
+  pending: ['처리 중', 'Pending'],
+  succeeded: ['완료', 'Succeeded'],
+  failed: ['실패', 'Failed'],
+  unknown: ['결과 확인 중', 'Checking'],
+};
+
+export const DELIVERY_STATUS_LABEL: Record<string, [string, string]> = { pending: ['전송 대기', 'Pending'], succeeded: ['성공', 'Delivered'], failed: ['실패', 'Failed'] };
+
+/** A status from one of the label tables above, green for the good end, red for the bad one. */
+export function labelTag(lang: Lang, labels: Record<string, [string, string]>, s: string, good: string, bad: string[]): SafeHtml {
+  const [ko, en] = labels[s] ?? [s, s];
+  return tag(tr(lang, ko, en), s === good ? 'good' : bad.includes(s) ? 'bad' : '');
+}
+
+export const LICENSE_STATUS_LABEL: Record<string, [string, string]> = { active: ['활성', 'Active'], pending: ['발급 대기', 'Pending'], expired: ['만료', 'Expired'], revoked: ['폐기', 'Revoked'] };
+
+export const METHOD_LABEL: Record<string, [string, string]> = { card: ['카드', 'Card'], kakao_pay: ['카카오페이', 'Kakao Pay'], naver_pay: ['네이버페이', 'Naver Pay'], toss: ['토스페이', 'Toss Pay'] };
 
 export function orderStatusTag(lang: Lang, o: { status: string; refundedAmount: number | null }): SafeHtml {
   if (o.status === 'paid' && (o.refundedAmount ?? 0) > 0) return tag(tr(lang, '부분 환불', 'Partly refunded'), '');

@@ -6,14 +6,9 @@ import { ApiError } from '../../platform/errors';
 import { adminGetLicense, adminListLicenses, reissueLicense, revokeLicense } from '../../licenses/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import type { Lang } from '../i18n';
-import { act, BIZ_CSS, flash, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tag, tr, when, type Problem, type Query } from './kit';
+import { act, BIZ_CSS, flash, labelTag, LICENSE_STATUS_LABEL, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tr, when, type Problem, type Query } from './kit';
 
-const STATUS_LABEL: Record<string, [string, string]> = { active: ['활성', 'Active'], pending: ['발급 대기', 'Pending'], expired: ['만료', 'Expired'], revoked: ['폐기', 'Revoked'] };
-
-function statusTag(lang: Lang, s: string) {
-  const [ko, en] = STATUS_LABEL[s] ?? [s, s];
-  return tag(tr(lang, ko, en), s === 'active' ? 'good' : s === 'revoked' ? 'bad' : '');
-}
+const statusTag = (lang: Lang, s: string) => labelTag(lang, LICENSE_STATUS_LABEL, s, 'active', ['revoked', 'expired']);
 
 /**
  * One search box: a license key (any case, found by its hash), a buyer's e-mail (exact) or an order id. What was
@@ -73,8 +68,8 @@ ${
 <section class="card" aria-labelledby="h-act"><h2 id="h-act">${L('활성화 기기', 'Activations')}</h2>
 ${
   lic.activations && lic.activations.length
-    ? html`<div class="table-wrap"><table id="activations"><thead><tr><th scope="col">${L('기기', 'Device')}</th><th scope="col">${L('활성화', 'Activated')}</th><th scope="col" class="wide">${L('마지막 확인', 'Last verified')}</th><th scope="col">${L('해제', 'Deactivated')}</th></tr></thead><tbody>
-${lic.activations.map((a) => html`<tr><td>${a.label ?? html`<span class="mono">${a.id}</span>`}</td><td class="small">${when(a.activatedAt)}</td><td class="wide small">${when(a.lastVerifiedAt)}</td><td class="small">${when(a.deactivatedAt)}</td></tr>`)}
+    ? html`<div class="table-wrap"><table class="stack" id="activations"><thead><tr><th scope="col">${L('기기', 'Device')}</th><th scope="col">${L('활성화', 'Activated')}</th><th scope="col" class="wide">${L('마지막 확인', 'Last verified')}</th><th scope="col">${L('해제', 'Deactivated')}</th></tr></thead><tbody>
+${lic.activations.map((a) => html`<tr><td>${a.label ?? html`<span class="mono">${a.id}</span>`}</td><td class="small" data-label="${L('활성화', 'Activated')}">${when(a.activatedAt)}</td><td class="wide small">${when(a.lastVerifiedAt)}</td><td class="small" data-label="${L('해제', 'Deactivated')}">${when(a.deactivatedAt)}</td></tr>`)}
 </tbody></table></div>`
     : html`<p class="muted">${L('활성화된 기기가 없습니다.', 'No activations.')}</p>`
 }</section>`,
@@ -103,10 +98,10 @@ const licensesPage: DashboardPage = async (app, deps) => {
 ${
   list.data.length === 0
     ? html`<p class="card" data-testid="empty">${L('라이선스가 없습니다.', 'No licenses.')}</p>`
-    : html`<div class="table-wrap"><table data-testid="licenses-table">
+    : html`<div class="table-wrap"><table class="stack" data-testid="licenses-table">
   <thead><tr><th scope="col">${L('라이선스', 'License')}</th><th scope="col">${L('구매자', 'Buyer')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('활성화', 'Activations')}</th><th scope="col" class="wide">${L('발급', 'Issued')}</th></tr></thead>
   <tbody>${list.data.map(
-    (l) => html`<tr><td><a class="mono" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a><br><span class="small muted">${l.productName}</span></td><td>${l.buyerName}<br><span class="small muted">${l.buyerEmail}</span></td><td>${statusTag(ctx.lang, l.status)}</td><td class="wide">${l.activationCount} / ${l.maxActivations ?? '∞'}</td><td class="wide small">${when(l.issuedAt)}</td></tr>`,
+    (l) => html`<tr><td><a class="mono small" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a><br><span class="small muted">${l.productName}</span></td><td>${l.buyerName} <span class="small muted">${l.buyerEmail}</span></td><td data-label="${L('상태', 'Status')}">${statusTag(ctx.lang, l.status)}</td><td class="wide">${l.activationCount} / ${l.maxActivations ?? '∞'}</td><td class="wide small">${when(l.issuedAt)}</td></tr>`,
   )}</tbody></table></div>`
 }
 ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/licenses${qs({ q: text, page: p })}`)}`,

@@ -10,7 +10,7 @@ import { listRequests } from '../../refunds/requests/service';
 import { adminListLicenses } from '../../licenses/service';
 import { eventsOfOrder } from '../../webhooks/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
-import { act, BIZ_CSS, checked, flash, intField, money, orderStatusTag, problemBox, str, tag, tr, when, type Problem, type Query } from './kit';
+import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
@@ -73,8 +73,8 @@ ${problemBox(problem)}
       [L('생성', 'Created'), when(order.createdAt)],
     ])}</section>
 <section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
-      [L('결제 수단', 'Method'), order.method],
-      [L('결제대행', 'Gateway'), payment.provider],
+      [L('결제 수단', 'Method'), L(METHOD_LABEL[order.method]?.[0] ?? order.method, METHOD_LABEL[order.method]?.[1] ?? order.method)],
+      [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
       [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
       [L('결제 시각', 'Paid at'), when(order.paidAt)],
       [L('쿠폰', 'Coupon'), order.coupon ? `${order.coupon.code} (−${money(ctx.lang, order.coupon.discountAmount)})` : '—'],
@@ -89,9 +89,9 @@ ${problemBox(problem)}
 <section class="card" aria-labelledby="h-refunds"><h2 id="h-refunds">${L('환불', 'Refunds')}</h2>
 ${
   refunds.data.length
-    ? html`<div class="table-wrap"><table id="refunds"><thead><tr><th scope="col">${L('환불', 'Refund')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('사유', 'Reason')}</th><th scope="col" class="wide">${L('시각', 'When')}</th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table class="stack" id="refunds"><thead><tr><th scope="col">${L('환불', 'Refund')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('사유', 'Reason')}</th><th scope="col" class="wide">${L('시각', 'When')}</th></tr></thead><tbody>
 ${refunds.data.map(
-  (r) => html`<tr><td class="mono">${r.id}</td><td class="num">${money(ctx.lang, r.amount)}</td><td>${tag(r.status, r.status === 'succeeded' ? 'good' : r.status === 'failed' ? 'bad' : '')}${r.failure ? html`<br><span class="small">${r.failure.message}</span>` : ''}</td><td class="wide">${r.reason ?? ''}</td><td class="wide small">${when(r.refundedAt ?? r.createdAt)}</td></tr>`,
+  (r) => html`<tr><td class="mono small">${r.id}</td><td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, r.amount)}</td><td data-label="${L('상태', 'Status')}">${labelTag(ctx.lang, REFUND_STATUS_LABEL, r.status, 'succeeded', ['failed'])}${r.failure ? html`<br><span class="small">${r.failure.message}</span>` : ''}</td><td class="wide">${r.reason ?? ''}</td><td class="wide small">${when(r.refundedAt ?? r.createdAt)}</td></tr>`,
 )}</tbody></table></div>`
     : html`<p class="muted">${L('환불 내역이 없습니다.', 'No refunds.')}</p>`
 }
@@ -106,17 +106,17 @@ ${
 <section class="card" aria-labelledby="h-licenses"><h2 id="h-licenses">${L('라이선스', 'Licenses')}</h2>
 ${
   licenses.data.length
-    ? html`<ul>${licenses.data.map((l) => html`<li><a class="mono" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a> ${tag(l.status, l.status === 'active' ? 'good' : l.status === 'revoked' ? 'bad' : '')} · ${L('활성화', 'activations')} ${l.activationCount}${l.maxActivations === null ? '' : `/${l.maxActivations}`}</li>`)}</ul>`
+    ? html`<ul>${licenses.data.map((l) => html`<li><a class="mono" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a> ${labelTag(ctx.lang, LICENSE_STATUS_LABEL, l.status, 'active', ['revoked', 'expired'])} · ${L('활성화', 'activations')} ${l.activationCount}${l.maxActivations === null ? '' : `/${l.maxActivations}`}</li>`)}</ul>`
     : html`<p class="muted">${L('라이선스가 없습니다.', 'No licenses.')}</p>`
 }</section>
 <section class="card" aria-labelledby="h-events"><h2 id="h-events">${L('이벤트와 웹훅 전송', 'Events and webhook deliveries')}</h2>
 ${
   events.length
-    ? html`<div class="table-wrap"><table id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table class="stack" id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
 ${events.map(
-  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small">${when(e.event.createdAt)}</td><td>${
+  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small" data-label="${L('시각', 'When')}">${when(e.event.createdAt)}</td><td>${
     e.deliveries.length
-      ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${tag(d.status, d.status === 'succeeded' ? 'good' : d.status === 'failed' ? 'bad' : '')} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
+      ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${labelTag(ctx.lang, DELIVERY_STATUS_LABEL, d.status, 'succeeded', ['failed'])} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
       : html`<span class="muted small">${L('구독한 엔드포인트 없음', 'no subscribed endpoint')}</span>`
   }</td></tr>`,
 )}</tbody></table></div>`

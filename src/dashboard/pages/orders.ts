@@ -44,16 +44,15 @@ const ordersPage: DashboardPage = async (app, deps) => {
 ${
   list.data.length === 0
     ? html`<p class="card" data-testid="empty">${L('조건에 맞는 주문이 없습니다.', 'No orders match.')}</p>`
-    : html`<div class="table-wrap"><table data-testid="orders-table">
+    : html`<div class="table-wrap"><table class="stack" data-testid="orders-table">
   <caption class="skip">${L('주문 목록', 'Orders')}</caption>
-  <thead><tr><th scope="col">${L('주문', 'Order')}</th><th scope="col">${L('구매자', 'Buyer')}</th><th scope="col" class="wide">${L('상품', 'Product')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('생성', 'Created')}</th></tr></thead>
+  <thead><tr><th scope="col">${L('주문', 'Order')}</th><th scope="col" class="wide">${L('상품', 'Product')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('생성', 'Created')}</th></tr></thead>
   <tbody>${list.data.map(
     (o) => html`<tr class="${o.mode === 'test' ? 'testrow' : ''}" data-order-id="${o.id}">
-    <td><a href="/dashboard/orders/${encodeURIComponent(o.id)}" class="mono">${o.id}</a></td>
-    <td>${o.buyerName}<br><span class="muted small">${o.buyerEmail}</span></td>
+    <td><a href="/dashboard/orders/${encodeURIComponent(o.id)}">${o.buyerName}</a> <span class="muted small">${o.buyerEmail}</span><br><span class="mono small">${o.id}</span></td>
     <td class="wide">${o.productName}</td>
-    <td class="num">${money(ctx.lang, o.amount)}${o.refundedAmount ? html`<br><span class="muted small">−${money(ctx.lang, o.refundedAmount)}</span>` : ''}</td>
-    <td>${orderStatusTag(ctx.lang, o)}</td>
+    <td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, o.amount)}${o.refundedAmount ? html` <span class="muted small">(−${money(ctx.lang, o.refundedAmount)})</span>` : ''}</td>
+    <td data-label="${L('상태', 'Status')}">${orderStatusTag(ctx.lang, o)}</td>
     <td class="wide small">${when(o.createdAt)}</td></tr>`,
   )}</tbody></table></div>`
 }

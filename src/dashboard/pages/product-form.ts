@@ -107,12 +107,12 @@ export function productForm(ctx: DashboardContext, action: string, values: Produ
       : html`<fieldset style="margin-top:14px"><legend>${L('요금제와 가격 (이름이 빈 줄은 무시됩니다)', 'Plans and prices (rows without a name are skipped)')}</legend>
     ${Array.from({ length: planRows }, (_, i) => {
       const saved = i < opts.savedPlanIds.length;
-      return html`<div class="filters" style="margin-bottom:8px"${inv(`plans.${i}`)}>
+      return html`<div class="planrow"><p class="small muted" style="margin:8px 0 0">${L(`요금제 ${i + 1}`, `Plan ${i + 1}`)}</p><div class="filters">
       <div><label for="plan${i}-id">${L('요금제 ID', 'Plan id')}</label><input type="text" id="plan${i}-id" name="plan${i}_id" value="${v(f, `plan${i}_id`)}"${saved ? html` readonly` : ''} placeholder="${L('자동 생성', 'generated')}"></div>
       <div><label for="plan${i}-name">${L('이름', 'Name')}</label><input type="text" id="plan${i}-name" name="plan${i}_name" value="${v(f, `plan${i}_name`)}"></div>
       <div><label for="plan${i}-monthly">${L('월간 가격', 'Monthly')}</label><input type="text" inputmode="numeric" id="plan${i}-monthly" name="plan${i}_monthly" value="${v(f, `plan${i}_monthly`)}"></div>
       <div><label for="plan${i}-yearly">${L('연간 가격', 'Yearly')}</label><input type="text" inputmode="numeric" id="plan${i}-yearly" name="plan${i}_yearly" value="${v(f, `plan${i}_yearly`)}"></div>
-    </div>`;
+    </div></div>`;
     })}</fieldset>`
   }
   <div class="filters" style="margin-top:8px">

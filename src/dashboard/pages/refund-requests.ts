@@ -139,14 +139,14 @@ ${
 ${
   list.data.length === 0
     ? html`<p class="card" data-testid="empty">${all || status ? L('환불 요청이 없습니다.', 'No refund requests.') : L('처리할 환불 요청이 없습니다.', 'Nothing to decide.')}</p>`
-    : html`<div class="table-wrap"><table data-testid="requests-table">
+    : html`<div class="table-wrap"><table class="stack" data-testid="requests-table">
   <thead><tr><th scope="col">${L('요청', 'Request')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col">${L('처리 기한', 'Deadline')}</th><th scope="col" class="wide">${L('접수', 'Filed')}</th></tr></thead>
   <tbody>${list.data.map(
     (r) => html`<tr data-request-id="${r.id}">
-    <td><a class="mono" href="/dashboard/refund-requests/${encodeURIComponent(r.id)}">${r.id}</a><br><span class="small muted">${L('주문', 'order')} ${r.orderId}</span></td>
-    <td class="num">${money(ctx.lang, r.amount)}</td>
-    <td>${requestStatusTag(ctx.lang, r.status)}${r.statutory ? html` ${tag(L('법정', 'statutory'), 'bad')}` : ''}</td>
-    <td>${r.autoApproveAt && (r.status === 'requested' || r.status === 'held') ? html`<span class="deadline">${remaining(ctx.lang, now, new Date(r.autoApproveAt))}</span><br><span class="small">${when(r.autoApproveAt)}</span>` : '—'}</td>
+    <td><a class="mono small" href="/dashboard/refund-requests/${encodeURIComponent(r.id)}">${r.id}</a><br><span class="small muted">${L('주문', 'order')} <span class="mono">${r.orderId}</span></span></td>
+    <td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, r.amount)}</td>
+    <td data-label="${L('상태', 'Status')}">${requestStatusTag(ctx.lang, r.status)}${r.statutory ? html` ${tag(L('법정', 'statutory'), 'bad')}` : ''}</td>
+    <td data-label="${L('처리 기한', 'Deadline')}">${r.autoApproveAt && (r.status === 'requested' || r.status === 'held') ? html`<span class="deadline">${remaining(ctx.lang, now, new Date(r.autoApproveAt))}</span><span class="small"> (${when(r.autoApproveAt)})</span>` : '—'}</td>
     <td class="wide small">${when(r.requestedAt)}</td></tr>`,
   )}</tbody></table></div>`
 }

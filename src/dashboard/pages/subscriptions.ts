@@ -112,8 +112,8 @@ ${
 <section class="card" aria-labelledby="h-orders"><h2 id="h-orders">${L('결제 (첫 결제와 갱신)', 'Payments (first and renewals)')}</h2>
 ${
   orders.data.length
-    ? html`<div class="table-wrap"><table id="sub-orders"><thead><tr><th scope="col">${L('주문', 'Order')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('기간', 'Period')}</th></tr></thead><tbody>
-${orders.data.map((o) => html`<tr><td><a class="mono" href="/dashboard/orders/${encodeURIComponent(o.id)}">${o.id}</a></td><td class="num">${money(ctx.lang, o.amount)}</td><td>${orderStatusTag(ctx.lang, o)}</td><td class="wide small">${when(o.periodStart)} – ${when(o.periodEnd)}</td></tr>`)}
+    ? html`<div class="table-wrap"><table class="stack" id="sub-orders"><thead><tr><th scope="col">${L('주문', 'Order')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('기간', 'Period')}</th></tr></thead><tbody>
+${orders.data.map((o) => html`<tr><td><a class="mono" href="/dashboard/orders/${encodeURIComponent(o.id)}">${o.id}</a></td><td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, o.amount)}</td><td data-label="${L('상태', 'Status')}">${orderStatusTag(ctx.lang, o)}</td><td class="wide small">${when(o.periodStart)} – ${when(o.periodEnd)}</td></tr>`)}
 </tbody></table></div>`
     : html`<p class="muted">${L('결제가 없습니다.', 'No payments.')}</p>`
 }</section>`,
@@ -144,10 +144,10 @@ const subscriptionsPage: DashboardPage = async (app, deps) => {
 ${
   list.data.length === 0
     ? html`<p class="card" data-testid="empty">${L('구독이 없습니다.', 'No subscriptions.')}</p>`
-    : html`<div class="table-wrap"><table data-testid="subs-table">
-  <thead><tr><th scope="col">${L('구독', 'Subscription')}</th><th scope="col">${L('구매자', 'Buyer')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('금액', 'Amount')}</th><th scope="col" class="wide">${L('기간 종료', 'Period end')}</th></tr></thead>
+    : html`<div class="table-wrap"><table class="stack" data-testid="subs-table">
+  <thead><tr><th scope="col">${L('구독', 'Subscription')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col" class="wide">${L('기간 종료', 'Period end')}</th></tr></thead>
   <tbody>${list.data.map(
-    (s) => html`<tr><td><a class="mono" href="/dashboard/subscriptions/${encodeURIComponent(s.id)}">${s.id}</a><br><span class="small muted">${s.productName}</span></td><td>${s.buyerName}<br><span class="small muted">${s.buyerEmail}</span></td><td>${statusTag(ctx.lang, s.status)}${s.cancelAtPeriodEnd && s.status !== 'ended' ? html`<br>${tag(L('해지 예약', 'cancels'))}` : ''}</td><td class="num wide">${money(ctx.lang, s.amount)}</td><td class="wide small">${when(s.currentPeriodEnd)}</td></tr>`,
+    (s) => html`<tr><td><a href="/dashboard/subscriptions/${encodeURIComponent(s.id)}">${s.buyerName}</a> <span class="small muted">${s.buyerEmail}</span><br><span class="small">${s.productName}</span> <span class="mono small">${s.id}</span></td><td data-label="${L('상태', 'Status')}">${statusTag(ctx.lang, s.status)}${s.cancelAtPeriodEnd && s.status !== 'ended' ? html`<br>${tag(L('해지 예약', 'cancels'))}` : ''}</td><td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, s.amount)}</td><td class="wide small">${when(s.currentPeriodEnd)}</td></tr>`,
   )}</tbody></table></div>`
 }
 ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/subscriptions${qs({ email: buyerEmail, status, page: p })}`)}`,
