@@ -1,9 +1,12 @@
 import type { App, AppDeps } from '../../deps';
 import homePage from './home';
 import auditPage from './audit';
+import developersKeysPage from './developers-keys';
+import developersWebhooksPage from './developers-webhooks';
+import developersEventsPage from './developers-events';
 
 /** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
-export const PAGES: DashboardPage[] = [homePage, auditPage];
+export const PAGES: DashboardPage[] = [homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, auditPage];
