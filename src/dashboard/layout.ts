@@ -122,7 +122,7 @@ export function dashboardLayout(ctx: LayoutContext, opts: DashboardPageOptions, 
   // hx-headers puts the CSRF token on every htmx request; plain forms carry it in their _csrf field.
   const hxHeaders = JSON.stringify({ 'x-csrf-token': ctx.csrfToken });
   return html`${head(ctx.lang, opts.title)}
-<body class="dash-body mode-${ctx.mode}" hx-headers="${hxHeaders}">
+<body class="dash-body mode-${ctx.mode}" hx-boost="true" hx-headers="${hxHeaders}">
 <a class="skip" href="#main">${ctx.lang === 'en' ? 'Skip to content' : '본문으로 건너뛰기'}</a>
 <header class="top">
   <div class="brand"><a href="/dashboard">${t('app.title')}</a><span class="storename">${ctx.member.storeName}</span></div>

@@ -303,3 +303,10 @@ export async function revokeApiKey(deps: Deps, storeId: string, id: string): Pro
   if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(existing, now);
 }
+
+/** One API key of the store (the dashboard checks its mode before acting on it). */
+export async function getApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
+  const row = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  if (!row) throw new ApiError('API_KEY_NOT_FOUND');
+  return apiKeyView(row, deps.clock.now());
+}

@@ -1,6 +1,9 @@
 import type { App, AppDeps } from '../../deps';
 import homePage from './home';
 import auditPage from './audit';
+import developersKeysPage from './developers-keys';
+import developersWebhooksPage from './developers-webhooks';
+import developersEventsPage from './developers-events';
 import ordersPage from './orders';
 import refundRequestsPage from './refund-requests';
 import subscriptionsPage from './subscriptions';
@@ -11,4 +14,4 @@ import licensesPage from './licenses';
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
-export const PAGES: DashboardPage[] = [homePage, auditPage, ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage];
+export const PAGES: DashboardPage[] = [homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, auditPage, ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage];
