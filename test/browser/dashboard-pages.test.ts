@@ -86,8 +86,8 @@ test('seller dashboard business pages in Chromium: create a product, see a hoste
     assert.notEqual(order2.id, order.id);
     const request = await file({ t, s: store }, order2, { reason: '중복 결제했어요' });
     await page.goto(`${base}/dashboard/refund-requests`);
-    await page.click(`tr[data-request-id="${request.id}"] a`);
-    assert.ok(await page.isVisible('[data-testid=statutory-lock]'));
+    await Promise.all([page.waitForURL(new RegExp(`/dashboard/refund-requests/${request.id}$`)), page.click(`tr[data-request-id="${request.id}"] a`)]);
+    assert.ok(await page.isVisible('[data-testid=statutory-lock]'), 'a statutory request shows its lock');
     await Promise.all([page.waitForURL(/done=approved/), page.click('#approve-form button[type=submit]')]);
     assert.match((await page.textContent('#request-status')) ?? '', /승인됨/);
 
