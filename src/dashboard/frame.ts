@@ -45,6 +45,9 @@ function isHtmx(req: FastifyRequest): boolean {
 
 /** Sends a full page inside the signed-in frame. */
 export function sendPage(reply: FastifyReply, ctx: DashboardContext, opts: DashboardPageOptions, body: SafeHtml, status = 200): FastifyReply {
+  // A page answered to a boosted form post belongs to the page the form was on: the address bar keeps that page
+  // (otherwise htmx would push the POST URL, and a reload would GET an address that only takes POSTs).
+  if (reply.request.method !== 'GET' && isHtmx(reply.request)) reply.header('HX-Push-Url', 'false');
   const page = dashboardLayout({ lang: ctx.lang, csrfToken: ctx.csrfToken, mode: ctx.mode, member: { name: ctx.member.name, role: ctx.member.role, storeName: ctx.member.storeName } }, opts, body);
   return reply.code(status).type('text/html; charset=utf-8').send(page);
 }
@@ -54,9 +57,11 @@ export function sendFragment(reply: FastifyReply, body: SafeHtml, status = 200):
   return reply.code(status).type('text/html; charset=utf-8').send(body.value);
 }
 
-/** Post/redirect/get: after a form, go to a page (htmx follows it as a full navigation). */
-export function redirectTo(req: FastifyRequest, reply: FastifyReply, url: string): FastifyReply {
-  if (isHtmx(req)) return reply.code(204).header('HX-Location', url).send();
+/**
+ * Post/redirect/get: after a form, go to a page. A boosted (htmx) form follows the 303 inside its request and swaps
+ * in the page it lands on, so the same answer serves both.
+ */
+export function redirectTo(_req: FastifyRequest, reply: FastifyReply, url: string): FastifyReply {
   return reply.redirect(url, 303);
 }
 

@@ -17,7 +17,7 @@ header.top a{color:#fff;text-decoration:none}
 .brand{font-weight:700;font-size:16px;display:flex;gap:8px;align-items:baseline;min-width:0;flex-wrap:wrap}
 .brand .storename{font-weight:400;font-size:13px;opacity:.9;overflow-wrap:anywhere}
 .modeform{display:flex;align-items:center;gap:8px;margin:0}
-.pill{display:inline-block;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:700}
+.pill{white-space:nowrap;display:inline-block;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:700}
 .pill.test{background:#ffd8a8;color:#4a2c00}
 .pill.live{background:#b7f0cf;color:#06391d}
 .dash button,.dash .button{display:inline-block;width:auto;border-radius:10px;padding:9px 14px;font-size:14px;font-weight:600;margin:0}
@@ -34,6 +34,8 @@ nav.sections a[aria-current=page]{border-color:#3182f6;color:#1b64da;font-weight
 .stat .value{font-size:20px;font-weight:700;margin:4px 0 0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
 .table-wrap{overflow-x:auto;background:#fff;border-radius:12px;margin-bottom:12px}
 table{border-collapse:collapse;width:100%;font-size:14px}
+.table-wrap table{min-width:640px}
+td code{overflow-wrap:normal;word-break:break-all}
 th,td{text-align:left;padding:10px 12px;border-bottom:1px solid #e5e8eb;vertical-align:top}
 th{color:#4e5968;font-weight:600;white-space:nowrap;background:#f9fafb}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -41,7 +43,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .secret{background:#f2f8ff;border:1px solid #b3d4ff;border-radius:10px;padding:12px;margin:0 0 12px;overflow-wrap:anywhere}
 .actions{display:flex;gap:8px;flex-wrap:wrap;align-items:center}
 .actions form{margin:0}
-.primary{background:#3182f6;color:#fff;border:0}
+.primary,.dash-body .pay{background:#1b64da;color:#fff;border:0}
 .plain{background:#f2f4f6;color:#333d4b;border:1px solid #d1d6db}
 .warn{background:#fff0f0;color:#b3261e;border:1px solid #ffc9c9}
 .dash select,.dash input[type=password],.dash input[type=number],.dash input[type=date],.dash input[type=url],.dash textarea{width:100%;font-size:16px;padding:10px 12px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
@@ -54,6 +56,8 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .tag.bad{background:#fff0f0;color:#a61b12}
 .tag.good{background:#e9f9f0;color:#06582c}
 .narrow{max-width:420px;margin:24px auto}
+.dash .method{overflow-wrap:anywhere;min-width:0;font-size:14px}
+.dash pre{max-width:100%;overflow-x:auto}
 svg.chart{width:100%;height:auto;display:block}
 `);
 
@@ -103,6 +107,7 @@ function head(lang: Lang, title: string): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="same-origin">
+<link rel="icon" href="data:,">
 <meta name="htmx-config" content="${HTMX_CONFIG.value}">
 <title>${title} · ${frameText(lang, 'app.title')}</title>
 <style>${PAGE_CSS}${DASH_CSS}</style>
@@ -114,27 +119,30 @@ export function csrfInput(token: string): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
-/** The signed-in frame: header (store, mode switch, person, language, sign-out), test banner, section nav, main. */
+/**
+ * The signed-in frame: header (store, mode switch, person, language, sign-out), test banner, section nav, main. */
 export function dashboardLayout(ctx: LayoutContext, opts: DashboardPageOptions, body: SafeHtml): string {
   const t = (k: Parameters<typeof frameText>[1], v?: Record<string, string | number>) => frameText(ctx.lang, k, v);
   const other = ctx.mode === 'test' ? 'live' : 'test';
   const nav = NAV.filter((n) => can(ctx.member.role, n.permission));
-  // hx-headers puts the CSRF token on every htmx request; plain forms carry it in their _csrf field.
+  // hx-headers puts the CSRF token on every htmx request; plain forms carry it in their _csrf field. Links and forms
+  // are boosted (htmx swaps the body); the header's forms are not, because they change <html lang> and the body's
+  // mode class, which a body swap keeps.
   const hxHeaders = JSON.stringify({ 'x-csrf-token': ctx.csrfToken });
   return html`${head(ctx.lang, opts.title)}
 <body class="dash-body mode-${ctx.mode}" hx-boost="true" hx-headers="${hxHeaders}">
 <a class="skip" href="#main">${ctx.lang === 'en' ? 'Skip to content' : '본문으로 건너뛰기'}</a>
 <header class="top">
   <div class="brand"><a href="/dashboard">${t('app.title')}</a><span class="storename">${ctx.member.storeName}</span></div>
-  <form class="modeform" method="post" action="/dashboard/mode">
+  <form class="modeform" method="post" action="/dashboard/mode" hx-boost="false">
     ${csrfInput(ctx.csrfToken)}
     <span class="pill ${ctx.mode}" data-testid="mode">${t(ctx.mode === 'test' ? 'mode.test' : 'mode.live')}</span>
-    <button type="submit" name="mode" value="${other}">${t(other === 'live' ? 'mode.switchToLive' : 'mode.switchToTest')}</button>
+    <input type="hidden" name="mode" value="${other}"><button type="submit">${t(other === 'live' ? 'mode.switchToLive' : 'mode.switchToTest')}</button>
   </form>
   <div class="usermenu">
     <span>${ctx.member.name} · ${t(`role.${ctx.member.role}`)}</span>
-    <form method="post" action="/dashboard/lang">${csrfInput(ctx.csrfToken)}<button type="submit" name="lang" value="${ctx.lang === 'ko' ? 'en' : 'ko'}" lang="${ctx.lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>
-    <form method="post" action="/dashboard/logout">${csrfInput(ctx.csrfToken)}<button type="submit">${t('signout')}</button></form>
+    <form method="post" action="/dashboard/lang" hx-boost="false">${csrfInput(ctx.csrfToken)}<input type="hidden" name="lang" value="${ctx.lang === 'ko' ? 'en' : 'ko'}"><button type="submit" lang="${ctx.lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>
+    <form method="post" action="/dashboard/logout" hx-boost="false">${csrfInput(ctx.csrfToken)}<button type="submit">${t('signout')}</button></form>
   </div>
 </header>
 ${ctx.mode === 'test' ? html`<div class="testbanner" role="note">${t('mode.testBanner')}</div>` : ''}

@@ -42,7 +42,7 @@ function signInPage(lang: Lang, csrfToken: string, o: { email?: string; next?: s
   <button type="submit" class="pay">${t('signin.submit')}</button>
   <p class="hint">${t('signin.hint')}</p>
 </form>
-<form method="post" action="/dashboard/lang" class="center">${csrfInput(csrfToken)}<button type="submit" class="plain" name="lang" value="${lang === 'ko' ? 'en' : 'ko'}" lang="${lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>`,
+<form method="post" action="/dashboard/lang" class="center">${csrfInput(csrfToken)}<input type="hidden" name="lang" value="${lang === 'ko' ? 'en' : 'ko'}"><button type="submit" class="plain" lang="${lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>`,
   );
 }
 
@@ -117,7 +117,8 @@ export function signInRoutes(app: App, deps: AppDeps, secureCookies: boolean): v
     const mode = (req.body as Record<string, unknown> | undefined)?.mode === 'live' ? 'live' : 'test';
     if (mode === 'live' && !can(ctx.member.role, 'mode.live')) return sendForbidden(reply, ctx);
     await setSessionMode(deps.db, ctx.member.sessionId, mode);
-    return redirectTo(req, reply, backTo(req));
+    // Back to the same page, but a record's page goes to its list: the record belongs to the mode just left.
+    return redirectTo(req, reply, backTo(req).replace(/\/[a-z]+_[0-9a-z]{20,}(\/.*)?$/, ''));
   });
 
   app.post('/dashboard/lang', hide, async (req, reply) => {

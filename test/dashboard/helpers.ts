@@ -90,3 +90,11 @@ export function postForm(t: Pick<TestApp, 'app'>, s: Pick<DashboardSession, 'hea
 export async function addSessionToBrowser(context: BrowserContext, baseUrl: string, s: Pick<DashboardSession, 'cookies'>): Promise<void> {
   await context.addCookies(Object.entries(s.cookies).map(([name, value]) => ({ name, value, url: `${baseUrl}/dashboard`, httpOnly: true, sameSite: 'Lax' as const })));
 }
+
+/** Signs in through the real form in a Playwright page and waits for Home. */
+export async function signInInBrowser(page: import('playwright-core').Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/login`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type=submit].pay')]);
+}

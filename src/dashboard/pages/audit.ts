@@ -35,7 +35,7 @@ const auditPage: DashboardPage = async (app, deps) => {
 ${
   list.data.length === 0
     ? html`<p class="card">${t('audit.empty')}</p>`
-    : html`<div class="table-wrap"><table data-testid="audit-table">
+    : html`<div class="table-wrap" tabindex="0"><table data-testid="audit-table">
   <thead><tr><th scope="col">${t('audit.when')}</th><th scope="col">${t('audit.who')}</th><th scope="col">${t('audit.action')}</th><th scope="col">${t('audit.target')}</th><th scope="col">${t('audit.from')}</th></tr></thead>
   <tbody>${list.data.map(
     (e) => html`<tr class="${e.mode === 'test' ? 'testrow' : ''}">

@@ -88,7 +88,7 @@ ${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.e
 ${
   d.deliveries.length === 0
     ? html`<p class="card">${t('noDeliveries')}</p>`
-    : html`<div class="table-wrap"><table data-testid="deliveries"><thead><tr><th scope="col">${t('endpoint')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col">${t('next')}</th></tr></thead><tbody>
+    : html`<div class="table-wrap" tabindex="0"><table data-testid="deliveries"><thead><tr><th scope="col">${t('endpoint')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col">${t('next')}</th></tr></thead><tbody>
 ${d.deliveries.map(
   (x) => html`<tr data-delivery="${x.id}"><td><code>${x.endpointUrl ?? x.endpointId}</code><br><span class="tag">${t(`trigger_${x.trigger}`)}</span></td>
 <td><span class="tag ${x.status === 'succeeded' ? 'good' : x.status === 'failed' ? 'bad' : ''}">${t(x.status)}</span>${x.lastStatusCode ? html` HTTP ${x.lastStatusCode}` : ''}${x.lastError ? html`<br><span class="muted">${x.lastError}</span>` : ''}</td>
@@ -131,7 +131,7 @@ const developersEventsPage: DashboardPage = async (app, deps) => {
 ${
   list.data.length === 0
     ? html`<p class="card">${t('none')}</p>`
-    : html`<div class="table-wrap"><table data-testid="events"><thead><tr><th scope="col">${t('type')}</th><th scope="col">ID</th><th scope="col">${t('created')}</th></tr></thead><tbody>
+    : html`<div class="table-wrap" tabindex="0"><table data-testid="events"><thead><tr><th scope="col">${t('type')}</th><th scope="col">ID</th><th scope="col">${t('created')}</th></tr></thead><tbody>
 ${list.data.map((e) => html`<tr class="${e.mode === 'test' ? 'testrow' : ''}"><td><a href="/dashboard/developers/events/${e.id}"><code>${e.type}</code></a></td><td><code>${e.id}</code></td><td class="mono">${when(e.createdAt)}</td></tr>`)}
 </tbody></table></div>`
 }

@@ -109,7 +109,7 @@ ${!mayAct ? notice('error', m('liveOwnerOnly')) : ''}
 ${
   keys.data.length === 0
     ? html`<p class="card">${m('none')}</p>`
-    : html`<div class="table-wrap"><table data-testid="keys">
+    : html`<div class="table-wrap" tabindex="0"><table data-testid="keys">
 <thead><tr><th scope="col">${m('name')}</th><th scope="col">${m('hint')}</th><th scope="col">${m('scopes')}</th><th scope="col">${m('ip')}</th><th scope="col">${m('products')}</th><th scope="col">${m('status')}</th><th scope="col">${m('lastUsed')}</th><th scope="col">${m('actions')}</th></tr></thead>
 <tbody>${keys.data.map(
         (k) => html`<tr class="${k.mode === 'test' ? 'testrow' : ''}" data-key="${k.id}">

@@ -101,7 +101,7 @@ ${
 ${
   list.data.length === 0
     ? html`<p class="card">${t('none')}</p>`
-    : html`<div class="table-wrap"><table data-testid="endpoints"><thead><tr><th scope="col">${t('url')}</th><th scope="col">${t('events')}</th><th scope="col">${t('status')}</th><th scope="col">${t('actions')}</th></tr></thead><tbody>
+    : html`<div class="table-wrap" tabindex="0"><table data-testid="endpoints"><thead><tr><th scope="col">${t('url')}</th><th scope="col">${t('events')}</th><th scope="col">${t('status')}</th><th scope="col">${t('actions')}</th></tr></thead><tbody>
 ${list.data.map(
   (e) => html`<tr class="${e.mode === 'test' ? 'testrow' : ''}" data-endpoint="${e.id}">
 <td><code>${e.url}</code>${e.description ? html`<br><span class="muted">${e.description}</span>` : ''}<br><code class="muted">${e.id}</code></td>

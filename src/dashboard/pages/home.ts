@@ -124,7 +124,7 @@ ${
   ${
     f.waitingRequests.items.length === 0
       ? html`<p class="muted">${m(L, 'waitingNone')}</p>`
-      : html`<div class="table-wrap"><table><thead><tr><th scope="col">ID</th><th scope="col">${frameText(L, 'audit.when')}</th><th scope="col">${m(L, 'deadline')}</th><th scope="col" class="num">${m(L, 'refunds')}</th></tr></thead><tbody>
+      : html`<div class="table-wrap" tabindex="0"><table><thead><tr><th scope="col">ID</th><th scope="col">${frameText(L, 'audit.when')}</th><th scope="col">${m(L, 'deadline')}</th><th scope="col" class="num">${m(L, 'refunds')}</th></tr></thead><tbody>
     ${f.waitingRequests.items.map(
       (r) => html`<tr><td><code>${r.id}</code> ${r.statutory ? html`<span class="tag bad">${m(L, 'statutory')}</span>` : ''} ${r.status === 'held' ? html`<span class="tag">${m(L, 'held')}</span>` : ''}</td>
       <td class="mono">${KST_SHORT.format(new Date(r.requested_at))}</td>
