@@ -18,6 +18,7 @@ export const BIZ_CSS = raw(`<style>
 .dash h1{overflow-wrap:anywhere}
 .dash h3{font-size:15px;margin:14px 0 6px}
 .tag{white-space:nowrap}
+.table-wrap table.stack{min-width:0}
 td.num{white-space:nowrap}
 .dash button:disabled{opacity:.55;cursor:not-allowed}
 .dash input[type=datetime-local]{width:100%;font-size:16px;padding:10px 12px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}

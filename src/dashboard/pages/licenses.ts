@@ -101,7 +101,7 @@ ${
     : html`<div class="table-wrap"><table class="stack" data-testid="licenses-table">
   <thead><tr><th scope="col">${L('라이선스', 'License')}</th><th scope="col">${L('구매자', 'Buyer')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('활성화', 'Activations')}</th><th scope="col" class="wide">${L('발급', 'Issued')}</th></tr></thead>
   <tbody>${list.data.map(
-    (l) => html`<tr><td><a class="mono small" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a><br><span class="small muted">${l.productName}</span></td><td>${l.buyerName} <span class="small muted">${l.buyerEmail}</span></td><td data-label="${L('상태', 'Status')}">${statusTag(ctx.lang, l.status)}</td><td class="wide">${l.activationCount} / ${l.maxActivations ?? '∞'}</td><td class="wide small">${when(l.issuedAt)}</td></tr>`,
+    (l) => html`<tr><td><a class="mono small" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a><br><span class="small muted">${l.productName}</span></td><td>${l.buyerName} <span class="small muted">${l.buyerEmail}</span></td><td data-label="${L('상태', 'Status')}">${statusTag(ctx.lang, l.status)}</td><td class="wide" data-label="${L('활성화', 'Activations')}">${l.activationCount} / ${l.maxActivations ?? '∞'}</td><td class="wide small">${when(l.issuedAt)}</td></tr>`,
   )}</tbody></table></div>`
 }
 ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/licenses${qs({ q: text, page: p })}`)}`,

@@ -76,7 +76,7 @@ ${
     : html`<div class="table-wrap"><table class="stack" data-testid="products-table">
   <thead><tr><th scope="col">${L('상품', 'Product')}</th><th scope="col">${L('가격', 'Price')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('판매', 'Sold')}</th></tr></thead>
   <tbody>${list.data.map(
-    (p) => html`<tr><td><a href="/dashboard/products/${encodeURIComponent(p.id)}">${p.name}</a><br><span class="small muted">${p.type === 'one_time' ? L('일회성', 'one-time') : L('구독', 'subscription')} · ${L('환불', 'refund')} ${p.refundPolicy.refundDays}${L('일', 'd')}${p.license.mode !== 'none' ? L(' · 라이선스', ' · license') : ''}</span></td><td data-label="${L('가격', 'Price')}">${priceText(ctx, p)}</td><td data-label="${L('상태', 'Status')}">${p.status === 'active' ? tag(L('판매 중', 'Active'), 'good') : tag(L('보관됨', 'Archived'), 'bad')}</td><td class="wide num">${p.soldCount}${p.stock !== null ? ` / ${p.stock}` : ''}</td></tr>`,
+    (p) => html`<tr><td><a href="/dashboard/products/${encodeURIComponent(p.id)}">${p.name}</a><br><span class="small muted">${p.type === 'one_time' ? L('일회성', 'one-time') : L('구독', 'subscription')} · ${L('환불', 'refund')} ${p.refundPolicy.refundDays}${L('일', 'd')}${p.license.mode !== 'none' ? L(' · 라이선스', ' · license') : ''}</span></td><td data-label="${L('가격', 'Price')}">${priceText(ctx, p)}</td><td data-label="${L('상태', 'Status')}">${p.status === 'active' ? tag(L('판매 중', 'Active'), 'good') : tag(L('보관됨', 'Archived'), 'bad')}</td><td class="wide num" data-label="${L('판매', 'Sold')}">${p.soldCount}${p.stock !== null ? ` / ${p.stock}` : ''}</td></tr>`,
   )}</tbody></table></div>`
 }
 ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/products${qs({ page: p })}`)}`,
