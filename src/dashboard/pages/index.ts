@@ -4,9 +4,12 @@ import auditPage from './audit';
 import developersKeysPage from './developers-keys';
 import developersWebhooksPage from './developers-webhooks';
 import developersEventsPage from './developers-events';
+import settingsPage from './settings';
+import settingsMembersPage from './settings-members';
+import settingsSettlementsPage from './settings-settlements';
 
 /** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
-export const PAGES: DashboardPage[] = [homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, auditPage];
+export const PAGES: DashboardPage[] = [homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage];
