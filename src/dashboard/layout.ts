@@ -58,7 +58,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .narrow{max-width:420px;margin:24px auto}
 .dash .method{overflow-wrap:anywhere;min-width:0;font-size:14px}
 .dash pre{max-width:100%;overflow-x:auto}
-svg.chart{width:100%;height:auto;display:block}
+svg.chart{width:100%;max-width:720px;height:auto;display:block}
 `);
 
 export interface NavItem {

@@ -4,6 +4,9 @@ import auditPage from './audit';
 import developersKeysPage from './developers-keys';
 import developersWebhooksPage from './developers-webhooks';
 import developersEventsPage from './developers-events';
+import settingsPage from './settings';
+import settingsMembersPage from './settings-members';
+import settingsSettlementsPage from './settings-settlements';
 import ordersPage from './orders';
 import refundRequestsPage from './refund-requests';
 import subscriptionsPage from './subscriptions';
@@ -14,4 +17,7 @@ import licensesPage from './licenses';
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
-export const PAGES: DashboardPage[] = [homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, auditPage, ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage];
+export const PAGES: DashboardPage[] = [
+  homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
+  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage,
+];
