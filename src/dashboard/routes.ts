@@ -7,7 +7,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Module } from '../deps';
 import { ApiError } from '../platform/errors';
-import { findSession } from './sessions';
+import { findSession, pruneSessions } from './sessions';
 import { frameText } from './i18n';
 import { SESSION_COOKIE, bareError, langOf, sendPage } from './frame';
 import { html } from '../pages/html';
@@ -99,6 +99,9 @@ const dashboardModule: Module = async (app, deps) => {
   app.get('/dashboard/assets/htmx.min.js', { schema: { hide: true } }, async (_req, reply) =>
     reply.header('Cache-Control', 'public, max-age=86400').header('ETag', `"htmx-${HTMX_VERSION}"`).type('text/javascript; charset=utf-8').send(HTMX_JS),
   );
+
+  // Expired sessions are already refused at lookup; this hourly sweep only keeps the table small.
+  deps.worker.addTask({ name: 'dashboard.prune-sessions', intervalMs: 60 * 60_000, run: (now) => pruneSessions(deps.db, now) });
 
   signInRoutes(app, deps, secureCookies);
   for (const page of PAGES) await page(app, deps);

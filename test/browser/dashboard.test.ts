@@ -125,6 +125,20 @@ test('seller dashboard in Chromium: sign in, Home shows a paid order, rotate an 
     assert.match(audit, /정소유/);
     await checkPage(page, 'audit');
 
+    // Settings: store and payments, members (with a password shown once), settlements.
+    await page.click('nav.sections a[href="/dashboard/settings"]');
+    await page.waitForSelector('[data-testid="business-details"]');
+    await checkPage(page, 'settings');
+    await page.goto(`${base}/dashboard/settings/members`);
+    await page.fill('#mm-name', '문개발');
+    await page.fill('#mm-email', 'dev@example.com');
+    await page.selectOption('#mm-role', 'developer');
+    await page.click('button:has-text("추가하고 비밀번호 만들기")');
+    await page.waitForSelector('[data-testid="secret"]');
+    await checkPage(page, 'settings-members');
+    await page.goto(`${base}/dashboard/settings/settlements`);
+    await checkPage(page, 'settings-settlements');
+
     // English.
     await page.click('button:has-text("English")');
     await page.waitForSelector('html[lang="en"]');
