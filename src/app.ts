@@ -20,6 +20,7 @@ import { trustHops } from './config';
 import { op, strictQueryOnRoute } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 import { isConnectionError } from './db';
+import { consoleAuditHook } from './audit/console-hook';
 
 export const REDACT = [
   'req.headers.authorization',
@@ -171,6 +172,9 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
       request.log[ms >= config.slowRequestMs ? 'warn' : 'info']({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, ms >= config.slowRequestMs ? 'slow request' : 'request');
     }
   });
+
+  // Successful state-changing console calls (owner token) go into the audit log (src/audit/console-hook.ts).
+  app.addHook('onResponse', consoleAuditHook(deps));
 
   // ---------- errors: every answer that is not a success is an ApiError ----------
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

@@ -6,6 +6,7 @@ import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerTok
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
 import { canonicalAllowlistEntry } from './platform/http/auth';
+import { MEMBER_HELP, memberCommand } from './dashboard/cli';
 
 /** One entry per command: its usage line(s) and what it does. `commerce <command> --help` prints its entry. */
 const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
@@ -27,7 +28,8 @@ export const HELP = `commerce — Commerce API operator CLI
 Usage:
 ${COMMANDS.map((c) => `  ${c.usage}\n      ${c.about}`).join('\n')}
 
-${FOOTER}`;
+${FOOTER}
+${MEMBER_HELP}`;
 
 /** The usage of the command named by argv (`store token` before `store`), or the whole list. */
 function helpFor(argv: string[]): string {
@@ -172,6 +174,10 @@ export async function main(argv: string[]): Promise<void> {
       );
       process.stdout.write(`key id : ${res.apiKey.id}\napi key: ${res.secret}\n`);
       return;
+    }
+    case 'member': {
+      if (await memberCommand(sub, args, withDb)) return;
+      break;
     }
     case 'demo': {
       const info = await withDb((deps) => createDemo(deps));

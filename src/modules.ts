@@ -14,6 +14,8 @@ import receiptPages from './pages/receipt';
 import portalPages from './pages/portal';
 import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
+import audit from './audit/routes';
+import dashboard from './dashboard/routes';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, receiptPages, portalPages, benchReference];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, receiptPages, portalPages, benchReference, audit, dashboard];

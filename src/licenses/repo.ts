@@ -20,6 +20,10 @@ export interface LicenseFilter {
   productIds?: string[] | null;
   productId?: string;
   orderId?: string;
+  /** The dashboard's search by key: the key's keyed hash (`hashLicenseKey`), never the key itself. */
+  keyHash?: string;
+  /** Exact, case-insensitive. */
+  buyerEmail?: string;
 }
 
 function filtered<O>(q: SelectQueryBuilder<DB, 'licenses' | 'products', O>, f: LicenseFilter) {
@@ -28,6 +32,8 @@ function filtered<O>(q: SelectQueryBuilder<DB, 'licenses' | 'products', O>, f: L
   if (f.productIds) out = f.productIds.length ? out.where('licenses.product_id', 'in', f.productIds) : out.where((eb) => eb.val(false));
   if (f.productId) out = out.where('licenses.product_id', '=', f.productId);
   if (f.orderId) out = out.where('licenses.order_id', '=', f.orderId);
+  if (f.keyHash) out = out.where('licenses.key_hash', '=', f.keyHash);
+  if (f.buyerEmail) out = out.where((eb) => eb(eb.fn('lower', ['licenses.buyer_email']), '=', f.buyerEmail!.toLowerCase()));
   return out;
 }
 

@@ -174,7 +174,7 @@ const licensesModule: Module = async (app, deps) => {
       { auth: 'owner' },
       { querystring: AdminListLicensesQuery, response: { 200: AdminLicensePage } },
     ),
-    async (req) => svc.adminListLicenses(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode, productId: req.query.productId, orderId: req.query.orderId }),
+    async (req) => svc.adminListLicenses(deps, req.owner!.storeId, { ...pageParams(req.query), mode: req.query.mode, productId: req.query.productId, orderId: req.query.orderId, key: req.query.key, buyerEmail: req.query.buyerEmail }),
   );
   app.get(
     '/admin/v1/licenses/:id',

@@ -151,6 +151,8 @@ export const AdminListLicensesQuery = PageQuery({
   mode: Type.Optional(ModeSchema),
   productId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   orderId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  key: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'The license key (any case; found by its hash)' })),
+  buyerEmail: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Exact, case-insensitive' })),
 });
 
 export const RevokeBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) });

@@ -5,6 +5,7 @@ import type { ApiKeyAuth } from '../platform/http/auth';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { createLicense } from './issuance';
+import { hashLicenseKey } from './keys';
 import * as repo from './repo';
 import type { AdminLicenseView, LicenseView } from './schemas';
 import { adminLicenseView, licenseView } from './views';
@@ -40,8 +41,14 @@ export async function getLicense(deps: Deps, auth: ApiKeyAuth, id: string): Prom
 
 // ---------- seller console (owner token) ----------
 
-export async function adminListLicenses(deps: Deps, storeId: string, q: PageParams & { mode?: Mode; productId?: string; orderId?: string }): Promise<Page<AdminLicenseView>> {
-  const f: repo.LicenseFilter = { storeId, mode: q.mode, productId: q.productId, orderId: q.orderId };
+export async function adminListLicenses(
+  deps: Deps,
+  storeId: string,
+  q: PageParams & { mode?: Mode; productId?: string; orderId?: string; key?: string; buyerEmail?: string },
+): Promise<Page<AdminLicenseView>> {
+  // Keys are stored only as a keyed hash (and sealed), so a search by key hashes what was typed, trimmed.
+  const key = q.key?.trim();
+  const f: repo.LicenseFilter = { storeId, mode: q.mode, productId: q.productId, orderId: q.orderId, keyHash: key ? hashLicenseKey(deps.config.masterKey, key) : undefined, buyerEmail: q.buyerEmail?.trim() || undefined };
   const now = deps.clock.now();
   let activations: repo.ActivationRow[] = [];
   let attempts: repo.IssueAttemptRow[] = [];

@@ -1,6 +1,7 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
+import type { OrderStatus } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 
 export interface OrderFilter {
@@ -15,19 +16,64 @@ export function findOrder(db: Db, f: OrderFilter, id: string): Promise<OrderRow 
   return q.executeTakeFirst();
 }
 
-function ordersQuery(db: Db, f: OrderFilter) {
+/**
+ * The seller dashboard's search: `q` is an order id (exact) or a part of the buyer's e-mail or name (case-insensitive);
+ * `status`; `from`/`to` bound the creation time (from inclusive, to exclusive); `subscriptionId` its orders.
+ */
+export interface OrderSearch {
+  q?: string;
+  status?: OrderStatus;
+  from?: Date;
+  to?: Date;
+  subscriptionId?: string;
+}
+
+/** LIKE's own wildcards in what the seller typed match themselves, not any text. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function ordersQuery(db: Db, f: OrderFilter, s: OrderSearch = {}) {
   let q = db.selectFrom('orders').where('store_id', '=', f.storeId).where('mode', '=', f.mode);
   if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
+  const text = s.q?.trim();
+  if (text) {
+    const pattern = `%${likeEscape(text)}%`;
+    q = q.where((eb) => eb.or([eb('id', '=', text), eb('buyer_email', 'ilike', pattern), eb('buyer_name', 'ilike', pattern)]));
+  }
+  if (s.status) q = q.where('status', '=', s.status);
+  if (s.from) q = q.where('created_at', '>=', s.from);
+  if (s.to) q = q.where('created_at', '<', s.to);
+  if (s.subscriptionId) q = q.where('subscription_id', '=', s.subscriptionId);
   return q;
 }
 
-export async function countOrders(db: Db, f: OrderFilter): Promise<number> {
-  return Number((await ordersQuery(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+export async function countOrders(db: Db, f: OrderFilter, s: OrderSearch = {}): Promise<number> {
+  return Number((await ordersQuery(db, f, s).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
 /** Newest first by creation time; the time-sortable id breaks ties. */
-export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number): Promise<Array<OrderRow & { total_count: string }>> {
-  return ordersQuery(db, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number, s: OrderSearch = {}): Promise<Array<OrderRow & { total_count: string }>> {
+  return ordersQuery(db, f, s).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+/**
+ * Every matching order in batches, newest first, without OFFSET: each batch continues after the last (created_at, id)
+ * seen, so a long export neither slows down page by page nor skips or repeats a row when new orders arrive meanwhile.
+ */
+export async function* scanOrders(db: Db, f: OrderFilter, s: OrderSearch, batch = 500): AsyncGenerator<OrderRow[]> {
+  let after: { created_at: Date; id: string } | null = null;
+  for (;;) {
+    let q = ordersQuery(db, f, s).selectAll();
+    if (after) {
+      const a = after;
+      q = q.where((eb) => eb.or([eb('created_at', '<', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '<', a.id)])]));
+    }
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(batch).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1];
+    after = { created_at: last.created_at, id: last.id };
+  }
 }
 
 /** Refund records of the given orders (one query for a whole page). */

@@ -6,6 +6,9 @@ import type { Page } from '../platform/http/schemas';
 import { orderView } from './model';
 import * as repo from './repo';
 import type { OrderView } from './schemas';
+import { ORDER_CSV_HEADER, orderCsvRow, csvLine, CSV_BOM } from './csv';
+
+export type { OrderSearch } from './repo';
 
 type Deps = Pick<AppDeps, 'db' | 'config'>;
 
@@ -25,16 +28,48 @@ export async function loadOrderView(db: Db, orderId: string, publicBaseUrl: stri
   return orderView(row, refunds.get(row.id) ?? [], publicBaseUrl);
 }
 
-export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PageParams): Promise<Page<OrderView>> {
+export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PageParams, search: repo.OrderSearch = {}): Promise<Page<OrderView>> {
   return listPage(
     page,
-    () => repo.countOrders(deps.db, f),
+    () => repo.countOrders(deps.db, f, search),
     async (offset, limit) => {
-      const rows = await repo.pageOrders(deps.db, f, offset, limit);
+      const rows = await repo.pageOrders(deps.db, f, offset, limit, search);
       // One query for the refunds of the whole page rather than one per order.
       const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
       return rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [], total_count: row.total_count }));
     },
     ({ row, refunds }) => orderView(row, refunds, deps.config.publicBaseUrl),
   );
+}
+
+/**
+ * The orders matching a search as CSV for Excel (UTF-8 with a BOM, CRLF lines, every cell quoted when it must be and
+ * defused when it could be read as a formula), produced in batches so a large store never sits in memory at once.
+ */
+export async function* exportOrdersCsv(deps: Deps, f: repo.OrderFilter, search: repo.OrderSearch): AsyncGenerator<string> {
+  yield CSV_BOM + csvLine(ORDER_CSV_HEADER);
+  for await (const rows of repo.scanOrders(deps.db, f, search)) {
+    yield rows.map((r) => csvLine(orderCsvRow(r))).join('');
+  }
+}
+
+/** What the seller needs beyond the contract's Order to trace a payment: the gateway, its payment key, the subscription and settlement round. */
+export interface OrderPayment {
+  provider: 'simulator' | 'toss';
+  providerPaymentKey: string | null;
+  subscriptionId: string | null;
+  subscriptionEvent: 'initial' | 'renewal' | 'difference' | null;
+  settlementId: string | null;
+}
+
+export async function getOrderPayment(deps: Deps, f: repo.OrderFilter, id: string): Promise<OrderPayment> {
+  const row = await repo.findOrder(deps.db, f, id);
+  if (!row) throw new ApiError('ORDER_NOT_FOUND');
+  return {
+    provider: row.provider,
+    providerPaymentKey: row.provider_payment_key,
+    subscriptionId: row.subscription_id,
+    subscriptionEvent: row.subscription_event,
+    settlementId: row.settlement_id,
+  };
 }

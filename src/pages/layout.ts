@@ -1,6 +1,7 @@
 import { html, raw, type SafeHtml } from './html';
 
-const CSS = raw(`
+/** The hosted pages' stylesheet; the seller dashboard (src/dashboard/layout.ts) builds on it. */
+export const CSS = raw(`
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f2f4f6;color:#191f28;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Noto Sans KR","Malgun Gothic",sans-serif}

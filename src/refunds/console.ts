@@ -41,3 +41,12 @@ export async function resolveRefund(
   );
   return refundView(settled);
 }
+
+/**
+ * The refund an earlier request with this idempotency key made, or null. The dashboard puts one key in each refund
+ * form it renders; a form sent twice (a double click, a reload) finds its first refund here instead of refunding again.
+ */
+export async function findRefundByRequestKey(deps: Pick<AppDeps, 'db'>, storeId: string, mode: Mode, requestKey: string): Promise<RefundView | null> {
+  const row = await repo.findByRequestKey(deps.db, storeId, mode, requestKey);
+  return row ? refundView(row) : null;
+}

@@ -138,12 +138,20 @@ export async function revokeOwnerToken(deps: Deps, storeId: string): Promise<{ s
   return { storeId, ownerTokenActive: false };
 }
 
+/** Return-URL allow-list entries are host names with an optional port (the same rule the console's schema states). */
+export function assertReturnUrlDomains(list: string[]): void {
+  const bad = list.map((d, i) => ({ d, i })).filter(({ d }) => d.length < 1 || d.length > 253 || !/^[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(d));
+  if (list.length > 50) throw validationError([{ field: 'returnUrlDomains', message: '도메인은 50개까지 등록할 수 있습니다.' }]);
+  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `returnUrlDomains.${i}`, message: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).' })));
+}
+
 export async function updateModeSettings(
   deps: Deps,
   storeId: string,
   mode: Mode,
   input: { returnUrlDomains?: string[]; paymentProvider?: 'simulator' | 'toss' | null; tossClientKey?: string | null; tossSecretKey?: string | null },
 ): Promise<StoreView> {
+  if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
   if (input.paymentProvider === 'simulator' && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.' }]);
   }
@@ -302,4 +310,11 @@ export async function revokeApiKey(deps: Deps, storeId: string, id: string): Pro
   const existing = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
   if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(existing, now);
+}
+
+/** One API key of the store (the dashboard checks its mode before acting on it). */
+export async function getApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
+  const row = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  if (!row) throw new ApiError('API_KEY_NOT_FOUND');
+  return apiKeyView(row, deps.clock.now());
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Module } from '../deps';
-import { ApiError, validationError } from '../platform/errors';
+import { ApiError } from '../platform/errors';
 import { op } from '../platform/http/route';
 import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
@@ -10,7 +10,7 @@ import { subscriptionView } from './model';
 import * as subs from './service';
 import { pageParams } from '../platform/http/pagination';
 import { ModeSchema } from '../platform/http/schemas';
-import { advanceTestClock, MAX_ADVANCE_MS } from './test-clock';
+import { advanceTestClockBy } from './test-clock';
 import { changePlan } from './plan-change';
 import * as repo from './repo';
 import { listCharges, resolveCharge, retryCharge } from './charges-console';
@@ -100,11 +100,7 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
       { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'TEST_MODE_ONLY', 'ALREADY_ENDED'] },
       { params: IdParams, body: AdvanceBody, response: { 200: TestClockResultSchema } },
     ),
-    async (req) => {
-      const ms = ((req.body.days ?? 0) * 24 * 60 + (req.body.hours ?? 0) * 60 + (req.body.minutes ?? 0)) * 60_000;
-      if (ms <= 0 || ms > MAX_ADVANCE_MS) throw validationError([{ field: 'days', message: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.' }]);
-      return advanceTestClock(deps, req.owner!.storeId, req.params.id, ms);
-    },
+    async (req) => advanceTestClockBy(deps, req.owner!.storeId, req.params.id, req.body),
   );
 
   app.post(

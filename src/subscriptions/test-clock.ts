@@ -1,4 +1,4 @@
-import { ApiError } from '../platform/errors';
+import { ApiError, validationError } from '../platform/errors';
 import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { processSubscription, type Deps } from './renewal';
@@ -36,4 +36,25 @@ export async function advanceTestClock(deps: Deps, storeId: string, subscription
     testClock: { frozenTime: subscriptionNow(fresh, deps.clock.now()).toISOString(), offsetMs: Number(fresh.test_clock_offset_ms) },
     processed,
   };
+}
+
+/** How far to move: days, hours and minutes summed (the console's body and the dashboard's form). */
+export interface AdvanceBy {
+  days?: number;
+  hours?: number;
+  minutes?: number;
+}
+
+/** advanceTestClock by a duration; more than 0 and at most MAX_ADVANCE_MS in all (VALIDATION_FAILED otherwise). */
+export async function advanceTestClockBy(deps: Deps, storeId: string, subscriptionId: string, by: AdvanceBy): Promise<TestClockResult> {
+  const ms = ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000;
+  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw validationError([{ field: 'days', message: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.' }]);
+  return advanceTestClock(deps, storeId, subscriptionId, ms);
+}
+
+/** A subscription's own time now (its test clock; the service time for live ones and unmoved clocks). */
+export async function readTestClock(deps: Pick<Deps, 'db' | 'clock'>, storeId: string, subscriptionId: string): Promise<TestClockResult['testClock']> {
+  const row = await repo.getSubscription(deps.db, subscriptionId);
+  if (!row || row.store_id !== storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+  return { frozenTime: subscriptionNow(row, deps.clock.now()).toISOString(), offsetMs: Number(row.test_clock_offset_ms) };
 }

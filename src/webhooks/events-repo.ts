@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { AttemptRow } from './repo';
@@ -21,6 +22,30 @@ export async function listEvents(db: Db, storeId: string, f: { mode?: Mode; type
 
 export async function findEvent(db: Db, storeId: string, id: string) {
   return db.selectFrom('events').selectAll().where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Events about one order, oldest first: `order.paid` (data is the Order), `order.refunded` (data.order) and the
+ * refund-request events (data.orderId). The store's events are read by JSON path; a detail page asks for one order at
+ * a time, so no index on the payload is needed for it.
+ */
+export async function eventsOfOrder(db: Db, storeId: string, mode: Mode, orderId: string, limit = 100) {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where((eb) =>
+      eb.or([
+        eb(sql`data->>'id'`, '=', orderId),
+        eb(sql`data->'order'->>'id'`, '=', orderId),
+        eb(sql`data->>'orderId'`, '=', orderId),
+      ]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 export async function deliveriesOfEvent(db: Db, eventId: string) {

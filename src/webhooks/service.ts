@@ -203,6 +203,18 @@ export async function getEvent(deps: Deps, storeId: string, id: string): Promise
   return { event: eventView(ev), dispatchedAt: iso(ev.dispatched_at), deliveries: deliveries.map((d) => deliveryView(d, attempts)) };
 }
 
+/** The events about one order with their deliveries and attempts, oldest first (the dashboard's order detail). */
+export async function eventsOfOrder(deps: Deps, storeId: string, mode: Mode, orderId: string): Promise<EventDetailView[]> {
+  const events = await eventsRepo.eventsOfOrder(deps.db, storeId, mode, orderId);
+  const out: EventDetailView[] = [];
+  for (const ev of events) {
+    const deliveries = await eventsRepo.deliveriesOfEvent(deps.db, ev.id);
+    const attempts = await eventsRepo.attemptsOfDeliveries(deps.db, deliveries.map((d) => d.id));
+    out.push({ event: eventView(ev), dispatchedAt: iso(ev.dispatched_at), deliveries: deliveries.map((d) => deliveryView(d, attempts)) });
+  }
+  return out;
+}
+
 /** Queues the event again for one endpoint of the same mode (subscribed or not: the seller asked for it). */
 export async function resendEvent(deps: Deps, storeId: string, eventId: string, endpointId: string): Promise<WebhookDeliveryView> {
   const now = deps.clock.now();

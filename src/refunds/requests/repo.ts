@@ -1,4 +1,5 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
+import { TOTAL_COUNT } from '../../platform/http/pagination';
 import type { Db } from '../../db';
 import type { Mode } from '../../platform/tables';
 import type { RefundRequestsTable, RefundRequestStatus } from '../tables';
@@ -41,6 +42,27 @@ export async function countRequests(db: Db, f: RequestListFilter): Promise<numbe
 /** Newest first by creation time; the time-sortable id breaks ties. */
 export function pageRequests(db: Db, f: RequestListFilter, offset: number, limit: number): Promise<RefundRequestRow[]> {
   return listQuery(db, f).selectAll('rr').orderBy('rr.created_at', 'desc').orderBy('rr.id', 'desc').offset(offset).limit(limit).execute();
+}
+
+/**
+ * The seller's work queue: undecided requests (`requested`, `held`), the statutory deadline first: those with an
+ * auto-approval time soonest first, then the rest oldest first (nothing forces those, but a buyer is waiting).
+ */
+export function pageQueue(db: Db, f: RequestScope, offset: number, limit: number): Promise<Array<RefundRequestRow & { total_count: string }>> {
+  return scoped(db, f)
+    .selectAll('rr')
+    .select(TOTAL_COUNT)
+    .where('rr.status', 'in', ['requested', 'held'])
+    .orderBy(sql`rr.auto_approve_at asc nulls last`)
+    .orderBy('rr.requested_at', 'asc')
+    .orderBy('rr.id', 'asc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}
+
+export async function countQueue(db: Db, f: RequestScope): Promise<number> {
+  return Number((await scoped(db, f).where('rr.status', 'in', ['requested', 'held']).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
 export function findRequest(db: Db, f: RequestScope, id: string): Promise<RefundRequestRow | undefined> {

@@ -53,6 +53,11 @@ export async function listRequests(deps: Deps, f: repo.RequestListFilter, page: 
   );
 }
 
+/** Undecided requests, the statutory deadline first (see `repo.pageQueue`). */
+export async function listQueue(deps: Deps, f: repo.RequestScope, page: PageParams): Promise<Page<RefundRequestView>> {
+  return listPage(page, () => repo.countQueue(deps.db, f), (offset, limit) => repo.pageQueue(deps.db, f, offset, limit), requestView);
+}
+
 export async function getRequest(deps: Deps, f: repo.RequestScope, id: string): Promise<RefundRequestView> {
   const row = await repo.findRequest(deps.db, f, id);
   if (!row) throw new ApiError('REFUND_REQUEST_NOT_FOUND');

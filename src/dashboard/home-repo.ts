@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { Db } from '../db';
+import type { Mode } from '../platform/tables';
+
+/** The queries of the dashboard's Home page (figures of one store and mode). Every function takes the executor. */
+
+export async function paidSince(db: Db, storeId: string, mode: Mode, from: Date): Promise<{ amount: number; orders: number }> {
+  // Refunded orders were paid too: their payment counts here, their refunds under refundsSince.
+  const r = await db
+    .selectFrom('orders')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'), eb.fn.countAll<number>().as('orders')])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', 'in', ['paid', 'refunded'])
+    .where('paid_at', '>=', from)
+    .executeTakeFirstOrThrow();
+  return { amount: Number(r.amount), orders: Number(r.orders) };
+}
+
+export async function refundsSince(db: Db, storeId: string, mode: Mode, from: Date): Promise<number> {
+  const r = await db
+    .selectFrom('order_refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'))
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', '=', 'succeeded')
+    .where('refunded_at', '>=', from)
+    .executeTakeFirstOrThrow();
+  return Number(r.amount);
+}
+
+export async function subscriptionsStartedSince(db: Db, storeId: string, mode: Mode, from: Date): Promise<number> {
+  const r = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('started_at', '>=', from)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Active subscriptions by billing interval, with the sum of their per-period amounts. */
+export async function activeSubscriptions(db: Db, storeId: string, mode: Mode): Promise<Array<{ interval: 'monthly' | 'yearly'; count: number; amount: number }>> {
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select((eb) => ['billing_interval', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', '=', 'active')
+    .groupBy('billing_interval')
+    .execute();
+  return rows.map((r) => ({ interval: r.billing_interval, count: Number(r.n), amount: Number(r.amount ?? 0) }));
+}
+
+/** Requests waiting for the seller: statutory ones first, the nearest deadline (auto-approval) first. */
+export async function waitingRefundRequests(db: Db, storeId: string, mode: Mode, limit: number) {
+  return db
+    .selectFrom('refund_requests')
+    .select(['id', 'order_id', 'amount', 'status', 'statutory', 'requested_at', 'auto_approve_at', sql<string>`count(*) over ()`.as('total_count')])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', 'in', ['requested', 'held'])
+    .orderBy('statutory', 'desc')
+    .orderBy(sql`auto_approve_at asc nulls last`)
+    .orderBy('requested_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function failingEndpoints(db: Db, storeId: string, mode: Mode) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'status', 'failing_since', 'disabled_reason'])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where((eb) => eb.or([eb('failing_since', 'is not', null), eb('status', '=', 'disabled')]))
+    .orderBy('failing_since')
+    .limit(20)
+    .execute();
+}
+
+/** Paid amount per KST calendar day since `from` (days without payments are absent). */
+export async function paidPerDay(db: Db, storeId: string, mode: Mode, from: Date): Promise<Array<{ day: string; amount: number }>> {
+  const day = sql<string>`to_char(paid_at at time zone 'Asia/Seoul', 'YYYY-MM-DD')`;
+  const rows = await db
+    .selectFrom('orders')
+    .select((eb) => [day.as('day'), eb.fn.sum<number>('amount').as('amount')])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', 'in', ['paid', 'refunded'])
+    .where('paid_at', '>=', from)
+    .groupBy(day)
+    .execute();
+  return rows.map((r) => ({ day: r.day, amount: Number(r.amount) }));
+}

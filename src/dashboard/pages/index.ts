@@ -1,0 +1,23 @@
+import type { App, AppDeps } from '../../deps';
+import homePage from './home';
+import auditPage from './audit';
+import developersKeysPage from './developers-keys';
+import developersWebhooksPage from './developers-webhooks';
+import developersEventsPage from './developers-events';
+import settingsPage from './settings';
+import settingsMembersPage from './settings-members';
+import settingsSettlementsPage from './settings-settlements';
+import ordersPage from './orders';
+import refundRequestsPage from './refund-requests';
+import subscriptionsPage from './subscriptions';
+import productsPage from './products';
+import licensesPage from './licenses';
+
+/** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
+export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
+
+/** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
+export const PAGES: DashboardPage[] = [
+  homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
+  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage,
+];

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App, AppDeps } from '../../deps';
+import { html, type SafeHtml } from '../../pages/html';
+import { ApiError } from '../../platform/errors';
+import { getOrder, getOrderPayment } from '../../orders/service';
+import { refundOrder, refundableAmount } from '../../refunds/service';
+import { findRefundByRequestKey, listRefunds } from '../../refunds/console';
+import { listRequests } from '../../refunds/requests/service';
+import { adminListLicenses } from '../../licenses/service';
+import { eventsOfOrder } from '../../webhooks/service';
+import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
+import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
+import { requestStatusTag } from './refund-requests';
+
+const IDEM = /^[A-Za-z0-9-]{16,64}$/;
+
+interface RefundForm {
+  amount: string;
+  reason: string;
+  keepLicenses: boolean;
+}
+
+async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyReply, ctx: DashboardContext, id: string, problem: Problem | null, form: RefundForm | null): Promise<FastifyReply> {
+  const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
+  const scope = { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null };
+  const order = await getOrder(deps, scope, id);
+  const [payment, refunds, requests, licenses, events] = await Promise.all([
+    getOrderPayment(deps, scope, id),
+    listRefunds(deps, ctx.member.storeId, { page: 1, limit: 100, mode: ctx.mode, orderId: id }),
+    listRequests(deps, { ...scope, orderId: id }, { page: 1, limit: 50 }),
+    adminListLicenses(deps, ctx.member.storeId, { page: 1, limit: 100, mode: ctx.mode, orderId: id }),
+    eventsOfOrder(deps, ctx.member.storeId, ctx.mode, id),
+  ]);
+  const refundable = order.status === 'paid' ? refundableAmount({ amount: order.amount, refunded_amount: order.refundedAmount }) : 0;
+  const done = str((req.query as Query).done);
+  const dl = (rows: Array<[string, unknown]>): SafeHtml => html`<dl class="detail">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>`;
+
+  const refundForm =
+    refundable > 0
+      ? html`<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/refund" id="refund-form" data-testid="refund-form" hx-disabled-elt="find button">
+  ${csrfField(ctx)}
+  <input type="hidden" name="idem" value="${randomUUID()}">
+  <p class="muted">${L(`환불 가능 금액: ${money('ko', refundable)}`, `Refundable: ${money('en', refundable)}`)}</p>
+  <label for="refund-amount">${L('환불 금액 (원)', 'Amount (KRW)')}</label>
+  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? String(refundable)}" aria-describedby="refund-amount-hint">
+  <p class="hint" id="refund-amount-hint">${L('비워 두면 남은 금액 전부를 환불합니다.', 'Leave empty to refund everything left.')}</p>
+  <label for="refund-reason">${L('사유 (구매자에게 보이며 결제대행사에 전달됩니다)', 'Reason (shown to the buyer, sent to the gateway)')}</label>
+  <textarea id="refund-reason" name="reason" maxlength="500">${form?.reason ?? ''}</textarea>
+  <label class="check"><input type="checkbox" name="keepLicenses"${form?.keepLicenses ? html` checked` : ''}> ${L('전액 환불이어도 라이선스 유지', 'Keep licenses even on a full refund')}</label>
+  <p><button type="submit" class="primary">${L('환불하기', 'Refund')}</button></p>
+</form>`
+      : html`<p class="muted" data-testid="not-refundable">${L('환불할 수 있는 금액이 없습니다.', 'Nothing left to refund.')}</p>`;
+
+  return sendPage(
+    reply,
+    ctx,
+    { title: L(`주문 ${order.id}`, `Order ${order.id}`), nav: '/dashboard/orders' },
+    html`${BIZ_CSS}
+<p><a href="/dashboard/orders">← ${L('주문 목록', 'All orders')}</a></p>
+${flash(done, {
+  refunded: L('환불했습니다.', 'Refunded.'),
+  replayed: L('이 환불 요청은 이미 처리되었습니다. 아래에서 결과를 확인하세요.', 'This refund was already sent; see its state below.'),
+})}
+${problemBox(problem)}
+<div class="cols">
+<section class="card" aria-labelledby="h-summary"><h2 id="h-summary">${L('요약', 'Summary')}</h2>${dl([
+      [L('상태', 'Status'), html`<span id="order-status">${orderStatusTag(ctx.lang, order)}</span>`],
+      [L('금액', 'Amount'), money(ctx.lang, order.amount)],
+      [L('환불된 금액', 'Refunded'), html`<span id="refunded-amount">${money(ctx.lang, order.refundedAmount ?? 0)}</span>`],
+      [L('상품', 'Product'), order.productName],
+      [L('구매자', 'Buyer'), html`${order.buyerName}<br><span class="small">${order.buyerEmail} · ${order.buyerPhone}</span>`],
+      [L('생성', 'Created'), when(order.createdAt)],
+    ])}</section>
+<section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
+      [L('결제 수단', 'Method'), L(METHOD_LABEL[order.method]?.[0] ?? order.method, METHOD_LABEL[order.method]?.[1] ?? order.method)],
+      [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
+      [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
+      [L('결제 시각', 'Paid at'), when(order.paidAt)],
+      [L('쿠폰', 'Coupon'), order.coupon ? `${order.coupon.code} (−${money(ctx.lang, order.coupon.discountAmount)})` : '—'],
+      [L('체크아웃 세션', 'Checkout session'), html`<span class="mono">${order.checkoutSessionId ?? '—'}</span>`],
+      [
+        L('구독', 'Subscription'),
+        payment.subscriptionId ? html`<a class="mono" href="/dashboard/subscriptions/${encodeURIComponent(payment.subscriptionId)}">${payment.subscriptionId}</a> (${payment.subscriptionEvent ?? ''})` : '—',
+      ],
+      [L('정산', 'Settlement'), payment.settlementId ?? L('정산 전', 'not settled')],
+    ])}</section>
+</div>
+<section class="card" aria-labelledby="h-refunds"><h2 id="h-refunds">${L('환불', 'Refunds')}</h2>
+${
+  refunds.data.length
+    ? html`<div class="table-wrap"><table class="stack" id="refunds"><thead><tr><th scope="col">${L('환불', 'Refund')}</th><th scope="col">${L('금액', 'Amount')}</th><th scope="col">${L('상태', 'Status')}</th><th scope="col" class="wide">${L('사유', 'Reason')}</th><th scope="col" class="wide">${L('시각', 'When')}</th></tr></thead><tbody>
+${refunds.data.map(
+  (r) => html`<tr><td class="mono small">${r.id}</td><td class="num" data-label="${L('금액', 'Amount')}">${money(ctx.lang, r.amount)}</td><td data-label="${L('상태', 'Status')}">${labelTag(ctx.lang, REFUND_STATUS_LABEL, r.status, 'succeeded', ['failed'])}${r.failure ? html`<br><span class="small">${r.failure.message}</span>` : ''}</td><td class="wide">${r.reason ?? ''}</td><td class="wide small">${when(r.refundedAt ?? r.createdAt)}</td></tr>`,
+)}</tbody></table></div>`
+    : html`<p class="muted">${L('환불 내역이 없습니다.', 'No refunds.')}</p>`
+}
+${refundForm}
+</section>
+<section class="card" aria-labelledby="h-requests"><h2 id="h-requests">${L('환불 요청', 'Refund requests')}</h2>
+${
+  requests.data.length
+    ? html`<ul>${requests.data.map((r) => html`<li><a class="mono" href="/dashboard/refund-requests/${encodeURIComponent(r.id)}">${r.id}</a> ${requestStatusTag(ctx.lang, r.status)} ${money(ctx.lang, r.amount)} · ${when(r.requestedAt)}</li>`)}</ul>`
+    : html`<p class="muted">${L('환불 요청이 없습니다.', 'No refund requests.')}</p>`
+}</section>
+<section class="card" aria-labelledby="h-licenses"><h2 id="h-licenses">${L('라이선스', 'Licenses')}</h2>
+${
+  licenses.data.length
+    ? html`<ul>${licenses.data.map((l) => html`<li><a class="mono" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a> ${labelTag(ctx.lang, LICENSE_STATUS_LABEL, l.status, 'active', ['revoked', 'expired'])} · ${L('활성화', 'activations')} ${l.activationCount}${l.maxActivations === null ? '' : `/${l.maxActivations}`}</li>`)}</ul>`
+    : html`<p class="muted">${L('라이선스가 없습니다.', 'No licenses.')}</p>`
+}</section>
+<section class="card" aria-labelledby="h-events"><h2 id="h-events">${L('이벤트와 웹훅 전송', 'Events and webhook deliveries')}</h2>
+${
+  events.length
+    ? html`<div class="table-wrap"><table class="stack" id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
+${events.map(
+  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small" data-label="${L('시각', 'When')}">${when(e.event.createdAt)}</td><td>${
+    e.deliveries.length
+      ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${labelTag(ctx.lang, DELIVERY_STATUS_LABEL, d.status, 'succeeded', ['failed'])} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
+      : html`<span class="muted small">${L('구독한 엔드포인트 없음', 'no subscribed endpoint')}</span>`
+  }</td></tr>`,
+)}</tbody></table></div>`
+    : html`<p class="muted">${L('이벤트가 없습니다.', 'No events.')}</p>`
+}</section>`,
+    problem?.status ?? 200,
+  );
+}
+
+export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> {
+  app.get('/dashboard/orders/:id', { schema: { hide: true }, preHandler: requireRole('orders') }, async (req, reply) =>
+    renderDetail(deps, req, reply, ctxOf(req), (req.params as { id: string }).id, null, null),
+  );
+
+  // A refund from the order page: the refunds engine with the dashboard's own idempotency key (one per form render),
+  // the same checks and Korean messages as POST /v1/orders/{id}/refund.
+  app.post('/dashboard/orders/:id/refund', { schema: { hide: true }, preHandler: requireRole('refunds') }, async (req, reply) => {
+    const id = (req.params as { id: string }).id;
+    const body = (req.body ?? {}) as Query;
+    const form: RefundForm = { amount: str(body.amount, 40) ?? '', reason: str(body.reason, 600) ?? '', keepLicenses: checked(body.keepLicenses) };
+    const idem = str(body.idem, 64);
+    const path = `/dashboard/orders/${encodeURIComponent(id)}`;
+    return act(
+      req,
+      reply,
+      async (ctx) => {
+        const amount = intField(form.amount);
+        if (amount === 'invalid') throw validationProblem(ctx);
+        if (form.reason.length > 500) throw reasonProblem(ctx);
+        if (!idem || !IDEM.test(idem)) throw staleForm();
+        const requestKey = `dashboard:${idem}`;
+        // The same form sent again: its refund exists already, so show it rather than refund (or audit) twice.
+        const earlier = await findRefundByRequestKey(deps, ctx.member.storeId, ctx.mode, requestKey);
+        if (earlier && earlier.orderId === id) return { replayed: true as const, refundId: earlier.id };
+        const r = await refundOrder(deps, {
+          storeId: ctx.member.storeId,
+          mode: ctx.mode,
+          orderId: id,
+          productIds: null,
+          amount,
+          reason: form.reason || null,
+          keepLicenses: form.keepLicenses,
+          source: 'console',
+          requestKey,
+        });
+        return { replayed: false as const, refundId: r.refund.id, amount: r.refund.amount };
+      },
+      async (r) => {
+        if (r.replayed) return redirectTo(req, reply, `${path}?done=replayed`);
+        await auditAction(deps.db, deps, req, { action: 'order.refunded', target: { type: 'order', id }, details: { refundId: r.refundId, amount: r.amount, keepLicenses: form.keepLicenses } });
+        return redirectTo(req, reply, `${path}?done=refunded`);
+      },
+      (p, ctx) => renderDetail(deps, req, reply, ctx, id, p, form),
+    );
+  });
+}
+
+
+function validationProblem(ctx: DashboardContext): ApiError {
+  return new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'amount', message: tr(ctx.lang, '환불 금액은 원 단위 정수로 입력해 주세요.', 'Enter the amount as whole won.') }] } });
+}
+
+function reasonProblem(ctx: DashboardContext): ApiError {
+  return new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: tr(ctx.lang, '사유는 500자 이하로 입력해 주세요.', 'Keep the reason to 500 characters.') }] } });
+}
+
+function staleForm(): ApiError {
+  return new ApiError('VALIDATION_FAILED', { message: '환불 양식이 올바르지 않습니다. 페이지를 새로 고친 뒤 다시 시도해 주세요.' });
+}

@@ -1,0 +1,134 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DashboardPage } from '.';
+import type { AppDeps } from '../../deps';
+import { html } from '../../pages/html';
+import { ApiError } from '../../platform/errors';
+import { changeRole, createMember, disableMember, listMembers, ROLES } from '../members';
+import { csrfField, ctxOf, memberActor, notice, originOf, requireRole, sendPage, type DashboardContext } from '../frame';
+import { catalog, frameText } from '../i18n';
+import { field } from '../form';
+import { settingsTabs } from './settings-nav';
+import { errorText } from './errors';
+
+const m = catalog(
+  {
+    title: '멤버와 역할',
+    name: '이름',
+    email: '이메일',
+    role: '역할',
+    status: '상태',
+    active: '활성',
+    disabled: '비활성화됨',
+    change: '역할 변경',
+    disable: '비활성화',
+    disableConfirm: '이 멤버를 비활성화할까요? 바로 로그아웃되고 다시 로그인할 수 없습니다.',
+    add: '멤버 추가',
+    addSubmit: '추가하고 비밀번호 만들기',
+    password: '{name}님의 첫 비밀번호입니다. 지금만 보여 드리니 안전하게 전달하세요:',
+    roleHelp: '소유자: 모든 권한 · 관리자: 멤버와 라이브 API 키를 뺀 모든 권한 · 고객 지원: 주문·환불·환불 요청·구독·라이선스 · 개발자: API 키·웹훅·이벤트 (테스트 모드)',
+    changed: '역할을 바꿨습니다.',
+    disabledOk: '멤버를 비활성화했습니다.',
+    you: '(나)',
+  },
+  {
+    title: 'Members and roles',
+    name: 'Name',
+    email: 'E-mail',
+    role: 'Role',
+    status: 'Status',
+    active: 'Active',
+    disabled: 'Disabled',
+    change: 'Change role',
+    disable: 'Disable',
+    disableConfirm: 'Disable this member? They are signed out at once and cannot sign in again.',
+    add: 'Add a member',
+    addSubmit: 'Add and generate a password',
+    password: "{name}'s first password. It is shown only now; hand it over safely:",
+    roleHelp: 'Owner: everything · Admin: everything but members and live API keys · Support: orders, refunds, refund requests, subscriptions, licenses · Developer: API keys, webhooks, events (test mode)',
+    changed: 'Role changed.',
+    disabledOk: 'Member disabled.',
+    you: '(you)',
+  },
+);
+
+interface Flash {
+  ok?: string;
+  error?: string;
+  password?: { name: string; password: string };
+}
+
+async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: Flash = {}, status = 200): Promise<FastifyReply> {
+  const L = ctx.lang;
+  const t = (k: Parameters<typeof m>[1], v?: Record<string, string>) => m(L, k, v);
+  const roleName = (r: (typeof ROLES)[number]) => frameText(L, `role.${r}`);
+  const members = await listMembers(deps, ctx.member.storeId);
+  const body = html`${settingsTabs(L, ctx.member.role, '/dashboard/settings/members')}
+${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}
+${flash.password ? html`<div class="secret" data-testid="secret"><p>${t('password', { name: flash.password.name })}</p><code>${flash.password.password}</code></div>` : ''}
+<p class="muted">${t('roleHelp')}</p>
+<div class="table-wrap" tabindex="0"><table data-testid="members"><thead><tr><th scope="col">${t('name')}</th><th scope="col">${t('email')}</th><th scope="col">${t('role')}</th><th scope="col">${t('status')}</th><th scope="col">${t('disable')}</th></tr></thead><tbody>
+${members.map(
+  (x) => html`<tr data-member="${x.id}"><td>${x.name} ${x.id === ctx.member.memberId ? t('you') : ''}</td><td>${x.email}</td>
+<td>${
+    x.disabledAt
+      ? roleName(x.role)
+      : html`<form method="post" action="/dashboard/settings/members/${x.id}/role" class="actions">${csrfField(ctx)}<label class="skip" for="r-${x.id}">${t('role')}</label><select id="r-${x.id}" name="role">${ROLES.map((r) => html`<option value="${r}"${r === x.role ? html` selected` : ''}>${roleName(r)}</option>`)}</select><button type="submit" class="plain">${t('change')}</button></form>`
+  }</td>
+<td><span class="tag ${x.disabledAt ? 'bad' : 'good'}">${x.disabledAt ? t('disabled') : t('active')}</span></td>
+<td>${x.disabledAt ? '' : html`<form method="post" action="/dashboard/settings/members/${x.id}/disable" hx-confirm="${t('disableConfirm')}">${csrfField(ctx)}<button type="submit" class="warn">${t('disable')}</button></form>`}</td></tr>`,
+)}
+</tbody></table></div>
+<form class="card" method="post" action="/dashboard/settings/members" aria-labelledby="add-h">
+${csrfField(ctx)}
+<h2 id="add-h">${t('add')}</h2>
+<label for="mm-name">${t('name')}</label><input type="text" id="mm-name" name="name" required maxlength="100">
+<label for="mm-email">${t('email')}</label><input type="email" id="mm-email" name="email" required maxlength="254">
+<label for="mm-role">${t('role')}</label><select id="mm-role" name="role">${ROLES.map((r) => html`<option value="${r}"${r === 'support' ? html` selected` : ''}>${roleName(r)}</option>`)}</select>
+<p><button type="submit" class="primary">${t('addSubmit')}</button></p>
+</form>`;
+  return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/settings' }, body, status);
+}
+
+async function attempt(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, fn: () => Promise<Flash>): Promise<FastifyReply> {
+  try {
+    return await render(deps, reply, ctx, await fn());
+  } catch (e) {
+    if (e instanceof ApiError && e.statusCode < 500) return render(deps, reply, ctx, { error: errorText(e) }, e.statusCode);
+    throw e;
+  }
+}
+
+/** /dashboard/settings/members (owner only): add a member with a generated password, change roles, disable. */
+const settingsMembersPage: DashboardPage = async (app, deps) => {
+  const guard = { schema: { hide: true }, preHandler: requireRole('members') };
+  type Req = FastifyRequest<{ Params: { id: string } }>;
+
+  app.get('/dashboard/settings/members', guard, async (req, reply) => render(deps, reply, ctxOf(req)));
+
+  // The members service writes the audit entry in the same transaction as the change (actor: this member).
+  app.post('/dashboard/settings/members', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      const res = await createMember(deps, { storeId: ctx.member.storeId, email: field(req.body, 'email', 254), name: field(req.body, 'name', 100), role: field(req.body, 'role', 20) }, memberActor(ctx), originOf(req));
+      return { password: { name: res.member.name, password: res.password } };
+    });
+  });
+
+  app.post('/dashboard/settings/members/:id/role', guard, async (req: Req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      await changeRole(deps, ctx.member.storeId, req.params.id, field(req.body, 'role', 20), memberActor(ctx), originOf(req));
+      return { ok: m(ctx.lang, 'changed') };
+    });
+  });
+
+  app.post('/dashboard/settings/members/:id/disable', guard, async (req: Req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      await disableMember(deps, ctx.member.storeId, req.params.id, memberActor(ctx), originOf(req));
+      return { ok: m(ctx.lang, 'disabledOk') };
+    });
+  });
+};
+
+export default settingsMembersPage;

@@ -1,0 +1,145 @@
+import type { FastifyReply } from 'fastify';
+import type { DashboardPage } from '.';
+import type { AppDeps } from '../../deps';
+import { html } from '../../pages/html';
+import { ApiError } from '../../platform/errors';
+import { getStoreView, updateModeSettings } from '../../stores/service';
+import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
+import { catalog } from '../i18n';
+import { field, lines } from '../form';
+import { settingsTabs } from './settings-nav';
+import { errorText } from './errors';
+
+const m = catalog(
+  {
+    title: '설정',
+    business: '사업자 정보',
+    businessPending: '상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터는 결제 페이지에 표시됩니다. 이 항목은 곧 여기에서 편집할 수 있습니다.',
+    returnUrls: '돌아갈 주소(return URL) 허용 도메인',
+    returnUrlsHint: '한 줄에 하나씩 (예: shop.example.com, localhost:3000). 결제 후 이 도메인으로만 돌아갑니다.',
+    save: '저장',
+    payments: '결제 설정',
+    provider: '결제대행사',
+    providerNone: '설정 안 함',
+    simulator: '시뮬레이터 (테스트 전용)',
+    toss: '토스페이먼츠',
+    clientKey: '토스 클라이언트 키',
+    secretKey: '토스 시크릿 키',
+    secretSet: '시크릿 키가 설정되어 있습니다. 바꾸려면 새 키를 입력하세요 (저장된 키는 다시 보여 드리지 않습니다).',
+    secretUnset: '시크릿 키가 없습니다.',
+    secretClear: '저장된 시크릿 키 지우기',
+    saved: '저장했습니다.',
+    refundPolicy: '환불 정책 기본값',
+    refundPolicyNote: '환불 정책은 상품마다 설정합니다 (상품 편집 화면). 상점 전체 기본값은 없습니다.',
+    modeNote: '{mode} 모드의 설정입니다. 다른 모드의 설정은 상단에서 모드를 바꾸면 보입니다.',
+  },
+  {
+    title: 'Settings',
+    business: 'Business details',
+    businessPending: 'Trade name, representative, business registration number, mail-order registration number, address and customer service are shown on the payment page. They will be editable here soon.',
+    returnUrls: 'Return-URL allowed domains',
+    returnUrlsHint: 'One per line (e.g. shop.example.com, localhost:3000). After payment, buyers return only to these domains.',
+    save: 'Save',
+    payments: 'Payments',
+    provider: 'Payment provider',
+    providerNone: 'Not set',
+    simulator: 'Simulator (test only)',
+    toss: 'Toss Payments',
+    clientKey: 'Toss client key',
+    secretKey: 'Toss secret key',
+    secretSet: 'A secret key is set. Enter a new one to replace it (the stored key is never shown again).',
+    secretUnset: 'No secret key.',
+    secretClear: 'Remove the stored secret key',
+    saved: 'Saved.',
+    refundPolicy: 'Refund policy defaults',
+    refundPolicyNote: 'Refund policies are set per product (product editor). The store has no store-wide default.',
+    modeNote: 'Settings of {mode} mode. Switch the mode at the top to see the other mode.',
+  },
+);
+
+async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: { ok?: string; error?: string } = {}, status = 200): Promise<FastifyReply> {
+  const L = ctx.lang;
+  const t = (k: Parameters<typeof m>[1], v?: Record<string, string>) => m(L, k, v);
+  const store = await getStoreView(deps.db, ctx.member.storeId);
+  const s = store.settings[ctx.mode];
+  const body = html`${settingsTabs(L, ctx.member.role, '/dashboard/settings')}
+${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}
+<p class="muted">${t('modeNote', { mode: ctx.mode === 'test' ? (L === 'en' ? 'test' : '테스트') : L === 'en' ? 'live' : '라이브' })}</p>
+<!-- BUSINESS DETAILS (wired at merge): getBusinessDetails/updateBusinessDetails of src/stores/service.ts render and save here. -->
+<section class="card" aria-labelledby="biz-h" data-testid="business-details">
+<h2 id="biz-h">${t('business')}</h2>
+<p class="muted">${t('businessPending')}</p>
+</section>
+<form class="card" method="post" action="/dashboard/settings/return-urls" aria-labelledby="ru-h">
+${csrfField(ctx)}
+<h2 id="ru-h">${t('returnUrls')}</h2>
+<label for="ru" class="skip">${t('returnUrls')}</label>
+<textarea id="ru" name="returnUrlDomains" rows="4" aria-describedby="ru-hint">${s.returnUrlDomains.join('\n')}</textarea>
+<p class="hint" id="ru-hint">${t('returnUrlsHint')}</p>
+<p><button type="submit" class="primary">${t('save')}</button></p>
+</form>
+<form class="card" method="post" action="/dashboard/settings/payments" aria-labelledby="pay-h" autocomplete="off">
+${csrfField(ctx)}
+<h2 id="pay-h">${t('payments')}</h2>
+<label for="provider">${t('provider')}</label>
+<select id="provider" name="paymentProvider">
+<option value=""${s.paymentProvider === null ? html` selected` : ''}>${t('providerNone')}</option>
+${ctx.mode === 'test' ? html`<option value="simulator"${s.paymentProvider === 'simulator' ? html` selected` : ''}>${t('simulator')}</option>` : ''}
+<option value="toss"${s.paymentProvider === 'toss' ? html` selected` : ''}>${t('toss')}</option>
+</select>
+<label for="ck">${t('clientKey')}</label><input type="text" id="ck" name="tossClientKey" value="${s.tossClientKey ?? ''}" maxlength="200">
+<label for="sk">${t('secretKey')}</label><input type="password" id="sk" name="tossSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="sk-hint">
+<p class="hint" id="sk-hint" data-testid="secret-state">${s.tossSecretKeySet ? t('secretSet') : t('secretUnset')}</p>
+${s.tossSecretKeySet ? html`<label class="method"><input type="checkbox" name="clearSecret" value="1"> ${t('secretClear')}</label>` : ''}
+<p><button type="submit" class="primary">${t('save')}</button></p>
+</form>
+<section class="card" aria-labelledby="rp-h"><h2 id="rp-h">${t('refundPolicy')}</h2><p class="muted">${t('refundPolicyNote')}</p></section>`;
+  return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/settings' }, body, status);
+}
+
+async function attempt(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, fn: () => Promise<{ ok?: string }>): Promise<FastifyReply> {
+  try {
+    return await render(deps, reply, ctx, await fn());
+  } catch (e) {
+    if (e instanceof ApiError && e.statusCode < 500) return render(deps, reply, ctx, { error: errorText(e) }, e.statusCode);
+    throw e;
+  }
+}
+
+/** /dashboard/settings: business details (placeholder), return-URL allow-list and Toss keys of the session's mode. */
+const settingsPage: DashboardPage = async (app, deps) => {
+  const guard = { schema: { hide: true }, preHandler: requireRole('settings') };
+
+  app.get('/dashboard/settings', guard, async (req, reply) => render(deps, reply, ctxOf(req)));
+
+  app.post('/dashboard/settings/return-urls', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      const returnUrlDomains = lines(req.body, 'returnUrlDomains');
+      const view = await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { returnUrlDomains });
+      await auditAction(deps.db, deps, req, { action: 'settings.return_urls_updated', target: { type: 'store', id: ctx.member.storeId }, details: { returnUrlDomains: view.settings[ctx.mode].returnUrlDomains } });
+      return { ok: m(ctx.lang, 'saved') };
+    });
+  });
+
+  app.post('/dashboard/settings/payments', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      const p = field(req.body, 'paymentProvider');
+      const paymentProvider = p === 'toss' || p === 'simulator' ? p : null;
+      const tossClientKey = field(req.body, 'tossClientKey', 200) || null;
+      // Write-only: an empty field keeps the stored secret; only the checkbox removes it.
+      const secret = field(req.body, 'tossSecretKey', 200);
+      const tossSecretKey = secret ? secret : field(req.body, 'clearSecret') === '1' ? null : undefined;
+      await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { paymentProvider, tossClientKey, tossSecretKey });
+      await auditAction(deps.db, deps, req, {
+        action: 'settings.payments_updated',
+        target: { type: 'store', id: ctx.member.storeId },
+        details: { paymentProvider, tossClientKey, tossSecretKey: tossSecretKey === undefined ? 'unchanged' : tossSecretKey === null ? 'removed' : 'replaced' },
+      });
+      return { ok: m(ctx.lang, 'saved') };
+    });
+  });
+};
+
+export default settingsPage;
