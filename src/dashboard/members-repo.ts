@@ -48,3 +48,7 @@ export async function updateMember(db: Db, id: string, set: Partial<{ role: Memb
 export async function deleteSessionsOfMember(db: Db, memberId: string): Promise<void> {
   await db.deleteFrom('dashboard_sessions').where('member_id', '=', memberId).execute();
 }
+
+export async function storeExists(db: Db, storeId: string): Promise<boolean> {
+  return !!(await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst());
+}

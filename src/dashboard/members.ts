@@ -64,8 +64,7 @@ export async function createMember(deps: Deps, input: CreateMemberInput, actor: 
   const passwordHash = await hashPassword(password);
   const id = newId('mem', deps.clock);
   const now = deps.clock.now();
-  const store = await deps.db.selectFrom('stores').select('id').where('id', '=', input.storeId).executeTakeFirst();
-  if (!store) throw new ApiError('NOT_FOUND', { internal: `store ${input.storeId} not found` });
+  if (!(await repo.storeExists(deps.db, input.storeId))) throw new ApiError('NOT_FOUND', { internal: `store ${input.storeId} not found` });
   await deps.db.transaction().execute(async (trx) => {
     if (await repo.findMemberByEmail(trx, input.storeId, email)) throw validationError([{ field: 'email', message: '이 상점에 이미 등록된 이메일입니다.' }]);
     await repo.insertMember(trx, { id, store_id: input.storeId, email, name, role, password_hash: passwordHash, created_at: now, disabled_at: null });

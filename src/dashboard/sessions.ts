@@ -5,6 +5,7 @@ import { sha256Hex } from '../platform/crypto';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import type { MemberRole } from './tables';
+import * as repo from './sessions-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -28,9 +29,7 @@ export async function startSession(deps: Deps, memberId: string, storeId: string
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await deps.db
-    .insertInto('dashboard_sessions')
-    .values({
+  await repo.insertSession(deps.db, {
       id: newId('dss', deps.clock),
       token_hash: sha256Hex(token),
       member_id: memberId,
@@ -40,21 +39,14 @@ export async function startSession(deps: Deps, memberId: string, storeId: string
       expires_at: expiresAt,
       last_seen_at: now,
       ip: origin.ip,
-      user_agent: origin.userAgent?.slice(0, 300) ?? null,
-    })
-    .execute();
+    user_agent: origin.userAgent?.slice(0, 300) ?? null,
+  });
   return { token, expiresAt };
 }
 
 /** The member behind a session token, or null when the session is unknown, expired, or its member disabled. */
 export async function findSession(deps: Deps, token: string): Promise<SignedInMember | null> {
-  const row = await deps.db
-    .selectFrom('dashboard_sessions as s')
-    .innerJoin('store_members as m', 'm.id', 's.member_id')
-    .innerJoin('stores as st', 'st.id', 's.store_id')
-    .select(['s.id as session_id', 's.mode', 's.expires_at', 'm.id as member_id', 'm.store_id', 'm.email', 'm.name', 'm.role', 'm.disabled_at', 'st.name as store_name'])
-    .where('s.token_hash', '=', sha256Hex(token))
-    .executeTakeFirst();
+  const row = await repo.findSessionByHash(deps.db, sha256Hex(token));
   if (!row || row.disabled_at || new Date(row.expires_at).getTime() <= deps.clock.now().getTime()) return null;
   return {
     sessionId: row.session_id,
@@ -70,15 +62,14 @@ export async function findSession(deps: Deps, token: string): Promise<SignedInMe
 }
 
 export async function endSession(db: Db, sessionId: string): Promise<void> {
-  await db.deleteFrom('dashboard_sessions').where('id', '=', sessionId).execute();
+  await repo.deleteSession(db, sessionId);
 }
 
 export async function setSessionMode(db: Db, sessionId: string, mode: Mode): Promise<void> {
-  await db.updateTable('dashboard_sessions').set({ mode }).where('id', '=', sessionId).execute();
+  await repo.updateSessionMode(db, sessionId, mode);
 }
 
 /** Deletes expired sessions (the maintenance sweep; a lookup already refuses them). */
 export async function pruneSessions(db: Db, now: Date): Promise<number> {
-  const r = await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(r.numDeletedRows ?? 0);
+  return repo.deleteExpiredSessions(db, now);
 }

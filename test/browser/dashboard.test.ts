@@ -12,7 +12,7 @@ import { signInInBrowser } from '../dashboard/helpers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
-const SHOTS = '/tmp/shots';
+const SHOTS = '/tmp/shots/dash-frame';
 const OPERATOR = { kind: 'operator' as const, id: null, name: null };
 
 /**
