@@ -109,7 +109,7 @@ export const CreateProductBody = Obj({
   saleEndsAt: Type.Optional(productEditable.saleEndsAt),
   stock: Type.Optional(productEditable.stock),
   license: Type.Optional(productEditable.license),
-});
+}, { title: 'CreateProductRequest' });
 export type CreateProductInput = Static<typeof CreateProductBody>;
 
 export const UpdateProductBody = Obj({
@@ -123,7 +123,7 @@ export const UpdateProductBody = Obj({
   stock: Type.Optional(productEditable.stock),
   license: Type.Optional(productEditable.license),
   status: Type.Optional(ProductStatusSchema),
-});
+}, { title: 'UpdateProductRequest' });
 export type UpdateProductInput = Static<typeof UpdateProductBody>;
 
 export const AdminListQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
@@ -167,7 +167,7 @@ export const CreateCouponBody = Obj({
   validUntil: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   maxRedemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 }))),
-});
+}, { title: 'CreateCouponRequest' });
 export type CreateCouponInput = Static<typeof CreateCouponBody>;
 
 export const UpdateCouponBody = Obj({
@@ -177,5 +177,5 @@ export const UpdateCouponBody = Obj({
   maxRedemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 }))),
   status: Type.Optional(ProductStatusSchema),
-});
+}, { title: 'UpdateCouponRequest' });
 export type UpdateCouponInput = Static<typeof UpdateCouponBody>;
