@@ -83,16 +83,24 @@ export const HEADERS: Record<string, Doc> = {
 };
 const h = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** The headers of one response of an operation, from what the operation declares (auth, idempotency) and the status. */
+/**
+ * The headers of one response of an operation, from what the operation declares (auth, idempotency) and the status.
+ * Once an API key is identified, every answer counts against its budget and says so, errors included; only a 401
+ * (no key identified) goes without. A stored answer (any status the handler produced) can be replayed.
+ */
 export function responseHeaders(operation: Doc, status: string, path: string): Doc {
   const ok = status.startsWith('2');
   const apiKey = (operation.security ?? []).some((s: Doc) => 'apiKey' in s);
   const headers: Doc = { 'Request-Id': h('RequestId') };
-  if (apiKey && (ok || status === '429')) {
-    Object.assign(headers, { 'X-RateLimit-Limit': h('RateLimitLimit'), 'X-RateLimit-Remaining': h('RateLimitRemaining'), 'X-RateLimit-Reset': h('RateLimitReset') });
+  if (apiKey && status !== '401') {
+    Object.assign(headers, {
+      'X-RateLimit-Limit': h('RateLimitLimit'),
+      'X-RateLimit-Remaining': h('RateLimitRemaining'),
+      'X-RateLimit-Reset': h('RateLimitReset'),
+      'Service-Key-Deprecated': h('ServiceKeyDeprecated'),
+    });
   }
-  if (apiKey && ok) headers['Service-Key-Deprecated'] = h('ServiceKeyDeprecated');
-  if (operation['x-idempotent'] && ok) headers['Idempotent-Replayed'] = h('IdempotentReplayed');
+  if (operation['x-idempotent'] && !['401', '403', '429', '503'].includes(status)) headers['Idempotent-Replayed'] = h('IdempotentReplayed');
   if (status === '429' || status === '503') headers['Retry-After'] = h('RetryAfter');
   if (ok && /^\/v1\/licenses\/(activate|deactivate|verify)$/.test(path)) headers['Service-Signature'] = h('ServiceSignature');
   return headers;
