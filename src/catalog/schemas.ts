@@ -69,6 +69,7 @@ const PlanInput = Obj({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   monthlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 }))),
   yearlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000 }))),
+  currency: Type.Optional(CurrencySchema),
 });
 
 const RefundPolicyInput = Obj({
@@ -97,13 +98,25 @@ const productEditable = {
   license: LicenseInput,
 };
 
+/**
+ * Prices as the public Product reads them (`pricing.price`, `pricing.plans`), so a product read from /v1/products
+ * is written back in the same shape. On update, a field left out keeps its value; `plans` replaces the list.
+ */
+const PricingInput = Obj(
+  {
+    currency: Type.Optional(CurrencySchema),
+    price: Type.Optional(productEditable.price),
+    plans: Type.Optional(productEditable.plans),
+  },
+  { title: 'ProductPricingInput', description: 'One-time products: `price`; subscriptions: `plans`. `currency` is always `KRW` and may be left out.' },
+);
+
 export const CreateProductBody = Obj({
   mode: ModeSchema,
   type: ProductTypeSchema,
   name: productEditable.name,
   description: Type.Optional(productEditable.description),
-  price: Type.Optional(productEditable.price),
-  plans: Type.Optional(productEditable.plans),
+  pricing: Type.Optional(PricingInput),
   refundPolicy: Type.Optional(productEditable.refundPolicy),
   saleStartsAt: Type.Optional(productEditable.saleStartsAt),
   saleEndsAt: Type.Optional(productEditable.saleEndsAt),
@@ -115,8 +128,7 @@ export type CreateProductInput = Static<typeof CreateProductBody>;
 export const UpdateProductBody = Obj({
   name: Type.Optional(productEditable.name),
   description: Type.Optional(productEditable.description),
-  price: Type.Optional(productEditable.price),
-  plans: Type.Optional(productEditable.plans),
+  pricing: Type.Optional(PricingInput),
   refundPolicy: Type.Optional(productEditable.refundPolicy),
   saleStartsAt: Type.Optional(productEditable.saleStartsAt),
   saleEndsAt: Type.Optional(productEditable.saleEndsAt),
