@@ -107,7 +107,11 @@ export function responseHeaders(operation: Doc, status: string, path: string): D
 }
 
 /** "CheckoutSession" → "checkout session". */
-const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+const words = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\bapi\b/g, 'API');
 
 /** A response description for the ones @fastify/swagger leaves as "Default Response": said from the schema it returns. */
 export function okDescription(operation: Doc, status: string, schema: Doc | undefined, components: Record<string, Doc>): string {
