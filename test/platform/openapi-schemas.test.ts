@@ -7,6 +7,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { createProduct, owner } from '../checkout/factory';
 import { ERROR_CODES } from '../../src/platform/errors';
 import { lintOpenApiFiles } from '../../scripts/lint-openapi';
+import { SchemaRegistry } from '../../src/platform/openapi-components';
 
 // The documents a seller's developer generates clients from: named schemas, declared headers, described
 // responses and tags, and both linters (Spectral `spectral:oas`, Redocly `recommended`) with nothing to say.
@@ -139,4 +140,18 @@ test('the response headers the service sends are the ones declared on the operat
   for (let i = 0; i < 9; i++) res = await t.app.inject({ url: '/v1/products', headers: bearer(limited.key) });
   assert.equal(res!.statusCode, 429);
   assertDeclared(v1, 'get', '/v1/products', res!, ['request-id', 'retry-after', 'x-ratelimit-remaining']);
+});
+
+test('one title names one shape: two different schemas with the same title stop the document from building', () => {
+  const registry = new SchemaRegistry();
+  const used = new Set<string>();
+  const order = { title: 'Thing', type: 'object', properties: { id: { type: 'string' } }, description: 'first' };
+  assert.deepEqual(registry.hoist({ schema: order }, used), { schema: { $ref: '#/components/schemas/Thing' } });
+  // The same shape elsewhere, described differently, is the same component with its own description beside the $ref.
+  assert.deepEqual(registry.hoist({ ...order, description: 'second' }, used), { $ref: '#/components/schemas/Thing', description: 'second' });
+  assert.throws(() => registry.hoist({ title: 'Thing', type: 'object', properties: { id: { type: 'integer' } } }, used), /two different schemas are titled "Thing"/);
+  // Titled schemas nested in a named one are named too, and the outer one refers to them.
+  registry.hoist({ title: 'Outer', type: 'object', properties: { inner: { title: 'Inner', type: 'string' } } }, used);
+  assert.deepEqual(registry.components(used).Outer.properties.inner, { $ref: '#/components/schemas/Inner' });
+  assert.deepEqual([...used].sort(), ['Inner', 'Outer', 'Thing']);
 });
