@@ -17,7 +17,7 @@ export default async function run(): Promise<void> {
     const { store } = await createStore(deps, { name: 'bench', publicContactVerified: true });
     await updateModeSettings(deps, store.id, 'test', { returnUrlDomains: ['example.com'], paymentProvider: 'simulator' });
     await seedDemoCatalog(deps, store.id);
-    const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '벤치 상품', price: 15_000 });
+    const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '벤치 상품', pricing: { price: 15_000 } });
     const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'bench', scopes: ALL_SCOPES });
     const lic = await licensed({ db: deps.db, clock: deps.clock, deps }, store.id, { maxActivations: 0 });
     return { storeId: store.id, productId: product.id, key: secret, lic, keyHash: hashLicenseKey(deps.config.masterKey, lic.key) };

@@ -38,7 +38,7 @@ export default async function run(): Promise<void> {
   const { server, seeded } = await startServer(async (deps) => {
     const { store } = await createStore(deps, { name: 'bench', publicContactVerified: true });
     await updateModeSettings(deps, store.id, 'test', { returnUrlDomains: ['example.com'], paymentProvider: 'simulator' });
-    const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '벤치 상품', price: 15_000 });
+    const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '벤치 상품', pricing: { price: 15_000 } });
     const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'bench', scopes: ALL_SCOPES });
     const orderIds = await seedOrders(deps, store.id, product.id, ORDERS);
     return { storeId: store.id, key: secret, orderIds };

@@ -248,7 +248,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
     op(
       { operationId: 'getOpenApi', summary: 'This machine-readable description (OpenAPI 3.1)', tags: ['Meta'] },
       { auth: 'none' },
-      { response: { 200: Type.Object({}, { additionalProperties: true }) } },
+      { response: { 200: Type.Object({}, { additionalProperties: true, title: 'OpenApiDocument', description: 'An OpenAPI 3.1 document' }) } },
     ),
     async () => getDocs().v1,
   );

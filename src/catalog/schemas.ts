@@ -69,6 +69,7 @@ const PlanInput = Obj({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   monthlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 }))),
   yearlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000 }))),
+  currency: Type.Optional(CurrencySchema),
 });
 
 const RefundPolicyInput = Obj({
@@ -97,33 +98,44 @@ const productEditable = {
   license: LicenseInput,
 };
 
+/**
+ * Prices as the public Product reads them (`pricing.price`, `pricing.plans`), so a product read from /v1/products
+ * is written back in the same shape. On update, a field left out keeps its value; `plans` replaces the list.
+ */
+const PricingInput = Obj(
+  {
+    currency: Type.Optional(CurrencySchema),
+    price: Type.Optional(productEditable.price),
+    plans: Type.Optional(productEditable.plans),
+  },
+  { title: 'ProductPricingInput', description: 'One-time products: `price`; subscriptions: `plans`. `currency` is always `KRW` and may be left out.' },
+);
+
 export const CreateProductBody = Obj({
   mode: ModeSchema,
   type: ProductTypeSchema,
   name: productEditable.name,
   description: Type.Optional(productEditable.description),
-  price: Type.Optional(productEditable.price),
-  plans: Type.Optional(productEditable.plans),
+  pricing: Type.Optional(PricingInput),
   refundPolicy: Type.Optional(productEditable.refundPolicy),
   saleStartsAt: Type.Optional(productEditable.saleStartsAt),
   saleEndsAt: Type.Optional(productEditable.saleEndsAt),
   stock: Type.Optional(productEditable.stock),
   license: Type.Optional(productEditable.license),
-});
+}, { title: 'CreateProductRequest' });
 export type CreateProductInput = Static<typeof CreateProductBody>;
 
 export const UpdateProductBody = Obj({
   name: Type.Optional(productEditable.name),
   description: Type.Optional(productEditable.description),
-  price: Type.Optional(productEditable.price),
-  plans: Type.Optional(productEditable.plans),
+  pricing: Type.Optional(PricingInput),
   refundPolicy: Type.Optional(productEditable.refundPolicy),
   saleStartsAt: Type.Optional(productEditable.saleStartsAt),
   saleEndsAt: Type.Optional(productEditable.saleEndsAt),
   stock: Type.Optional(productEditable.stock),
   license: Type.Optional(productEditable.license),
   status: Type.Optional(ProductStatusSchema),
-});
+}, { title: 'UpdateProductRequest' });
 export type UpdateProductInput = Static<typeof UpdateProductBody>;
 
 export const AdminListQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
@@ -167,7 +179,7 @@ export const CreateCouponBody = Obj({
   validUntil: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   maxRedemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 }))),
-});
+}, { title: 'CreateCouponRequest' });
 export type CreateCouponInput = Static<typeof CreateCouponBody>;
 
 export const UpdateCouponBody = Obj({
@@ -177,5 +189,5 @@ export const UpdateCouponBody = Obj({
   maxRedemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 }))),
   status: Type.Optional(ProductStatusSchema),
-});
+}, { title: 'UpdateCouponRequest' });
 export type UpdateCouponInput = Static<typeof UpdateCouponBody>;

@@ -61,7 +61,7 @@ function parseTime(v: string | null | undefined): Date | null | undefined {
   return v === undefined ? undefined : v === null ? null : new Date(v);
 }
 
-function normalizePlans(plans: NonNullable<CreateProductInput['plans']>): PlanRecord[] {
+function normalizePlans(plans: NonNullable<NonNullable<CreateProductInput['pricing']>['plans']>): PlanRecord[] {
   return plans.map((p) => ({
     id: p.id ?? `plan_${randomBytes(6).toString('hex')}`,
     name: p.name,
@@ -74,15 +74,15 @@ function normalizePlans(plans: NonNullable<CreateProductInput['plans']>): PlanRe
 function checkProduct(p: Pick<ProductRow, 'type' | 'price' | 'plans' | 'sale_starts_at' | 'sale_ends_at'>): void {
   const fields: FieldError[] = [];
   if (p.type === 'one_time') {
-    if (p.price === null) fields.push({ field: 'price', message: '일회성 상품에는 가격이 필요합니다.' });
-    if (p.plans.length) fields.push({ field: 'plans', message: '일회성 상품에는 요금제를 둘 수 없습니다.' });
+    if (p.price === null) fields.push({ field: 'pricing.price', message: '일회성 상품에는 가격이 필요합니다.' });
+    if (p.plans.length) fields.push({ field: 'pricing.plans', message: '일회성 상품에는 요금제를 둘 수 없습니다.' });
   } else {
-    if (p.price !== null) fields.push({ field: 'price', message: '구독 상품의 가격은 요금제(plans)에 둡니다.' });
-    if (!p.plans.length) fields.push({ field: 'plans', message: '구독 상품에는 요금제가 하나 이상 필요합니다.' });
+    if (p.price !== null) fields.push({ field: 'pricing.price', message: '구독 상품의 가격은 요금제(pricing.plans)에 둡니다.' });
+    if (!p.plans.length) fields.push({ field: 'pricing.plans', message: '구독 상품에는 요금제가 하나 이상 필요합니다.' });
     const seen = new Set<string>();
     p.plans.forEach((pl, i) => {
-      if (pl.monthlyPrice === null && pl.yearlyPrice === null) fields.push({ field: `plans.${i}`, message: '월간 또는 연간 가격 중 하나는 있어야 합니다.' });
-      if (seen.has(pl.id)) fields.push({ field: `plans.${i}.id`, message: '요금제 id가 중복되었습니다.' });
+      if (pl.monthlyPrice === null && pl.yearlyPrice === null) fields.push({ field: `pricing.plans.${i}`, message: '월간 또는 연간 가격 중 하나는 있어야 합니다.' });
+      if (seen.has(pl.id)) fields.push({ field: `pricing.plans.${i}.id`, message: '요금제 id가 중복되었습니다.' });
       seen.add(pl.id);
     });
   }
@@ -103,8 +103,8 @@ export async function createProduct(deps: Deps, storeId: string, input: CreatePr
     description: input.description ?? null,
     type: input.type,
     status: 'active' as const,
-    price: input.price ?? null,
-    plans: normalizePlans(input.plans ?? []),
+    price: input.pricing?.price ?? null,
+    plans: normalizePlans(input.pricing?.plans ?? []),
     refund_days: rp.refundDays ?? 7,
     sale_starts_at: parseTime(input.saleStartsAt) ?? null,
     sale_ends_at: parseTime(input.saleEndsAt) ?? null,
@@ -144,8 +144,8 @@ export async function updateProduct(deps: Deps, storeId: string, id: string, inp
       ...cur,
       name: input.name ?? cur.name,
       description: input.description !== undefined ? input.description : cur.description,
-      price: input.price !== undefined ? input.price : cur.price,
-      plans: input.plans !== undefined ? normalizePlans(input.plans) : cur.plans,
+      price: input.pricing?.price !== undefined ? input.pricing.price : cur.price,
+      plans: input.pricing?.plans !== undefined ? normalizePlans(input.pricing.plans) : cur.plans,
       refund_days: rp.refundDays ?? cur.refund_days,
       trial_offered: rp.trialOffered ?? cur.trial_offered,
       usage_restriction_marked: rp.usageRestrictionMarked ?? cur.usage_restriction_marked,

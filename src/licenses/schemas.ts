@@ -155,8 +155,8 @@ export const AdminListLicensesQuery = PageQuery({
   buyerEmail: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Exact, case-insensitive' })),
 });
 
-export const RevokeBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) });
-export const ReissueBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Revoke reason recorded on the old license (default `reissued`)' })) });
+export const RevokeBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { title: 'RevokeLicenseRequest' });
+export const ReissueBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Revoke reason recorded on the old license (default `reissued`)' })) }, { title: 'ReissueLicenseRequest' });
 
 export const SigningKeyAdminSchema = Obj(
   {
@@ -172,5 +172,5 @@ export const SigningKeyAdminSchema = Obj(
   { title: 'SigningKeyAdmin' },
 );
 export type SigningKeyAdminView = Static<typeof SigningKeyAdminSchema>;
-export const SigningKeyAdminList = Obj({ keys: Type.Array(SigningKeyAdminSchema) });
-export const EmptyBody = Obj({});
+export const SigningKeyAdminList = Obj({ keys: Type.Array(SigningKeyAdminSchema) }, { title: 'SigningKeyAdminList' });
+export const EmptyBody = Obj({}, { title: 'RotateSigningKeyRequest' });

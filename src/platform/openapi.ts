@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { FAVICON_SVG, LOGO_SVG, PRODUCT_NAME } from './brand';
+import { ApiErrorSchema } from './http/schemas';
+import { HEADERS, SchemaRegistry, okDescription, responseHeaders } from './openapi-components';
 
 type Doc = Record<string, any>;
 
 const V1_INFO = {
   title: 'Commerce API',
   version: '1.0.0',
+  summary: 'Payments, subscriptions, refunds and license keys for Korean sellers of digital products',
+  contact: { name: 'Commerce API' },
   license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   description:
     'Payment and licensing backend for sellers of digital products and subscriptions in Korea. ' +
@@ -17,6 +21,8 @@ const V1_INFO = {
 const ADMIN_INFO = {
   title: 'Commerce API — seller console',
   version: '1.0.0',
+  summary: "The seller's console API: store, keys, catalog, coupons, webhooks, events, licenses",
+  contact: { name: 'Commerce API' },
   license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
   description:
     'The seller side of the service: stores, API keys, settings, products, coupons, webhook endpoints, events, licenses. ' +
@@ -26,6 +32,74 @@ const ADMIN_INFO = {
 
 /** Extra top-level OpenAPI sections contributed by modules (e.g. the `webhooks` section with event payloads). */
 export const openapiExtras: { v1Webhooks: Record<string, unknown> } = { v1Webhooks: {} };
+
+/** What each tag groups, shown as the sections of the reference. A tag used by a route must be described here. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Products: 'The catalog: one-time products with a price, subscriptions with monthly and yearly plans.',
+  Checkout: 'Checkout sessions: create one on your server, send the buyer to its `url` (the hosted payment page), read its outcome.',
+  Orders: 'Orders: one per successful payment (first purchases, renewals, plan-change differences), with coupon, refunds and licenses.',
+  Refunds: 'Refunds of paid orders, full or partial, through the gateway that took the payment.',
+  'Refund requests': "Buyers' refund and withdrawal requests from the portal, decided by the seller (approve, hold, reject).",
+  Subscriptions: 'Subscriptions: periods, renewals, cancellation with a preview of the refund, the buyer portal.',
+  'License app API': 'Called by your app on the buyer\'s device (no API key): activate, deactivate and verify a license key; answers are signed.',
+  Licenses: 'License keys issued for paid orders, their activations and status.',
+  Meta: 'This machine-readable description.',
+  Store: 'The store, its owner token and its per-mode settings (return-URL allow-list, payment provider).',
+  'API keys': 'Server API keys: scopes, IP allow-list, product range, rotation with a grace period.',
+  Coupons: 'Coupons: fixed or percent discounts, limits and validity, per mode.',
+  Settlement: 'Settlement rounds: what was paid out for which orders.',
+  'Subscriptions (console)': "The seller's view of subscriptions: lists, plan changes, test clocks.",
+  'License signing keys': 'The Ed25519 keys that sign license answers (operator token).',
+  Webhooks: 'Webhook endpoints that receive signed events (Standard Webhooks), their secrets and test deliveries.',
+  Events: 'The event log: every event with its deliveries and attempts; resend one.',
+};
+
+const ERROR_BODY = (() => {
+  const { description: _d, ...schema } = JSON.parse(JSON.stringify(ApiErrorSchema));
+  return { ...schema, description: 'The one error body of every answer that is not a success. Branch on `code` together with the HTTP status.' };
+})();
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
+
+/**
+ * Names the schemas, declares the headers and describes the responses of one document's paths (see
+ * openapi-components.ts), and returns the components and tags the document needs.
+ */
+function finish(paths: Doc, registry: SchemaRegistry): { schemas: Doc; headers: Doc; tags: Doc[] } {
+  const used = new Set<string>();
+  const tags = new Set<string>();
+  for (const [path, item] of Object.entries(paths) as [string, Doc][]) {
+    for (const [method, operation] of Object.entries(item) as [string, Doc][]) {
+      if (!HTTP_METHODS.has(method)) continue;
+      for (const t of operation.tags ?? []) tags.add(t);
+      if (operation.requestBody) operation.requestBody = registry.hoist(operation.requestBody, used);
+      if (operation.parameters) operation.parameters = registry.hoist(operation.parameters, used);
+      for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, Doc][]) {
+        const content = response.content?.['application/json'];
+        if (Number(status) >= 400 && content?.schema?.title === 'ApiError') {
+          // The codes this operation can answer with this status are the response's description.
+          content.schema = { $ref: '#/components/schemas/ApiError' };
+          used.add('ApiError');
+        } else if (response.content) {
+          response.content = registry.hoist(response.content, used);
+        }
+        if (response.description === 'Default Response') {
+          response.description = okDescription(operation, status, response.content?.['application/json']?.schema, registry.components(used));
+        }
+        response.headers = responseHeaders(operation, status, path);
+      }
+    }
+  }
+  // Components referenced only from other components are already in `used`: hoisting records nested names too.
+  const headers = Object.fromEntries(
+    Object.entries(HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`)),
+  );
+  return {
+    schemas: registry.components(used),
+    headers,
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+  };
+}
 
 /** Splits the one generated document into the public `/v1` document and the seller console's `/admin/v1` one. */
 export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
@@ -51,12 +125,15 @@ export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
       }
     }
   }
+  const registry = new SchemaRegistry();
+  registry.define(ERROR_BODY);
+  const v1Parts = finish(v1Paths, registry);
+  const adminParts = finish(adminPaths, registry);
   const securitySchemes = {
     apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_live_… | svc_test_…', description: 'Server-only API key' },
     ownerToken: { type: 'http', scheme: 'bearer', bearerFormat: 'own_…', description: 'Store owner token (seller console)' },
     operatorToken: { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_TOKEN)' },
   };
-  const base = { openapi: '3.1.0', components: { ...(full.components ?? {}), securitySchemes } };
   // Webhook deliveries are authenticated by their signature headers, not by an OpenAPI security scheme.
   const webhooks = Object.fromEntries(
     Object.entries(openapiExtras.v1Webhooks).map(([name, item]) => [
@@ -65,15 +142,26 @@ export function buildDocs(app: FastifyInstance): { v1: Doc; admin: Doc } {
     ]),
   );
   const v1: Doc = {
-    ...base,
+    openapi: '3.1.0',
     info: V1_INFO,
     servers: [{ url: '/' }],
+    tags: v1Parts.tags,
     paths: v1Paths,
     webhooks,
+    components: { schemas: v1Parts.schemas, headers: v1Parts.headers, securitySchemes: { apiKey: securitySchemes.apiKey } },
   };
-  v1.components = { ...v1.components, securitySchemes: { apiKey: securitySchemes.apiKey } };
-  const admin: Doc = { ...base, info: ADMIN_INFO, servers: [{ url: '/' }], paths: adminPaths };
-  admin.components = { ...admin.components, securitySchemes: { ownerToken: securitySchemes.ownerToken, operatorToken: securitySchemes.operatorToken } };
+  const admin: Doc = {
+    openapi: '3.1.0',
+    info: ADMIN_INFO,
+    servers: [{ url: '/' }],
+    tags: adminParts.tags,
+    paths: adminPaths,
+    components: {
+      schemas: adminParts.schemas,
+      headers: adminParts.headers,
+      securitySchemes: { ownerToken: securitySchemes.ownerToken, operatorToken: securitySchemes.operatorToken },
+    },
+  };
   return { v1, admin };
 }
 

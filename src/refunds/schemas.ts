@@ -49,9 +49,10 @@ export const RefundOrderBody = Obj(
     ),
     reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }), { description: 'Shown on the order\'s refunds and sent to the payment gateway as the cancel reason; at most 500 characters' })),
     keepLicenses: Type.Optional(
+      // No `default` keyword: the handler applies it (`?? false`), and a default in a named request schema makes
+      // openapi-typescript's generated clients require the field.
       Type.Boolean({
-        default: false,
-        description: 'A refund that leaves nothing refundable revokes the order\'s licenses (they answer `revoked` from then on) unless this is true. Partial refunds never revoke.',
+        description: 'Default `false`. A refund that leaves nothing refundable revokes the order\'s licenses (they answer `revoked` from then on) unless this is true. Partial refunds never revoke.',
       }),
     ),
   },

@@ -34,18 +34,18 @@ export type StoreView = Static<typeof StoreSchema>;
 export const CreateStoreBody = Obj({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   publicContactVerified: Type.Optional(Type.Boolean()),
-});
+}, { title: 'CreateStoreRequest' });
 export const CreateStoreResult = Obj({
   store: StoreSchema,
   ownerToken: Type.String({ description: 'The owner token `own_…`. Shown only here; store it safely.' }),
-});
+}, { title: 'CreateStoreResult' });
 
 export const UpdateStoreBody = Obj({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),
-});
+}, { title: 'UpdateStoreRequest' });
 
 export const OwnerTokenResult = Obj(
   {
@@ -57,7 +57,7 @@ export const OwnerTokenResult = Obj(
 export const OwnerTokenRevoked = Obj({ storeId: Type.String(), ownerTokenActive: Type.Literal(false) }, { title: 'OwnerTokenRevoked' });
 export const VerifyStoreBody = Obj({
   verified: Type.Optional(Type.Boolean({ description: 'true (default) marks the public contact verified; false takes the mark back' })),
-});
+}, { title: 'VerifyStoreRequest' });
 
 export const ModeParams = Obj({ mode: ModeSchema });
 export const UpdateModeSettingsBody = Obj({
@@ -65,7 +65,7 @@ export const UpdateModeSettingsBody = Obj({
   paymentProvider: Type.Optional(Nullable(Type.Union([Type.Literal('simulator'), Type.Literal('toss')]))),
   tossClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   tossSecretKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
-});
+}, { title: 'UpdateModeSettingsRequest' });
 
 export const ApiKeySchema = Obj(
   {
@@ -93,11 +93,11 @@ export const CreateApiKeyBody = Obj({
   scopes: Type.Array(ScopeSchema, { minItems: 1, uniqueItems: true }),
   ipAllowlist: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 100, description: 'IPv4/IPv6 addresses or CIDR ranges' }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000, description: 'Limit the key to these products' }))),
-});
-export const ApiKeyWithSecret = Obj({ apiKey: ApiKeySchema, secret: Type.String({ description: 'The key itself; shown only here' }) });
+}, { title: 'CreateApiKeyRequest' });
+export const ApiKeyWithSecret = Obj({ apiKey: ApiKeySchema, secret: Type.String({ description: 'The key itself; shown only here' }) }, { title: 'ApiKeyWithSecret' });
 export const RotateApiKeyBody = Obj({
   graceHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 720, description: 'How long the old key keeps working (default 24)' })),
-});
-export const RotateApiKeyResult = Obj({ apiKey: ApiKeySchema, secret: Type.String(), previous: ApiKeySchema });
+}, { title: 'RotateApiKeyRequest' });
+export const RotateApiKeyResult = Obj({ apiKey: ApiKeySchema, secret: Type.String(), previous: ApiKeySchema }, { title: 'RotateApiKeyResult' });
 export const ListApiKeysQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
-export const ApiKeyPage = PageOf(ApiKeySchema);
+export const ApiKeyPage = PageOf(ApiKeySchema, 'ApiKeyPage');

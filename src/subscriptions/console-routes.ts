@@ -26,7 +26,7 @@ export const AdvanceBody = Obj(
     hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 87_840 })),
     minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 5_270_400 })),
   },
-  { description: 'How far to move the subscription\'s clock forward (summed; more than 0 and at most 3,660 days in all)' },
+  { title: 'AdvanceTestClockRequest', description: 'How far to move the subscription\'s clock forward (summed; more than 0 and at most 3,660 days in all)' },
 );
 
 export const TestClockResultSchema = Obj(
@@ -38,7 +38,7 @@ export const TestClockResultSchema = Obj(
   { title: 'TestClockResult' },
 );
 
-export const PlanChangeBody = Obj({ planId: Type.String({ minLength: 1, maxLength: 100 }), interval: IntervalSchema });
+export const PlanChangeBody = Obj({ planId: Type.String({ minLength: 1, maxLength: 100 }), interval: IntervalSchema }, { title: 'ChangePlanRequest' });
 export const PlanChangeResultSchema = Obj(
   {
     subscription: SubscriptionSchema,

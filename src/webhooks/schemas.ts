@@ -51,7 +51,7 @@ export const CreateWebhookEndpointBody = Obj({
   url: UrlSchema,
   eventTypes: Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true }),
   description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-});
+}, { title: 'CreateWebhookEndpointRequest' });
 
 export const CreateWebhookEndpointResult = Obj(
   { endpoint: WebhookEndpointSchema, secret: Type.String({ description: 'The signing secret (also readable later via the secret endpoint)' }) },
@@ -65,7 +65,7 @@ export const UpdateWebhookEndpointBody = Obj(
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
     status: Type.Optional(EndpointStatusSchema),
   },
-  { minProperties: 1 },
+  { title: 'UpdateWebhookEndpointRequest', minProperties: 1 },
 );
 
 export const ListWebhookEndpointsQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
@@ -135,6 +135,6 @@ export const EventDetailSchema = Obj(
 );
 export type EventDetailView = Static<typeof EventDetailSchema>;
 
-export const ResendEventBody = Obj({ endpointId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ResendEventBody = Obj({ endpointId: Type.String({ minLength: 1, maxLength: 100 }) }, { title: 'ResendEventRequest' });
 
 export const TestSendResult = Obj({ event: EventSchema, delivery: WebhookDeliverySchema }, { title: 'WebhookTestResult' });

@@ -99,7 +99,7 @@ test('seller dashboard business pages in Chromium: create a product, see a hoste
     // The rest of the pages need a subscription, a license and a coupon to show.
     const subProduct = await createSubscriptionProduct(t, store);
     const sub = await subscribe(t, store, { productId: subProduct.id, buyerEmail: 'member@example.com' });
-    const licProduct = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken), payload: { mode: 'test', type: 'one_time', name: '데스크톱 앱', price: 30_000, license: { mode: 'service', maxActivations: 2 } } });
+    const licProduct = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken), payload: { mode: 'test', type: 'one_time', name: '데스크톱 앱', pricing: { price: 30_000 }, license: { mode: 'service', maxActivations: 2 } } });
     const s3 = await createSession(t, store.key, { productId: licProduct.json().id, customer: { name: '이라이선스', email: 'lic@example.com' } });
     await submitPayForm(t, s3, { cardNumber: TEST_CARDS.success });
     const license = (await t.app.inject({ url: '/admin/v1/licenses', headers: bearer(store.ownerToken) })).json().data[0];

@@ -41,21 +41,48 @@ test('the console refuses inconsistent products with VALIDATION_FAILED naming th
     assert.equal(res.statusCode, 400, res.body);
     assert.ok(res.json().details.fields.some((f: any) => f.field === field), `${field}: ${res.body}`);
   };
-  await bad({ type: 'one_time' }, 'price');
-  await bad({ type: 'one_time', price: 100, plans: [{ name: 'p', monthlyPrice: 1 }] }, 'plans');
-  await bad({ type: 'subscription' }, 'plans');
-  await bad({ type: 'subscription', price: 100, plans: [{ name: 'p', monthlyPrice: 1 }] }, 'price');
-  await bad({ type: 'subscription', plans: [{ name: 'p' }] }, 'plans.0');
-  await bad({ type: 'subscription', plans: [{ id: 'a', name: 'p', monthlyPrice: 1 }, { id: 'a', name: 'q', monthlyPrice: 2 }] }, 'plans.1.id');
-  await bad({ type: 'one_time', price: 1, saleStartsAt: '2027-01-02T00:00:00Z', saleEndsAt: '2027-01-01T00:00:00Z' }, 'saleEndsAt');
-  await bad({ type: 'one_time', price: -1 }, 'price');
-  await bad({ type: 'one_time', price: 1, extra: true }, 'extra');
+  await bad({ type: 'one_time' }, 'pricing.price');
+  await bad({ type: 'one_time', pricing: { price: 100, plans: [{ name: 'p', monthlyPrice: 1 }] } }, 'pricing.plans');
+  await bad({ type: 'subscription' }, 'pricing.plans');
+  await bad({ type: 'subscription', pricing: { price: 100, plans: [{ name: 'p', monthlyPrice: 1 }] } }, 'pricing.price');
+  await bad({ type: 'subscription', pricing: { plans: [{ name: 'p' }] } }, 'pricing.plans.0');
+  await bad({ type: 'subscription', pricing: { plans: [{ id: 'a', name: 'p', monthlyPrice: 1 }, { id: 'a', name: 'q', monthlyPrice: 2 }] } }, 'pricing.plans.1.id');
+  await bad({ type: 'one_time', pricing: { price: 1 }, saleStartsAt: '2027-01-02T00:00:00Z', saleEndsAt: '2027-01-01T00:00:00Z' }, 'saleEndsAt');
+  await bad({ type: 'one_time', pricing: { price: -1 } }, 'pricing.price');
+  await bad({ type: 'one_time', pricing: { price: 1, currency: 'USD' } }, 'pricing.currency');
+  // The names the console used before `pricing` are unknown fields now, refused like any other.
+  await bad({ type: 'one_time', price: 1 }, 'price');
+  await bad({ type: 'subscription', plans: [{ name: 'p', monthlyPrice: 1 }] }, 'plans');
+  await bad({ type: 'one_time', pricing: { price: 1 }, extra: true }, 'extra');
+});
+
+test('the console writes prices in the shape /v1/products reads them: a read product\'s pricing is accepted back as is', async () => {
+  const created = await adminReq('POST', '/admin/v1/products', { mode: 'test', type: 'one_time', name: '전자책', pricing: { price: 15_000 } });
+  assert.equal(created.statusCode, 201, created.body);
+  const sub = await createSubscriptionProduct(t, s);
+  for (const id of [created.json().id, sub.id]) {
+    const read = (await t.app.inject({ url: `/v1/products/${id}`, headers: bearer(s.key) })).json();
+    t.clock.advance(1000);
+    const back = await adminReq('PATCH', `/admin/v1/products/${id}`, { pricing: read.pricing });
+    assert.equal(back.statusCode, 200, back.body);
+    assert.deepEqual(back.json().pricing, read.pricing);
+  }
+  assert.equal(created.json().pricing.price, 15_000);
+  // A plan list given replaces the plans; leaving `plans` out keeps them.
+  const kept = await adminReq('PATCH', `/admin/v1/products/${sub.id}`, { pricing: { currency: 'KRW' } });
+  assert.deepEqual(kept.json().pricing.plans.map((p: any) => p.id), ['basic']);
+  // The console's create schema names no field the public Product does not (pricing, refundPolicy, license, …).
+  const doc = (await t.app.inject({ url: '/admin/v1/openapi.json' })).json();
+  const product = doc.components.schemas.Product.properties;
+  for (const name of Object.keys(doc.components.schemas.CreateProductRequest.properties)) assert.ok(product[name], `Product.${name}`);
+  const coupon = doc.components.schemas.Coupon.properties;
+  for (const name of Object.keys(doc.components.schemas.CreateCouponRequest.properties)) assert.ok(coupon[name], `Coupon.${name}`);
 });
 
 test('update, archive and read back in the console; other stores cannot touch the product', async () => {
   const p = await createProduct(t, s);
   t.clock.advance(1000);
-  const upd = await adminReq('PATCH', `/admin/v1/products/${p.id}`, { name: '개정판', price: 18_000, stock: 5, refundPolicy: { refundDays: 10 } });
+  const upd = await adminReq('PATCH', `/admin/v1/products/${p.id}`, { name: '개정판', pricing: { price: 18_000 }, stock: 5, refundPolicy: { refundDays: 10 } });
   assert.equal(upd.statusCode, 200, upd.body);
   assert.equal(upd.json().name, '개정판');
   assert.equal(upd.json().pricing.price, 18_000);
@@ -63,7 +90,7 @@ test('update, archive and read back in the console; other stores cannot touch th
   assert.equal(upd.json().refundPolicy.refundDays, 10);
   assert.equal(upd.json().refundPolicy.penaltyRate, 10, 'fields left out stay');
   assert.notEqual(upd.json().updatedAt, p.updatedAt);
-  assert.equal((await adminReq('PATCH', `/admin/v1/products/${p.id}`, { price: null })).statusCode, 400);
+  assert.equal((await adminReq('PATCH', `/admin/v1/products/${p.id}`, { pricing: { price: null } })).statusCode, 400);
   const arch = await adminReq('POST', `/admin/v1/products/${p.id}/archive`);
   assert.equal(arch.json().status, 'archived');
   assert.equal((await adminReq('GET', `/admin/v1/products/${p.id}`)).json().status, 'archived');

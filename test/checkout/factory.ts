@@ -5,12 +5,18 @@ import { post, type TestApp, type TestStore } from '../helpers/app';
 
 export const owner = (s: Pick<TestStore, 'ownerToken'>) => ({ authorization: `Bearer ${s.ownerToken}` });
 
+/**
+ * Creates a product through the console. `price` and `plans` are shorthands for `pricing.price` and `pricing.plans`
+ * (the console takes prices in the Product's own shape); `price: undefined` leaves the default price out.
+ */
 export async function createProduct(t: TestApp, s: TestStore, body: Record<string, unknown> = {}): Promise<any> {
+  const { price, plans, ...rest } = { price: 15_000 as unknown, ...body } as Record<string, unknown>;
+  const pricing = (body.pricing as Record<string, unknown> | undefined) ?? { ...(price !== undefined ? { price } : {}), ...(plans !== undefined ? { plans } : {}) };
   const res = await t.app.inject({
     method: 'POST',
     url: '/admin/v1/products',
     headers: owner(s),
-    payload: { mode: 'test', type: 'one_time', name: '전자책', price: 15_000, ...body },
+    payload: { mode: 'test', type: 'one_time', name: '전자책', ...rest, pricing },
   });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();

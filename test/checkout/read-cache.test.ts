@@ -37,7 +37,7 @@ test('an edited sale window and price are seen at once by sessions and by the pr
   await createSession(t, s.key, { productId: p.id });
   const list1 = (await t.app.inject({ url: '/v1/products?limit=100', headers: bearer(s.key) })).json();
   assert.equal(list1.data.find((x: any) => x.id === p.id).pricing.price, 15_000);
-  const upd = await t.app.inject({ method: 'PATCH', url: `/admin/v1/products/${p.id}`, headers: json(), payload: { price: 9_000, saleEndsAt: '2026-10-01T00:00:00Z' } });
+  const upd = await t.app.inject({ method: 'PATCH', url: `/admin/v1/products/${p.id}`, headers: json(), payload: { pricing: { price: 9_000 }, saleEndsAt: '2026-10-01T00:00:00Z' } });
   assert.equal(upd.statusCode, 200, upd.body);
   const list2 = (await t.app.inject({ url: '/v1/products?limit=100', headers: bearer(s.key) })).json();
   assert.equal(list2.data.find((x: any) => x.id === p.id).pricing.price, 9_000);

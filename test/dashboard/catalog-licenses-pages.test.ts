@@ -102,7 +102,7 @@ test('dashboard licenses: search by key, e-mail or order; revoke and re-issue, a
   const developer = await signIn(t, { store, role: 'developer' });
   const made = await t.app.inject({
     method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken),
-    payload: { mode: 'test', type: 'one_time', name: '앱', price: 5000, license: { mode: 'service', maxActivations: 2 } },
+    payload: { mode: 'test', type: 'one_time', name: '앱', pricing: { price: 5000 }, license: { mode: 'service', maxActivations: 2 } },
   });
   const productId = made.json().id;
   const orderId = await insertPaidOrder(t, store.storeId, productId, { amount: 5000, licenses: true });

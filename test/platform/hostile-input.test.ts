@@ -78,7 +78,7 @@ test('NUL in any string of a body or query → 400 VALIDATION_FAILED naming the 
   assertField(await checkout({ customer: { email: 'a\u0000@example.com' } }), 'customer.email');
   assertField(await checkout({ metadata: { ref: 'x\u0000' } }), 'metadata.ref');
   assertField(await checkout({ metadata: { 'k\u0000': 'v' } }), 'metadata.k\\u0000');
-  const product = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: { ...owner(s), ...json }, payload: JSON.stringify({ mode: 'test', type: 'one_time', name: '책\u0000', price: 1000 }) });
+  const product = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: { ...owner(s), ...json }, payload: JSON.stringify({ mode: 'test', type: 'one_time', name: '책\u0000', pricing: { price: 1000 } }) });
   assertField(product, 'name', 'console product name');
   const coupon = await t.app.inject({ method: 'PATCH', url: `/admin/v1/coupons/${couponId}`, headers: { ...owner(s), ...json }, payload: JSON.stringify({ name: '\u0000' }) });
   assertField(coupon, 'name', 'console coupon name');
@@ -147,7 +147,7 @@ test('idempotency hashing never recurses without bound', () => {
 
 test('dates outside 1970..9999 (or not real instants) → 400 VALIDATION_FAILED naming the field; the range ends are accepted', async () => {
   const productWith = (body: object) =>
-    t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: { ...owner(s), ...json }, payload: JSON.stringify({ mode: 'test', type: 'one_time', name: '책', price: 1000, ...body }) });
+    t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: { ...owner(s), ...json }, payload: JSON.stringify({ mode: 'test', type: 'one_time', name: '책', pricing: { price: 1000 }, ...body }) });
   for (const d of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59-01:00', '2026-02-30T00:00:00Z', '2026-06-30T23:59:60Z']) {
     assertField(await productWith({ saleStartsAt: d }), 'saleStartsAt', d);
     assertField(await productWith({ saleEndsAt: d }), 'saleEndsAt', d);

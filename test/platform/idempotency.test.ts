@@ -166,7 +166,7 @@ test("a stored answer belongs to its API key: a narrower key replaying a wider k
 });
 
 async function createProductVia(store: TestStore, name = '전자책') {
-  const res = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken), payload: { mode: 'test', type: 'one_time', name, price: 15_000 } });
+  const res = await t.app.inject({ method: 'POST', url: '/admin/v1/products', headers: bearer(store.ownerToken), payload: { mode: 'test', type: 'one_time', name, pricing: { price: 15_000 } } });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
 }

@@ -163,7 +163,7 @@ const templates: Array<{ method: 'POST' | 'PATCH'; url: () => string; auth: () =
     method: 'POST',
     url: () => '/admin/v1/products',
     auth: () => ({ authorization: `Bearer ${s.ownerToken}` }),
-    body: () => ({ mode: 'test', type: 'one_time', name: '전자책', description: '설명', price: 1000, saleStartsAt: '2026-12-01T00:00:00Z', saleEndsAt: '2027-12-01T00:00:00Z' }),
+    body: () => ({ mode: 'test', type: 'one_time', name: '전자책', description: '설명', pricing: { price: 1000 }, saleStartsAt: '2026-12-01T00:00:00Z', saleEndsAt: '2027-12-01T00:00:00Z' }),
     fields: ['name', 'description', 'saleStartsAt', 'saleEndsAt'],
   },
   {

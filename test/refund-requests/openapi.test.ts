@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../helpers/app';
+import { deref } from '../helpers/openapi';
 
 let t: TestApp;
 let doc: any;
@@ -27,21 +28,23 @@ test('the five refund-request operations document their request and response bod
     assert.ok(ok.properties || ok.$ref, `${name} documents its answer`);
     assert.notEqual(ok.title, 'Pending', name);
   }
-  assert.deepEqual(Object.keys(ops.list.responses['200'].content['application/json'].schema.properties).sort(), ['data', 'limit', 'page', 'total']);
+  const body = (o: any, status = '200') => deref(doc, o.responses[status].content['application/json'].schema);
+  assert.deepEqual(Object.keys(body(ops.list).properties).sort(), ['data', 'limit', 'page', 'total']);
   assert.deepEqual(ops.list.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort(), ['limit', 'orderId', 'page', 'status']);
-  const record = ops.get.responses['200'].content['application/json'].schema;
+  const record = body(ops.get);
   for (const f of ['id', 'mode', 'orderId', 'subscriptionId', 'status', 'amount', 'currency', 'reason', 'statutory', 'requestedAt', 'decidedAt', 'decisionReason', 'refundId', 'autoApproveAt']) {
     assert.ok(record.properties[f], f);
     assert.ok(record.required.includes(f), `${f} is always present`);
   }
   const statuses = JSON.stringify(record.properties.status);
   for (const st of ['requested', 'held', 'approved', 'rejected', 'canceled']) assert.ok(statuses.includes(`"${st}"`), st);
-  const approveBody = ops.approve.requestBody.content['application/json'].schema;
+  const approveBody = deref(doc, ops.approve.requestBody.content['application/json'].schema);
   assert.deepEqual(Object.keys(approveBody.properties).sort(), ['amount', 'confirmAmount', 'reason']);
-  assert.deepEqual(Object.keys(ops.approve.responses['200'].content['application/json'].schema.properties).sort(), ['order', 'refund', 'refundRequest']);
+  assert.deepEqual(Object.keys(body(ops.approve).properties).sort(), ['order', 'refund', 'refundRequest']);
   for (const op of [ops.hold, ops.reject]) {
-    assert.deepEqual(Object.keys(op.requestBody.content['application/json'].schema.properties), ['reason']);
-    assert.equal(ref(op.responses['200'].content['application/json'].schema), ref(record));
+    assert.deepEqual(Object.keys(deref(doc, op.requestBody.content['application/json'].schema).properties), ['reason']);
+    assert.equal(ref(op.responses['200'].content['application/json'].schema), ref(ops.get.responses['200'].content['application/json'].schema));
+    assert.deepEqual(body(op), record);
     assert.match(op.responses['400'].description, /REFUND_REASON_REQUIRED/);
     assert.match(op.responses['409'].description, /REFUND_STATUTORY_LOCKED/);
   }
@@ -52,7 +55,7 @@ test('the five refund-request operations document their request and response bod
 });
 
 test('the Order documents receiptUrl, and the webhooks section carries refund_request.created and refund_request.updated', () => {
-  const order = doc.paths['/v1/orders/{id}'].get.responses['200'].content['application/json'].schema;
+  const order = deref(doc, doc.paths['/v1/orders/{id}'].get.responses['200'].content['application/json'].schema);
   assert.equal(order.properties.receiptUrl.type, 'string');
   assert.ok(order.required.includes('receiptUrl'));
   const paid = doc.webhooks['order.paid'].post.requestBody.content['application/json'].schema.properties.data;

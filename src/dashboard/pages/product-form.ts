@@ -36,7 +36,7 @@ export function productBodyOf(b: Query, type: 'one_time' | 'subscription'): Reco
   return {
     name: str(b.name, 300) ?? '',
     description: str(b.description, 6000) ?? null,
-    ...(type === 'one_time' ? { price: num(b.price) } : { plans }),
+    pricing: type === 'one_time' ? { price: num(b.price) } : { plans },
     // Left empty, the day count and penalty keep what the service has (its defaults on create).
     refundPolicy: {
       ...(num(b.refundDays) === null ? {} : { refundDays: num(b.refundDays) }),
@@ -89,7 +89,8 @@ const v = (f: Query, k: string) => (f[k] === undefined || f[k] === null ? '' : S
 export function productForm(ctx: DashboardContext, action: string, values: ProductFormValues, opts: { isNew: boolean; savedPlanIds: string[]; errors: FieldError[] }): SafeHtml {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const f = values.fields;
-  const bad = (field: string) => opts.errors.some((e) => e.field === field || e.field.startsWith(`${field}.`));
+  // The console schema nests prices under `pricing` (as the public Product reads them); the form's inputs are flat.
+  const bad = (field: string) => opts.errors.some((e) => [field, `pricing.${field}`].some((n) => e.field === n || e.field.startsWith(`${n}.`)));
   const inv = (field: string) => (bad(field) ? html` aria-invalid="true"` : '');
   const planRows = Math.max(opts.savedPlanIds.length, Object.keys(f).filter((k) => /^plan\d+_name$/.test(k)).length) + EXTRA_PLAN_ROWS;
   const chk = (k: string) => (checked(f[k]) ? html` checked` : '');

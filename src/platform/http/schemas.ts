@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TProperties, type ObjectOptions, type Static } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../errors';
 
 /** Objects reject fields they do not register (the contract's VALIDATION_FAILED rule), so every object goes through here. */
 export const Obj = <T extends TProperties>(props: T, opts: ObjectOptions = {}) =>
@@ -21,8 +22,9 @@ export const StringMap = (opts: { description?: string } = {}) =>
 
 export const ApiErrorSchema = Type.Object(
   {
-    statusCode: Type.Integer(),
-    code: Type.String({ description: 'Error code; branch on it together with the HTTP status' }),
+    statusCode: Type.Integer({ description: 'The HTTP status, repeated' }),
+    // The closed catalog as an enum, so generated clients get a union of the codes (each operation's description lists its own).
+    code: Type.Unsafe<ErrorCode>(Type.String({ enum: ERROR_CODES, description: 'Error code; branch on it together with the HTTP status' })),
     message: Type.String({ description: 'Korean explanation' }),
     details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'fields | required | free object' })),
   },
