@@ -148,6 +148,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
         orderId: session.pending_order_id,
         amount: payment.amount,
         idempotencyKey: confirmIdempotencyKey(payment.paymentKey),
+        installmentMonths: input.attempt.installmentMonths,
       });
     } catch (err) {
       // A provider must not throw, but if one does the charge may have happened: treat it as unknown.

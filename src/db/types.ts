@@ -7,6 +7,7 @@ import type { LicensesTables } from '../licenses/tables';
 import type { RefundsTables } from '../refunds/tables';
 import type { SubscriptionsTables } from '../subscriptions/tables';
 import type { CancelPortalTables } from '../subscriptions/cancel-tables';
+import type { StoresTables } from '../stores/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -18,4 +19,5 @@ export interface DB
     LicensesTables,
     RefundsTables,
     SubscriptionsTables,
-    CancelPortalTables {}
+    CancelPortalTables,
+    StoresTables {}

@@ -46,6 +46,32 @@ button,.button{display:block;width:100%;border:0;border-radius:12px;padding:15px
 .cancel{display:block;text-align:center;color:#4e5968;margin:16px 0 4px;font-size:15px}
 .center{text-align:center}
 .big{font-size:40px;margin:8px 0}
+.desc{color:#333d4b;font-size:14px;margin:8px 0 0;white-space:pre-line}
+.expiry{color:#4e5968;font-size:14px;margin:-4px 0 12px}
+form.coupon{margin:0 0 4px;padding-bottom:12px;border-bottom:1px solid #f2f4f6}
+form.coupon label{margin-top:0}
+select{width:100%;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
+.method-set{margin-top:16px}
+.method-name{flex:1}
+.agreements{margin-top:18px;border:1px solid #e5e8eb;border-radius:10px;padding:8px 12px}
+.agreements legend{padding:0 4px}
+label.check{display:flex;align-items:flex-start;gap:8px;font-weight:500;font-size:14px;margin:8px 0 2px;cursor:pointer}
+label.check input{width:20px;height:20px;margin:1px 0 0;flex:none}
+label.check.all{font-weight:700;font-size:15px;padding-bottom:8px;border-bottom:1px solid #f2f4f6}
+.agreement details{margin:0 0 4px 28px;font-size:13px;color:#4e5968}
+.agreement summary{cursor:pointer;color:#4e5968;text-decoration:underline}
+.agreement details p{margin:6px 0;line-height:1.6}
+ul.terms{margin:0;padding-left:18px;font-size:14px;color:#333d4b}
+ul.terms li{margin:4px 0}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+button:disabled{opacity:.6;cursor:progress}
+.key{display:flex;gap:8px;align-items:center;margin-top:8px}
+.key code{flex:1;font-size:15px;background:#f2f4f6;border-radius:8px;padding:10px 12px;user-select:all;-webkit-user-select:all;overflow-wrap:anywhere}
+.key button{width:auto;padding:10px 14px;font-size:14px;background:#e8f3ff;color:#1b64da}
+footer.biz{max-width:480px;margin:4px auto 24px;padding:12px 20px 0;color:#4e5968;font-size:12px;line-height:1.6;border-top:1px solid #d1d6db}
+footer.biz p{margin:0}
+footer.biz a{color:#4e5968}
+footer.biz .sample{color:#8a5a00;font-weight:600;margin-bottom:4px}
 `);
 
 export interface PageOptions {
@@ -53,6 +79,10 @@ export interface PageOptions {
   /** Reload this URL after `refreshSeconds` (status pages that wait on a payment being settled). */
   refresh?: { url: string; seconds: number };
   head?: SafeHtml;
+  /** The seller's business details (src/pages/footer.ts); every page of a known store passes one. */
+  footer?: SafeHtml;
+  /** Progressive enhancement only: every page works without it (served same-origin, CSP `script-src 'self'`). */
+  script?: string;
 }
 
 /** The page frame: Korean, phone-first (viewport, one column), no external resources. */
@@ -66,6 +96,7 @@ export function layout(opts: PageOptions, body: SafeHtml): string {
 <meta name="referrer" content="strict-origin">
 ${opts.refresh ? html`<meta http-equiv="refresh" content="${opts.refresh.seconds};url=${opts.refresh.url}">` : ''}
 <title>${opts.title}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${CSS}</style>
 ${opts.head ?? ''}
 </head>
@@ -73,6 +104,8 @@ ${opts.head ?? ''}
 <main>
 ${body}
 </main>
+${opts.footer ?? ''}
+${opts.script ? html`<script src="${opts.script}" defer></script>` : ''}
 </body>
 </html>`.value;
 }

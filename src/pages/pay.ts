@@ -5,9 +5,10 @@ import { SimulatorProvider } from '../payments';
 import { completePayment, type PayResult } from '../checkout/complete';
 import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
 import type { CheckoutAttempt } from '../checkout/tables';
-import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
+import { methodLabel, readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
-import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
+import { approvalPage, paymentFormPage, PAY_SCRIPT, receipt, statusPage, type PriceLine } from './views';
+import { html, kstTime } from './html';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
@@ -40,7 +41,24 @@ const emptyValues = (s: SessionRow): FormValues => ({
   method: 'card',
   cardNumber: '',
   couponCode: '',
+  installment: '',
+  agreeTerms: false,
+  agreePrivacy: false,
+  agreeThirdParty: false,
 });
+
+/** How often the unknown-outcome page reloads itself (meta refresh; the script polls the status route instead). */
+export const CHECKING_REFRESH_SECONDS = 10;
+
+// Refusals that are not the card company's or wallet's answer (our own checks); everything else from the gateway is.
+const OWN_REFUSALS = new Set(['COUPON_INVALID', 'COUPON_EXHAUSTED', 'AMOUNT_MISMATCH', 'STALE_ATTEMPT', 'BILLING_KEY_UNKNOWN']);
+
+/** A decline in words a buyer can act on: who refused, that nothing was charged, and what to try instead. */
+export function declineMessage(method: string, gatewayMessage: string): string {
+  const who = method === 'card' ? '카드사에서' : `${methodLabel(method as never)}에서`;
+  const reason = gatewayMessage ? ` (사유: ${gatewayMessage.replace(/[.。]\s*$/, '')})` : '';
+  return `${who} 결제를 승인하지 않았습니다${reason}. 결제되지 않았으니 다른 카드나 다른 결제 수단으로 다시 시도해 주세요.`;
+}
 
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
 export function payHandlers(deps: Deps) {
@@ -52,7 +70,7 @@ export function payHandlers(deps: Deps) {
     let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };
     if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
     else errors.couponCode ??= q.message;
-    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied }));
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now() }));
   }
 
   const notFound = () =>
@@ -79,20 +97,7 @@ export function payHandlers(deps: Deps) {
     const s = page.session;
     const status = sessionStatus(s, deps.clock.now());
     if (status === 'completed') return completedPage(page);
-    if (s.payment?.state === 'unknown') {
-      return send(
-        202,
-        statusPage({
-          ctx: page,
-          title: '결제 결과를 확인하고 있습니다',
-          icon: '🔄',
-          message:
-            '결제사로부터 결과를 받지 못해 확인하고 있습니다. 결제가 확인되면 주문이 완료되고, 확인되지 않으면 청구되지 않습니다. 중복 결제를 막기 위해 확인이 끝날 때까지 다시 결제할 수 없습니다.',
-          refreshUrl: payPath(s.id),
-          refreshSeconds: 10,
-        }),
-      );
-    }
+    if (s.payment?.state === 'unknown') return checkingPage(page);
     if (s.payment?.state === 'confirming') {
       return send(
         202,
@@ -113,6 +118,57 @@ export function payHandlers(deps: Deps) {
     }
     if (!page.provider) {
       return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다. 잠시 후 다시 시도해 주세요.' }));
+    }
+    return null;
+  }
+
+  /**
+   * The gateway's answer was lost (a timeout): reconciliation (src/checkout/reconcile.ts) asks the gateway again
+   * RECONCILE_DELAY_MS later and then on the job retry schedule. This page reloads itself every
+   * CHECKING_REFRESH_SECONDS (meta refresh; the script polls /status instead) with `?checking=1`, so that when the
+   * payment is settled the buyer lands on the receipt (or the store's successUrl) or on a clear failure page.
+   */
+  function checkingPage(page: LoadedPage) {
+    const s = page.session;
+    const next = `${payPath(s.id)}?checking=1`;
+    return send(
+      202,
+      statusPage({
+        ctx: page,
+        title: '결제 결과를 확인하고 있습니다',
+        icon: '🔄',
+        message:
+          `결제사로부터 결과를 받지 못해 확인하고 있습니다. 보통 1~2분 안에 끝나며, 길어지면 몇 분 더 걸릴 수 있습니다. 이 화면은 ${CHECKING_REFRESH_SECONDS}초마다 저절로 새로 고쳐집니다. ` +
+          '결제가 확인되면 주문이 완료되고, 확인되지 않으면 청구되지 않습니다. 중복 결제를 막기 위해 확인이 끝날 때까지 다시 결제할 수 없습니다.',
+        refreshUrl: next,
+        refreshSeconds: CHECKING_REFRESH_SECONDS,
+        extra: html`<p class="hint" id="checking" data-status-url="${payPath(s.id)}/status" data-next="${next}">확인을 시작한 시각: ${s.payment?.startedAt ? kstTime(new Date(s.payment.startedAt)) : '-'}</p>`,
+        secondary: s.cancel_url ? { href: s.cancel_url, label: '확인을 기다리지 않고 상점으로 돌아가기' } : undefined,
+        script: PAY_SCRIPT,
+      }),
+    );
+  }
+
+  /** Where a `?checking=1` reload ends once the outcome is known: the receipt, or a failure with ways out. */
+  async function checkedOutcome(page: LoadedPage) {
+    const s = page.session;
+    if (s.status === 'completed' && s.order_id) {
+      if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
+      const order = await sessionOrder(deps, s.order_id);
+      return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '결제사에서 결제가 확인되어 주문이 완료되었습니다.', extra: order ? receipt(order) : undefined }));
+    }
+    if (s.status === 'open' && !s.payment && s.attempt && sessionStatus(s, deps.clock.now()) === 'open') {
+      return send(
+        200,
+        statusPage({
+          ctx: page,
+          title: '결제가 승인되지 않았습니다',
+          icon: '❌',
+          message: '결제사에서 이 결제가 승인되지 않은 것으로 확인되어 청구되지 않았습니다. 다른 카드나 다른 결제 수단으로 다시 결제할 수 있습니다.',
+          action: { href: payPath(s.id), label: '다시 결제하기' },
+          secondary: s.cancel_url ? { href: s.cancel_url, label: '상점으로 돌아가기' } : undefined,
+        }),
+      );
     }
     return null;
   }
@@ -140,6 +196,7 @@ export function payHandlers(deps: Deps) {
         );
       }
       case 'refused': {
+        if (!OWN_REFUSALS.has(r.code)) return renderForm(422, page, values, { banner: declineMessage(values.method, r.message) });
         const onField = r.field && (r.field !== 'cardNumber' || page.simulated);
         return renderForm(422, page, values, onField ? { errors: { [r.field!]: r.message } } : { banner: r.message });
       }
@@ -157,9 +214,20 @@ export function payHandlers(deps: Deps) {
   }
 
   return {
-    async show(id: string) {
+    /** `checking` while the gateway's answer is being reconciled, `processing` during a confirm, else `done`. */
+    async status(id: string): Promise<{ status: 'checking' | 'processing' | 'done' }> {
+      const page = await loadPage(deps, id);
+      const state = page?.session.status === 'open' ? page.session.payment?.state : undefined;
+      return { status: state === 'unknown' ? 'checking' : state === 'confirming' ? 'processing' : 'done' };
+    },
+
+    async show(id: string, opts: { checking?: boolean } = {}) {
       const page = await loadPage(deps, id);
       if (!page) return notFound();
+      if (opts.checking) {
+        const outcome = await checkedOutcome(page);
+        if (outcome) return outcome;
+      }
       const blocked = await gate(page);
       if (blocked) return blocked;
       return renderForm(200, page, page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session));
@@ -171,16 +239,17 @@ export function payHandlers(deps: Deps) {
       const blocked = await gate(page);
       if (blocked) return blocked;
       const form = readForm(body);
-      const values: FormValues = { buyerName: form.buyerName, buyerEmail: form.buyerEmail, buyerPhone: form.buyerPhone, method: form.method, cardNumber: form.cardNumber, couponCode: form.couponCode };
+      const { action: _action, decision: _decision, ...values } = form;
       if (form.action === 'apply_coupon') {
         const q = await priceQuote(deps, page, values.couponCode || null);
         return renderForm(q.ok ? 200 : 422, page, values, { couponApplied: q.ok && !!values.couponCode });
       }
-      const v = validateBuyer(values, { needCardNumber: page.simulated });
+      const q = await priceQuote(deps, page, values.couponCode || null);
+      const v = validateBuyer(values, { needCardNumber: page.simulated, amount: q.ok ? q.amount : page.session.amount, subscription: !!page.session.billing_interval, now: deps.clock.now() });
+      // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
-      const attempt = v.attempt;
-      const q = await priceQuote(deps, page, attempt.couponCode);
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      const attempt = v.attempt;
       const provider = page.provider!;
 
       if (provider instanceof SimulatorProvider) {

@@ -2,7 +2,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { html, scriptJson } from './html';
 import { layout } from './layout';
 import { TOSS_SDK_URL } from './toss-view';
-import { cancelLink, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 /** The arguments of `payment.requestBillingAuth(...)` in Toss Payments' JavaScript SDK v2 (card registration for 자동결제). */
 export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttempt, baseUrl: string) {
@@ -43,7 +43,7 @@ export function tossBillingLaunchPage(ctx: PageContext, price: PriceLine, attemp
 })();
 </script>`;
   return layout(
-    { title: `${ctx.product.name} 정기결제`, head },
+    { title: `${ctx.product.name} 정기결제`, head, footer: footerOf(ctx) },
     html`${summary(ctx, price)}
 <section class="card center">
   <h1>결제 카드를 등록해 주세요</h1>

@@ -1,7 +1,7 @@
 import type { CheckoutAttempt } from '../checkout/tables';
 import { html, scriptJson } from './html';
 import { layout } from './layout';
-import { cancelLink, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 export const TOSS_SDK_URL = 'https://js.tosspayments.com/v2/standard';
 
@@ -21,7 +21,11 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
     customerEmail: attempt.buyerEmail,
     customerName: attempt.buyerName,
     customerMobilePhone: attempt.buyerPhone,
-    card: attempt.method === 'card' ? { flowMode: 'DEFAULT' } : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method] },
+    // The 할부 chosen on our page is fixed in Toss's window (cardInstallmentPlan: 0 = 일시불, 2–12; 50,000원 or more).
+    card:
+      attempt.method === 'card'
+        ? { flowMode: 'DEFAULT', ...(attempt.installmentMonths ? { cardInstallmentPlan: attempt.installmentMonths } : amount >= 50_000 ? { cardInstallmentPlan: 0 } : {}) }
+        : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method] },
   };
 }
 
@@ -51,7 +55,7 @@ export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: Chec
 })();
 </script>`;
   return layout(
-    { title: `${ctx.product.name} 결제`, head },
+    { title: `${ctx.product.name} 결제`, head, footer: footerOf(ctx) },
     html`${summary(ctx, price)}
 <section class="card center">
   <h1>결제창을 여는 중입니다</h1>

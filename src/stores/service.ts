@@ -303,3 +303,5 @@ export async function revokeApiKey(deps: Deps, storeId: string, id: string): Pro
   if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(existing, now);
 }
+
+export { getBusinessDetails, updateBusinessDetails } from './business-details';
