@@ -68,6 +68,15 @@ button:disabled{opacity:.6;cursor:progress}
 .key{display:flex;gap:8px;align-items:center;margin-top:8px}
 .key code{flex:1;font-size:15px;background:#f2f4f6;border-radius:8px;padding:10px 12px;user-select:all;-webkit-user-select:all;overflow-wrap:anywhere}
 .key button{width:auto;padding:10px 14px;font-size:14px;background:#e8f3ff;color:#1b64da}
+ul.list{list-style:none;margin:0;padding:0}
+ul.list li{border-top:1px solid #f2f4f6;padding:10px 0}
+ul.list li:first-child{border-top:0;padding-top:0}
+.line{display:flex;justify-content:space-between;gap:12px}
+.status{display:inline-block;border-radius:999px;padding:2px 10px;font-size:13px;font-weight:600;background:#e8f3ff;color:#1b64da}
+.status.rejected,.status.canceled{background:#f2f4f6;color:#4e5968}
+.status.approved{background:#e9f9ef;color:#0a7c42}
+.status.held{background:#fff4e5;color:#8a4b00}
+.card .card{box-shadow:none;border:1px solid #e5e8eb;padding:16px}
 footer.biz{max-width:480px;margin:4px auto 24px;padding:12px 20px 0;color:#4e5968;font-size:12px;line-height:1.6;border-top:1px solid #d1d6db}
 footer.biz p{margin:0}
 footer.biz a{color:#4e5968}

@@ -4,8 +4,10 @@ import type { Module } from '../deps';
 import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/service';
 import { receiptPage, type ReceiptForm } from './receipt-views';
 import { statusPage } from './views';
+import { getBusinessDetailsForOrder } from '../stores/service';
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+// script-src 'self': the shared enhancement script (the license key's copy button); the page works without it.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 type Params = { Params: { orderId: string } };
 
@@ -69,10 +71,11 @@ const receiptModule: Module = async (app, deps) => {
     const token = first(q.t);
     const receipt = await loadReceipt(deps, req.params.orderId, token);
     if (!receipt) return send(reply, 404, notFound());
+    const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
     // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
     const doneKey = first(q.done);
     const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? DONE[doneKey] : undefined;
-    return send(reply, 200, receiptPage({ receipt, token, banner: done ? { kind: 'info', text: done } : undefined }));
+    return send(reply, 200, receiptPage({ receipt, token, business, banner: done ? { kind: 'info', text: done } : undefined }));
   });
 
   app.post<Params>('/receipt/:orderId/refund-request', opts, async (req, reply) => {
@@ -88,7 +91,8 @@ const receiptModule: Module = async (app, deps) => {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound());
-      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message }, form }));
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message }, form }));
     }
   });
 
@@ -102,7 +106,8 @@ const receiptModule: Module = async (app, deps) => {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound());
-      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message } }));
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message } }));
     }
   });
 };

@@ -47,5 +47,5 @@ export async function saveAttempt(deps: Deps, sessionId: string, attempt: Checko
 }
 
 export async function sessionOrder(deps: Deps, orderId: string | null): Promise<OrderView | null> {
-  return orderId ? loadOrderView(deps.db, orderId, deps.config.publicBaseUrl) : null;
+  return orderId ? loadOrderView(deps.db, orderId, deps) : null;
 }

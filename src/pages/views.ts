@@ -8,6 +8,7 @@ import { layout } from './layout';
 import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from './form';
 import { storeFooter } from './footer';
 import { agreementDocs, refundTerms } from './terms';
+import { licensesCard } from './license-keys';
 
 export interface PageContext {
   session: SessionRow;
@@ -250,7 +251,14 @@ export function statusPage(p: StatusPage): string {
   );
 }
 
+/** The order summary shown on the payment page once it is paid (no successUrl), with the license keys and the receipt link. */
 export function receipt(order: OrderView): SafeHtml {
+  return html`${receiptLines(order)}
+${order.licenses.length ? html`<div style="text-align:left;margin-top:16px">${licensesCard(order.licenses)}</div>` : ''}
+<a class="button secondary" style="margin-top:16px" href="${order.receiptUrl}">영수증 페이지 열기 (환불 요청)</a>`;
+}
+
+function receiptLines(order: OrderView): SafeHtml {
   return html`<dl class="amounts" style="text-align:left">
   <dt>주문 번호</dt><dd>${order.id}</dd>
   <dt>상품</dt><dd>${order.productName}</dd>

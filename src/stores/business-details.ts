@@ -2,7 +2,7 @@ import type { AppDeps, } from '../deps';
 import type { Db } from '../db';
 import { STORE_CHANGED, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
-import { findBusinessDetails, upsertBusinessDetails, type BusinessDetailsRow } from './business-repo';
+import { findBusinessDetails, findBusinessDetailsByOrder, upsertBusinessDetails, type BusinessDetailsRow } from './business-repo';
 import type { BusinessDetailsInput, BusinessDetailsView } from './schemas';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database'>>;
@@ -96,6 +96,12 @@ export function businessDetailsView(r: BusinessDetailsRow): BusinessDetailsView 
 /** The store's business details, or null while none are set. Reused by the hosted pages and the dashboard. */
 export async function getBusinessDetails(db: Db, storeId: string): Promise<BusinessDetailsView | null> {
   const row = await findBusinessDetails(db, storeId);
+  return row ? businessDetailsView(row) : null;
+}
+
+/** The business details of the store selling an order, or null. */
+export async function getBusinessDetailsForOrder(db: Db, orderId: string): Promise<BusinessDetailsView | null> {
+  const row = await findBusinessDetailsByOrder(db, orderId);
   return row ? businessDetailsView(row) : null;
 }
 

@@ -18,3 +18,13 @@ export async function upsertBusinessDetails(db: Db, row: Insertable<StoreBusines
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The business details of the store an order belongs to (the receipt page knows the order, not the store). */
+export function findBusinessDetailsByOrder(db: Db, orderId: string): Promise<BusinessDetailsRow | undefined> {
+  return db
+    .selectFrom('store_business_details as b')
+    .innerJoin('orders as o', 'o.store_id', 'b.store_id')
+    .selectAll('b')
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+}

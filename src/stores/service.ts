@@ -304,4 +304,4 @@ export async function revokeApiKey(deps: Deps, storeId: string, id: string): Pro
   return apiKeyView(existing, now);
 }
 
-export { getBusinessDetails, updateBusinessDetails } from './business-details';
+export { getBusinessDetails, getBusinessDetailsForOrder, updateBusinessDetails } from './business-details';

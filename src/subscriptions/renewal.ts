@@ -5,7 +5,7 @@ import { newId } from '../platform/ids';
 import { writeEvent } from '../platform/events';
 import { decryptSecret } from '../platform/crypto';
 import { periodEnd } from '../checkout/model';
-import { orderView } from '../orders/model';
+import { orderViewOf } from '../orders/service';
 import { issueLicensesForOrder } from '../licenses/issue-on-payment';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
@@ -277,7 +277,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     storeId: sub.store_id,
     mode: sub.mode,
     type: 'order.paid',
-    data: { ...orderView(order, [], deps.config.publicBaseUrl), subscriptionEvent: event, subscriptionId: sub.id },
+    data: { ...(await orderViewOf(trx, deps, order)), subscriptionEvent: event, subscriptionId: sub.id },
   });
   if (sub.status === 'ended') return order.id;
   if (charge.kind === 'renewal') {
