@@ -6,7 +6,7 @@ html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f2f4f6;color:#191f28;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Noto Sans KR","Malgun Gothic",sans-serif}
 main{max-width:480px;margin:0 auto;padding:16px}
 .store{display:flex;justify-content:space-between;align-items:center;color:#4e5968;font-size:14px;margin:4px 2px 12px}
-.badge{background:#fff4e5;color:#b25e00;border:1px solid #ffd8a8;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:600}
+.badge{background:#fff4e5;color:#8a4b00;border:1px solid #ffd8a8;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:600}
 .card{background:#fff;border-radius:16px;padding:20px;margin-bottom:12px;box-shadow:0 1px 2px rgba(0,0,0,.04)}
 h1{font-size:22px;margin:0 0 12px}
 h2{font-size:16px;margin:0 0 12px}
@@ -16,16 +16,16 @@ dl.amounts{display:grid;grid-template-columns:1fr auto;gap:6px 12px;margin:16px 
 dl.amounts dt{color:#4e5968}
 dl.amounts dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
 dl.amounts .total{font-weight:700;font-size:18px;color:#191f28}
-dl.amounts .discount{color:#e42939}
+dl.amounts .discount{color:#c4162a}
 label{display:block;font-weight:600;font-size:14px;margin:14px 0 6px}
 input[type=text],input[type=email],input[type=tel]{width:100%;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
 input:focus{outline:2px solid #3182f6;outline-offset:1px}
-input[aria-invalid=true]{border-color:#e42939;background:#fff5f5}
+input[aria-invalid=true]{border-color:#c4162a;background:#fff5f5}
 .row{display:flex;gap:8px}
 .row input{flex:1}
-.err{color:#e42939;font-size:14px;margin:6px 0 0}
+.err{color:#c4162a;font-size:14px;margin:6px 0 0}
 .ok{color:#0a7c42;font-size:14px;margin:6px 0 0}
-.hint{color:#6b7684;font-size:13px;margin:6px 0 0}
+.hint{color:#4e5968;font-size:13px;margin:6px 0 0}
 fieldset{border:0;margin:0;padding:0}
 legend{font-weight:600;font-size:14px;padding:0;margin:0 0 8px}
 .methods{display:grid;grid-template-columns:1fr 1fr;gap:8px}
@@ -33,7 +33,7 @@ legend{font-weight:600;font-size:14px;padding:0;margin:0 0 8px}
 .method:has(input:checked){border-color:#3182f6;background:#e8f3ff}
 form:has(input[name=method]:checked:not([value=card])) .card-fields{display:none}
 button,.button{display:block;width:100%;border:0;border-radius:12px;padding:15px;font-size:17px;font-weight:700;text-align:center;text-decoration:none;cursor:pointer}
-.pay{background:#3182f6;color:#fff;margin-top:20px}
+.pay{background:#1b64da;color:#fff;margin-top:20px}
 .secondary{background:#e8f3ff;color:#1b64da}
 .apply{width:auto;padding:0 18px;font-size:15px;background:#f2f4f6;color:#333d4b;border:1px solid #d1d6db}
 .danger{background:#f2f4f6;color:#4e5968}
@@ -94,6 +94,17 @@ export interface PageOptions {
   script?: string;
 }
 
+/**
+ * A page that waits on something reloads itself with a meta refresh. When the page also has the script, the refresh
+ * is only for browsers without JavaScript (<noscript>): the script polls and moves on only once there is something
+ * new to show, instead of reloading on a timer (WCAG 2.2.1).
+ */
+function refreshTag(opts: PageOptions): SafeHtml | '' {
+  if (!opts.refresh) return '';
+  const tag = html`<meta http-equiv="refresh" content="${opts.refresh.seconds};url=${opts.refresh.url}">`;
+  return opts.script ? html`<noscript>${tag}</noscript>` : tag;
+}
+
 /** The page frame: Korean, phone-first (viewport, one column), no external resources. */
 export function layout(opts: PageOptions, body: SafeHtml): string {
   return html`<!doctype html>
@@ -103,7 +114,7 @@ export function layout(opts: PageOptions, body: SafeHtml): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="strict-origin">
-${opts.refresh ? html`<meta http-equiv="refresh" content="${opts.refresh.seconds};url=${opts.refresh.url}">` : ''}
+${refreshTag(opts)}
 <title>${opts.title}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${CSS}</style>
