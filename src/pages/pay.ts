@@ -55,9 +55,11 @@ const OWN_REFUSALS = new Set(['COUPON_INVALID', 'COUPON_EXHAUSTED', 'AMOUNT_MISM
 
 /** A decline in words a buyer can act on: who refused, that nothing was charged, and what to try instead. */
 export function declineMessage(method: string, gatewayMessage: string): string {
-  const who = method === 'card' ? '카드사에서' : `${methodLabel(method as never)}에서`;
-  const reason = gatewayMessage ? ` (사유: ${gatewayMessage.replace(/[.。]\s*$/, '')})` : '';
-  return `${who} 결제를 승인하지 않았습니다${reason}. 결제되지 않았으니 다른 카드나 다른 결제 수단으로 다시 시도해 주세요.`;
+  const who = method === 'card' ? '카드사가' : `${methodLabel(method as never)}에서`;
+  const reason = gatewayMessage.replace(/[.。]\s*$/, '');
+  // The gateway's own words when they add something ("잔액이 부족합니다"), not when they only repeat "refused".
+  const detail = reason && !/거절/.test(reason) ? ` (${reason})` : '';
+  return `${who} 결제를 거절했습니다${detail}. 결제되지 않았으니 다른 카드나 다른 결제 수단으로 다시 시도해 주세요.`;
 }
 
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */

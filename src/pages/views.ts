@@ -236,12 +236,27 @@ interface StatusPage {
   extra?: SafeHtml;
 }
 
+// The status icons as inline SVG: emoji depend on the device's fonts (a desktop or headless browser without an emoji
+// font shows an empty box). Colours: success green, failure red, waiting blue, notices grey.
+const ICON_PATHS = {
+  check: { color: '#0a7c42', d: 'M16 25l6 6 12-13' },
+  cross: { color: '#c4162a', d: 'M18 18l14 14M32 18L18 32' },
+  clock: { color: '#1b64da', d: 'M25 14v11l7 5' },
+  info: { color: '#4e5968', d: 'M25 14v14M25 34v1' },
+} as const;
+const ICONS: Record<string, keyof typeof ICON_PATHS> = { '✅': 'check', '❌': 'cross', '⏳': 'clock', '⏰': 'clock', '🔄': 'clock' };
+
+function statusIcon(emoji: string): SafeHtml {
+  const icon = ICON_PATHS[ICONS[emoji] ?? 'info'];
+  return html`<svg class="status-icon" width="56" height="56" viewBox="0 0 50 50" aria-hidden="true" focusable="false"><circle cx="25" cy="25" r="23" fill="${icon.color}" opacity=".12"/><path d="${icon.d}" stroke="${icon.color}" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+}
+
 export function statusPage(p: StatusPage): string {
   return layout(
     { title: p.title, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head, script: p.script },
     html`${p.ctx ? header(p.ctx) : ''}
 <section class="card center" role="status">
-  <p class="big" aria-hidden="true">${p.icon}</p>
+  <p class="big" aria-hidden="true">${statusIcon(p.icon)}</p>
   <h1>${p.title}</h1>
   <p class="muted">${p.message}</p>
   ${p.extra ?? ''}

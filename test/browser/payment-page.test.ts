@@ -114,7 +114,7 @@ test('payment page in a real browser: Enter pays, the pay button is labelled and
       await page.fill('#cardNumber', groups(TEST_CARDS.declined));
       await page.check('#agreeAll');
       await Promise.all([page.waitForNavigation(), page.click('#pay-button')]);
-      assert.match((await page.textContent('#banner')) ?? '', /카드사에서 결제를 승인하지 않았습니다.*다른 카드나 다른 결제 수단/);
+      assert.match((await page.textContent('#banner')) ?? '', /카드사가 결제를 거절했습니다.*다른 카드나 다른 결제 수단/);
       await check('2-decline');
 
       // 4. The easy-pay approval (test mode's stand-in for the wallet app).

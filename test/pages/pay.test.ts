@@ -162,7 +162,7 @@ test('after a decline the card number is never rendered back: the field is empty
 
   // The listed decline card: shown in the test-card list, never as the field's value.
   const listed = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
-  assert.match(listed.body, /카드사에서 결제를 거절했습니다/);
+  assert.match(listed.body, /카드사가 결제를 거절했습니다/);
   assert.equal(inputValue(listed.body, 'cardNumber'), '');
   assert.equal(listed.body.split(TEST_CARDS.declined.replace(/(\d{4})(?=\d)/g, '$1 ')).length, 2, 'only in the test-card list');
 
@@ -181,7 +181,7 @@ test('declined and insufficient-funds cards show the gateway message, release th
   const session = await createSession(t, s.key, { productId: p.id });
   const declined = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
   assert.equal(declined.statusCode, 422);
-  assert.match(declined.body, /카드사에서 결제를 거절했습니다/);
+  assert.match(declined.body, /카드사가 결제를 거절했습니다/);
   const short = await submitPayForm(t, session, { cardNumber: TEST_CARDS.insufficientFunds });
   assert.match(short.body, /잔액이 부족합니다/);
   assert.equal(await soldCount(p.id), 0);

@@ -125,7 +125,9 @@ test('a decline says the card company refused and suggests another card or metho
   const session = await createSession(t, s.key, { productId: p.id });
   const res = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
   assert.equal(res.statusCode, 422);
-  assert.match(res.body, /role="alert" id="banner">카드사에서 결제를 승인하지 않았습니다 \(사유: 카드사에서 결제를 거절했습니다\)\. 결제되지 않았으니 다른 카드나 다른 결제 수단으로 다시 시도해 주세요\./);
+  assert.match(res.body, /role="alert" id="banner">카드사가 결제를 거절했습니다\. 결제되지 않았으니 다른 카드나 다른 결제 수단으로 다시 시도해 주세요\./);
+  const short = await submitPayForm(t, session, { cardNumber: TEST_CARDS.insufficientFunds });
+  assert.match(short.body, /카드사가 결제를 거절했습니다 \(잔액이 부족합니다\)\. 결제되지 않았으니 다른 카드나/);
   assert.equal(await orderCount(session.id), 0);
 });
 
