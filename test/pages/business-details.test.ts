@@ -117,3 +117,13 @@ test('the demo store gets plausible sample details, marked as samples on the pag
   const page = await t.app.inject({ url: payPath(session) });
   assert.match(page.body, /데모 상점의 샘플 정보입니다/);
 });
+
+test('the portal views render the seller footer once they are given the details', async () => {
+  const { portalDone } = await import('../../src/pages/portal-views');
+  const { getBusinessDetails } = await import('../../src/stores/service');
+  const s = await createTestStore(t);
+  const base = { storeName: '테스트 상점', mode: 'live' as const, title: '완료', message: '완료', portalPath: '/portal/x', returnUrl: null };
+  const withDetails = portalDone({ ...base, business: await getBusinessDetails(t.db, s.storeId) });
+  assert.match(withDetails, /<footer class="biz"[\s\S]*사업자등록번호 123-45-67891/);
+  assert.ok(!portalDone(base).includes('<footer'), 'nothing until portal.ts passes them');
+});
