@@ -113,16 +113,26 @@ test('payment page in a real browser: Enter pays, the pay button is labelled and
       await page.fill('#buyerPhone', '010-1234-5678');
       await page.fill('#cardNumber', groups(TEST_CARDS.declined));
       await page.check('#agreeAll');
-      // While the payment is with the server the button is disabled and says so (the POST is held back a moment).
-      await page.route('**/pay/*', async (route) => {
-        if (route.request().method() === 'POST') await new Promise((r) => setTimeout(r, 800));
-        await route.continue();
-      });
-      const navigated = page.waitForNavigation();
-      await page.click('#pay-button', { noWaitAfter: true });
-      assert.deepEqual(await page.$eval('#pay-button', (b) => [(b as HTMLButtonElement).disabled, b.textContent]), [true, '결제 진행 중…']);
-      await navigated;
-      await page.unroute('**/pay/*');
+      // Once the form is submitted the script disables the button and says so (seen from a submit listener added after
+      // the script's, which then cancels this one submission; the page is loaded again for the real one).
+      const state = await page.evaluate(
+        () =>
+          new Promise<[boolean, string | null]>((resolve) => {
+            const form = document.getElementById('pay-form') as HTMLFormElement;
+            form.addEventListener('submit', (e) => {
+              e.preventDefault();
+              const b = document.getElementById('pay-button') as HTMLButtonElement;
+              resolve([b.disabled, b.textContent]);
+            });
+            form.requestSubmit();
+          }),
+      );
+      assert.deepEqual(state, [true, '결제 진행 중…']);
+      await page.goto(declined.url);
+      await page.fill('#buyerPhone', '010-1234-5678');
+      await page.fill('#cardNumber', groups(TEST_CARDS.declined));
+      await page.check('#agreeAll');
+      await Promise.all([page.waitForNavigation(), page.click('#pay-button')]);
       assert.match((await page.textContent('#banner')) ?? '', /카드사가 결제를 거절했습니다.*다른 카드나 다른 결제 수단/);
       await check('2-decline');
 
