@@ -7,7 +7,7 @@ import { writeEvent } from '../platform/events';
 import { enqueueJob } from '../jobs/queue';
 import { reserveCoupon, reserveStock, releaseCoupon, releaseStock } from '../catalog/repo';
 import { issueLicensesForOrder } from '../licenses/issue-on-payment';
-import { orderView } from '../orders/model';
+import { orderViewOf } from '../orders/service';
 import type { OrderView } from '../orders/schemas';
 import type { BillingKeyResult, ConfirmResult, Outcome, PaymentProvider } from '../payments/provider';
 import { ATTEMPT_LOCK_MS, periodEnd, type SessionRow } from './model';
@@ -148,6 +148,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
         orderId: session.pending_order_id,
         amount: payment.amount,
         idempotencyKey: confirmIdempotencyKey(payment.paymentKey),
+        installmentMonths: input.attempt.installmentMonths,
       });
     } catch (err) {
       // A provider must not throw, but if one does the charge may have happened: treat it as unknown.
@@ -295,7 +296,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     .where('id', '=', s.id)
     .execute();
   await issueLicensesForOrder(trx, deps, row.id);
-  const order = orderView(row, [], deps.config.publicBaseUrl);
+  // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).
+  const order = await orderViewOf(trx, deps, row);
   await writeEvent(trx, deps.clock, {
     storeId: s.store_id,
     mode: s.mode,

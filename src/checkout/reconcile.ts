@@ -56,7 +56,13 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
   } else if (look.value.status === 'failed' || look.value.status === 'canceled') {
     outcome = { status: 'failed', code: 'PAYMENT_NOT_APPROVED', message: '결제가 승인되지 않았습니다.' };
   } else if (look.value.status === 'paid' || look.value.status === 'partially_canceled' || look.value.status === 'pending') {
-    outcome = await provider.confirmPayment({ paymentKey: p.paymentKey, orderId: s.pending_order_id, amount: p.amount, idempotencyKey: confirmIdempotencyKey(p.paymentKey) });
+    outcome = await provider.confirmPayment({
+      paymentKey: p.paymentKey,
+      orderId: s.pending_order_id,
+      amount: p.amount,
+      idempotencyKey: confirmIdempotencyKey(p.paymentKey),
+      installmentMonths: s.attempt?.installmentMonths,
+    });
     if (outcome.status === 'unknown') throw new Error(`session ${s.id}: confirm still unknown: ${outcome.message}`);
     // Money was taken but the gateway refuses to confirm it for this order: never release silently, leave it flagged.
     if (outcome.status === 'failed' && look.value.status !== 'pending') throw new Error(`session ${s.id}: paid at the gateway but confirm failed: ${outcome.code}`);

@@ -66,7 +66,7 @@ export const CREATE_SESSION_CHECKS: Array<[string, string]> = [
   ['SOLD_OUT', 'no stock left (units held by payments in progress count as sold)'],
   ['RETURN_URL_NOT_ALLOWED', 'a return URL\'s host is not on the mode\'s allow-list (the host itself or a subdomain)'],
   ['PUBLIC_CONTACT_VERIFICATION_REQUIRED', 'the store\'s public contact is not verified'],
-  ['CHECKOUT_NOT_CONFIGURED', 'the mode has no usable payment provider (test: simulator; live: Toss client and secret keys)'],
+  ['CHECKOUT_NOT_CONFIGURED', 'the mode has no usable payment provider (test: simulator; live: Toss client and secret keys); in live mode also the store\'s business details are not set (`details.reason` = `business_details_missing`; PUT /admin/v1/store/business-details)'],
 ];
 
 function checkUrl(field: 'successUrl' | 'cancelUrl', raw: string | undefined): URL | null {
@@ -114,6 +114,14 @@ export async function createSession(
   // Live payments open Toss's window in the browser, which needs the client key as well as the secret key.
   if (!provider || (provider.name === 'toss' && !setup.toss_client_key)) {
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', { internal: `store ${auth.storeId} ${auth.mode}: provider ${setup.payment_provider ?? 'none'}` });
+  }
+  // A live payment page must name the seller (전자상거래법 제10조·제13조): no live session before the details are set.
+  if (auth.mode === 'live' && !setup.business_details_set) {
+    throw new ApiError('CHECKOUT_NOT_CONFIGURED', {
+      message: '라이브 결제를 받으려면 먼저 판매자 사업자 정보(상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터 연락처)를 등록해야 합니다.',
+      details: { reason: 'business_details_missing' },
+      internal: `store ${auth.storeId}: business details not set`,
+    });
   }
 
   const row: SessionRow = {

@@ -8,6 +8,12 @@ export interface CheckoutAttempt {
   buyerPhone: string;
   method: PaymentMethod;
   couponCode: string | null;
+  /** Card 할부 months (2–12); absent or 0 = 일시불. Only for card payments of INSTALLMENT_MIN_AMOUNT or more. */
+  installmentMonths?: number;
+  /** The phone number exactly as typed (`buyerPhone` is its digits), so the form shows it back unchanged. */
+  buyerPhoneTyped?: string;
+  /** When the buyer ticked the required agreements (전자금융거래 이용약관, 개인정보 수집·이용, 제3자 제공). */
+  agreedAt?: string;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RefundsTables } from '../refunds/tables';
 import type { SubscriptionsTables } from '../subscriptions/tables';
 import type { CancelPortalTables } from '../subscriptions/cancel-tables';
 import type { DashboardTables } from '../dashboard/tables';
+import type { StoresTables } from '../stores/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -20,4 +21,5 @@ export interface DB
     RefundsTables,
     SubscriptionsTables,
     CancelPortalTables,
-    DashboardTables {}
+    DashboardTables,
+    StoresTables {}

@@ -1,6 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { OrderRefundsTable, OrdersTable, OrderStatus } from './tables';
-import type { OrderView } from './schemas';
+import type { OrderLicenseView, OrderView } from './schemas';
+import type { LicenseRow } from '../licenses/repo';
+import { licenseStatus } from '../licenses/model';
+import { revealKey } from '../licenses/keys';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderRefundRow = Selectable<OrderRefundsTable>;
@@ -24,11 +27,21 @@ export function receiptUrl(publicBaseUrl: string, orderId: string, token: string
   return `${publicBaseUrl}/receipt/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}`;
 }
 
+/** An order's license as the Order shows it: the key only when the service knows it (null while seller-issued and pending). */
+export function orderLicenseView(l: LicenseRow, masterKey: Buffer, now: Date): OrderLicenseView {
+  return { id: l.id, key: revealKey(masterKey, l.key_sealed), status: licenseStatus(l, now), expiresAt: iso(l.expires_at) };
+}
+
 /**
  * The contract's Order from its row and its refund records. Only `succeeded` refunds are shown: a pending or
  * unknown refund has not moved money yet. `refundedAmount` stays null until a refund exists.
  */
-export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[], publicBaseUrl: string): OrderView {
+export function orderView(
+  o: OrderRow,
+  refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[],
+  publicBaseUrl: string,
+  licenses: OrderLicenseView[] = [],
+): OrderView {
   const done = refunds
     .filter((r) => r.status === 'succeeded')
     .sort((a, b) => (a.refunded_at ?? a.created_at).getTime() - (b.refunded_at ?? b.created_at).getTime());
@@ -57,6 +70,7 @@ export function orderView(o: OrderRow, refunds: Pick<OrderRefundRow, 'amount' | 
     refundedAmount: o.refunded_amount,
     refunds: done.map((r) => ({ amount: r.amount, currency: 'KRW' as const, at: (r.refunded_at ?? r.created_at).toISOString(), reason: r.reason })),
     createdAt: o.created_at.toISOString(),
+    licenses,
     receiptUrl: receiptUrl(publicBaseUrl, o.id, o.receipt_token),
   };
 }

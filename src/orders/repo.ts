@@ -3,6 +3,7 @@ import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
 import type { OrderStatus } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
+import type { LicenseRow } from '../licenses/repo';
 
 export interface OrderFilter {
   storeId: string;
@@ -82,5 +83,30 @@ export async function refundsOf(db: Db, orderIds: string[]): Promise<Map<string,
   if (orderIds.length === 0) return out;
   const rows = await db.selectFrom('order_refunds').selectAll().where('order_id', 'in', orderIds).orderBy('created_at').execute();
   for (const r of rows) out.set(r.order_id, [...(out.get(r.order_id) ?? []), r]);
+  return out;
+}
+
+/**
+ * The licenses of the given orders in one query: those issued for an order, and for subscription orders those of
+ * the subscription (a renewal extends the first order's license instead of issuing another). Oldest first.
+ */
+export async function licensesOf(db: Db, orders: Array<Pick<OrderRow, 'id' | 'subscription_id'>>): Promise<Map<string, LicenseRow[]>> {
+  const out = new Map<string, LicenseRow[]>();
+  if (orders.length === 0) return out;
+  const ids = orders.map((o) => o.id);
+  const subs = [...new Set(orders.map((o) => o.subscription_id).filter((x): x is string => x !== null))];
+  const rows = await db
+    .selectFrom('licenses')
+    .selectAll()
+    .where((eb) => (subs.length ? eb.or([eb('order_id', 'in', ids), eb('subscription_id', 'in', subs)]) : eb('order_id', 'in', ids)))
+    .orderBy('issued_at')
+    .orderBy('id')
+    .execute();
+  for (const o of orders) {
+    out.set(
+      o.id,
+      rows.filter((l) => l.order_id === o.id || (o.subscription_id !== null && l.subscription_id === o.subscription_id)),
+    );
+  }
   return out;
 }

@@ -15,6 +15,19 @@ export const OrderCouponSchema = Obj(
 
 export const OrderRefundItemSchema = Obj({ amount: Won(), currency: CurrencySchema, at: DateTime(), reason: Nullable(Type.String()) }, { title: 'OrderRefundItem' });
 
+export const OrderLicenseSchema = Obj(
+  {
+    id: Type.String({ description: 'License id (`lic_…`); read it in full with GET /v1/licenses/{id}' }),
+    key: Nullable(Type.String({ description: 'The license key to hand to the buyer; null while a seller-issued license is `pending` (the key arrives in your answer to `license.issue`)' })),
+    status: Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('expired'), Type.Literal('revoked')], {
+      description: '`active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked`',
+    }),
+    expiresAt: Nullable(DateTime('When the license stops working; null: never. Subscription licenses follow the paid period.')),
+  },
+  { title: 'OrderLicense' },
+);
+export type OrderLicenseView = Static<typeof OrderLicenseSchema>;
+
 /** The contract's Order, every field always present (null when empty). */
 export const OrderSchema = Obj(
   {
@@ -42,6 +55,13 @@ export const OrderSchema = Obj(
     refundedAmount: Nullable(Won('Cumulative refunded won; null until a refund exists')),
     refunds: Type.Array(OrderRefundItemSchema),
     createdAt: DateTime(),
+    licenses: Type.Array(OrderLicenseSchema, {
+      description:
+        'Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the ' +
+        "subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys " +
+        'at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). ' +
+        'Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well.',
+    }),
     receiptUrl: Type.String({
       format: 'uri',
       description:

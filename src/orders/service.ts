@@ -3,29 +3,48 @@ import type { Db } from '../db';
 import { ApiError } from '../platform/errors';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
-import { orderView } from './model';
+import { orderLicenseView, orderView, type OrderRefundRow, type OrderRow } from './model';
 import * as repo from './repo';
 import type { OrderView } from './schemas';
 import { ORDER_CSV_HEADER, orderCsvRow, csvLine, CSV_BOM } from './csv';
 
 export type { OrderSearch } from './repo';
 
-type Deps = Pick<AppDeps, 'db' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
+/** What turning order rows into Orders needs: the receipt link's base and the key to reveal license keys. */
+export type OrderViewDeps = { config: Pick<AppDeps['config'], 'publicBaseUrl' | 'masterKey'>; clock: AppDeps['clock'] };
 
-/** One order as the contract shows it, with its refunds; other stores, modes and products out of range: ORDER_NOT_FOUND. */
+/** Orders with their licenses (one query for all of them). */
+async function withLicenses(db: Db, deps: OrderViewDeps, items: Array<{ row: OrderRow; refunds: OrderRefundRow[] }>): Promise<OrderView[]> {
+  const licenses = await repo.licensesOf(db, items.map((i) => i.row));
+  const now = deps.clock.now();
+  return items.map(({ row, refunds }) =>
+    orderView(row, refunds, deps.config.publicBaseUrl, (licenses.get(row.id) ?? []).map((l) => orderLicenseView(l, deps.config.masterKey, now))),
+  );
+}
+
+/** One order row as the contract shows it, licenses included (for use cases that already hold the row, e.g. in a transaction). */
+export async function orderViewOf(db: Db, deps: OrderViewDeps, row: OrderRow, refunds: OrderRefundRow[] = []): Promise<OrderView> {
+  return (await withLicenses(db, deps, [{ row, refunds }]))[0];
+}
+
+/**
+ * One order as the contract shows it, with its refunds and licenses (two queries after the order's own); other
+ * stores, modes and products out of range: ORDER_NOT_FOUND.
+ */
 export async function getOrder(deps: Deps, f: repo.OrderFilter, id: string): Promise<OrderView> {
   const row = await repo.findOrder(deps.db, f, id);
   if (!row) throw new ApiError('ORDER_NOT_FOUND');
   const refunds = await repo.refundsOf(deps.db, [row.id]);
-  return orderView(row, refunds.get(row.id) ?? [], deps.config.publicBaseUrl);
+  return orderViewOf(deps.db, deps, row, refunds.get(row.id) ?? []);
 }
 
 /** Reads an order by id inside a transaction (for other modules' use cases), or null. No range check. */
-export async function loadOrderView(db: Db, orderId: string, publicBaseUrl: string): Promise<OrderView | null> {
+export async function loadOrderView(db: Db, orderId: string, deps: OrderViewDeps): Promise<OrderView | null> {
   const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!row) return null;
   const refunds = await repo.refundsOf(db, [row.id]);
-  return orderView(row, refunds.get(row.id) ?? [], publicBaseUrl);
+  return orderViewOf(db, deps, row, refunds.get(row.id) ?? []);
 }
 
 export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PageParams, search: repo.OrderSearch = {}): Promise<Page<OrderView>> {
@@ -34,11 +53,12 @@ export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PagePara
     () => repo.countOrders(deps.db, f, search),
     async (offset, limit) => {
       const rows = await repo.pageOrders(deps.db, f, offset, limit, search);
-      // One query for the refunds of the whole page rather than one per order.
+      // One query each for the refunds and the licenses of the whole page rather than one per order.
       const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
-      return rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [], total_count: row.total_count }));
+      const views = await withLicenses(deps.db, deps, rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [] })));
+      return views.map((view, i) => ({ view, total_count: rows[i].total_count }));
     },
-    ({ row, refunds }) => orderView(row, refunds, deps.config.publicBaseUrl),
+    ({ view }) => view,
   );
 }
 

@@ -1,13 +1,28 @@
 import type { PaymentMethod } from '../orders/tables';
 import type { CheckoutAttempt } from '../checkout/tables';
+import { won } from './html';
 
-export const METHODS: Array<{ value: PaymentMethod; label: string }> = [
-  { value: 'card', label: '신용·체크카드' },
-  { value: 'kakao_pay', label: '카카오페이' },
-  { value: 'naver_pay', label: '네이버페이' },
-  { value: 'toss', label: '토스페이' },
+export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: string }> = [
+  { value: 'card', label: '신용·체크카드', payWith: '카드로' },
+  { value: 'kakao_pay', label: '카카오페이', payWith: '카카오페이로' },
+  { value: 'naver_pay', label: '네이버페이', payWith: '네이버페이로' },
+  { value: 'toss', label: '토스페이', payWith: '토스페이로' },
 ];
 export const methodLabel = (m: PaymentMethod): string => METHODS.find((x) => x.value === m)?.label ?? m;
+
+/** The pay button's text for a method: "카드로 12,000원 결제", "카카오페이로 12,000원 결제". */
+export function payText(method: string, amount: number): string {
+  const m = METHODS.find((x) => x.value === method);
+  return m ? `${m.payWith} ${won(amount)} 결제` : `${won(amount)} 결제하기`;
+}
+
+/** 할부 is offered for card payments from this amount on (the card companies' and Toss's 5만 원 rule). */
+export const INSTALLMENT_MIN_AMOUNT = 50_000;
+export const INSTALLMENT_MONTHS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+
+/** The agreements a Korean payment page asks for; every one is required before paying. */
+export const AGREEMENTS = ['agreeTerms', 'agreePrivacy', 'agreeThirdParty'] as const;
+export type AgreementField = (typeof AGREEMENTS)[number];
 
 /** What the buyer typed, as typed (re-rendered into the form on any error, except the card number, which never is). */
 export interface FormValues {
@@ -17,9 +32,14 @@ export interface FormValues {
   method: string;
   cardNumber: string;
   couponCode: string;
+  /** `0` (일시불) or 2–12; '' when not chosen. */
+  installment: string;
+  agreeTerms: boolean;
+  agreePrivacy: boolean;
+  agreeThirdParty: boolean;
 }
 
-export type FieldErrors = Partial<Record<keyof FormValues, string>>;
+export type FieldErrors = Partial<Record<keyof FormValues | 'agreements', string>>;
 
 const MAX_FIELD = 200;
 
@@ -30,6 +50,9 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     const v = Array.isArray(b[k]) ? (b[k] as unknown[])[0] : b[k];
     return typeof v === 'string' ? v.trim().slice(0, MAX_FIELD) : '';
   };
+  const ticked = (k: string) => get(k) !== '';
+  // Without JavaScript "전체 동의" cannot tick the others, so the server reads it as consent to each of them.
+  const all = ticked('agreeAll');
   return {
     buyerName: get('buyerName'),
     buyerEmail: get('buyerEmail'),
@@ -37,6 +60,10 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     method: get('method'),
     cardNumber: get('cardNumber'),
     couponCode: get('couponCode'),
+    installment: get('installment'),
+    agreeTerms: all || ticked('agreeTerms'),
+    agreePrivacy: all || ticked('agreePrivacy'),
+    agreeThirdParty: all || ticked('agreeThirdParty'),
     action: get('action'),
     decision: get('decision'),
   };
@@ -54,8 +81,13 @@ export function normalizePhone(raw: string): string | null {
 /**
  * Checks the buyer's fields. The card number is only checked for presence here: its format and checksum are the
  * payment provider's to judge (the simulator's authorize), so the message matches what a real gateway would say.
+ * `amount` is what will be charged (after the coupon): 할부 is refused below INSTALLMENT_MIN_AMOUNT, for other methods
+ * and for subscriptions (a billing key is charged 일시불).
  */
-export function validateBuyer(v: FormValues, opts: { needCardNumber: boolean }): { attempt: CheckoutAttempt; errors: null } | { attempt: null; errors: FieldErrors } {
+export function validateBuyer(
+  v: FormValues,
+  opts: { needCardNumber: boolean; amount?: number; subscription?: boolean; now: Date },
+): { attempt: CheckoutAttempt; errors: null } | { attempt: null; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (!v.buyerName) errors.buyerName = '이름을 입력해 주세요.';
   else if (v.buyerName.length > 50) errors.buyerName = '이름은 50자 이하로 입력해 주세요.';
@@ -68,13 +100,42 @@ export function validateBuyer(v: FormValues, opts: { needCardNumber: boolean }):
   if (!method) errors.method = '결제 수단을 선택해 주세요.';
   if (method === 'card' && opts.needCardNumber && !v.cardNumber) errors.cardNumber = '카드 번호를 입력해 주세요.';
   if (v.couponCode.length > 40) errors.couponCode = '쿠폰 코드가 너무 깁니다.';
+  let installmentMonths = 0;
+  if (v.installment !== '' && v.installment !== '0') {
+    const n = Number(v.installment);
+    if (!(INSTALLMENT_MONTHS as readonly number[]).includes(n)) errors.installment = '할부 개월 수를 다시 선택해 주세요.';
+    else if (method !== 'card' || opts.subscription || (opts.amount ?? 0) < INSTALLMENT_MIN_AMOUNT) {
+      errors.installment = `할부는 ${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서만 선택할 수 있습니다. 일시불로 다시 선택해 주세요.`;
+    } else installmentMonths = n;
+  }
+  if (!AGREEMENTS.every((a) => v[a])) errors.agreements = '결제를 진행하려면 필수 약관에 모두 동의해 주세요.';
   if (Object.keys(errors).length) return { attempt: null, errors };
   return {
-    attempt: { buyerName: v.buyerName, buyerEmail: v.buyerEmail, buyerPhone: phone!, method: method!, couponCode: v.couponCode || null },
+    attempt: {
+      buyerName: v.buyerName,
+      buyerEmail: v.buyerEmail,
+      buyerPhone: phone!,
+      method: method!,
+      couponCode: v.couponCode || null,
+      ...(installmentMonths ? { installmentMonths } : {}),
+      buyerPhoneTyped: v.buyerPhone,
+      agreedAt: opts.now.toISOString(),
+    },
     errors: null,
   };
 }
 
 export function valuesFromAttempt(a: CheckoutAttempt): FormValues {
-  return { buyerName: a.buyerName, buyerEmail: a.buyerEmail, buyerPhone: a.buyerPhone, method: a.method, cardNumber: '', couponCode: a.couponCode ?? '' };
+  return {
+    buyerName: a.buyerName,
+    buyerEmail: a.buyerEmail,
+    buyerPhone: a.buyerPhoneTyped ?? a.buyerPhone,
+    method: a.method,
+    cardNumber: '',
+    couponCode: a.couponCode ?? '',
+    installment: a.installmentMonths ? String(a.installmentMonths) : '',
+    agreeTerms: !!a.agreedAt,
+    agreePrivacy: !!a.agreedAt,
+    agreeThirdParty: !!a.agreedAt,
+  };
 }

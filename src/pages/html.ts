@@ -42,7 +42,25 @@ export function won(n: number): string {
   return `${n.toLocaleString('ko-KR')}원`;
 }
 
-const KST = new Intl.DateTimeFormat('ko-KR', { timeZone: 'Asia/Seoul', year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const KST_OFFSET_MS = 9 * 3_600_000; // Korea has no daylight saving time
+
+/** `오후 3:05`: the 12-hour clock with 오전/오후 as Korean buyers read it (ICU builds without Korean data print "PM"). */
+export function kstTime(d: Date): string {
+  const k = new Date(d.getTime() + KST_OFFSET_MS);
+  const h = k.getUTCHours();
+  return `${h < 12 ? '오전' : '오후'} ${h % 12 === 0 ? 12 : h % 12}:${String(k.getUTCMinutes()).padStart(2, '0')}`;
+}
+
+/** `2026년 11월 1일 오후 3:05` in Korea time, whatever the server's time zone and ICU data. */
 export function kst(d: Date): string {
-  return KST.format(d);
+  const k = new Date(d.getTime() + KST_OFFSET_MS);
+  return `${k.getUTCFullYear()}년 ${k.getUTCMonth() + 1}월 ${k.getUTCDate()}일 ${kstTime(d)}`;
+}
+
+/** A phone number in the usual hyphenated form (`010-1234-5678`, `02-123-4567`); anything else unchanged. */
+export function displayPhone(p: string): string {
+  const d = p.replace(/\D/g, '');
+  if (/^02\d{7,8}$/.test(d)) return `02-${d.slice(2, d.length - 4)}-${d.slice(-4)}`;
+  if (/^0\d{9,10}$/.test(d)) return `${d.slice(0, 3)}-${d.slice(3, d.length - 4)}-${d.slice(-4)}`;
+  return p;
 }

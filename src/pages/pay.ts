@@ -8,6 +8,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
 import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
+import { declineMessage, OWN_REFUSALS, outcomePages } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
@@ -40,6 +41,10 @@ const emptyValues = (s: SessionRow): FormValues => ({
   method: 'card',
   cardNumber: '',
   couponCode: '',
+  installment: '',
+  agreeTerms: false,
+  agreePrivacy: false,
+  agreeThirdParty: false,
 });
 
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
@@ -52,7 +57,7 @@ export function payHandlers(deps: Deps) {
     let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };
     if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
     else errors.couponCode ??= q.message;
-    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied }));
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now() }));
   }
 
   const notFound = () =>
@@ -79,20 +84,7 @@ export function payHandlers(deps: Deps) {
     const s = page.session;
     const status = sessionStatus(s, deps.clock.now());
     if (status === 'completed') return completedPage(page);
-    if (s.payment?.state === 'unknown') {
-      return send(
-        202,
-        statusPage({
-          ctx: page,
-          title: '결제 결과를 확인하고 있습니다',
-          icon: '🔄',
-          message:
-            '결제사로부터 결과를 받지 못해 확인하고 있습니다. 결제가 확인되면 주문이 완료되고, 확인되지 않으면 청구되지 않습니다. 중복 결제를 막기 위해 확인이 끝날 때까지 다시 결제할 수 없습니다.',
-          refreshUrl: payPath(s.id),
-          refreshSeconds: 10,
-        }),
-      );
-    }
+    if (s.payment?.state === 'unknown') return checkingPage(page);
     if (s.payment?.state === 'confirming') {
       return send(
         202,
@@ -117,6 +109,8 @@ export function payHandlers(deps: Deps) {
     return null;
   }
 
+  const { checkingPage, checkedOutcome } = outcomePages(deps, send);
+
   async function renderResult(page: LoadedPage, values: FormValues, r: PayResult) {
     switch (r.kind) {
       case 'paid': {
@@ -140,6 +134,7 @@ export function payHandlers(deps: Deps) {
         );
       }
       case 'refused': {
+        if (!OWN_REFUSALS.has(r.code)) return renderForm(422, page, values, { banner: declineMessage(values.method, r.message) });
         const onField = r.field && (r.field !== 'cardNumber' || page.simulated);
         return renderForm(422, page, values, onField ? { errors: { [r.field!]: r.message } } : { banner: r.message });
       }
@@ -157,9 +152,20 @@ export function payHandlers(deps: Deps) {
   }
 
   return {
-    async show(id: string) {
+    /** `checking` while the gateway's answer is being reconciled, `processing` during a confirm, else `done`. */
+    async status(id: string): Promise<{ status: 'checking' | 'processing' | 'done' }> {
+      const page = await loadPage(deps, id);
+      const state = page?.session.status === 'open' ? page.session.payment?.state : undefined;
+      return { status: state === 'unknown' ? 'checking' : state === 'confirming' ? 'processing' : 'done' };
+    },
+
+    async show(id: string, opts: { checking?: boolean } = {}) {
       const page = await loadPage(deps, id);
       if (!page) return notFound();
+      if (opts.checking) {
+        const outcome = await checkedOutcome(page);
+        if (outcome) return outcome;
+      }
       const blocked = await gate(page);
       if (blocked) return blocked;
       return renderForm(200, page, page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session));
@@ -171,16 +177,17 @@ export function payHandlers(deps: Deps) {
       const blocked = await gate(page);
       if (blocked) return blocked;
       const form = readForm(body);
-      const values: FormValues = { buyerName: form.buyerName, buyerEmail: form.buyerEmail, buyerPhone: form.buyerPhone, method: form.method, cardNumber: form.cardNumber, couponCode: form.couponCode };
+      const { action: _action, decision: _decision, ...values } = form;
       if (form.action === 'apply_coupon') {
         const q = await priceQuote(deps, page, values.couponCode || null);
         return renderForm(q.ok ? 200 : 422, page, values, { couponApplied: q.ok && !!values.couponCode });
       }
-      const v = validateBuyer(values, { needCardNumber: page.simulated });
+      const q = await priceQuote(deps, page, values.couponCode || null);
+      const v = validateBuyer(values, { needCardNumber: page.simulated, amount: q.ok ? q.amount : page.session.amount, subscription: !!page.session.billing_interval, now: deps.clock.now() });
+      // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
-      const attempt = v.attempt;
-      const q = await priceQuote(deps, page, attempt.couponCode);
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      const attempt = v.attempt;
       const provider = page.provider!;
 
       if (provider instanceof SimulatorProvider) {

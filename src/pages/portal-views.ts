@@ -4,6 +4,11 @@ import type { OrderView } from '../orders/schemas';
 import { html, kst, raw, won, type SafeHtml } from './html';
 import { layout } from './layout';
 import { methodLabel } from './form';
+import { storeFooter } from './footer';
+import type { BusinessDetailsView } from '../stores/schemas';
+
+/** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
+const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
 
 /** The hosted buyer portal: Korean, phone-first, server-rendered forms (no JavaScript), every form carrying the CSRF secret. */
 
@@ -26,6 +31,8 @@ export interface PortalPage {
   /** How a card is changed: the simulator's test card number, Toss's registration window, or not at all (no gateway). */
   cardEntry: 'card_number' | 'gateway_window' | null;
   banner: { kind: 'error' | 'info'; text: string } | null;
+  /** The seller's business details for the footer (src/pages/footer.ts). */
+  business?: BusinessDetailsView | null;
 }
 
 const CSS = raw(`<style>
@@ -186,7 +193,7 @@ function ordersCard(orders: OrderView[]): SafeHtml {
 
 export function portalPage(p: PortalPage): string {
   return layout(
-    { title: '구독 관리', head: CSS },
+    { title: '구독 관리', head: CSS, footer: portalFooter(p) },
     html`<div class="store"><span>${p.storeName}</span>${p.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
 <h1>구독 관리</h1>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}">${p.banner.text}</div>` : ''}
@@ -196,9 +203,17 @@ ${p.returnUrl ? html`<a class="back" href="${p.returnUrl}" data-action="return">
   );
 }
 
-export function portalDone(p: { storeName: string; mode: 'live' | 'test'; title: string; message: string; portalPath: string; returnUrl: string | null }): string {
+export function portalDone(p: {
+  storeName: string;
+  mode: 'live' | 'test';
+  title: string;
+  message: string;
+  portalPath: string;
+  returnUrl: string | null;
+  business?: BusinessDetailsView | null;
+}): string {
   return layout(
-    { title: p.title },
+    { title: p.title, footer: portalFooter(p) },
     html`<div class="store"><span>${p.storeName}</span>${p.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
 <section class="card center" role="status">
   <p class="big" aria-hidden="true">✅</p>

@@ -4,6 +4,12 @@ import { html, kst, raw, won, type SafeHtml } from './html';
 import { layout } from './layout';
 import { methodLabel } from './form';
 import { kstDate } from '../platform/calendar';
+import type { BusinessDetailsView } from '../stores/schemas';
+import { licensesCard } from './license-keys';
+import { storeFooter } from './footer';
+import { PAY_SCRIPT } from './views';
+
+
 
 /** The buyer's receipt page (Korean, phone-first): the order, its refunds, and filing or canceling a refund request. */
 
@@ -45,6 +51,8 @@ export interface ReceiptForm {
 export interface ReceiptPageOptions {
   receipt: Receipt;
   token: string;
+  /** The seller's business details for the footer. */
+  business?: BusinessDetailsView | null;
   /** A message for the whole page: an error (the request was refused) or a confirmation. */
   banner?: { kind: 'error' | 'info'; text: string };
   form?: ReceiptForm;
@@ -143,10 +151,11 @@ export function receiptPage(p: ReceiptPageOptions): string {
   else if (r.blocked) requestSection = html`<section class="card" id="refund-form"><h2>환불 요청</h2><p class="muted" id="blocked">${r.blocked}</p></section>`;
   else requestSection = requestForm(r, p.token, action, p.form);
   return layout(
-    { title: `${r.order.productName} 주문 영수증`, head: EXTRA_CSS },
+    { title: `${r.order.productName} 주문 영수증`, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business), script: PAY_SCRIPT },
     html`<div class="store"><span>${r.storeName}</span>${r.order.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
 ${orderCard(r)}
+${licensesCard(r.order.licenses)}
 ${refundsCard(r)}
 ${requestSection}
 ${historyCard(r)}

@@ -3,6 +3,10 @@ import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/
 import { receiptPage, type ReceiptForm } from './receipt-views';
 import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
+import { getBusinessDetailsForOrder } from '../stores/service';
+
+// script-src 'self': the shared enhancement script (the license key's copy button); the page works without it.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 type Params = { Params: { orderId: string } };
 
@@ -24,7 +28,8 @@ function parseAmount(raw: string): number | undefined {
 const notFound = () =>
   statusPage({ title: '영수증을 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' });
 
-const send = sendPage;
+// The receipt sets its own CSP (the copy button's script); tokenPages keeps a page's own policy.
+const send = (reply: Parameters<typeof sendPage>[0], status: number, body: string) => sendPage(reply.header('Content-Security-Policy', CSP), status, body);
 
 /**
  * The buyer's receipt page behind `Order.receiptUrl` (/receipt/{orderId}?t=<token>): server-rendered, no JavaScript.
@@ -49,10 +54,11 @@ const receiptModule: Module = async (app, deps) => {
     const token = first(q.t);
     const receipt = await loadReceipt(deps, req.params.orderId, token);
     if (!receipt) return send(reply, 404, notFound());
+    const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
     // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
     const doneKey = first(q.done);
     const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? DONE[doneKey] : undefined;
-    return send(reply, 200, receiptPage({ receipt, token, banner: done ? { kind: 'info', text: done } : undefined }));
+    return send(reply, 200, receiptPage({ receipt, token, business, banner: done ? { kind: 'info', text: done } : undefined }));
   });
 
   app.post<Params>('/receipt/:orderId/refund-request', opts, async (req, reply) => {
@@ -68,7 +74,8 @@ const receiptModule: Module = async (app, deps) => {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound());
-      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message }, form }));
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message }, form }));
     }
   });
 
@@ -82,7 +89,8 @@ const receiptModule: Module = async (app, deps) => {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound());
-      return send(reply, 409, receiptPage({ receipt, token: b.t, banner: { kind: 'error', text: err.message } }));
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message } }));
     }
   });
 };

@@ -1,11 +1,13 @@
 import formbody from '@fastify/formbody';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
+import { FAVICON_SVG, PAY_JS } from './assets';
 import type { Module } from '../deps';
 import { payHandlers, reply as answer } from './pay';
 import { statusPage } from './views';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 
-const DEFAULT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+// Scripts only from this origin (src/pages/assets.ts); connect-src for the unknown-outcome page's status polling.
+const DEFAULT_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 type IdParams = { Params: { sessionId: string } };
 
@@ -19,7 +21,7 @@ const pagesModule: Module = async (app, deps) => {
 
   app.addHook('onSend', async (_req, reply, payload) => {
     // Payment pages are never cached, framed (clickjacking a pay button) or leaked through the Referer.
-    reply.header('Cache-Control', 'no-store');
+    if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'strict-origin');
@@ -59,7 +61,17 @@ const pagesModule: Module = async (app, deps) => {
   });
 
   const opts = { schema: { hide: true } };
-  app.get<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.show(req.params.sessionId)));
+  const asset = (type: string, body: string) => async (_req: unknown, reply: FastifyReply) =>
+    reply.header('Cache-Control', 'public, max-age=86400').type(type).send(body);
+  app.get('/pay-assets/pay.js', opts, asset('text/javascript; charset=utf-8', PAY_JS));
+  app.get('/favicon.svg', opts, asset('image/svg+xml', FAVICON_SVG));
+  app.get('/favicon.ico', opts, asset('image/svg+xml', FAVICON_SVG));
+
+  app.get<IdParams>('/pay/:sessionId', opts, async (req, reply) =>
+    answer(reply, await h.show(req.params.sessionId, { checking: (req.query as Record<string, unknown>).checking === '1' })),
+  );
+  // The unknown-outcome page's script polls this instead of reloading the whole page.
+  app.get<IdParams>('/pay/:sessionId/status', opts, async (req, reply) => reply.type('application/json; charset=utf-8').send(await h.status(req.params.sessionId)));
   app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body)));
   app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(reply, await h.approval(req.params.sessionId, 'show')));
   app.post<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => {

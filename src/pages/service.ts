@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import { jsonb } from '../db';
-import { getModeSettings } from '../stores/service';
+import { getBusinessDetails, getModeSettings } from '../stores/service';
 import { providerFor, type PaymentProvider } from '../payments';
 import { loadOrderView } from '../orders/service';
 import type { OrderView } from '../orders/schemas';
@@ -28,10 +28,13 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
     session = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
   }
   const product = await deps.db.selectFrom('products').selectAll().where('id', '=', session.product_id).executeTakeFirstOrThrow();
-  const store = await deps.db.selectFrom('stores').select('name').where('id', '=', session.store_id).executeTakeFirstOrThrow();
+  const [store, business] = await Promise.all([
+    deps.db.selectFrom('stores').select('name').where('id', '=', session.store_id).executeTakeFirstOrThrow(),
+    getBusinessDetails(deps.db, session.store_id),
+  ]);
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
   const provider = providerFor(deps, settings);
-  return { session, product, storeName: store.name, simulated: provider?.name === 'simulator', provider, tossClientKey: settings.toss_client_key };
+  return { session, product, storeName: store.name, business, simulated: provider?.name === 'simulator', provider, tossClientKey: settings.toss_client_key };
 }
 
 export function priceQuote(deps: Deps, page: LoadedPage, couponCode: string | null): Promise<Quote> {
@@ -44,5 +47,5 @@ export async function saveAttempt(deps: Deps, sessionId: string, attempt: Checko
 }
 
 export async function sessionOrder(deps: Deps, orderId: string | null): Promise<OrderView | null> {
-  return orderId ? loadOrderView(deps.db, orderId, deps.config.publicBaseUrl) : null;
+  return orderId ? loadOrderView(deps.db, orderId, deps) : null;
 }

@@ -1,7 +1,7 @@
 import type { CheckoutAttempt } from '../checkout/tables';
 import { html } from './html';
 import { tossWindowPage } from './toss-view';
-import { cancelLink, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 /** The arguments of `payment.requestBillingAuth(...)` in Toss Payments' JavaScript SDK v2 (card registration for 자동결제). */
 export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttempt, baseUrl: string) {
@@ -37,6 +37,7 @@ export function tossBillingLaunchPage(ctx: PageContext, price: PriceLine, attemp
     before: summary(ctx, price),
     links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
   ${cancelLink(ctx.session)}`,
+    footer: footerOf(ctx),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { CheckoutAttempt } from '../checkout/tables';
 import { html, raw, scriptJson, type SafeHtml } from './html';
 import { layout } from './layout';
-import { cancelLink, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 export const TOSS_SDK_URL = 'https://js.tosspayments.com/v2/standard';
 
@@ -21,7 +21,11 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
     customerEmail: attempt.buyerEmail,
     customerName: attempt.buyerName,
     customerMobilePhone: attempt.buyerPhone,
-    card: attempt.method === 'card' ? { flowMode: 'DEFAULT' } : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method] },
+    // The 할부 chosen on our page is fixed in Toss's window (cardInstallmentPlan: 0 = 일시불, 2–12; 50,000원 or more).
+    card:
+      attempt.method === 'card'
+        ? { flowMode: 'DEFAULT', ...(attempt.installmentMonths ? { cardInstallmentPlan: attempt.installmentMonths } : amount >= 50_000 ? { cardInstallmentPlan: 0 } : {}) }
+        : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method] },
   };
 }
 
@@ -47,6 +51,8 @@ export interface TossWindow {
   /** Page content above the card (an order summary) and links under the button. */
   before?: SafeHtml;
   links: SafeHtml;
+  /** The seller's business details footer (src/pages/footer.ts). */
+  footer?: SafeHtml;
 }
 
 export function tossWindowPage(w: TossWindow): string {
@@ -72,7 +78,7 @@ export function tossWindowPage(w: TossWindow): string {
 })();
 </script>`;
   return layout(
-    { title: w.title, head },
+    { title: w.title, head, footer: w.footer },
     html`${w.before ?? ''}
 <section class="card center">
   <h1>${w.heading}</h1>
@@ -106,5 +112,6 @@ export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: Chec
     before: summary(ctx, price),
     links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
   ${cancelLink(ctx.session)}`,
+    footer: footerOf(ctx),
   });
 }

@@ -2,17 +2,26 @@ import type { SessionRow } from '../checkout/model';
 import type { ProductRow } from '../catalog/model';
 import type { OrderView } from '../orders/schemas';
 import { TEST_CARDS } from '../payments';
-import { html, kst, won, type SafeHtml } from './html';
+import type { BusinessDetailsView } from '../stores/schemas';
+import { html, kst, kstTime, won, type SafeHtml } from './html';
 import { layout } from './layout';
-import { METHODS, methodLabel, type FieldErrors, type FormValues } from './form';
+import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from './form';
+import { storeFooter } from './footer';
+import { agreementDocs, refundTerms } from './terms';
+import { licensesCard } from './license-keys';
 
 export interface PageContext {
   session: SessionRow;
   product: ProductRow;
   storeName: string;
+  /** The seller's business details for the footer; null only in test mode before the seller set them. */
+  business: BusinessDetailsView | null;
   /** Test mode on the simulator: card number field, test cards, simulated approval for simple pay. */
   simulated: boolean;
 }
+
+type FooterCtx = Pick<PageContext, 'storeName' | 'session'> & { business?: BusinessDetailsView | null };
+export const footerOf = (ctx: FooterCtx | undefined) => (ctx ? storeFooter(ctx.storeName, ctx.business) : undefined);
 
 export interface PriceLine {
   originalAmount: number;
@@ -40,6 +49,7 @@ export function summary(ctx: PageContext, price: PriceLine): SafeHtml {
   return html`<section class="card" aria-label="주문 요약">
   <p class="product">${ctx.product.name}</p>
   ${plan ? html`<p class="muted">${plan}</p>` : ''}
+  ${ctx.product.description ? html`<p class="desc" id="product-description">${ctx.product.description}</p>` : ''}
   <dl class="amounts">
     <dt>상품 금액</dt><dd>${won(price.originalAmount)}</dd>
     ${price.discount > 0 ? html`<dt>쿠폰 할인${price.couponCode ? ` (${price.couponCode})` : ''}</dt><dd class="discount">-${won(price.discount)}</dd>` : ''}
@@ -65,50 +75,106 @@ export interface FormPage {
   /** A message for the whole form (a declined payment, a changed amount). */
   banner?: string;
   couponApplied?: boolean;
+  now: Date;
+}
+
+export const PAY_SCRIPT = '/pay-assets/pay.js';
+
+function couponForm(f: FormPage, action: string): SafeHtml {
+  const { values, errors = {} } = f;
+  return html`<form class="coupon" id="coupon-form" method="post" action="${action}" novalidate>
+    <input type="hidden" name="action" value="apply_coupon">
+    <label for="couponCode">쿠폰 코드</label>
+    <div class="row">
+      <input id="couponCode" name="couponCode" type="text" value="${values.couponCode}" autocomplete="off" autocapitalize="characters"${invalid(errors.couponCode)}${errors.couponCode ? html` aria-describedby="couponCode-err"` : ''}>
+      <button class="apply" type="submit">적용</button>
+    </div>
+    ${fieldError('couponCode', errors.couponCode)}
+    ${f.couponApplied && !errors.couponCode && f.price.discount > 0 ? html`<p class="ok" role="status">쿠폰이 적용되어 ${won(f.price.discount)} 할인됩니다.</p>` : ''}
+  </form>`;
+}
+
+function installmentField(f: FormPage): SafeHtml {
+  if (f.price.amount < INSTALLMENT_MIN_AMOUNT || f.ctx.session.billing_interval) return html``;
+  const v = f.values.installment || '0';
+  return html`<label for="installment">할부</label>
+    <select id="installment" name="installment"${invalid(f.errors?.installment)}${f.errors?.installment ? html` aria-describedby="installment-err"` : ''}>
+      <option value="0"${v === '0' ? html` selected` : ''}>일시불</option>
+      ${INSTALLMENT_MONTHS.map((m) => html`<option value="${m}"${v === String(m) ? html` selected` : ''}>${m}개월</option>`)}
+    </select>
+    ${fieldError('installment', f.errors?.installment)}
+    <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p>`;
+}
+
+function agreementsField(f: FormPage): SafeHtml {
+  const { ctx, values, errors = {} } = f;
+  const docs = agreementDocs(ctx.storeName, ctx.business, ctx.session.mode === 'live');
+  const all = docs.every((d) => values[d.field]);
+  return html`<fieldset class="agreements" id="agreements"${errors.agreements ? html` aria-describedby="agreements-err"` : ''}>
+    <legend>약관 동의</legend>
+    <label class="check all"><input type="checkbox" name="agreeAll" id="agreeAll" value="on"${all ? html` checked` : ''}> 전체 동의 (필수 항목 모두)</label>
+    ${docs.map(
+      (d) => html`<div class="agreement">
+      <label class="check"><input type="checkbox" name="${d.field}" id="${d.field}" value="on"${values[d.field] ? html` checked` : ''}> [필수] ${d.title}</label>
+      <details><summary>내용 보기<span class="sr-only">: ${d.title}</span></summary>${d.body}</details>
+    </div>`,
+    )}
+    ${fieldError('agreements', errors.agreements)}
+  </fieldset>`;
+}
+
+function refundTermsCard(ctx: PageContext): SafeHtml {
+  return html`<section class="card" aria-labelledby="refund-terms-title" id="refund-terms">
+  <h2 id="refund-terms-title">환불 및 청약철회 안내</h2>
+  <ul class="terms">${refundTerms(ctx.product).map((l) => html`<li>${l}</li>`)}</ul>
+</section>`;
 }
 
 /**
- * The payment form. It works without JavaScript: the coupon button and the pay button are two submit buttons of one
- * form (the coupon one first, so pressing Enter in a field applies the coupon instead of paying), and showing the
- * card field only for card payments is done in CSS (:has), degrading to always visible. The card number is never
- * rendered back (a declined or mistyped number would sit in the page, the browser's cache and history): after any
- * error the buyer types it again.
+ * The payment form. It works without JavaScript (the script at PAY_SCRIPT only enhances: the countdown, the pay
+ * button's text, "전체 동의", disabling the button once submitted). The coupon has a form of its own, so Enter in
+ * any field of the payment form pays (its only submit button is the default button) and Enter in the coupon field
+ * applies the coupon; the applied code travels with the payment in a hidden field. Showing the card fields only for
+ * card payments is done in CSS (:has), degrading to always visible. The card number is never rendered back (a
+ * declined or mistyped number would sit in the page, the browser's cache and history): after any error the buyer
+ * types it again.
  */
 export function paymentFormPage(f: FormPage): string {
   const { ctx, values, errors = {} } = f;
   const action = `/pay/${encodeURIComponent(ctx.session.id)}`;
+  const remaining = Math.max(0, Math.floor((ctx.session.expires_at.getTime() - f.now.getTime()) / 1000));
+  const methodsWithAmount = METHODS.map((m) => ({ value: m.value, text: payText(m.value, f.price.amount) }));
   const body = html`${header(ctx)}
 ${summary(ctx, f.price)}
 <section class="card">
   <h1>결제하기</h1>
-  ${f.banner ? html`<div class="banner error" role="alert">${f.banner}</div>` : ''}
-  <form method="post" action="${action}" novalidate>
-    <label for="couponCode">쿠폰 코드</label>
-    <div class="row">
-      <input id="couponCode" name="couponCode" type="text" value="${values.couponCode}" autocomplete="off" autocapitalize="characters"${invalid(errors.couponCode)}>
-      <button class="apply" type="submit" name="action" value="apply_coupon">적용</button>
-    </div>
-    ${fieldError('couponCode', errors.couponCode)}
-    ${f.couponApplied && !errors.couponCode && f.price.discount > 0 ? html`<p class="ok">쿠폰이 적용되어 ${won(f.price.discount)} 할인됩니다.</p>` : ''}
-
+  <p class="expiry" id="expiry" data-remaining="${remaining}">이 결제 페이지는 <strong>${kstTime(ctx.session.expires_at)}</strong>까지 사용할 수 있습니다<span id="countdown" aria-hidden="true"></span>.</p>
+  ${f.banner ? html`<div class="banner error" role="alert" id="banner">${f.banner}</div>` : ''}
+  ${couponForm(f, action)}
+  <form method="post" action="${action}" id="pay-form" novalidate data-pay-texts="${JSON.stringify(methodsWithAmount)}">
+    <input type="hidden" name="action" value="pay">
+    <input type="hidden" name="couponCode" value="${f.price.couponCode ?? ''}">
     ${input('buyerName', '이름', values.buyerName, errors.buyerName, html` type="text" autocomplete="name" maxlength="50" required`)}
     ${input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
     ${input('buyerPhone', '휴대폰 번호', values.buyerPhone, errors.buyerPhone, html` type="tel" autocomplete="tel" inputmode="tel" placeholder="010-1234-5678" required`)}
 
-    <fieldset style="margin-top:16px">
+    <fieldset class="method-set">
       <legend>결제 수단</legend>
       <div class="methods">
         ${METHODS.map(
-          (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> ${m.label}</label>`,
+          (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> <span class="method-name">${m.label}</span></label>`,
         )}
       </div>
       ${fieldError('method', errors.method)}
     </fieldset>
 
-    ${ctx.simulated
-      ? html`<div class="card-fields">
-      ${input('cardNumber', '카드 번호', '', errors.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}
-      <div class="test">테스트 모드에서는 실제 결제가 일어나지 않습니다. 테스트 카드:
+    <div class="card-fields">
+      ${ctx.simulated
+        ? html`${input('cardNumber', '카드 번호', '', errors.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}`
+        : ''}
+      ${installmentField(f)}
+      ${ctx.simulated
+        ? html`<div class="test">테스트 모드에서는 실제 결제가 일어나지 않습니다. 테스트 카드:
         <ul>
           <li><code>${cardGroups(TEST_CARDS.success)}</code> 승인</li>
           <li><code>${cardGroups(TEST_CARDS.declined)}</code> 거절</li>
@@ -117,15 +183,18 @@ ${summary(ctx, f.price)}
           <li><code>${cardGroups(TEST_CARDS.refundFails)}</code> 승인, 이후 환불 실패</li>
           <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
         </ul>
-        간편결제는 승인 화면을 거칩니다.</div>
-    </div>`
-      : ''}
+        간편결제는 승인 화면을 거칩니다.</div>`
+        : ''}
+    </div>
 
-    <button class="pay" type="submit" name="action" value="pay">${won(f.price.amount)} 결제하기</button>
+    ${agreementsField(f)}
+
+    <button class="pay" id="pay-button" type="submit">${payText(values.method, f.price.amount)}</button>
   </form>
   ${cancelLink(ctx.session)}
-</section>`;
-  return layout({ title: `${ctx.product.name} 결제`, }, body);
+</section>
+${refundTermsCard(ctx)}`;
+  return layout({ title: `${ctx.product.name} 결제`, footer: footerOf(ctx), script: PAY_SCRIPT }, body);
 }
 
 export function cancelLink(s: SessionRow): SafeHtml {
@@ -137,7 +206,7 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   const action = `/pay/${encodeURIComponent(ctx.session.id)}/approve`;
   const name = methodLabel(method as never);
   return layout(
-    { title: `${name} 결제 승인 (테스트)` },
+    { title: `${name} 결제 승인 (테스트)`, footer: footerOf(ctx) },
     html`${header(ctx)}
 <section class="card center">
   <h1>${name} 결제 승인</h1>
@@ -145,7 +214,7 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
   <p class="big">${won(amount)}</p>
   <form method="post" action="${action}">
-    <button class="pay" type="submit" name="decision" value="approve">승인하기</button>
+    <button class="pay" type="submit" name="decision" value="approve">${name}로 ${won(amount)} 결제 승인</button>
     <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
   </form>
 </section>`,
@@ -156,28 +225,55 @@ interface StatusPage {
   title: string;
   icon: string;
   message: string;
-  ctx?: Pick<PageContext, 'storeName' | 'session'>;
+  ctx?: FooterCtx;
   action?: { href: string; label: string };
+  /** A second, quieter way out (e.g. back to the store next to "pay again"). */
+  secondary?: { href: string; label: string };
+  head?: SafeHtml;
+  script?: string;
   refreshUrl?: string;
   refreshSeconds?: number;
   extra?: SafeHtml;
 }
 
+// The status icons as inline SVG: emoji depend on the device's fonts (a desktop or headless browser without an emoji
+// font shows an empty box). Colours: success green, failure red, waiting blue, notices grey.
+const ICON_PATHS = {
+  check: { color: '#0a7c42', d: 'M16 25l6 6 12-13' },
+  cross: { color: '#c4162a', d: 'M18 18l14 14M32 18L18 32' },
+  clock: { color: '#1b64da', d: 'M25 14v11l7 5' },
+  info: { color: '#4e5968', d: 'M25 14v14M25 34v1' },
+} as const;
+const ICONS: Record<string, keyof typeof ICON_PATHS> = { '✅': 'check', '❌': 'cross', '⏳': 'clock', '⏰': 'clock', '🔄': 'clock' };
+
+function statusIcon(emoji: string): SafeHtml {
+  const icon = ICON_PATHS[ICONS[emoji] ?? 'info'];
+  return html`<svg class="status-icon" width="56" height="56" viewBox="0 0 50 50" aria-hidden="true" focusable="false"><circle cx="25" cy="25" r="23" fill="${icon.color}" opacity=".12"/><path d="${icon.d}" stroke="${icon.color}" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
+}
+
 export function statusPage(p: StatusPage): string {
   return layout(
-    { title: p.title, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined },
+    { title: p.title, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head, script: p.script },
     html`${p.ctx ? header(p.ctx) : ''}
 <section class="card center" role="status">
-  <p class="big" aria-hidden="true">${p.icon}</p>
+  <p class="big" aria-hidden="true">${statusIcon(p.icon)}</p>
   <h1>${p.title}</h1>
   <p class="muted">${p.message}</p>
   ${p.extra ?? ''}
   ${p.action ? html`<a class="button secondary" style="margin-top:20px" href="${p.action.href}">${p.action.label}</a>` : ''}
+  ${p.secondary ? html`<a class="cancel" href="${p.secondary.href}">${p.secondary.label}</a>` : ''}
 </section>`,
   );
 }
 
+/** The order summary shown on the payment page once it is paid (no successUrl), with the license keys and the receipt link. */
 export function receipt(order: OrderView): SafeHtml {
+  return html`${receiptLines(order)}
+${order.licenses.length ? html`<div style="text-align:left;margin-top:16px">${licensesCard(order.licenses)}</div>` : ''}
+<a class="button secondary" style="margin-top:16px" href="${order.receiptUrl}">영수증 페이지 열기 (환불 요청)</a>`;
+}
+
+function receiptLines(order: OrderView): SafeHtml {
   return html`<dl class="amounts" style="text-align:left">
   <dt>주문 번호</dt><dd>${order.id}</dd>
   <dt>상품</dt><dd>${order.productName}</dd>

@@ -20,12 +20,20 @@ export interface ConfirmInput {
   /** The amount the server expects; the gateway must confirm exactly this amount. */
   amount: number;
   idempotencyKey: string;
+  /**
+   * The 할부 months the buyer chose on our page (2–12; absent or 0 = 일시불). Toss fixes it in the payment window
+   * (`card.cardInstallmentPlan`) and reports it back on confirm; the simulator checks it like a card company would
+   * (card payments of 50,000원 or more only).
+   */
+  installmentMonths?: number;
 }
 
 export interface ConfirmResult {
   paymentKey: string;
   approvedAt: Date;
   method: PaymentMethod;
+  /** 할부 months the gateway approved (0 = 일시불), when it says. */
+  installmentMonths?: number | null;
 }
 
 export interface RefundInput {

@@ -172,10 +172,14 @@ export class SimulatorProvider implements PaymentProvider {
     if (!Number.isSafeInteger(input.amount) || !boundTo(key, input.orderId, input.amount)) {
       return { status: 'failed', code: 'INVALID_REQUEST', message: '결제 금액 또는 주문 번호가 승인 요청과 다릅니다.' };
     }
+    const months = input.installmentMonths ?? 0;
+    if (months !== 0 && (key.method !== 'card' || key.amount < 50_000 || !Number.isInteger(months) || months < 2 || months > 12)) {
+      return { status: 'failed', code: 'INVALID_CARD_INSTALLMENT_PLAN', message: '할부 개월 수가 올바르지 않습니다. 할부는 5만 원 이상 카드 결제에서 2~12개월만 가능합니다.' };
+    }
     if (key.outcome === 'declined' || key.outcome === 'insufficient') return { status: 'failed', ...FAILURES[key.outcome] };
     if (key.outcome === 'unknown') return { status: 'unknown', message: UNKNOWN_MESSAGE };
     const state = this.#approve(input.paymentKey, key.method, key.amount);
-    return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method } };
+    return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null } };
   }
 
   #approve(paymentKey: string, method: PaymentMethod, amount: number): PaymentState {

@@ -11,6 +11,8 @@ export interface TossPayment {
   balanceAmount: number;
   approvedAt?: string | null;
   easyPay?: { provider?: string | null } | null;
+  /** Card payments: `installmentPlanMonths` is 0 for 일시불, else the 할부 months. */
+  card?: { installmentPlanMonths?: number | null } | null;
   cancels?: Array<{ cancelAmount: number; canceledAt?: string | null; cancelReason?: string | null; cancelStatus?: string | null; transactionKey?: string | null }> | null;
 }
 

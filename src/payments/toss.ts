@@ -98,7 +98,13 @@ export class TossProvider implements PaymentProvider {
     const approvedAt = p.approvedAt ? new Date(p.approvedAt) : null;
     return {
       status: 'succeeded',
-      value: { paymentKey: p.paymentKey, approvedAt: approvedAt && !Number.isNaN(approvedAt.getTime()) ? approvedAt : this.#clock.now(), method: mapTossMethod(p) },
+      value: {
+        paymentKey: p.paymentKey,
+        approvedAt: approvedAt && !Number.isNaN(approvedAt.getTime()) ? approvedAt : this.#clock.now(),
+        method: mapTossMethod(p),
+        // Toss's Payment.card.installmentPlanMonths: 0 for 일시불; absent for wallets paid without a card.
+        installmentMonths: typeof p.card?.installmentPlanMonths === 'number' ? p.card.installmentPlanMonths : null,
+      },
     };
   }
 

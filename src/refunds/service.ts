@@ -111,7 +111,7 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     throw new ApiError('PG_REFUND_AMBIGUOUS', { details: { refundId: settled.id } });
   }
   // The order as the succeeding transaction left it (a replay reads it afresh).
-  const orderView = after ?? (await loadOrderView(deps.db, order.id, deps.config.publicBaseUrl));
+  const orderView = after ?? (await loadOrderView(deps.db, order.id, deps));
   return { refund: view, order: orderView! };
 }
 
@@ -175,7 +175,7 @@ async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: Ref
   const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });
   let licensesRevoked = 0;
   if (next.status === 'refunded' && !refund.keep_licenses) licensesRevoked = await repo.revokeOrderLicenses(trx, order.id, now, 'refunded');
-  const orderView = (await loadOrderView(trx, order.id, deps.config.publicBaseUrl))!;
+  const orderView = (await loadOrderView(trx, order.id, deps))!;
   await writeEvent(trx, deps.clock, {
     storeId: order.store_id,
     mode: order.mode,

@@ -19,6 +19,8 @@ import {
   OwnerTokenResult,
   OwnerTokenRevoked,
   VerifyStoreBody,
+  BusinessDetailsBody,
+  BusinessDetailsResult,
 } from './schemas';
 import * as svc from './service';
 
@@ -112,6 +114,39 @@ const storesModule: Module = async (app, deps) => {
       { params: ModeParams, body: UpdateModeSettingsBody, response: { 200: StoreSchema } },
     ),
     async (req) => svc.updateModeSettings(deps, req.owner!.storeId, req.params.mode, req.body),
+  );
+
+  const businessDescription =
+    '상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터 연락처 (phone and/or e-mail): shown in the footer of every hosted page ' +
+    '(payment page, receipt, portal, status pages). Required for live mode: creating a live checkout session without them answers ' +
+    '500 CHECKOUT_NOT_CONFIGURED with `details.reason` = `business_details_missing`. Test mode works without them.';
+
+  app.get(
+    '/admin/v1/store/business-details',
+    op(
+      { operationId: 'getBusinessDetails', summary: "Read the store's business details", description: businessDescription, tags },
+      { auth: 'owner' },
+      { response: { 200: BusinessDetailsResult } },
+    ),
+    async (req) => {
+      const businessDetails = await svc.getBusinessDetails(deps.db, req.owner!.storeId);
+      return { businessDetails, liveReady: businessDetails !== null };
+    },
+  );
+
+  app.put(
+    '/admin/v1/store/business-details',
+    op(
+      {
+        operationId: 'updateBusinessDetails',
+        summary: "Set the store's business details (the whole set)",
+        description: `${businessDescription} The 사업자등록번호 check digit is verified; phone and e-mail formats are checked (400 VALIDATION_FAILED with every bad field).`,
+        tags,
+      },
+      { auth: 'owner' },
+      { body: BusinessDetailsBody, response: { 200: BusinessDetailsResult } },
+    ),
+    async (req) => ({ businessDetails: await svc.updateBusinessDetails(deps, req.owner!.storeId, req.body), liveReady: true }),
   );
 
   app.post(

@@ -101,3 +101,43 @@ export const RotateApiKeyBody = Obj({
 export const RotateApiKeyResult = Obj({ apiKey: ApiKeySchema, secret: Type.String(), previous: ApiKeySchema }, { title: 'RotateApiKeyResult' });
 export const ListApiKeysQuery = PageQuery({ mode: Type.Optional(ModeSchema) });
 export const ApiKeyPage = PageOf(ApiKeySchema, 'ApiKeyPage');
+
+// ---------- business details (migration 011) ----------
+
+export const BusinessDetailsSchema = Obj(
+  {
+    companyName: Type.String({ description: '상호 (trade name)' }),
+    representative: Type.String({ description: '대표자 (representative)' }),
+    businessNumber: Type.String({ description: '사업자등록번호, written `123-45-67890`' }),
+    mailOrderNumber: Type.String({ description: '통신판매업 신고번호 (or the exemption, e.g. `신고 면제 (간이과세자)`)' }),
+    address: Type.String({ description: '사업장 주소' }),
+    supportPhone: Nullable(Type.String({ description: '고객센터 전화번호, as typed' })),
+    supportEmail: Nullable(Type.String({ description: '고객센터 이메일' })),
+    sample: Type.Boolean({ description: 'Made-up details of the demo store; the pages label them as samples' }),
+    updatedAt: DateTime(),
+  },
+  { title: 'BusinessDetails' },
+);
+export type BusinessDetailsView = Static<typeof BusinessDetailsSchema>;
+
+export const BusinessDetailsBody = Obj(
+  {
+    companyName: Type.String({ maxLength: 200, description: '상호, 1–100 characters' }),
+    representative: Type.String({ maxLength: 200, description: '대표자, 1–50 characters' }),
+    businessNumber: Type.String({ maxLength: 20, description: '사업자등록번호: 10 digits, hyphens allowed; the check digit is verified' }),
+    mailOrderNumber: Type.String({ maxLength: 200, description: '통신판매업 신고번호, 1–60 characters (exempt sellers write the exemption)' }),
+    address: Type.String({ maxLength: 400, description: '사업장 주소, 1–200 characters' }),
+    supportPhone: Type.Optional(Nullable(Type.String({ maxLength: 30, description: 'Korean phone number (02-1234-5678, 010-…, 1588-1234)' }))),
+    supportEmail: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+  },
+  { description: 'The whole set, every time. At least one of `supportPhone` and `supportEmail`.' },
+);
+export type BusinessDetailsInput = Static<typeof BusinessDetailsBody>;
+
+export const BusinessDetailsResult = Obj(
+  {
+    businessDetails: Nullable(BusinessDetailsSchema),
+    liveReady: Type.Boolean({ description: 'Whether the details are set, so live checkout sessions may be created (CHECKOUT_NOT_CONFIGURED otherwise)' }),
+  },
+  { title: 'BusinessDetailsResult' },
+);

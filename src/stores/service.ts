@@ -318,3 +318,4 @@ export async function getApiKey(deps: Deps, storeId: string, id: string): Promis
   if (!row) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(row, deps.clock.now());
 }
+export { getBusinessDetails, getBusinessDetailsForOrder, updateBusinessDetails } from './business-details';

@@ -1,7 +1,7 @@
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import { writeEvent } from '../platform/events';
-import { orderView } from '../orders/model';
+import { orderViewOf } from '../orders/service';
 import { issueLicensesForOrder } from '../licenses/issue-on-payment';
 import type { Outcome, ConfirmResult } from '../payments';
 import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from './model';
@@ -163,7 +163,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     storeId: sub.store_id,
     mode: sub.mode,
     type: 'order.paid',
-    data: { ...orderView(order, [], deps.config.publicBaseUrl), subscriptionEvent: event, subscriptionId: sub.id },
+    data: { ...(await orderViewOf(trx, deps, order)), subscriptionEvent: event, subscriptionId: sub.id },
   });
   if (sub.status === 'ended') return order.id;
   if (charge.kind === 'renewal') {

@@ -58,7 +58,9 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
       '`data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases): ' +
       '`initial` (the checkout that started the subscription), `renewal` (a period renewal, including a dunning retry or card update that recovered it), `difference` (the prorated charge of an upgrade). ' +
       'Subscription payments also carry `subscriptionId`. ' +
-      '`receiptUrl` is the buyer\'s receipt page (order, refunds, refund requests): put it in your own confirmation e-mail.',
+      '`receiptUrl` is the buyer\'s receipt page (order, refunds, refund requests): put it in your own confirmation e-mail. ' +
+      '`licenses` lists the licenses the payment gave the buyer (`[]` when the product issues none): `{ id, key, status, expiresAt }`, the `key` ready to hand to the buyer ' +
+      'for service-issued licenses; a seller-issued license is `pending` with `key: null` here (your answer to `license.issue` provides it). A renewal carries the subscription\'s license with its new `expiresAt`.',
     data: Type.Composite(
       [
         OrderSchema,

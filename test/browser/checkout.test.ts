@@ -51,6 +51,7 @@ test('a buyer pays in a real browser: open the session url, choose card, type th
     await page.fill('#buyerPhone', '010-1234-5678');
     await page.check('input[name="method"][value="card"]');
     await page.fill('#cardNumber', TEST_CARDS.success.replace(/(\d{4})(?=\d)/g, '$1 '));
+    await page.check('#agreeAll');
     await page.screenshot({ path: '/tmp/checkout-mobile.png', fullPage: true });
 
     await Promise.all([page.waitForURL(`${shopUrl}/thanks?**`), page.click('button.pay')]);

@@ -148,7 +148,7 @@ test('reconciliation retries (the job fails and is rescheduled) while the gatewa
     method: 'POST',
     url: payPath(session),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ buyerName: '김구매', buyerEmail: 'b@example.com', buyerPhone: '01012345678', method: 'card', cardNumber: TEST_CARDS.unknown, action: 'pay' }).toString(),
+    payload: new URLSearchParams({ buyerName: '김구매', buyerEmail: 'b@example.com', buyerPhone: '01012345678', method: 'card', cardNumber: TEST_CARDS.unknown, action: 'pay', agreeAll: 'on' }).toString(),
   });
   assert.equal(res.statusCode, 202);
   simulatorFor(t.clock).injectFailure('lookup', 'unknown');

@@ -58,13 +58,16 @@ export const payPath = (session: { url: string }) => new URL(session.url).pathna
 
 export const BUYER = { buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678' };
 
-/** Submits the payment form the way a browser without JavaScript does (urlencoded, the pay button pressed). */
+/** The required agreement checkboxes, ticked (the payment page refuses to pay without them). */
+export const AGREED = { agreeTerms: 'on', agreePrivacy: 'on', agreeThirdParty: 'on' };
+
+/** Submits the payment form the way a browser without JavaScript does (urlencoded, agreements ticked, the pay button pressed). */
 export function submitPayForm(t: TestApp, session: { url: string }, fields: Record<string, string> = {}) {
   return t.app.inject({
     method: 'POST',
     url: payPath(session),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ...BUYER, method: 'card', action: 'pay', ...fields }).toString(),
+    payload: new URLSearchParams({ ...BUYER, method: 'card', action: 'pay', ...AGREED, ...fields }).toString(),
   });
 }
 

@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/platform/clock';
 import { Worker } from '../../src/jobs/worker';
 import { buildApp } from '../../src/app';
 import type { App, AppDeps, Module } from '../../src/deps';
-import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../../src/stores/service';
+import { createApiKey, createStore, ALL_SCOPES, updateModeSettings, updateBusinessDetails } from '../../src/stores/service';
 import type { Scope } from '../../src/platform/http/route';
 import type { Mode } from '../../src/platform/tables';
 import pino from 'pino';
@@ -114,9 +114,24 @@ export interface TestStore {
   newKey(o?: { mode?: Mode; scopes?: Scope[]; ipAllowlist?: string[] | null; productIds?: string[] | null }): Promise<{ key: string; id: string }>;
 }
 
-/** A store with a full-scope test key, test payments on the simulator and localhost/example.com allowed as return domains. */
-export async function createTestStore(t: Pick<TestApp, 'deps'>, o: { verified?: boolean } = {}): Promise<TestStore> {
+/** Business details a store needs before live checkout (a made-up 사업자등록번호 with a valid check digit). */
+export const TEST_BUSINESS_DETAILS = {
+  companyName: '주식회사 테스트상점',
+  representative: '김대표',
+  businessNumber: '123-45-67891',
+  mailOrderNumber: '제2026-서울강남-00001호',
+  address: '서울특별시 강남구 테헤란로 1',
+  supportPhone: '02-1234-5678',
+  supportEmail: 'help@example.com',
+};
+
+/**
+ * A store with a full-scope test key, test payments on the simulator, localhost/example.com allowed as return
+ * domains and business details set (pass `businessDetails: false` for a store without them).
+ */
+export async function createTestStore(t: Pick<TestApp, 'deps'>, o: { verified?: boolean; businessDetails?: boolean } = {}): Promise<TestStore> {
   const { store, ownerToken } = await createStore(t.deps, { name: '테스트 상점', publicContactVerified: o.verified ?? true });
+  if (o.businessDetails ?? true) await updateBusinessDetails(t.deps, store.id, TEST_BUSINESS_DETAILS);
   for (const mode of ['test', 'live'] as const) {
     await updateModeSettings(t.deps, store.id, mode, { returnUrlDomains: ['localhost', '127.0.0.1', 'example.com'] });
   }

@@ -56,7 +56,7 @@ test('GET /v1/orders/:id returns every Order field, null where empty', async () 
     [
       'id', 'mode', 'productId', 'productName', 'planId', 'billingInterval', 'checkoutSessionId', 'status', 'amount', 'currency', 'method', 'buyerName',
       'buyerEmail', 'buyerPhone', 'metadata', 'coupon', 'periodStart', 'periodEnd', 'paidAt', 'confirmedAt', 'refundedAt', 'refundedAmount', 'refunds', 'createdAt',
-      'receiptUrl',
+      'receiptUrl', 'licenses',
     ].sort(),
   );
   // The receipt link is absolute (sellers put it in e-mails) and carries an unguessable token.

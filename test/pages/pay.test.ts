@@ -54,7 +54,8 @@ test('the page shows the product, amount, prefilled buyer, methods, coupon field
   assert.ok(page.includes('name="couponCode"'));
   assert.ok(page.includes('name="cardNumber"'));
   assert.ok(page.includes('href="https://example.com/cart?x=1&amp;y=2"'));
-  assert.ok(!/<script/i.test(page), 'the test-mode page needs no JavaScript');
+  // The page works without JavaScript: the one script is same-origin, deferred, and only enhances.
+  assert.deepEqual([...page.matchAll(/<script[^>]*>/gi)].map((m) => m[0]), ['<script src="/pay-assets/pay.js" defer>']);
 });
 
 test('paying with the success card redirects (303) to successUrl with order_id and session_id added to its query', async () => {
@@ -161,7 +162,7 @@ test('after a decline the card number is never rendered back: the field is empty
 
   // The listed decline card: shown in the test-card list, never as the field's value.
   const listed = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
-  assert.match(listed.body, /카드사에서 결제를 거절했습니다/);
+  assert.match(listed.body, /카드사가 결제를 거절했습니다/);
   assert.equal(inputValue(listed.body, 'cardNumber'), '');
   assert.equal(listed.body.split(TEST_CARDS.declined.replace(/(\d{4})(?=\d)/g, '$1 ')).length, 2, 'only in the test-card list');
 
@@ -180,7 +181,7 @@ test('declined and insufficient-funds cards show the gateway message, release th
   const session = await createSession(t, s.key, { productId: p.id });
   const declined = await submitPayForm(t, session, { cardNumber: TEST_CARDS.declined });
   assert.equal(declined.statusCode, 422);
-  assert.match(declined.body, /카드사에서 결제를 거절했습니다/);
+  assert.match(declined.body, /카드사가 결제를 거절했습니다/);
   const short = await submitPayForm(t, session, { cardNumber: TEST_CARDS.insufficientFunds });
   assert.match(short.body, /잔액이 부족합니다/);
   assert.equal(await soldCount(p.id), 0);
@@ -222,7 +223,7 @@ test('coupons: 적용 re-renders with the discount; the order records the coupon
   assert.equal(applied.statusCode, 200);
   // floor(9,999 × 15%) = 1,499 (1,499.85 rounded down); the buyer pays 8,500
   assert.ok(applied.body.includes('-1,499원'), applied.body);
-  assert.ok(applied.body.includes('8,500원 결제하기'));
+  assert.ok(applied.body.includes('카드로 8,500원 결제'));
   assert.equal(inputValue(applied.body, 'couponCode'), 'pct15');
 
   const bad = await submitPayForm(t, session, { action: 'apply_coupon', couponCode: 'NOPE' });

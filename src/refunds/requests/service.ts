@@ -261,7 +261,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
   const order = await orderByReceipt(deps.db, orderId, token, false);
   if (!order) return null;
   const [view, requests, inFlight, store, stat] = await Promise.all([
-    loadOrderView(deps.db, order.id, deps.config.publicBaseUrl),
+    loadOrderView(deps.db, order.id, deps),
     repo.requestsOfOrder(deps.db, order.id),
     deps.db.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).where('status', 'in', ['pending', 'unknown']).executeTakeFirst(),
     repo.storeName(deps.db, order.store_id),
