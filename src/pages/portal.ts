@@ -1,3 +1,4 @@
+import { getBusinessDetails } from '../stores/service';
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps, Module } from '../deps';
@@ -94,7 +95,7 @@ const portalModule: Module = async (app, deps) => {
             : requested !== null
               ? `구독이 해지되었습니다. 환불 요청(${won(requested)})이 접수되어 판매자 확인 후 환불됩니다.`
               : '구독이 해지되었습니다.';
-      return page(reply, 200, portalDone({ storeName, mode: s.mode, title: timing === 'period_end' ? '해지가 예약되었습니다' : '구독이 해지되었습니다', message, portalPath: `/portal/${req.params.token}`, returnUrl: s.return_url }));
+      return page(reply, 200, portalDone({ storeName, mode: s.mode, title: timing === 'period_end' ? '해지가 예약되었습니다' : '구독이 해지되었습니다', message, portalPath: `/portal/${req.params.token}`, returnUrl: s.return_url, business: await getBusinessDetails(deps.db, s.store_id) }));
     } catch (err) {
       return failed(reply, req.params.token, err);
     }
@@ -289,6 +290,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
     orders: orderRows.map((o) => orderView(o, refunds.get(o.id) ?? [], deps.config.publicBaseUrl)),
     cardEntry: (await cardEntryFor(deps, s))?.kind ?? null,
     banner,
+    business: await getBusinessDetails(deps.db, s.store_id),
   });
 }
 

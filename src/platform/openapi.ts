@@ -52,6 +52,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'License signing keys': 'The Ed25519 keys that sign license answers (operator token).',
   Webhooks: 'Webhook endpoints that receive signed events (Standard Webhooks), their secrets and test deliveries.',
   Events: 'The event log: every event with its deliveries and attempts; resend one.',
+  Audit: "The store's audit log: every state-changing action of members (dashboard), the owner token (console) and the operator (CLI), with who, when, what and from where.",
 };
 
 const ERROR_BODY = (() => {

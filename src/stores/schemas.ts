@@ -130,7 +130,7 @@ export const BusinessDetailsBody = Obj(
     supportPhone: Type.Optional(Nullable(Type.String({ maxLength: 30, description: 'Korean phone number (02-1234-5678, 010-…, 1588-1234)' }))),
     supportEmail: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
   },
-  { description: 'The whole set, every time. At least one of `supportPhone` and `supportEmail`.' },
+  { title: 'BusinessDetailsRequest', description: 'The whole set, every time. At least one of `supportPhone` and `supportEmail`.' },
 );
 export type BusinessDetailsInput = Static<typeof BusinessDetailsBody>;
 

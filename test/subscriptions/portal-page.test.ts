@@ -38,6 +38,8 @@ test('the portal shows both cancel options side by side with the previewed refun
   assert.equal(res.statusCode, 200);
   const page = res.body;
   assert.match(page, /<html lang="ko">/);
+  // The seller's business details (전자상거래법 표시 의무) stand in the footer of the portal as on every hosted page.
+  assert.match(page, /<footer class="biz"[\s\S]*사업자등록번호 123-45-67891[\s\S]*<\/footer>/);
   assert.match(page, /기간 종료 시 해지/);
   assert.match(page, /지금 해지하고 환불받기/);
   assert.match(page, /data-refund-amount="9900">환불 예정 9,900원/);

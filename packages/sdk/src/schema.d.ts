@@ -79,7 +79,7 @@ export interface paths {
          *     9. `SOLD_OUT`: no stock left (units held by payments in progress count as sold)
          *     10. `RETURN_URL_NOT_ALLOWED`: a return URL's host is not on the mode's allow-list (the host itself or a subdomain)
          *     11. `PUBLIC_CONTACT_VERIFICATION_REQUIRED`: the store's public contact is not verified
-         *     12. `CHECKOUT_NOT_CONFIGURED`: the mode has no usable payment provider (test: simulator; live: Toss client and secret keys)
+         *     12. `CHECKOUT_NOT_CONFIGURED`: the mode has no usable payment provider (test: simulator; live: Toss client and secret keys); in live mode also the store's business details are not set (`details.reason` = `business_details_missing`; PUT /admin/v1/store/business-details)
          *
          *     Required scope: `checkout:write`.
          *
@@ -421,7 +421,7 @@ export interface paths {
          *     3. `ALREADY_ENDED`: the subscription has ended
          *     4. `ALREADY_CANCELED`: `period_end` only: a period-end cancellation is already scheduled
          *     5. `REFUND_REQUEST_PENDING`: `immediate` only: an active (requested or held) refund request of the subscription or one of its orders
-         *     6. `REFUND_IN_PROGRESS`: `immediate` only: a refund of a current-period order is `pending` or `unknown`, or another immediate cancellation of this subscription is in progress
+         *     6. `REFUND_IN_PROGRESS`: `immediate` only: a refund of a current-period order is `pending` or `unknown`, another immediate cancellation of this subscription is in progress, or a renewal/difference charge is with the gateway or awaits the seller (`details.reason: "charge_in_progress"`, `details.chargeId`)
          *     7. `SUBSCRIPTION_REFUND_SETTLED`: `immediate` only: a current-period order is in a settlement round
          *     8. `SUBSCRIPTION_REFUND_NONE_LEFT`: `immediate` only: the current period was paid, but everything paid for it has already been refunded (cancel with `period_end` instead)
          *     9. `ORDER_NOT_FOUND`: `immediate` only: an order of the refund plan is no longer in the store and mode (answered by the refunds engine)
@@ -684,7 +684,7 @@ export interface webhooks {
         put?: never;
         /**
          * A payment succeeded (first, renewal or difference payment)
-         * @description `data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases): `initial` (the checkout that started the subscription), `renewal` (a period renewal, including a dunning retry or card update that recovered it), `difference` (the prorated charge of an upgrade). Subscription payments also carry `subscriptionId`. `receiptUrl` is the buyer's receipt page (order, refunds, refund requests): put it in your own confirmation e-mail.
+         * @description `data` is the Order with `metadata` copied from the checkout session, plus `subscriptionEvent` classifying subscription payments (`null` for one-time purchases): `initial` (the checkout that started the subscription), `renewal` (a period renewal, including a dunning retry or card update that recovered it), `difference` (the prorated charge of an upgrade). Subscription payments also carry `subscriptionId`. `receiptUrl` is the buyer's receipt page (order, refunds, refund requests): put it in your own confirmation e-mail. `licenses` lists the licenses the payment gave the buyer (`[]` when the product issues none): `{ id, key, status, expiresAt }`, the `key` ready to hand to the buyer for service-issued licenses; a seller-issued license is `pending` with `key: null` here (your answer to `license.issue` provides it). A renewal carries the subscription's license with its new `expiresAt`.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -943,7 +943,7 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
             /** @description fields | required | free object */
@@ -1325,6 +1325,8 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+            /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+            licenses: components["schemas"]["OrderLicense"][];
             /**
              * Format: uri
              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -1344,6 +1346,15 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
+        };
+        /** OrderLicense */
+        OrderLicense: {
+            /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+            id: string;
+            key: string | null;
+            /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+            status: "active" | "pending" | "expired" | "revoked";
+            expiresAt: string | null;
         };
         /** OrderPage */
         OrderPage: {
@@ -4655,6 +4666,15 @@ export interface operations {
                          * @example 2026-11-21T09:30:00.000Z
                          */
                         createdAt: string;
+                        /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+                        licenses: {
+                            /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+                            id: string;
+                            key: string | null;
+                            /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+                            status: "active" | "pending" | "expired" | "revoked";
+                            expiresAt: string | null;
+                        }[];
                         /**
                          * Format: uri
                          * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -4817,6 +4837,15 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             createdAt: string;
+                            /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+                            licenses: {
+                                /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+                                id: string;
+                                key: string | null;
+                                /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+                                status: "active" | "pending" | "expired" | "revoked";
+                                expiresAt: string | null;
+                            }[];
                             /**
                              * Format: uri
                              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).

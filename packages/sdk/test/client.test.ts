@@ -56,7 +56,7 @@ async function pay(session: CheckoutSession): Promise<void> {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678', method: 'card', action: 'pay', cardNumber: TEST_CARDS.success }),
+    body: new URLSearchParams({ buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678', method: 'card', action: 'pay', cardNumber: TEST_CARDS.success, agreeTerms: 'on', agreePrivacy: 'on', agreeThirdParty: 'on' }),
   });
   assert.ok(res.status === 200 || res.status === 303, `pay answered ${res.status}`);
 }
