@@ -51,6 +51,7 @@ test('seller dashboard business pages in Chromium: create a product, see a hoste
     await buyer.fill('#buyerPhone', '010-1234-5678');
     await buyer.check('input[name="method"][value="card"]');
     await buyer.fill('#cardNumber', '4242424242424242');
+    await buyer.check('#agreeAll'); // the payment page requires the agreements (전자금융거래 약관, 개인정보) before paying
     const [answer] = await Promise.all([buyer.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/pay/')), buyer.click('button.pay')]);
     assert.equal(answer.status(), 200);
     await buyer.waitForLoadState('load');
