@@ -3,7 +3,8 @@ import type { DashboardPage } from '.';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
-import { getStoreView, updateModeSettings } from '../../stores/service';
+import { getBusinessDetails, getStoreView, updateBusinessDetails, updateModeSettings } from '../../stores/service';
+import type { BusinessDetailsInput } from '../../stores/schemas';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog } from '../i18n';
 import { field, lines } from '../form';
@@ -14,7 +15,20 @@ const m = catalog(
   {
     title: '설정',
     business: '사업자 정보',
-    businessPending: '상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터는 결제 페이지에 표시됩니다. 이 항목은 곧 여기에서 편집할 수 있습니다.',
+    businessHint: '결제 페이지, 영수증, 구독 관리 화면 하단에 표시됩니다 (전자상거래법). 상점 전체에 적용되며 테스트·라이브 모드 구분이 없습니다.',
+    companyName: '상호',
+    representative: '대표자',
+    businessNumber: '사업자등록번호',
+    businessNumberHint: '숫자 10자리 (예: 123-45-67890). 검증 번호를 확인합니다.',
+    mailOrderNumber: '통신판매업 신고번호',
+    mailOrderNumberHint: '신고 면제 사업자는 면제 사유를 적어 주세요 (예: 신고 면제 (간이과세자)).',
+    address: '사업장 주소',
+    supportPhone: '고객센터 전화',
+    supportEmail: '고객센터 이메일',
+    supportHint: '전화번호와 이메일 중 하나 이상 입력해 주세요.',
+    liveReady: '라이브 결제 준비됨',
+    liveNotReady: '사업자 정보를 저장해야 라이브 결제를 받을 수 있습니다 (테스트 모드는 없이도 됩니다).',
+    sample: '샘플 정보',
     returnUrls: '돌아갈 주소(return URL) 허용 도메인',
     returnUrlsHint: '한 줄에 하나씩 (예: shop.example.com, localhost:3000). 결제 후 이 도메인으로만 돌아갑니다.',
     save: '저장',
@@ -36,7 +50,20 @@ const m = catalog(
   {
     title: 'Settings',
     business: 'Business details',
-    businessPending: 'Trade name, representative, business registration number, mail-order registration number, address and customer service are shown on the payment page. They will be editable here soon.',
+    businessHint: 'Shown at the bottom of the payment page, receipts and the subscription portal (Korean e-commerce law). Applies to the whole store, in both test and live mode.',
+    companyName: 'Trade name',
+    representative: 'Representative',
+    businessNumber: 'Business registration number',
+    businessNumberHint: '10 digits (e.g. 123-45-67890). The check digit is verified.',
+    mailOrderNumber: 'Mail-order business registration number',
+    mailOrderNumberHint: 'Exempt sellers write the exemption (e.g. 신고 면제 (간이과세자)).',
+    address: 'Business address',
+    supportPhone: 'Customer service phone',
+    supportEmail: 'Customer service e-mail',
+    supportHint: 'Enter a phone number, an e-mail address, or both.',
+    liveReady: 'Ready for live payments',
+    liveNotReady: 'Save the business details to take live payments (test mode works without them).',
+    sample: 'Sample details',
     returnUrls: 'Return-URL allowed domains',
     returnUrlsHint: 'One per line (e.g. shop.example.com, localhost:3000). After payment, buyers return only to these domains.',
     save: 'Save',
@@ -57,19 +84,58 @@ const m = catalog(
   },
 );
 
-async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: { ok?: string; error?: string } = {}, status = 200): Promise<FastifyReply> {
+/** The business-details fields of the form, in order, with the input type and the help text they carry. */
+const BUSINESS_FIELDS = [
+  { name: 'companyName', type: 'text', max: 100, autocomplete: 'organization' },
+  { name: 'representative', type: 'text', max: 50, autocomplete: 'name' },
+  { name: 'businessNumber', type: 'text', max: 20, autocomplete: 'off', hint: 'businessNumberHint', inputmode: 'numeric' },
+  { name: 'mailOrderNumber', type: 'text', max: 60, autocomplete: 'off', hint: 'mailOrderNumberHint' },
+  { name: 'address', type: 'text', max: 200, autocomplete: 'street-address' },
+  { name: 'supportPhone', type: 'tel', max: 30, autocomplete: 'tel', hint: 'supportHint' },
+  { name: 'supportEmail', type: 'email', max: 254, autocomplete: 'email', hint: 'supportHint' },
+] as const;
+type BusinessField = (typeof BUSINESS_FIELDS)[number]['name'];
+type BusinessForm = Record<BusinessField, string>;
+
+interface Flash {
+  ok?: string;
+  error?: string;
+  /** The business details as typed, shown again when the save was refused (so nothing typed is lost). */
+  business?: BusinessForm;
+  /** Fields the refusal named (VALIDATION_FAILED details), marked aria-invalid. */
+  invalid?: string[];
+}
+
+async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: Flash = {}, status = 200): Promise<FastifyReply> {
   const L = ctx.lang;
   const t = (k: Parameters<typeof m>[1], v?: Record<string, string>) => m(L, k, v);
   const store = await getStoreView(deps.db, ctx.member.storeId);
   const s = store.settings[ctx.mode];
+  const biz = await getBusinessDetails(deps.db, ctx.member.storeId);
+  // Same rule as GET /admin/v1/store/business-details: live checkout needs the details set.
+  const liveReady = biz !== null;
+  const value = (f: BusinessField): string => (flash.business ? flash.business[f] : (biz?.[f] ?? ''));
+  const shownHints = new Set<string>(); // phone and e-mail share one hint, printed once
+  const bizFields = BUSINESS_FIELDS.map((f) => {
+    const id = `biz-${f.name}`;
+    const hint = 'hint' in f ? html` aria-describedby="hint-${f.hint}"` : '';
+    const invalid = flash.invalid?.includes(f.name) ? html` aria-invalid="true"` : '';
+    const required = f.name === 'supportPhone' || f.name === 'supportEmail' ? '' : html` required`;
+    const mode = 'inputmode' in f ? html` inputmode="${f.inputmode}"` : '';
+    return html`<label for="${id}">${t(f.name)}</label><input type="${f.type}" id="${id}" name="${f.name}" value="${value(f.name)}" maxlength="${String(f.max)}" autocomplete="${f.autocomplete}"${mode}${required}${hint}${invalid}>
+${'hint' in f && !shownHints.has(f.hint) && shownHints.add(f.hint) ? html`<p class="hint" id="hint-${f.hint}">${t(f.hint)}</p>` : ''}`;
+  });
   const body = html`${settingsTabs(L, ctx.member.role, '/dashboard/settings')}
 ${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}
 <p class="muted">${t('modeNote', { mode: ctx.mode === 'test' ? (L === 'en' ? 'test' : '테스트') : L === 'en' ? 'live' : '라이브' })}</p>
-<!-- BUSINESS DETAILS (wired at merge): getBusinessDetails/updateBusinessDetails of src/stores/service.ts render and save here. -->
-<section class="card" aria-labelledby="biz-h" data-testid="business-details">
-<h2 id="biz-h">${t('business')}</h2>
-<p class="muted">${t('businessPending')}</p>
-</section>
+<form class="card" method="post" action="/dashboard/settings/business-details" aria-labelledby="biz-h" data-testid="business-details">
+${csrfField(ctx)}
+<h2 id="biz-h">${t('business')}${biz?.sample ? html` <span class="tag test">${t('sample')}</span>` : ''}</h2>
+<p data-testid="live-ready">${liveReady ? html`<span class="tag good">${t('liveReady')}</span>` : html`<span class="tag bad">${t('liveNotReady')}</span>`}</p>
+<p class="muted">${t('businessHint')}</p>
+${bizFields}
+<p><button type="submit" class="primary">${t('save')}</button></p>
+</form>
 <form class="card" method="post" action="/dashboard/settings/return-urls" aria-labelledby="ru-h">
 ${csrfField(ctx)}
 <h2 id="ru-h">${t('returnUrls')}</h2>
@@ -97,20 +163,49 @@ ${s.tossSecretKeySet ? html`<label class="method"><input type="checkbox" name="c
   return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/settings' }, body, status);
 }
 
-async function attempt(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, fn: () => Promise<{ ok?: string }>): Promise<FastifyReply> {
+async function attempt(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, fn: () => Promise<{ ok?: string }>, keep: Pick<Flash, 'business'> = {}): Promise<FastifyReply> {
   try {
     return await render(deps, reply, ctx, await fn());
   } catch (e) {
-    if (e instanceof ApiError && e.statusCode < 500) return render(deps, reply, ctx, { error: errorText(e) }, e.statusCode);
+    if (e instanceof ApiError && e.statusCode < 500) {
+      const invalid = (e.details?.fields as { field: string }[] | undefined)?.map((f) => f.field);
+      return render(deps, reply, ctx, { error: errorText(e), invalid, ...keep }, e.statusCode);
+    }
     throw e;
   }
 }
 
-/** /dashboard/settings: business details (placeholder), return-URL allow-list and Toss keys of the session's mode. */
+/** /dashboard/settings: business details (store-wide), return-URL allow-list and Toss keys of the session's mode. */
 const settingsPage: DashboardPage = async (app, deps) => {
   const guard = { schema: { hide: true }, preHandler: requireRole('settings') };
 
   app.get('/dashboard/settings', guard, async (req, reply) => render(deps, reply, ctxOf(req)));
+
+  app.post('/dashboard/settings/business-details', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    const typed = Object.fromEntries(BUSINESS_FIELDS.map((f) => [f.name, field(req.body, f.name)])) as BusinessForm;
+    return attempt(
+      deps,
+      reply,
+      ctx,
+      async () => {
+        const input: BusinessDetailsInput = { ...typed, supportPhone: typed.supportPhone || null, supportEmail: typed.supportEmail || null };
+        const before = await getBusinessDetails(deps.db, ctx.member.storeId);
+        const view = await updateBusinessDetails(deps, ctx.member.storeId, input);
+        // Store-wide (mode null). The details are public (printed on every hosted page), so the log may name them;
+        // it records which fields changed plus the identifying ones.
+        const changed = BUSINESS_FIELDS.map((f) => f.name).filter((f) => (before?.[f] ?? null) !== view[f]);
+        await auditAction(deps.db, deps, req, {
+          action: 'settings.business_details_updated',
+          mode: null,
+          target: { type: 'store', id: ctx.member.storeId },
+          details: { companyName: view.companyName, businessNumber: view.businessNumber, changed },
+        });
+        return { ok: m(ctx.lang, 'saved') };
+      },
+      { business: typed },
+    );
+  });
 
   app.post('/dashboard/settings/return-urls', guard, async (req, reply) => {
     const ctx = ctxOf(req);
