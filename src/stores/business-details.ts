@@ -59,7 +59,7 @@ export function checkBusinessDetails(input: BusinessDetailsInput): Omit<Business
   const mailOrderNumber = text('mailOrderNumber', '통신판매업 신고번호', 60);
   const address = text('address', '사업장 주소', 200);
   const business = normalizeBusinessNumber(String(input.businessNumber ?? ''));
-  if (!business) fields.push({ field: 'businessNumber', message: '사업자등록번호가 올바르지 않습니다. 숫자 10자리(예: 123-45-67890)를 확인해 주세요.' });
+  if (!business) fields.push({ field: 'businessNumber', message: '사업자등록번호가 올바르지 않습니다. 숫자 10자리(예: 123-45-67891)를 확인해 주세요.' });
   const phone = input.supportPhone?.trim() || null;
   const email = input.supportEmail?.trim() || null;
   if (phone && !isSupportPhone(phone)) fields.push({ field: 'supportPhone', message: '고객센터 전화번호 형식이 올바르지 않습니다. (예: 02-1234-5678, 1588-1234)' });
