@@ -1,15 +1,21 @@
 import type { AppDeps } from './deps';
 import { createApiKey, createStore, updateBusinessDetails, updateModeSettings, ALL_SCOPES } from './stores/service';
 import { seedDemoCatalog } from './catalog/demo';
+import { createMember } from './dashboard/members';
 
 export const DEMO_STORE_NAME = '데모 상점';
 /** The coupon seedDemoCatalog creates (test mode). */
 export const DEMO_COUPON = { code: 'WELCOME10', about: '10% off, type it on the payment page' };
 
+/** The demo store's dashboard owner (a member who signs in at /dashboard); the password is generated and shown once. */
+export const DEMO_MEMBER = { email: 'owner@demo.example', name: '데모 대표' };
+
 export interface DemoInfo {
   storeId: string;
   ownerToken: string;
   testApiKey: string;
+  /** The generated password of DEMO_MEMBER. */
+  dashboardPassword: string;
 }
 
 /** A test-mode store with sample products, a test key and localhost on its return-URL allow-list. Never live. */
@@ -33,7 +39,10 @@ export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>)
   );
   const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'demo', scopes: ALL_SCOPES });
   await seedDemoCatalog(deps, store.id);
-  return { storeId: store.id, ownerToken, testApiKey: secret };
+  // A person to sign in to the dashboard as, so a newcomer meets the store in a browser without the CLI (the embedded
+  // database admits one process: the CLI would need the server stopped).
+  const { password } = await createMember(deps, { storeId: store.id, email: DEMO_MEMBER.email, name: DEMO_MEMBER.name, role: 'owner' }, { kind: 'operator', id: null, name: null });
+  return { storeId: store.id, ownerToken, testApiKey: secret, dashboardPassword: password };
 }
 
 export async function hasAnyStore(deps: Pick<AppDeps, 'db'>): Promise<boolean> {
@@ -60,6 +69,8 @@ export function demoRestartBanner(storeId: string, baseUrl: string): string {
     `    npx commerce key create --store ${storeId} --mode test`,
     '  or, while it runs, with the owner token: POST /admin/v1/api-keys (seller console).',
     `  Lost the owner token too? With the server stopped: npx commerce store token rotate --store ${storeId}`,
+    `  Dashboard: ${baseUrl}/dashboard (${DEMO_MEMBER.email}); a new password, with the server stopped:`,
+    `    npx commerce member reset-password --store ${storeId} --email ${DEMO_MEMBER.email}`,
     `  Demo coupon: ${DEMO_COUPON.code} (${DEMO_COUPON.about})`,
     '',
     `  API docs: ${baseUrl}/docs (guides and reference)    seller console docs: ${baseUrl}/admin/docs`,
@@ -74,6 +85,7 @@ export function demoBanner(info: DemoInfo, baseUrl: string): string {
     `  store id     : ${info.storeId}`,
     `  owner token  : ${info.ownerToken}`,
     `  test API key : ${info.testApiKey}`,
+    `  dashboard    : ${baseUrl}/dashboard  e-mail ${DEMO_MEMBER.email}  password ${info.dashboardPassword}`,
     '',
     '  Try it:',
     `  curl -s ${baseUrl}/v1/products -H "Authorization: Bearer ${info.testApiKey}"`,

@@ -47,6 +47,7 @@ test('first start on an empty embedded database creates the demo store, serves i
     const key = /test API key : (svc_test_\S+)/.exec(out)?.[1];
     assert.ok(key, 'the banner prints the test API key');
     assert.match(out, /owner token\s+: own_/);
+    assert.match(out, /dashboard\s+: http:\/\/localhost:\d+\/dashboard {2}e-mail owner@demo\.example {2}password \S{12,}/, 'the banner prints the dashboard sign-in');
     assert.match(out, /curl -s http:\/\/localhost:\d+\/v1\/products -H "Authorization: Bearer svc_test_/);
     // The banner is printed just before listening; wait for the port.
     let ready: Response | null = null;
