@@ -31,6 +31,7 @@ export const REDACT = [
   '*.password',
   '*.key',
   '*.ownerToken',
+  '*.smtpUrl',
 ];
 
 export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] | false; extraModules?: Module[] } = {}): Promise<App> {

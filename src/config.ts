@@ -83,6 +83,13 @@ export interface Config {
   benchReferenceRoutes: boolean;
   /** SETTLEMENT_SCHEDULE: `weekly` (default) settles orders past their withdrawal window once a KST week; `off`: only the console does. */
   settlementSchedule: 'weekly' | 'off';
+  /**
+   * SMTP_URL (`smtp://user:pass@host:587` or `smtps://…`): when set, operator CLI and dashboard mail a member's new
+   * password instead of only showing it. Holds a secret: never log it (REDACT in src/app.ts covers `*.smtpUrl`).
+   */
+  smtpUrl: string | null;
+  /** MAIL_FROM: the sender of those mails (`Store <no-reply@example.com>`); required with SMTP_URL. */
+  mailFrom: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -91,6 +98,25 @@ function settlementSchedule(env: Env): 'weekly' | 'off' {
   const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
   if (raw !== 'weekly' && raw !== 'off') throw new Error(`SETTLEMENT_SCHEDULE must be weekly or off, got "${raw}"`);
   return raw;
+}
+
+/** SMTP_URL and MAIL_FROM. Messages never echo the URL: it may carry the SMTP password. */
+function smtp(env: Env): { smtpUrl: string | null; mailFrom: string | null } {
+  const raw = env.SMTP_URL?.trim() || '';
+  const from = env.MAIL_FROM?.trim() || '';
+  if (!raw) return { smtpUrl: null, mailFrom: from || null };
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new Error('SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465 (value not shown: it may hold a password)');
+  }
+  if (!from) throw new Error('MAIL_FROM is required when SMTP_URL is set (e.g. MAIL_FROM="My Store <no-reply@example.com>")');
+  if (!/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(from)) throw new Error(`MAIL_FROM must be an e-mail address or "Name <address>", got "${from}"`);
+  return { smtpUrl: raw, mailFrom: from };
 }
 
 function int(env: Env, name: string, def: number, min = 0): number {
@@ -222,6 +248,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     settlementSchedule: settlementSchedule(env),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
+    ...smtp(env),
   };
   const merged = { ...config, ...overrides };
   // Judged on what the environment asked for: programmatic overrides (tests) may fill the port list later.

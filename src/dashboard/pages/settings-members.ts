@@ -3,6 +3,7 @@ import type { DashboardPage } from '.';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
+import { mailMemberPassword } from '../mail';
 import { changeRole, createMember, disableMember, listMembers, ROLES } from '../members';
 import { csrfField, ctxOf, memberActor, notice, originOf, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog, frameText } from '../i18n';
@@ -29,6 +30,8 @@ const m = catalog(
     changed: '역할을 바꿨습니다.',
     disabledOk: '멤버를 비활성화했습니다.',
     you: '(나)',
+    mailed: '{name}님의 첫 비밀번호를 {email}로 보냈습니다.',
+    mailFailed: '비밀번호 메일을 보내지 못했습니다. 아래 비밀번호를 직접 안전하게 전달하세요.',
   },
   {
     title: 'Members and roles',
@@ -48,6 +51,8 @@ const m = catalog(
     changed: 'Role changed.',
     disabledOk: 'Member disabled.',
     you: '(you)',
+    mailed: "{name}'s first password was sent to {email}.",
+    mailFailed: 'The password mail could not be sent. Hand the password below over yourself, safely.',
   },
 );
 
@@ -110,7 +115,11 @@ const settingsMembersPage: DashboardPage = async (app, deps) => {
     const ctx = ctxOf(req);
     return attempt(deps, reply, ctx, async () => {
       const res = await createMember(deps, { storeId: ctx.member.storeId, email: field(req.body, 'email', 254), name: field(req.body, 'name', 100), role: field(req.body, 'role', 20) }, memberActor(ctx), originOf(req));
-      return { password: { name: res.member.name, password: res.password } };
+      // With SMTP configured the password goes by mail; a failed send shows it as without SMTP (the member is stored).
+      const mail = await mailMemberPassword(deps, ctx.member.storeId, res.member, res.password, 'created');
+      if (mail?.sent) return { ok: m(ctx.lang, 'mailed', { name: res.member.name, email: res.member.email }) };
+      if (mail) req.log.warn({ err: mail.error, memberId: res.member.id }, 'member password mail failed; shown on the page instead');
+      return { password: { name: res.member.name, password: res.password }, error: mail ? m(ctx.lang, 'mailFailed') : undefined };
     });
   });
 
