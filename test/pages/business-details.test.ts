@@ -113,7 +113,9 @@ test('the demo store gets plausible sample details, marked as samples on the pag
   assert.equal(got.businessDetails.sample, true);
   assert.ok(normalizeBusinessNumber(got.businessDetails.businessNumber));
   const products = (await t.app.inject({ url: '/v1/products', headers: { authorization: `Bearer ${demo.testApiKey}` } })).json().data;
-  const session = await createSession(t, demo.testApiKey, { productId: products[0].id });
+  // Demo products are made in one instant, so their order is not fixed: take a one-time one.
+  const oneTime = products.find((p: { type: string }) => p.type === 'one_time');
+  const session = await createSession(t, demo.testApiKey, { productId: oneTime.id });
   const page = await t.app.inject({ url: payPath(session) });
   assert.match(page.body, /데모 상점의 샘플 정보입니다/);
 });

@@ -37,7 +37,8 @@ test('success card confirms with the clock time and card method', async () => {
   const { sim, clock } = setup();
   const key = authorizeCard(sim, '4242 4242 4242 4242');
   const r = await confirm(sim, key);
-  assert.deepEqual(r, { status: 'succeeded', value: { paymentKey: key, approvedAt: clock.now(), method: 'card' } });
+  // 일시불 (0) unless the buyer chose 할부 months.
+  assert.deepEqual(r, { status: 'succeeded', value: { paymentKey: key, approvedAt: clock.now(), method: 'card', installmentMonths: 0 } });
 });
 
 test('any other Luhn-valid card number succeeds', async () => {
