@@ -1,6 +1,5 @@
 import pino, { type Logger } from 'pino';
 import { createRequire } from 'node:module';
-import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
@@ -61,7 +60,8 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
   await database.migrate();
   const clock = opts.clock ?? systemClock;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
+  // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const worker = new Worker(database.db, clock, log);
   const deps: AppDeps = { config, database, db: database.db, clock, redis, log, worker };

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
 
@@ -40,6 +39,8 @@ export function memberPasswordMail(m: MemberPasswordMail): { subject: string; te
 export async function sendMemberPassword(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, m: MemberPasswordMail): Promise<void> {
   if (!config.smtpUrl || !config.mailFrom) throw new Error('SMTP_URL and MAIL_FROM are not set');
   // Bounded waits: an unreachable server must not hold a dashboard request (or the CLI) for nodemailer's 2 minutes.
+  // Loaded on first use: most deployments never mail, and the module costs resident memory in every process.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 });
   try {
     const { subject, text } = memberPasswordMail(m);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { Kysely, PostgresDialect, sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
 import { preparedPool } from './prepared';
 import { WriteWatch, type TableWrite } from './write-watch';
@@ -189,6 +189,8 @@ export async function openPGlite(dataDir: string): Promise<Database> {
   }
   let pglite: PGlite;
   try {
+    // Loaded only for the embedded database: a PostgreSQL deployment never pays for PGlite's module in memory.
+    const { PGlite } = await import('@electric-sql/pglite');
     pglite = new PGlite(inMemory ? undefined : dir, {
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });
