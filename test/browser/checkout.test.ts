@@ -1,21 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, createTestStore, bearer } from '../helpers/app';
 import { createProduct, createSession } from '../checkout/factory';
 import { TEST_CARDS } from '../../src/payments';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
 test('a buyer pays in a real browser: open the session url, choose card, type the test card, land on successUrl with order_id and session_id', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
 
   const t = await createTestApp();
   const received: string[] = [];
@@ -24,7 +19,7 @@ test('a buyer pays in a real browser: open the session url, choose card, type th
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><meta charset="utf-8"><h1>주문해 주셔서 감사합니다</h1>');
   });
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
@@ -42,7 +37,7 @@ test('a buyer pays in a real browser: open the session url, choose card, type th
     });
     assert.ok(session.url.startsWith(address));
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'ko-KR' });
     const page = await context.newPage();
     const response = await page.goto(session.url);

@@ -1,34 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createTestApp, bearer } from '../helpers/app';
 import { createSession, createSubscriptionProduct, submitPayForm } from '../checkout/factory';
 import { subscribe } from '../subscriptions/factory';
 import { file } from '../refund-requests/helpers';
 import { signIn, addSessionToBrowser } from '../dashboard/helpers';
 import { TEST_CARDS } from '../../src/payments';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const SHOTS = '/tmp/shots/dashboard-pages';
 
 test('seller dashboard business pages in Chromium: create a product, see a hosted-page payment on Home and in Orders, refund it, approve a refund request, find both in the audit log; every page passes axe and fits 390 px', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   const { default: AxeBuilder } = await import('@axe-core/playwright');
   mkdirSync(SHOTS, { recursive: true });
   const t = await createTestApp();
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = base;
     const owner = await signIn(t, { name: '김사장' });
     const store = owner.store;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: 'ko-KR' });
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'ko-KR' });
     await addSessionToBrowser(mobile, base, owner);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { createTestApp, createTestStore, bearer } from '../helpers/app';
 import { createMember } from '../../src/dashboard/members';
@@ -9,9 +9,8 @@ import { TEST_CARDS } from '../../src/payments';
 import { emit, pump } from '../webhooks/setup';
 import { startReceiver } from '../webhooks/receiver';
 import { signInInBrowser } from '../dashboard/helpers';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const SHOTS = '/tmp/shots/dash-frame';
 const OPERATOR = { kind: 'operator' as const, id: null, name: null };
 
@@ -41,15 +40,12 @@ async function checkPage(page: Page, name: string): Promise<void> {
 }
 
 test('seller dashboard in Chromium: sign in, Home shows a paid order, rotate an API key, resend a webhook, audit log, a support member gets 403; every page passes axe and fits 390 px', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   mkdirSync(SHOTS, { recursive: true });
   const t = await createTestApp();
   const receiver = await startReceiver();
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = base;
@@ -61,7 +57,7 @@ test('seller dashboard in Chromium: sign in, Home shows a paid order, rotate an 
     const session = await createSession(t, s.key, { productId: product.id, successUrl: 'https://example.com/ok' });
     assert.equal((await submitPayForm(t, session, { cardNumber: TEST_CARDS.success })).statusCode, 303);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, locale: 'ko-KR' });
     const page = await context.newPage();
     const consoleErrors: string[] = [];

@@ -1,12 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createTestApp, createTestStore, bearer } from '../helpers/app';
 import { createProduct, createSession } from '../checkout/factory';
 import { TEST_CARDS } from '../../src/payments';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const VIEWPORTS = [
   { name: 'mobile', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
@@ -20,17 +18,14 @@ const groups = (n: string) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
  * serious or critical violations. Enter in a field pays; the pay button is reachable by keyboard and labelled.
  */
 test('payment page in a real browser: Enter pays, the pay button is labelled and reachable, axe finds nothing serious on any page', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   const { default: AxeBuilder } = await import('@axe-core/playwright');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(SHOTS, { recursive: true });
 
   const t = await createTestApp();
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
@@ -45,7 +40,7 @@ test('payment page in a real browser: Enter pays, the pay button is labelled and
     const newSession = (extra: Record<string, unknown> = {}) =>
       createSession(t, s.key, { productId: product.id, customer: { name: '김구매', email: 'buyer@example.com' }, cancelUrl: 'https://example.com/cart', ...extra });
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const scanned: string[] = [];
     for (const vp of VIEWPORTS) {
       const context = await browser.newContext({ viewport: vp.viewport, deviceScaleFactor: vp.deviceScaleFactor, isMobile: vp.isMobile, hasTouch: vp.hasTouch, locale: 'ko-KR' });

@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
 import { createSubscriptionProduct, createSession, payPath, submitPayForm } from '../checkout/factory';
 import { startFakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const SHOTS = '/tmp/shots';
 
 /**
@@ -23,15 +22,12 @@ const FAKE_SDK = `window.TossPayments = function (clientKey) {
 window.TossPayments.ANONYMOUS = '@@ANONYMOUS';`;
 
 test('live portal: the buyer changes the card in Toss\'s registration window and comes back to the portal with the new card', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   mkdirSync(SHOTS, { recursive: true });
   const fake = await startFakeToss();
   const t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 2_000 } });
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
@@ -47,7 +43,7 @@ test('live portal: the buyer changes the card in Toss\'s registration window and
     const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(live), payload: { subscriptionId } });
     const portalUrl = created.json().url as string;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
       const context = await browser.newContext({ viewport, deviceScaleFactor: viewport.width < 500 ? 2 : 1, isMobile: viewport.width < 500, hasTouch: viewport.width < 500, locale: 'ko-KR' });
       await context.route('https://js.tosspayments.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: FAKE_SDK }));

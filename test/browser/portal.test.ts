@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
@@ -8,17 +8,13 @@ import { createSubscriptionProduct, createSession } from '../checkout/factory';
 import { createEndpoint, pump } from '../webhooks/setup';
 import { startReceiver } from '../webhooks/receiver';
 import { TEST_CARDS } from '../../src/payments';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const SHOTS = '/tmp/shots';
 
 test('a buyer subscribes with a test card, opens the portal, sees both cancel options with amounts, cancels now and lands on returnUrl; subscription.ended arrives verified', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   mkdirSync(SHOTS, { recursive: true });
 
   const t = await createTestApp();
@@ -29,7 +25,7 @@ test('a buyer subscribes with a test card, opens the portal, sees both cancel op
     res.end('<!doctype html><meta charset="utf-8"><h1>내 계정</h1>');
   });
   const receiver = await startReceiver();
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
@@ -48,7 +44,7 @@ test('a buyer subscribes with a test card, opens the portal, sees both cancel op
       successUrl: `${shopUrl}/thanks`,
     });
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'ko-KR' });
     const page = await context.newPage();
     assert.equal((await page.goto(session.url))?.status(), 200);

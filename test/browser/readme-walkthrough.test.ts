@@ -1,15 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
 const run = promisify(execFile);
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const ROOT = process.cwd();
 const SHOTS = '/tmp/docs-shots';
 
@@ -59,11 +58,8 @@ function fill(step: string, values: Record<string, string>, port: number): strin
 }
 
 test("the README's walk-through runs as written: start, products, a session, pay in Chromium, read the order; docs screenshots", async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   const { steps, placeholders } = walkthrough();
   assert.deepEqual([...placeholders.keys()], ['KEY', 'PRODUCT', 'ORDER'], 'the placeholders the test knows how to fill');
   assert.ok(!/uuidgen/.test([...steps.values()].join('')), 'no uuidgen: not installed everywhere');
@@ -81,7 +77,7 @@ test("the README's walk-through runs as written: start, products, a session, pay
   let banner = '';
   server.stdout.on('data', (d) => (banner += d));
   server.stderr.on('data', (d) => (banner += d));
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     for (let i = 0; i < 600 && !(await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
     // As a newcomer: the key is the one the banner prints.
@@ -112,7 +108,7 @@ test("the README's walk-through runs as written: start, products, a session, pay
     // 3. Pay in Chromium as the README says: 카드, the test card it names.
     const card = /test card ([\d ]{19})/.exec(steps.get(3)!)?.[1];
     assert.ok(card, 'step 3 names the test card');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'ko-KR' });
     const page = await phone.newPage();
     assert.equal((await page.goto(session.url))?.status(), 200);

@@ -1,27 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
 import { createProduct, createSession, owner, submitPayForm } from '../checkout/factory';
 import { startReceiver } from '../webhooks/receiver';
 import { TEST_CARDS } from '../../src/payments';
+import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 const SHOTS = '/tmp/shots';
 
 test('a buyer files a refund request from the receipt link in Chromium; the seller approves over the API; the page shows the refund and order.refunded arrives signed', async (tc) => {
-  if (!existsSync(CHROMIUM)) {
-    tc.skip('chromium not installed');
-    return;
-  }
-  const { chromium } = await import('playwright-core');
+  const chromium = await chromiumOrSkip(tc);
+  if (!chromium) return;
   mkdirSync(SHOTS, { recursive: true });
 
   const t = await createTestApp();
   let secret = '';
   const rx = await startReceiver({ secrets: () => [secret] });
-  let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
+  let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
@@ -53,7 +49,7 @@ test('a buyer files a refund request from the receipt link in Chromium; the sell
     assert.deepEqual(paidEvent.verifiedWith, [secret]);
     assert.equal(paidEvent.payload.data.receiptUrl, order.receiptUrl);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium(chromium);
     const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'ko-KR' });
     const page = await mobile.newPage();
     const opened = await page.goto(paidEvent.payload.data.receiptUrl);
