@@ -1,0 +1,79 @@
+import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client';
+import type { App, AppDeps } from '../../deps';
+
+/**
+ * Prometheus metrics (`/metrics`): process defaults, requests and their latency by route and status, and the
+ * statements this process sent to its database. Also writes the access log line, only when ACCESS_LOG is set or the
+ * request was slow (SLOW_REQUEST_MS). Returns the registry the /metrics route serves.
+ */
+export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'database'>): Registry {
+  const { config } = deps;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const reqCounter = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status_code'], registers: [registry] });
+  const reqDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  let counted = 0;
+  new Counter({
+    name: 'db_statements_total',
+    help: 'Statements sent to the database by this process (transaction control included)',
+    registers: [registry],
+    collect() {
+      const now = deps.database.stats.statements;
+      if (now > counted) this.inc(now - counted);
+      counted = now;
+    },
+  });
+
+  // Callback style: no promise per request for one assignment.
+  app.addHook('onRequest', (request, _reply, done) => {
+    (request as any).startedAt = process.hrtime.bigint();
+    done();
+  });
+
+  // Per request: one map lookup for the metric children of its route and status (prom-client's label hashing is the
+  // costly part, so it runs once per route/status pair), then the access log only when asked for or when slow.
+  const children = new Map<string, { count: ReturnType<typeof reqCounter.labels>; duration: ReturnType<typeof reqDuration.labels> }>();
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${request.method} ${route} ${reply.statusCode}`;
+    let c = children.get(key);
+    if (!c) {
+      const status = String(reply.statusCode);
+      c = { count: reqCounter.labels(request.method, route, status), duration: reqDuration.labels(request.method, route, status) };
+      children.set(key, c);
+    }
+    c.count.inc();
+    const started = (request as any).startedAt as bigint | undefined;
+    if (!started) return;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    c.duration.observe(ms / 1000);
+    if (config.accessLog || ms >= config.slowRequestMs) {
+      request.log[ms >= config.slowRequestMs ? 'warn' : 'info']({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, ms >= config.slowRequestMs ? 'slow request' : 'request');
+    }
+  });
+  return registry;
+}
+
+/** `/health` (the process answers), `/ready` (and its database does) and `/metrics`; hidden from the API documents. */
+export function registerOperationsRoutes(app: App, deps: Pick<AppDeps, 'database'>, registry: Registry): void {
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.database.ping();
+      return { status: 'ready' };
+    } catch {
+      reply.code(503);
+      return { status: 'unavailable' };
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -1,0 +1,51 @@
+import Fastify, { LogController, type FastifyError, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { App, AppDeps } from '../../deps';
+import { trustHops } from '../../config';
+import { ApiError, validationError } from '../errors';
+import { depthLimitedJsonParser, validatorCompiler } from './validation';
+import { clientErrorHandler } from './client-error';
+import { strictQueryOnRoute } from './route';
+
+/**
+ * The Fastify instance with the service's server options: request ids, no per-request info log, trusted proxy hops,
+ * JSON-only bodies with a depth limit, strict query strings, and router/parser failures answered as ApiErrors.
+ */
+export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: FastifyServerOptions['logger'] | false | undefined): App {
+  const { config } = deps;
+  const app = Fastify({
+    logger: logger === undefined ? false : logger,
+    loggerInstance: logger === undefined ? deps.log : undefined,
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+    },
+    // Successful requests are not logged line by line (ACCESS_LOG=true does that); errors and slow requests always are.
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Router-level failures (malformed URL encoding, over-long path parameters) answer as ApiErrors too.
+    frameworkErrors: (error: FastifyError, _req: any, reply: any) => {
+      const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('NOT_FOUND') : validationError([{ field: 'url', message: '요청 주소의 형식이 올바르지 않습니다.' }]);
+      reply.code(e.statusCode).type('application/json; charset=utf-8').send(e.toBody());
+    },
+    // Requests Node's parser refuses (bad framing, NUL in a header, headers over 16 KB) answer as ApiErrors too.
+    clientErrorHandler,
+  } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only: drop Fastify's text/plain parser so other media types are refused.
+  app.removeContentTypeParser('text/plain');
+  // JSON nested deeper than MAX_JSON_DEPTH is refused before JSON.parse (and anything recursive) sees it.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, depthLimitedJsonParser(defaultJson as any));
+  // GET operations without query parameters refuse any (`?x=1` → VALIDATION_FAILED), like the lists do.
+  app.addHook('onRoute', strictQueryOnRoute);
+  return app;
+}
