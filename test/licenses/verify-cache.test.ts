@@ -7,6 +7,8 @@ import { sql } from 'kysely';
 import { createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { DAY } from '../../src/platform/clock';
 import { createLicenseTestApp, licensed, nonce } from './factory';
+import { changeFeed } from '../../src/platform/changes';
+import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
 
 let t: TestApp;
 let s: TestStore;
@@ -33,8 +35,25 @@ async function statementsOf(f: () => Promise<unknown>): Promise<number> {
   return t.deps.database.stats.statements - before;
 }
 
+/**
+ * Waits until every change notification committed so far has reached this process. Notifications arrive in commit
+ * order on the listening connection, so a marker sent now arrives after them: without this, a late notification of
+ * an earlier write (a busy machine) could empty a freshly primed cache and look like a cache miss of the code's own.
+ */
+async function notificationsDelivered(): Promise<void> {
+  const marker = `marker_${nonce()}`;
+  let off: () => unknown = () => undefined;
+  const seen = new Promise<void>((resolve) => {
+    off = changeFeed(t.deps.database).on(LICENSE_CHANGED, (k) => k === marker && resolve());
+  });
+  await sql`select pg_notify(${LICENSE_CHANGED}, ${marker})`.execute(t.db);
+  await seen;
+  off();
+}
+
 test('a warm verify sends no statement, and expiry is still decided against the clock at request time', async () => {
   const { key, productId } = await licensed(t, s.storeId, { validityDays: 30 });
+  await notificationsDelivered();
   assert.equal((await verify(key, productId)).status, 'active');
   let answer: any;
   assert.equal(await statementsOf(async () => (answer = await verify(key, productId))), 0);
@@ -69,10 +88,13 @@ test('a verify with an activationId records lastVerifiedAt without emptying the 
   const { key, productId } = await licensed(t, s.storeId, { maxActivations: 5 });
   const act = await call('activate', { key, productId, nonce: nonce() });
   const activationId = act.json().activation.id;
+  await notificationsDelivered();
   await verify(key, productId);
   t.clock.advance(60_000);
   const withActivation = await verify(key, productId, { activationId });
   assert.equal(withActivation.activation.lastVerifiedAt, t.clock.now().toISOString());
+  // Had recording lastVerifiedAt announced a license change, its notification would be handled by now.
+  await notificationsDelivered();
   assert.equal(await statementsOf(() => verify(key, productId)), 0, 'the license row stayed cached');
 });
 
