@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps';
 import { createApiKey, createStore, updateBusinessDetails, updateModeSettings, ALL_SCOPES } from './stores/service';
+import { anyStoreId, findStoreIdByName } from './stores/repo';
 import { seedDemoCatalog } from './catalog/demo';
 import { createMember } from './dashboard/members';
 
@@ -46,12 +47,12 @@ export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>)
 }
 
 export async function hasAnyStore(deps: Pick<AppDeps, 'db'>): Promise<boolean> {
-  return !!(await deps.db.selectFrom('stores').select('id').limit(1).executeTakeFirst());
+  return !!(await anyStoreId(deps.db));
 }
 
 /** The first demo store, if any: a restart prints its id instead of creating another one. */
 export async function findDemoStore(deps: Pick<AppDeps, 'db'>): Promise<string | null> {
-  const row = await deps.db.selectFrom('stores').select('id').where('name', '=', DEMO_STORE_NAME).orderBy('id').limit(1).executeTakeFirst();
+  const row = await findStoreIdByName(deps.db, DEMO_STORE_NAME);
   return row?.id ?? null;
 }
 

@@ -1,9 +1,8 @@
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import { jsonb } from '../db';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
-import { listPage, type PageParams, TOTAL_COUNT } from '../platform/http/pagination';
+import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import type { Mode } from '../platform/tables';
 import { couponView, normalizeCouponCode } from './model';
@@ -27,7 +26,7 @@ function checkValue(type: 'fixed' | 'percent', value: number): void {
 /** Products a coupon is restricted to must be the store's own, in the coupon's mode. */
 async function checkProducts(db: Db, storeId: string, mode: Mode, ids: string[] | null | undefined): Promise<void> {
   if (!ids || ids.length === 0) return;
-  const found = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('mode', '=', mode).where('id', 'in', ids).execute();
+  const found = await repo.productIdsOf(db, storeId, mode, ids);
   const known = new Set(found.map((r) => r.id));
   const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
   if (missing.length) throw validationError(missing.map(({ i }) => ({ field: `productIds.${i}`, message: '이 상점·모드에 없는 상품입니다.' })));
@@ -41,27 +40,22 @@ export async function createCoupon(deps: Deps, storeId: string, input: CreateCou
   checkWindow(from, until);
   await checkProducts(deps.db, storeId, input.mode, input.productIds);
   const now = deps.clock.now();
-  const row = await deps.db
-    .insertInto('coupons')
-    .values({
-      id: newId('cpn', deps.clock),
-      store_id: storeId,
-      mode: input.mode,
-      code,
-      name: input.name,
-      discount_type: input.discountType,
-      discount_value: input.discountValue,
-      valid_from: from,
-      valid_until: until,
-      max_redemptions: input.maxRedemptions ?? null,
-      product_ids: jsonb(input.productIds && input.productIds.length ? [...new Set(input.productIds)] : null),
-      status: 'active',
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.columns(['store_id', 'mode', 'code']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const row = await repo.insertCoupon(deps.db, {
+    id: newId('cpn', deps.clock),
+    store_id: storeId,
+    mode: input.mode,
+    code,
+    name: input.name,
+    discount_type: input.discountType,
+    discount_value: input.discountValue,
+    valid_from: from,
+    valid_until: until,
+    max_redemptions: input.maxRedemptions ?? null,
+    product_ids: input.productIds && input.productIds.length ? [...new Set(input.productIds)] : null,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+  });
   if (!row) throw new ApiError('COUPON_CODE_TAKEN');
   return couponView(row);
 }
@@ -74,39 +68,28 @@ export async function getCoupon(deps: Deps, storeId: string, id: string): Promis
 
 export async function updateCoupon(deps: Deps, storeId: string, id: string, input: UpdateCouponInput): Promise<CouponView> {
   return deps.db.transaction().execute(async (trx) => {
-    const cur = await trx.selectFrom('coupons').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+    const cur = await repo.lockCoupon(trx, storeId, id);
     if (!cur) throw new ApiError('COUPON_NOT_FOUND');
     const from = input.validFrom !== undefined ? time(input.validFrom)! : cur.valid_from;
     const until = input.validUntil !== undefined ? time(input.validUntil)! : cur.valid_until;
     checkWindow(from, until);
     await checkProducts(trx, storeId, cur.mode, input.productIds);
     const productIds = input.productIds !== undefined ? (input.productIds && input.productIds.length ? [...new Set(input.productIds)] : null) : cur.product_ids;
-    const row = await trx
-      .updateTable('coupons')
-      .set({
-        name: input.name ?? cur.name,
-        valid_from: from,
-        valid_until: until,
-        max_redemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : cur.max_redemptions,
-        product_ids: jsonb(productIds),
-        status: input.status ?? cur.status,
-        updated_at: deps.clock.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await repo.updateCouponRow(trx, id, {
+      name: input.name ?? cur.name,
+      valid_from: from,
+      valid_until: until,
+      max_redemptions: input.maxRedemptions !== undefined ? input.maxRedemptions : cur.max_redemptions,
+      product_ids: productIds,
+      status: input.status ?? cur.status,
+      updated_at: deps.clock.now(),
+    });
     return couponView(row);
   });
 }
 
 export async function archiveCoupon(deps: Deps, storeId: string, id: string): Promise<CouponView> {
-  const row = await deps.db
-    .updateTable('coupons')
-    .set({ status: 'archived', updated_at: deps.clock.now() })
-    .where('id', '=', id)
-    .where('store_id', '=', storeId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await repo.archiveCouponRow(deps.db, storeId, id, deps.clock.now());
   if (!row) throw new ApiError('COUPON_NOT_FOUND');
   return couponView(row);
 }
@@ -114,8 +97,8 @@ export async function archiveCoupon(deps: Deps, storeId: string, id: string): Pr
 export async function listCoupons(deps: Deps, storeId: string, q: { mode?: Mode } & PageParams): Promise<Page<CouponView>> {
   return listPage(
     q,
-    async () => Number((await repo.couponsQuery(deps.db, storeId, q.mode).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    (offset, limit) => repo.couponsQuery(deps.db, storeId, q.mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    () => repo.countCoupons(deps.db, storeId, q.mode),
+    (offset, limit) => repo.pageCoupons(deps.db, storeId, q.mode, offset, limit),
     couponView,
   );
 }

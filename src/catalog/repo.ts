@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db';
+import { jsonb } from '../db';
 import type { Mode } from '../platform/tables';
 import type { CouponRow, ProductRow } from './model';
+import type { CouponsTable, PlanRecord, ProductsTable } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // Kysely only; every function takes the executor so a use case can compose them inside one transaction.
@@ -27,6 +29,44 @@ export async function countProducts(db: Db, storeId: string, f: { mode?: Mode; p
 /** Newest first; the id breaks ties between rows created in the same millisecond. */
 export function pageProducts(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }, offset: number, limit: number): Promise<ProductRow[]> {
   return productsQuery(db, storeId, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+export function insertProduct(db: Db, row: Omit<Insertable<ProductsTable>, 'plans'> & { plans: PlanRecord[] }): Promise<ProductRow> {
+  return db
+    .insertInto('products')
+    .values({ ...row, plans: jsonb(row.plans) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The product's row, locked (FOR UPDATE) while an edit merges its input into it. */
+export function lockProduct(trx: Db, storeId: string, id: string): Promise<ProductRow | undefined> {
+  return trx.selectFrom('products').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+}
+
+/** Every editable column at once (the merged result of an edit). */
+export function updateProductRow(trx: Db, id: string, patch: Omit<ProductRow, 'id' | 'store_id' | 'mode' | 'type' | 'created_at' | 'sold_count'>): Promise<ProductRow> {
+  return trx
+    .updateTable('products')
+    .set({ ...patch, plans: jsonb(patch.plans) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function archiveProductRow(db: Db, storeId: string, id: string, now: Date): Promise<ProductRow | undefined> {
+  return db
+    .updateTable('products')
+    .set({ status: 'archived', updated_at: now })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Which of `ids` are products of this store and mode. */
+export function productIdsOf(db: Db, storeId: string, mode: Mode, ids: string[]): Promise<Array<{ id: string }>> {
+  return db.selectFrom('products').select('id').where('store_id', '=', storeId).where('mode', '=', mode).where('id', 'in', ids).execute();
 }
 
 /**
@@ -77,4 +117,51 @@ export function couponsQuery(db: Db, storeId: string, mode?: Mode) {
   let q = db.selectFrom('coupons').where('store_id', '=', storeId);
   if (mode) q = q.where('mode', '=', mode);
   return q;
+}
+
+export async function countCoupons(db: Db, storeId: string, mode?: Mode): Promise<number> {
+  return Number((await couponsQuery(db, storeId, mode).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** Newest first; the id breaks ties between rows created in the same millisecond. */
+export function pageCoupons(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<Array<CouponRow & { total_count: string }>> {
+  return couponsQuery(db, storeId, mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+}
+
+/** A new coupon; undefined when the store already has this code in this mode (the unique key, no error raised). */
+export function insertCoupon(db: Db, row: Omit<Insertable<CouponsTable>, 'product_ids'> & { product_ids: string[] | null }): Promise<CouponRow | undefined> {
+  return db
+    .insertInto('coupons')
+    .values({ ...row, product_ids: jsonb(row.product_ids) })
+    .onConflict((oc) => oc.columns(['store_id', 'mode', 'code']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The coupon's row, locked (FOR UPDATE) while an edit merges its input into it. */
+export function lockCoupon(trx: Db, storeId: string, id: string): Promise<CouponRow | undefined> {
+  return trx.selectFrom('coupons').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+}
+
+export function updateCouponRow(
+  trx: Db,
+  id: string,
+  set: Pick<CouponRow, 'name' | 'valid_from' | 'valid_until' | 'max_redemptions' | 'product_ids' | 'status' | 'updated_at'>,
+): Promise<CouponRow> {
+  return trx
+    .updateTable('coupons')
+    .set({ ...set, product_ids: jsonb(set.product_ids) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function archiveCouponRow(db: Db, storeId: string, id: string, now: Date): Promise<CouponRow | undefined> {
+  return db
+    .updateTable('coupons')
+    .set({ status: 'archived', updated_at: now })
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .returningAll()
+    .executeTakeFirst();
 }

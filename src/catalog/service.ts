@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
-import { jsonb } from '../db';
 import { ApiError, validationError, type FieldError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { listPage, type PageParams } from '../platform/http/pagination';
@@ -120,11 +119,7 @@ export async function createProduct(deps: Deps, storeId: string, input: CreatePr
     updated_at: now,
   };
   checkProduct(row);
-  const saved = await deps.db
-    .insertInto('products')
-    .values({ ...row, plans: jsonb(row.plans) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const saved = await repo.insertProduct(deps.db, row);
   await catalogChanged(deps, storeId);
   return productView(saved);
 }
@@ -137,7 +132,7 @@ export async function getProductForOwner(deps: Deps, storeId: string, id: string
 
 export async function updateProduct(deps: Deps, storeId: string, id: string, input: UpdateProductInput): Promise<ProductView> {
   const view = await deps.db.transaction().execute(async (trx) => {
-    const cur = await trx.selectFrom('products').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+    const cur = await repo.lockProduct(trx, storeId, id);
     if (!cur) throw new ApiError('PRODUCT_NOT_FOUND');
     const rp = input.refundPolicy ?? {};
     const next: ProductRow = {
@@ -162,12 +157,7 @@ export async function updateProduct(deps: Deps, storeId: string, id: string, inp
     };
     checkProduct(next);
     const { id: _id, store_id: _s, mode: _m, type: _t, created_at: _c, sold_count: _sc, ...patch } = next;
-    const saved = await trx
-      .updateTable('products')
-      .set({ ...patch, plans: jsonb(next.plans) })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const saved = await repo.updateProductRow(trx, id, patch);
     return productView(saved);
   });
   await catalogChanged(deps, storeId);
@@ -175,13 +165,7 @@ export async function updateProduct(deps: Deps, storeId: string, id: string, inp
 }
 
 export async function archiveProduct(deps: Deps, storeId: string, id: string): Promise<ProductView> {
-  const saved = await deps.db
-    .updateTable('products')
-    .set({ status: 'archived', updated_at: deps.clock.now() })
-    .where('id', '=', id)
-    .where('store_id', '=', storeId)
-    .returningAll()
-    .executeTakeFirst();
+  const saved = await repo.archiveProductRow(deps.db, storeId, id, deps.clock.now());
   if (!saved) throw new ApiError('PRODUCT_NOT_FOUND');
   await catalogChanged(deps, storeId);
   return productView(saved);

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { Config } from '../config';
+import { storeName } from './members-repo';
 
 /**
  * Mail for dashboard members, only when SMTP_URL is set (no mail server is assumed). Used by the operator CLI and the
@@ -66,7 +67,7 @@ export async function mailMemberPassword(
   const { config } = deps;
   if (!config.smtpUrl) return null;
   try {
-    const store = await deps.db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirstOrThrow();
+    const store = await storeName(deps.db, storeId);
     await sendMemberPassword(config, { to: member.email, name: member.name, storeName: store.name, password, reason, dashboardUrl: `${config.publicBaseUrl}/dashboard/login` });
     return { sent: true };
   } catch (e) {

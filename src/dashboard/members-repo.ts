@@ -49,6 +49,11 @@ export async function deleteSessionsOfMember(db: Db, memberId: string): Promise<
   await db.deleteFrom('dashboard_sessions').where('member_id', '=', memberId).execute();
 }
 
+/** The store's name (mail to a member names the store); throws when there is no such store. */
+export async function storeName(db: Db, storeId: string): Promise<{ name: string }> {
+  return db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirstOrThrow();
+}
+
 export async function storeExists(db: Db, storeId: string): Promise<boolean> {
   return !!(await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst());
 }

@@ -11,6 +11,11 @@ export interface OrderFilter {
   productIds: string[] | null;
 }
 
+/** An order by id alone, whatever its store, mode or product (for other modules' use cases; no range check). */
+export function findOrderById(db: Db, orderId: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
 export function findOrder(db: Db, f: OrderFilter, id: string): Promise<OrderRow | undefined> {
   let q = db.selectFrom('orders').selectAll().where('id', '=', id).where('store_id', '=', f.storeId).where('mode', '=', f.mode);
   if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);

@@ -41,7 +41,7 @@ export async function getOrder(deps: Deps, f: repo.OrderFilter, id: string): Pro
 
 /** Reads an order by id inside a transaction (for other modules' use cases), or null. No range check. */
 export async function loadOrderView(db: Db, orderId: string, deps: OrderViewDeps): Promise<OrderView | null> {
-  const row = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+  const row = await repo.findOrderById(db, orderId);
   if (!row) return null;
   const refunds = await repo.refundsOf(db, [row.id]);
   return orderViewOf(db, deps, row, refunds.get(row.id) ?? []);

@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import { STORE_CHANGED, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
 import { findBusinessDetails, findBusinessDetailsByOrder, upsertBusinessDetails, type BusinessDetailsRow } from './business-repo';
+import { findStoreId } from './repo';
 import type { BusinessDetailsInput, BusinessDetailsView } from './schemas';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database'>>;
@@ -112,7 +113,7 @@ export async function getBusinessDetailsForOrder(db: Db, orderId: string): Promi
  */
 export async function updateBusinessDetails(deps: Deps, storeId: string, input: BusinessDetailsInput, opts: { sample?: boolean } = {}): Promise<BusinessDetailsView> {
   const checked = checkBusinessDetails(input);
-  const store = await deps.db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst();
+  const store = await findStoreId(deps.db, storeId);
   if (!store) throw new ApiError('NOT_FOUND');
   const row = await upsertBusinessDetails(deps.db, { store_id: storeId, ...checked, sample: opts.sample ?? false, updated_at: deps.clock.now() });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);

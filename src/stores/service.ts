@@ -1,16 +1,18 @@
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import { jsonb, notify } from '../db';
+import { notify } from '../db';
 import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
 import { canonicalAllowlistEntry } from '../platform/http/auth';
-import { listPage, type PageParams, TOTAL_COUNT } from '../platform/http/pagination';
+import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
 import { generateApiKey } from './api-key-format';
 import type { ApiKeyView, StoreView } from './schemas';
+import * as repo from './repo';
+import * as keysRepo from './api-keys-repo';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 
@@ -45,8 +47,8 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
 }
 
 export async function getStoreView(db: Db, storeId: string): Promise<StoreView> {
-  const store = await db.selectFrom('stores').selectAll().where('id', '=', storeId).executeTakeFirstOrThrow();
-  const settings = await db.selectFrom('store_mode_settings').selectAll().where('store_id', '=', storeId).execute();
+  const store = await repo.findStore(db, storeId);
+  const settings = await repo.listModeSettings(db, storeId);
   const by = (m: Mode) => settingsView(settings.find((s) => s.mode === m)!);
   return {
     id: store.id,
@@ -60,7 +62,7 @@ export async function getStoreView(db: Db, storeId: string): Promise<StoreView> 
 
 /** Per-mode settings that gate checkout; used by the checkout and portal modules. */
 export async function getModeSettings(db: Db, storeId: string, mode: Mode) {
-  const s = await db.selectFrom('store_mode_settings').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  const s = await repo.findModeSettings(db, storeId, mode);
   return { ...settingsView(s), raw: s };
 }
 
@@ -74,17 +76,11 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   const id = newId('st', clock);
   const owner = newOwnerToken();
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('stores')
-      .values({ id, name: input.name, owner_token_hash: owner.hash, public_contact_verified: input.publicContactVerified ?? false, created_at: now, updated_at: now })
-      .execute();
-    await trx
-      .insertInto('store_mode_settings')
-      .values([
-        { store_id: id, mode: 'test', return_url_domains: jsonb([]), payment_provider: 'simulator', toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
-        { store_id: id, mode: 'live', return_url_domains: jsonb([]), payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
-      ])
-      .execute();
+    await repo.insertStore(trx, { id, name: input.name, ownerTokenHash: owner.hash, publicContactVerified: input.publicContactVerified ?? false, now });
+    await repo.insertModeSettings(trx, [
+      { store_id: id, mode: 'test', return_url_domains: [], payment_provider: 'simulator', toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
+      { store_id: id, mode: 'live', return_url_domains: [], payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
+    ]);
   });
   return { store: await getStoreView(db, id), ownerToken: owner.token };
 }
@@ -94,22 +90,22 @@ export async function updateStore(deps: Deps, storeId: string, input: { name?: s
   if (input.publicContactVerified !== undefined) {
     throw new ApiError('ADMIN_FORBIDDEN', { message: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.' });
   }
-  const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
+  const patch: { updated_at: Date; name?: string } = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
-  await deps.db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
+  await repo.updateStoreRow(deps.db, storeId, patch);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
 
 async function storeExists(db: Db, storeId: string): Promise<void> {
-  const row = await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst();
+  const row = await repo.findStoreId(db, storeId);
   if (!row) throw new ApiError('NOT_FOUND');
 }
 
 /** Operator (ADMIN_TOKEN or the CLI): marks a store's public contact as verified, or takes the mark back. */
 export async function setPublicContactVerified(deps: Deps, storeId: string, verified: boolean): Promise<StoreView> {
-  const res = await deps.db.updateTable('stores').set({ public_contact_verified: verified, updated_at: deps.clock.now() }).where('id', '=', storeId).executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND');
+  const updated = await repo.setStorePublicContactVerified(deps.db, storeId, verified, deps.clock.now());
+  if (updated === 0) throw new ApiError('NOT_FOUND');
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
@@ -121,10 +117,8 @@ export async function setPublicContactVerified(deps: Deps, storeId: string, veri
  */
 export async function rotateOwnerToken(deps: Deps, storeId: string, currentHash?: string): Promise<{ storeId: string; ownerToken: string }> {
   const owner = newOwnerToken();
-  let q = deps.db.updateTable('stores').set({ owner_token_hash: owner.hash, updated_at: deps.clock.now() }).where('id', '=', storeId);
-  if (currentHash !== undefined) q = q.where('owner_token_hash', '=', currentHash);
-  const res = await q.executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) {
+  const updated = await repo.replaceOwnerTokenHash(deps.db, storeId, owner.hash, deps.clock.now(), currentHash);
+  if (updated === 0) {
     if (currentHash !== undefined) throw new ApiError('ADMIN_UNAUTHORIZED');
     throw new ApiError('NOT_FOUND');
   }
@@ -134,7 +128,7 @@ export async function rotateOwnerToken(deps: Deps, storeId: string, currentHash?
 /** Operator: the store's owner token stops working at once and the store has none until the operator rotates one in. */
 export async function revokeOwnerToken(deps: Deps, storeId: string): Promise<{ storeId: string; ownerTokenActive: false }> {
   await storeExists(deps.db, storeId);
-  await deps.db.updateTable('stores').set({ owner_token_hash: null, updated_at: deps.clock.now() }).where('id', '=', storeId).execute();
+  await repo.clearOwnerTokenHash(deps.db, storeId, deps.clock.now());
   return { storeId, ownerTokenActive: false };
 }
 
@@ -155,12 +149,12 @@ export async function updateModeSettings(
   if (input.paymentProvider === 'simulator' && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.' }]);
   }
-  const patch: Record<string, unknown> = { updated_at: deps.clock.now() };
-  if (input.returnUrlDomains !== undefined) patch.return_url_domains = jsonb([...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))]);
+  const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
+  if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
   if (input.tossClientKey !== undefined) patch.toss_client_key = input.tossClientKey;
   if (input.tossSecretKey !== undefined) patch.toss_secret_key_sealed = input.tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, input.tossSecretKey);
-  await deps.db.updateTable('store_mode_settings').set(patch).where('store_id', '=', storeId).where('mode', '=', mode).execute();
+  await repo.updateModeSettingsRow(deps.db, storeId, mode, patch);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }
@@ -210,26 +204,22 @@ function canonicalIpAllowlist(list: string[] | null | undefined): string[] | nul
 
 async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateApiKeyInput) {
   const gen = generateApiKey(input.mode);
-  const row = await trx
-    .insertInto('api_keys')
-    .values({
-      id: newId('key', clock),
-      store_id: storeId,
-      mode: input.mode,
-      name: input.name,
-      key_hash: gen.hash,
-      key_hint: gen.hint,
-      scopes: jsonb(input.scopes),
-      ip_allowlist: jsonb(input.ipAllowlist && input.ipAllowlist.length ? input.ipAllowlist : null),
-      product_ids: jsonb(input.productIds && input.productIds.length ? input.productIds : null),
-      created_at: clock.now(),
-      last_used_at: null,
-      expires_at: null,
-      rotated_to: null,
-      revoked_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await keysRepo.insertApiKey(trx, {
+    id: newId('key', clock),
+    store_id: storeId,
+    mode: input.mode,
+    name: input.name,
+    key_hash: gen.hash,
+    key_hint: gen.hint,
+    scopes: input.scopes,
+    ip_allowlist: input.ipAllowlist && input.ipAllowlist.length ? input.ipAllowlist : null,
+    product_ids: input.productIds && input.productIds.length ? input.productIds : null,
+    created_at: clock.now(),
+    last_used_at: null,
+    expires_at: null,
+    rotated_to: null,
+    revoked_at: null,
+  });
   return { row, secret: gen.plaintext };
 }
 
@@ -242,22 +232,17 @@ export async function createApiKey(deps: Deps, storeId: string, input: CreateApi
 export const ALL_SCOPES: Scope[] = [...SCOPES];
 
 export async function listApiKeys(deps: Deps, storeId: string, q: { mode?: Mode } & PageParams) {
-  const base = () => {
-    let b = deps.db.selectFrom('api_keys').where('store_id', '=', storeId);
-    if (q.mode) b = b.where('mode', '=', q.mode);
-    return b;
-  };
   const now = deps.clock.now();
   return listPage(
     q,
-    async () => Number((await base().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),
-    (offset, limit) => base().selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    () => keysRepo.countApiKeys(deps.db, storeId, q.mode),
+    (offset, limit) => keysRepo.pageApiKeys(deps.db, storeId, q.mode, offset, limit),
     (r) => apiKeyView(r, now),
   );
 }
 
 async function lockActiveKey(trx: Db, storeId: string, id: string, now: Date) {
-  const key = await trx.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
+  const key = await keysRepo.lockApiKey(trx, storeId, id);
   if (!key) throw new ApiError('API_KEY_NOT_FOUND');
   if ((key.revoked_at && key.revoked_at <= now) || key.expires_at) throw new ApiError('API_KEY_NOT_ACTIVE');
   return key;
@@ -277,12 +262,7 @@ export async function rotateApiKey(deps: Deps, storeId: string, id: string, grac
       ipAllowlist: old.ip_allowlist,
       productIds: old.product_ids,
     });
-    const prev = await trx
-      .updateTable('api_keys')
-      .set({ expires_at: new Date(now.getTime() + grace * 3_600_000), rotated_to: row.id })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const prev = await keysRepo.markApiKeyRotated(trx, id, new Date(now.getTime() + grace * 3_600_000), row.id);
     return { apiKey: apiKeyView(row, now), secret, previous: apiKeyView(prev, now), keyHash: old.key_hash };
   });
   keyChangedHere(deps, result.keyHash);
@@ -292,14 +272,7 @@ export async function rotateApiKey(deps: Deps, storeId: string, id: string, grac
 export async function revokeApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
   const now = deps.clock.now();
   const row = await deps.db.transaction().execute(async (trx) => {
-    const r = await trx
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('id', '=', id)
-      .where('store_id', '=', storeId)
-      .where('revoked_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
+    const r = await keysRepo.revokeApiKeyRow(trx, storeId, id, now);
     if (r) await announceKeyChange(trx, r.key_hash);
     return r;
   });
@@ -307,14 +280,14 @@ export async function revokeApiKey(deps: Deps, storeId: string, id: string): Pro
     keyChangedHere(deps, row.key_hash);
     return apiKeyView(row, now);
   }
-  const existing = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  const existing = await keysRepo.findApiKey(deps.db, storeId, id);
   if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(existing, now);
 }
 
 /** One API key of the store (the dashboard checks its mode before acting on it). */
 export async function getApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
-  const row = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  const row = await keysRepo.findApiKey(deps.db, storeId, id);
   if (!row) throw new ApiError('API_KEY_NOT_FOUND');
   return apiKeyView(row, deps.clock.now());
 }

@@ -3,7 +3,6 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
-import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { systemClock } from '../platform/clock';
@@ -12,6 +11,7 @@ import type { Mode } from '../platform/tables';
 import { guardWebhookUrl, loopbackPorts, URL_REFUSED_MESSAGE } from './ssrf';
 import type { StoredSecret } from './tables';
 import { openSecret } from './model';
+import { enabledEndpointsForEvent } from './repo';
 
 /**
  * The one way anything in the service calls a seller's endpoint: the delivery worker and the licenses module
@@ -61,16 +61,7 @@ export async function findEndpointsFor(
   eventType: string,
   now?: Date,
 ): Promise<OutboundEndpoint[]> {
-  const rows = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'secrets'])
-    .where('store_id', '=', storeId)
-    .where('mode', '=', mode)
-    .where('status', '=', 'enabled')
-    .where(sql<boolean>`event_types @> ${JSON.stringify([eventType])}::jsonb`)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await enabledEndpointsForEvent(db, storeId, mode, eventType);
   return rows.map((r) => ({ id: r.id, url: r.url, secrets: activeSecrets(r.secrets, now).map((x) => openSecret(masterKey, x)) }));
 }
 

@@ -13,6 +13,20 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 // ---------- endpoints ----------
 
+/** Enabled endpoints of the store+mode subscribed to `eventType`, oldest first (the jsonb containment test). */
+export async function enabledEndpointsForEvent(db: Db, storeId: string, mode: Mode, eventType: string): Promise<Array<Pick<EndpointRow, 'id' | 'url' | 'secrets'>>> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secrets'])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', '=', 'enabled')
+    .where(sql<boolean>`event_types @> ${JSON.stringify([eventType])}::jsonb`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function insertEndpoint(
   db: Db,
   e: { id: string; storeId: string; mode: Mode; url: string; eventTypes: string[]; description: string | null; secrets: StoredSecret[]; now: Date },
