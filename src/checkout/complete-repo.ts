@@ -5,7 +5,7 @@ import type { OrderRow } from '../orders/model';
 import type { SessionRow } from './model';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
 
-/** The payment path's queries (complete.ts, reconcile.ts): every write runs on the caller's transaction. */
+// The payment path's queries (complete.ts, reconcile.ts); every write runs on the caller's transaction.
 
 /** Locks the session row for the rest of the caller's transaction (one attempt at a time; see completePayment). */
 export function lockSession(trx: Db, id: string): Promise<SessionRow | undefined> {

@@ -1,7 +1,7 @@
 import type { Db } from '../db';
 import type { LicenseRow } from './repo';
 
-/** Queries of license issuance on payment (issue-on-payment.ts) and of the seller-issued key job (issue-job.ts). */
+// Queries of license issuance on payment (issue-on-payment.ts) and of the seller-issued key job (issue-job.ts).
 
 export function findOrderForLicense(trx: Db, orderId: string) {
   return trx

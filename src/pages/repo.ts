@@ -7,7 +7,7 @@ import type { OrderRow } from '../orders/model';
 import type { SubscriptionRow } from '../subscriptions/model';
 import type { PortalSessionRow } from '../subscriptions/portal';
 
-/** The payment page's and the buyer portal's reads and writes (on the checkout, catalog, store and subscription tables). */
+// The payment page's and the buyer portal's reads and writes (on the checkout, catalog, store and subscription tables).
 
 /** The session again after a stale attempt was recovered (it exists: it was just read). */
 export function findSessionOrThrow(db: Db, id: string): Promise<SessionRow> {
