@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import { jsonb } from '../db';
 import { writeEvent } from '../platform/events';
 import { enqueueJob } from '../jobs/queue';
 import { reserveCoupon, reserveStock, releaseCoupon, releaseStock } from '../catalog/repo';
@@ -16,6 +14,18 @@ import { subscriptionIdForSession } from '../subscriptions/model';
 import { startSubscription } from '../subscriptions/start';
 import { quote } from './quote';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
+import {
+  clearSessionPayment,
+  findProductName,
+  findProductNameAndType,
+  findProductStatus,
+  findStaleAttempts,
+  insertOrder,
+  lockSession,
+  markAttemptStarted,
+  markPaymentUnknown,
+  markSessionCompleted,
+} from './complete-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -97,8 +107,6 @@ class Rollback extends Error {
   }
 }
 
-const lockSession = (trx: Db, id: string) => trx.selectFrom('checkout_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-
 /**
  * Takes a payment for a checkout session, in three steps so the gateway is never called inside a transaction:
  * 1. one transaction locks the session, checks it is open, unexpired and not already with the gateway, takes one
@@ -132,7 +140,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
   if (payment.amount === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: payment.method } };
   } else if (billingKey) {
-    const product = await deps.db.selectFrom('products').select('name').where('id', '=', session.product_id).executeTakeFirstOrThrow();
+    const product = await findProductName(deps.db, session.product_id);
     outcome = await chargeFirstPayment(input.provider, {
       billingKey,
       customerKey: subscriptionIdForSession(session.id),
@@ -182,7 +190,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         return { kind: 'checking', session: s } as const;
       }
       if (s.expires_at <= now) return { kind: 'expired', session: s } as const;
-      const product = await trx.selectFrom('products').select(['id', 'status']).where('id', '=', s.product_id).executeTakeFirstOrThrow();
+      const product = await findProductStatus(trx, s.product_id);
       if (product.status === 'archived') return { kind: 'unavailable', code: 'PRODUCT_ARCHIVED' } as const;
 
       const q = await quote(trx, s, input.attempt.couponCode, now);
@@ -212,11 +220,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         startedAt: now.toISOString(),
         billing,
       };
-      await trx
-        .updateTable('checkout_sessions')
-        .set({ payment: jsonb(payment), attempt: jsonb(input.attempt), attempt_locked_until: new Date(now.getTime() + ATTEMPT_LOCK_MS) })
-        .where('id', '=', s.id)
-        .execute();
+      await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));
       return { kind: 'started', session: s, payment } as const;
     });
   } catch (err) {
@@ -248,53 +252,45 @@ export async function settle(deps: Deps, sessionId: string, paymentKey: string, 
 
 async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight, result: ConfirmResult): Promise<PayResult> {
   const now = deps.clock.now();
-  const product = await trx.selectFrom('products').select(['name', 'type']).where('id', '=', s.product_id).executeTakeFirstOrThrow();
+  const product = await findProductNameAndType(trx, s.product_id);
   const isSubscription = product.type === 'subscription' && s.billing_interval !== null;
-  const row = await trx
-    .insertInto('orders')
-    .values({
-      id: s.pending_order_id,
-      store_id: s.store_id,
-      mode: s.mode,
-      product_id: s.product_id,
-      product_name: product.name,
-      plan_id: s.plan_id,
-      billing_interval: s.billing_interval,
-      checkout_session_id: s.id,
-      status: 'paid',
-      amount: p.amount,
-      currency: 'KRW',
-      method: result.method ?? p.method,
-      buyer_name: p.buyerName,
-      buyer_email: p.buyerEmail,
-      buyer_phone: p.buyerPhone,
-      metadata: jsonb(s.metadata ?? null),
-      coupon: jsonb(p.coupon),
-      coupon_id: p.couponId,
-      period_start: isSubscription ? now : null,
-      period_end: isSubscription ? periodEnd(now, s.billing_interval!) : null,
-      // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
-      paid_at: now,
-      confirmed_at: null,
-      refunded_at: null,
-      refunded_amount: null,
-      provider: p.provider,
-      provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
-      subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
-      subscription_event: isSubscription ? 'initial' : null,
-      settlement_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertOrder(trx, {
+    id: s.pending_order_id,
+    store_id: s.store_id,
+    mode: s.mode,
+    product_id: s.product_id,
+    product_name: product.name,
+    plan_id: s.plan_id,
+    billing_interval: s.billing_interval,
+    checkout_session_id: s.id,
+    status: 'paid',
+    amount: p.amount,
+    currency: 'KRW',
+    method: result.method ?? p.method,
+    buyer_name: p.buyerName,
+    buyer_email: p.buyerEmail,
+    buyer_phone: p.buyerPhone,
+    metadata: s.metadata ?? null,
+    coupon: p.coupon,
+    coupon_id: p.couponId,
+    period_start: isSubscription ? now : null,
+    period_end: isSubscription ? periodEnd(now, s.billing_interval!) : null,
+    // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
+    paid_at: now,
+    confirmed_at: null,
+    refunded_at: null,
+    refunded_amount: null,
+    provider: p.provider,
+    provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
+    subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
+    subscription_event: isSubscription ? 'initial' : null,
+    settlement_id: null,
+    created_at: now,
+    updated_at: now,
+  });
   // The subscription starts in the same transaction as its first order: both exist, or neither.
   if (isSubscription) await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null });
-  await trx
-    .updateTable('checkout_sessions')
-    .set({ status: 'completed', order_id: row.id, completed_at: now, payment: jsonb(null), attempt_locked_until: null })
-    .where('id', '=', s.id)
-    .execute();
+  await markSessionCompleted(trx, s.id, row.id, now);
   await issueLicensesForOrder(trx, deps, row.id);
   // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).
   const order = await orderViewOf(trx, deps, row);
@@ -311,13 +307,13 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
 async function release(trx: Db, s: SessionRow, p: PaymentInFlight): Promise<void> {
   if (p.stockReserved) await releaseStock(trx, s.product_id);
   if (p.couponId) await releaseCoupon(trx, p.couponId);
-  await trx.updateTable('checkout_sessions').set({ payment: jsonb(null), attempt_locked_until: null }).where('id', '=', s.id).execute();
+  await clearSessionPayment(trx, s.id);
 }
 
 /** Keeps the reservation (the buyer may have been charged) and schedules the reconciliation that settles it. */
 async function markUnknown(trx: Db, deps: Deps, s: SessionRow): Promise<void> {
   const p = s.payment!;
-  await trx.updateTable('checkout_sessions').set({ payment: jsonb({ ...p, state: 'unknown' }), attempt_locked_until: null }).where('id', '=', s.id).execute();
+  await markPaymentUnknown(trx, s.id, p);
   await enqueueJob(trx, deps.clock, {
     name: RECONCILE_JOB,
     payload: { sessionId: s.id },
@@ -344,14 +340,7 @@ export async function recoverStaleAttempt(deps: Deps, sessionId: string): Promis
  * lock has run out is handed to reconciliation, so its stock and coupon are not held forever. Safe to run twice.
  */
 export async function sweepStaleAttempts(deps: Deps, now: Date): Promise<number> {
-  const stale = await deps.db
-    .selectFrom('checkout_sessions')
-    .select('id')
-    .where('payment', 'is not', null)
-    .where('attempt_locked_until', '<=', now)
-    .where(sql<string>`payment->>'state'`, '=', 'confirming')
-    .limit(100)
-    .execute();
+  const stale = await findStaleAttempts(deps.db, now);
   for (const s of stale) await recoverStaleAttempt(deps, s.id);
   return stale.length;
 }

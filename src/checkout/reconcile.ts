@@ -3,6 +3,7 @@ import { getModeSettings } from '../stores/service';
 import { providerFor } from '../payments';
 import type { ConfirmResult, Outcome } from '../payments/provider';
 import { chargeFirstPayment, confirmIdempotencyKey, isBillingCharge, settle, sweepStaleAttempts, RECONCILE_JOB } from './complete';
+import { findProductName, findSession } from './complete-repo';
 import { decryptSecret } from '../platform/crypto';
 import { subscriptionIdForSession } from '../subscriptions/model';
 
@@ -22,7 +23,7 @@ const NOT_FOUND_CODES = new Set(['NOT_FOUND_PAYMENT', 'NOT_FOUND', 'NOT_FOUND_PA
  *   jobs table and the session keeps its reservation, for the seller to resolve with the gateway's dashboard.
  */
 export async function reconcileSession(deps: Deps, sessionId: string): Promise<'paid' | 'released' | 'nothing'> {
-  const s = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  const s = await findSession(deps.db, sessionId);
   if (!s || s.status === 'completed' || s.payment?.state !== 'unknown') return 'nothing';
   const p = s.payment;
   const settings = await getModeSettings(deps.db, s.store_id, s.mode);
@@ -32,7 +33,7 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
   if (isBillingCharge(p.paymentKey) && p.billing) {
     // A first payment charged to a billing key: ask again with the same idempotency key and orderId (the gateway
     // replays its first answer, or finds the order already charged), never a new charge.
-    const product = await deps.db.selectFrom('products').select('name').where('id', '=', s.product_id).executeTakeFirstOrThrow();
+    const product = await findProductName(deps.db, s.product_id);
     const again = await chargeFirstPayment(provider, {
       billingKey: decryptSecret(deps.config.masterKey, p.billing.keySealed).toString('utf8'),
       customerKey: subscriptionIdForSession(s.id),

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../db';
+import { jsonb } from '../db';
 import type { Mode } from '../platform/tables';
 import type { SessionRow } from './model';
 
@@ -71,4 +72,43 @@ export async function insertSessionClaimingKey(db: Db, s: SessionRow, claim: Key
   ];
   const r = await db.executeQuery(CompiledQuery.raw(INSERT_CLAIMING, params));
   return r.rows.length === 1;
+}
+
+/** Inserts the session (the ordinary path: no Idempotency-Key, or its answer stored by the idempotency layer). */
+export async function insertSession(db: Db, s: SessionRow): Promise<void> {
+  await sessionInsert(db, s).execute();
+}
+
+const sessionInsert = (db: Db, s: SessionRow) =>
+  db.insertInto('checkout_sessions').values({ ...s, metadata: jsonb(s.metadata), attempt: jsonb(null), payment: jsonb(null) });
+
+/**
+ * One statement: the session and the idempotent answer that describes it (the key `claimed` before) are written
+ * together, or neither is.
+ */
+export async function insertSessionStoringAnswer(
+  db: Db,
+  s: SessionRow,
+  claimed: { storeId: string; mode: string; key: string },
+  answer: { status: number; body: string; contentType: string },
+): Promise<void> {
+  await db
+    .with('s', () => sessionInsert(db, s).returning('id'))
+    .updateTable('idempotency_keys')
+    .set({ state: 'done', response_status: answer.status, response_body: answer.body, response_content_type: answer.contentType })
+    .where('store_id', '=', claimed.storeId)
+    .where('mode', '=', claimed.mode)
+    .where('key', '=', claimed.key)
+    .where((eb) => eb.exists(eb.selectFrom('s').select('s.id')))
+    .execute();
+}
+
+export function findStoreSession(db: Db, storeId: string, mode: Mode, id: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
 }

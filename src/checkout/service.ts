@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps';
-import { jsonb } from '../db';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { productInRange } from '../platform/http/auth';
@@ -7,7 +6,7 @@ import type { Mode } from '../platform/tables';
 import { providerFor } from '../payments';
 import { findProduct } from '../catalog/repo';
 import { isSoldOut, priceFor, saleWindowState } from '../catalog/model';
-import { findCheckoutSetup, insertSessionClaimingKey } from './repo';
+import { findCheckoutSetup, findStoreSession, insertSession, insertSessionClaimingKey, insertSessionStoringAnswer } from './repo';
 import { JSON_UTF8, type AnswerSlot, type ClaimInWrite } from '../platform/http/idempotency';
 import type { SessionRow } from './model';
 import { CATALOG_CHANGED, STORE_CHANGED, storeCache } from '../platform/changes';
@@ -154,34 +153,19 @@ export async function createSession(
     const claimed = await insertSessionClaimingKey(db, row, slot.claim, body);
     return claimed ? { view, body } : null;
   }
-  const insert = db.insertInto('checkout_sessions').values({ ...row, metadata: jsonb(metadata), attempt: jsonb(null), payment: jsonb(null) });
   const claimed = slot.claimed;
   if (claimed) {
     // One statement: the session and the idempotent answer that describes it are written together, or neither is.
-    await db
-      .with('s', () => insert.returning('id'))
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', response_status: 200, response_body: body, response_content_type: JSON_UTF8 })
-      .where('store_id', '=', claimed.storeId)
-      .where('mode', '=', claimed.mode)
-      .where('key', '=', claimed.key)
-      .where((eb) => eb.exists(eb.selectFrom('s').select('s.id')))
-      .execute();
+    await insertSessionStoringAnswer(db, row, claimed, { status: 200, body, contentType: JSON_UTF8 });
   } else {
-    await insert.execute();
+    await insertSession(db, row);
   }
   return { view, body };
 }
 
 /** Sessions of other stores or modes, or of products outside the key's range, answer CHECKOUT_SESSION_NOT_FOUND. */
 export async function getSession(deps: Deps, auth: KeyScope, id: string): Promise<CheckoutSessionView> {
-  const row = await deps.db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('store_id', '=', auth.storeId)
-    .where('mode', '=', auth.mode)
-    .executeTakeFirst();
+  const row = await findStoreSession(deps.db, auth.storeId, auth.mode, id);
   if (!row || !productInRange(auth, row.product_id)) throw new ApiError('CHECKOUT_SESSION_NOT_FOUND');
   return sessionView(row, deps.clock.now(), deps.config.publicBaseUrl);
 }

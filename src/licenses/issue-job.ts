@@ -6,6 +6,7 @@ import { LICENSE_ISSUE_JOB } from './issuance';
 import { keyColumns } from './keys';
 import { parseSellerAnswer } from './model';
 import * as repo from './repo';
+import { applyIssuedKey, findLicenseWithPlan } from './issue-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -34,13 +35,7 @@ export interface LicenseIssueData extends Record<string, unknown> {
  */
 export async function runLicenseIssue(deps: Deps, licenseId: string, opts: { timeoutMs?: number } = {}): Promise<void> {
   const { db, clock, config } = deps;
-  const lic = await db
-    .selectFrom('licenses')
-    .innerJoin('orders', 'orders.id', 'licenses.order_id')
-    .selectAll('licenses')
-    .select(['orders.plan_id', 'orders.billing_interval'])
-    .where('licenses.id', '=', licenseId)
-    .executeTakeFirst();
+  const lic = await findLicenseWithPlan(db, licenseId);
   if (!lic || lic.status !== 'pending') return;
 
   const data: LicenseIssueData = {
@@ -93,11 +88,7 @@ export async function runLicenseIssue(deps: Deps, licenseId: string, opts: { tim
     if (!current || current.status !== 'pending') return 'gone' as const;
     if (await repo.keyTaken(trx, cols.key_hash, lic.product_id)) return 'duplicate' as const;
     const now = clock.now();
-    await trx
-      .updateTable('licenses')
-      .set({ ...cols, status: 'active', expires_at: answer.expiresAt, max_activations: answer.maxActivations, updated_at: now })
-      .where('id', '=', lic.id)
-      .execute();
+    await applyIssuedKey(trx, lic.id, cols, answer, now);
     return 'issued' as const;
   });
   if (applied === 'duplicate') {

@@ -62,6 +62,11 @@ export async function lockLicense(trx: Db, storeId: string, id: string): Promise
   return trx.selectFrom('licenses').selectAll().where('id', '=', id).where('store_id', '=', storeId).forUpdate().executeTakeFirst();
 }
 
+/** Revokes the license (final: it answers `revoked` from now on). */
+export async function markLicenseRevoked(trx: Db, id: string, reason: string | null, now: Date): Promise<void> {
+  await trx.updateTable('licenses').set({ status: 'revoked', revoked_at: now, revoke_reason: reason, updated_at: now }).where('id', '=', id).execute();
+}
+
 /**
  * The app API's lookup: one probe of the unique (key_hash, product_id) index. Only service-issued licenses: the
  * contract says keys issued by a seller-side integration have no record here and cannot be verified here, so a

@@ -81,7 +81,7 @@ export async function revokeLicense(deps: Deps, storeId: string, id: string, rea
     if (!lic) throw new ApiError('LICENSE_NOT_FOUND');
     if (lic.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: '이미 폐기된 라이선스입니다.' });
     const now = deps.clock.now();
-    await trx.updateTable('licenses').set({ status: 'revoked', revoked_at: now, revoke_reason: reason, updated_at: now }).where('id', '=', id).execute();
+    await repo.markLicenseRevoked(trx, id, reason, now);
   });
   return adminGetLicense(deps, storeId, id);
 }
@@ -98,7 +98,7 @@ export async function reissueLicense(deps: Deps, storeId: string, id: string, re
     if (!old) throw new ApiError('LICENSE_NOT_FOUND');
     if (old.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: '폐기된 라이선스는 재발급할 수 없습니다.' });
     const now = deps.clock.now();
-    await trx.updateTable('licenses').set({ status: 'revoked', revoked_at: now, revoke_reason: reason ?? 'reissued', updated_at: now }).where('id', '=', id).execute();
+    await repo.markLicenseRevoked(trx, id, reason ?? 'reissued', now);
     return createLicense(trx, deps, {
       storeId,
       mode: old.mode,

@@ -1,11 +1,11 @@
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../deps';
-import type { Db } from '../db';
 import { decryptSecret, encryptSecret } from '../platform/crypto';
 import { newId } from '../platform/ids';
 import type { SigningKeysTable } from './tables';
 import type { SigningKeyAdminView } from './schemas';
+import { findLastGeneration, insertFirstSigningKey, insertSigningKey, listSigningKeys } from './signing-repo';
 
 /**
  * Rotation schedule. A new key is listed at once but signs only ROTATION_LEAD_MS later, so clients that refresh
@@ -79,10 +79,10 @@ export class LicenseSigner {
   async #load(): Promise<KeyRow[]> {
     const now = this.deps.clock.now().getTime();
     if (this.#rows && now - this.#loadedAt < CACHE_MS && now >= this.#loadedAt) return this.#rows;
-    let rows = await this.deps.db.selectFrom('signing_keys').selectAll().orderBy('generation').execute();
+    let rows = await listSigningKeys(this.deps.db);
     if (rows.length === 0) {
       await this.#createFirst();
-      rows = await this.deps.db.selectFrom('signing_keys').selectAll().orderBy('generation').execute();
+      rows = await listSigningKeys(this.deps.db);
     }
     this.#rows = rows;
     this.#loadedAt = now;
@@ -93,7 +93,7 @@ export class LicenseSigner {
     const now = this.deps.clock.now();
     const row = newKeyRow(this.deps.config.masterKey, newId('lsk', this.deps.clock), 1, now, now);
     // Two processes starting together both try generation 1; the unique index lets exactly one in.
-    await this.deps.db.insertInto('signing_keys').values(row).onConflict((oc) => oc.doNothing()).execute();
+    await insertFirstSigningKey(this.deps.db, row);
   }
 
   #privateKey(row: KeyRow): KeyObject {
@@ -156,10 +156,10 @@ export class LicenseSigner {
     let kid = '';
     for (let attempt = 0; attempt < 3 && !kid; attempt++) {
       const now = clock.now();
-      const last = await db.selectFrom('signing_keys').select(['generation']).orderBy('generation', 'desc').limit(1).executeTakeFirst();
+      const last = await findLastGeneration(db);
       const row = newKeyRow(config.masterKey, newId('lsk', clock), (last?.generation ?? 0) + 1, now, new Date(now.getTime() + ROTATION_LEAD_MS));
       try {
-        await (db as Db).insertInto('signing_keys').values(row).execute();
+        await insertSigningKey(db, row);
         kid = row.kid;
       } catch (e) {
         // Another rotation took this generation at the same moment: take the next one.

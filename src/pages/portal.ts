@@ -17,6 +17,7 @@ import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
 import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
+import { buyerSubscriptions as findBuyerSubscriptions, findPendingRefundRequest, findProductPlans, findStoreName, subscriptionOrders } from './repo';
 
 const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
 
@@ -233,24 +234,17 @@ const portalModule: Module = async (app, deps) => {
 };
 
 async function storeNameOf(deps: Pick<AppDeps, 'db'>, storeId: string): Promise<string> {
-  return (await deps.db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirstOrThrow()).name;
+  return (await findStoreName(deps.db, storeId)).name;
 }
 
 async function pendingRequestAmount(deps: Pick<AppDeps, 'db'>, subscriptionId: string): Promise<number | null> {
-  const r = await deps.db.selectFrom('refund_requests').select('amount').where('subscription_id', '=', subscriptionId).where('status', 'in', ['requested', 'held']).executeTakeFirst();
+  const r = await findPendingRefundRequest(deps.db, subscriptionId);
   return r ? Number(r.amount) : null;
 }
 
 /** The buyer's subscriptions in the session's store, mode and product range (newest first), the session's own first. */
 function buyerSubscriptions(deps: Pick<AppDeps, 'db'>, s: PortalSessionRow) {
-  let q = deps.db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('store_id', '=', s.store_id)
-    .where('mode', '=', s.mode)
-    .where((eb) => eb(eb.fn('lower', ['buyer_email']), '=', s.buyer_email.toLowerCase()));
-  if (s.product_ids) q = q.where('product_id', 'in', s.product_ids.length ? s.product_ids : ['']);
-  return q.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(20).execute();
+  return findBuyerSubscriptions(deps.db, s);
 }
 
 async function buyerSubscription(deps: Pick<AppDeps, 'db'>, s: PortalSessionRow, id: string): Promise<SubscriptionRow | undefined> {
@@ -261,7 +255,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
   const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
   const subs: PortalSubscription[] = [];
   for (const row of rows) {
-    const product = await deps.db.selectFrom('products').select('plans').where('id', '=', row.product_id).executeTakeFirst();
+    const product = await findProductPlans(deps.db, row.product_id);
     subs.push({
       sub: subscriptionView(row),
       preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
@@ -269,16 +263,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
       plans: product?.plans ?? [],
     });
   }
-  const orderRows = rows.length
-    ? await deps.db
-        .selectFrom('orders')
-        .selectAll()
-        .where('subscription_id', 'in', rows.map((r) => r.id))
-        .where('status', 'in', ['paid', 'refunded'])
-        .orderBy('created_at', 'desc')
-        .limit(50)
-        .execute()
-    : [];
+  const orderRows = rows.length ? await subscriptionOrders(deps.db, rows.map((r) => r.id)) : [];
   const refunds = await refundsOf(deps.db, orderRows.map((o) => o.id));
   return portalPage({
     storeName: await storeNameOf(deps, s.store_id),

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../deps';
-import { jsonb } from '../db';
 import { getBusinessDetails, getModeSettings } from '../stores/service';
 import { providerFor, type PaymentProvider } from '../payments';
 import { loadOrderView } from '../orders/service';
@@ -8,6 +7,8 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { recoverStaleAttempt } from '../checkout/complete';
 import { quote, type Quote } from '../checkout/quote';
 import type { PageContext } from './views';
+import { findSession } from '../checkout/complete-repo';
+import { findProductById, findSessionOrThrow, findStoreName, saveOpenSessionAttempt } from './repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -21,15 +22,15 @@ const SESSION_ID = /^cs_[0-9a-z]{26}$/;
 /** Everything the payment page shows for a session, or null for an unknown id (the id itself is the only key). */
 export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPage | null> {
   if (!SESSION_ID.test(sessionId)) return null;
-  let session = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  let session = await findSession(deps.db, sessionId);
   if (!session) return null;
   if (session.payment?.state === 'confirming' && (!session.attempt_locked_until || session.attempt_locked_until <= deps.clock.now())) {
     await recoverStaleAttempt(deps, session.id);
-    session = await deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
+    session = await findSessionOrThrow(deps.db, sessionId);
   }
-  const product = await deps.db.selectFrom('products').selectAll().where('id', '=', session.product_id).executeTakeFirstOrThrow();
+  const product = await findProductById(deps.db, session.product_id);
   const [store, business] = await Promise.all([
-    deps.db.selectFrom('stores').select('name').where('id', '=', session.store_id).executeTakeFirstOrThrow(),
+    findStoreName(deps.db, session.store_id),
     getBusinessDetails(deps.db, session.store_id),
   ]);
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
@@ -43,7 +44,7 @@ export function priceQuote(deps: Deps, page: LoadedPage, couponCode: string | nu
 
 /** Keeps the buyer's checked input while an approval step or the gateway window is open (open sessions only). */
 export async function saveAttempt(deps: Deps, sessionId: string, attempt: CheckoutAttempt): Promise<void> {
-  await deps.db.updateTable('checkout_sessions').set({ attempt: jsonb(attempt) }).where('id', '=', sessionId).where('status', '=', 'open').execute();
+  await saveOpenSessionAttempt(deps.db, sessionId, attempt);
 }
 
 export async function sessionOrder(deps: Deps, orderId: string | null): Promise<OrderView | null> {
