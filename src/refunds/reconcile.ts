@@ -29,9 +29,9 @@ export type ReconcileResult = 'succeeded' | 'failed' | 'nothing';
 export async function reconcileRefund(deps: Deps, refundId: string): Promise<ReconcileResult> {
   const refund = await repo.findRefund(deps.db, refundId);
   if (!refund || (refund.status !== 'unknown' && refund.status !== 'pending')) return 'nothing';
-  const order = await deps.db.selectFrom('orders').selectAll().where('id', '=', refund.order_id).executeTakeFirstOrThrow();
+  const order = await repo.getOrder(deps.db, refund.order_id);
   const now = deps.clock.now();
-  await deps.db.updateTable('order_refunds').set({ reconcile_attempts: refund.reconcile_attempts + 1 }).where('id', '=', refund.id).execute();
+  await repo.setReconcileAttempts(deps.db, refund.id, refund.reconcile_attempts + 1);
 
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
   const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
@@ -56,15 +56,12 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
         throw new Error(`refund ${refund.id}: retry still unknown: ${outcome.message}`);
       }
     } else {
-      await deps.db
-        .updateTable('order_refunds')
-        .set({
-          failure_code: 'RECONCILE_MISMATCH',
-          error: `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${refund.amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
-          updated_at: now,
-        })
-        .where('id', '=', refund.id)
-        .execute();
+      await repo.flagReconcileMismatch(
+        deps.db,
+        refund.id,
+        `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${refund.amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
+        now,
+      );
       throw new Error(`refund ${refund.id}: gateway canceled ${canceled}, we recorded ${ours} + ${refund.amount}`);
     }
   }

@@ -104,6 +104,29 @@ export function stalePending(db: Db, before: Date, limit: number): Promise<Pick<
   return db.selectFrom('order_refunds').select('id').where('status', '=', 'pending').where('updated_at', '<', before).orderBy('updated_at').limit(limit).execute();
 }
 
+/** The order of a refund being reconciled (unlocked read; reconciliation runs outside a transaction). */
+export function getOrder(db: Db, id: string): Promise<OrderRow> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Counts a reconciliation attempt. Leaves `updated_at` alone (the stale-pending sweep reads it). */
+export async function setReconcileAttempts(db: Db, id: string, attempts: number): Promise<void> {
+  await db.updateTable('order_refunds').set({ reconcile_attempts: attempts }).where('id', '=', id).execute();
+}
+
+/** Flags a refund whose gateway total does not match our records (`RECONCILE_MISMATCH`), for the seller to check. */
+export async function flagReconcileMismatch(db: Db, id: string, error: string, now: Date): Promise<void> {
+  await db
+    .updateTable('order_refunds')
+    .set({
+      failure_code: 'RECONCILE_MISMATCH',
+      error,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 export interface RefundListFilter {
   storeId: string;
   mode?: Mode;

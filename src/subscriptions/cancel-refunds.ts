@@ -4,6 +4,7 @@ import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { refundOrder } from '../refunds/service';
 import type { PendingRefundRequestView } from './cancel-schemas';
+import * as cancelRepo from './cancel-repo';
 
 /**
  * The one place the cancellation talks to the refunds module: the engine's entry point, the refund-request table
@@ -29,27 +30,14 @@ export async function refundForCancel(deps: Deps, input: { storeId: string; mode
 export async function cancelRefundsSince(db: Db, orderIds: string[], since: Date): Promise<Map<string, 'pending' | 'succeeded' | 'unknown'>> {
   const out = new Map<string, 'pending' | 'succeeded' | 'unknown'>();
   if (orderIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('order_refunds')
-    .select(['order_id', 'status'])
-    .where('order_id', 'in', orderIds)
-    .where('source', '=', 'subscription_cancel')
-    .where('created_at', '>=', since)
-    .where('status', '<>', 'failed')
-    .execute();
+  const rows = await cancelRepo.cancelRefundsOf(db, orderIds, since);
   for (const r of rows) out.set(r.order_id, r.status as 'pending' | 'succeeded' | 'unknown');
   return out;
 }
 
 /** The active (requested or held) refund request of the subscription or one of its orders, if any. */
 export async function activeRefundRequest(db: Db, subscriptionId: string, orderIds: string[]): Promise<PendingRefundRequestView | null> {
-  const row = await db
-    .selectFrom('refund_requests')
-    .selectAll()
-    .where('status', 'in', ['requested', 'held'])
-    .where((eb) => (orderIds.length ? eb.or([eb('subscription_id', '=', subscriptionId), eb('order_id', 'in', orderIds)]) : eb('subscription_id', '=', subscriptionId)))
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const row = await cancelRepo.findActiveRefundRequest(db, subscriptionId, orderIds);
   if (!row) return null;
   return {
     id: row.id,
@@ -76,28 +64,25 @@ export async function fileCancelRefundRequest(
 ): Promise<string> {
   const now = deps.clock.now();
   const id = newId('rr', deps.clock);
-  await trx
-    .insertInto('refund_requests')
-    .values({
-      id,
-      store_id: r.storeId,
-      mode: r.mode,
-      order_id: r.orderId,
-      subscription_id: r.subscriptionId,
-      status: 'requested',
-      amount: r.amount,
-      currency: 'KRW',
-      reason: r.reason,
-      statutory: r.statutory,
-      requested_at: now,
-      decided_at: null,
-      decision_reason: null,
-      refund_id: null,
-      auto_approve_at: null,
-      source: 'subscription_cancel',
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await cancelRepo.insertCancelRefundRequest(trx, {
+    id,
+    store_id: r.storeId,
+    mode: r.mode,
+    order_id: r.orderId,
+    subscription_id: r.subscriptionId,
+    status: 'requested',
+    amount: r.amount,
+    currency: 'KRW',
+    reason: r.reason,
+    statutory: r.statutory,
+    requested_at: now,
+    decided_at: null,
+    decision_reason: null,
+    refund_id: null,
+    auto_approve_at: null,
+    source: 'subscription_cancel',
+    created_at: now,
+    updated_at: now,
+  });
   return id;
 }

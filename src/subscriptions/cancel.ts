@@ -11,6 +11,7 @@ import type { CancelInput, CancelPreviewView, CancelResultView } from './cancel-
 import type { PlannedRefund } from './cancel-tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
+import * as cancelRepo from './cancel-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -47,16 +48,11 @@ export const CANCEL_CHECKS: Array<[string, string]> = [
 // ---------- reading the inputs ----------
 
 async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ comp: CancelComputation; orderIds: string[]; chargeId: string | null }> {
-  const orders = await db
-    .selectFrom('orders')
-    .select(['id', 'amount', 'refunded_amount', 'paid_at', 'period_start', 'period_end', 'subscription_event', 'settlement_id', 'status'])
-    .where('subscription_id', '=', sub.id)
-    .where('status', 'in', ['paid', 'refunded'])
-    .execute();
+  const orders = await cancelRepo.cancelOrdersOf(db, sub.id);
   const orderIds = orders.map((o) => o.id);
   const inFlight = new Set(
     orderIds.length
-      ? (await db.selectFrom('order_refunds').select('order_id').where('order_id', 'in', orderIds).where('status', 'in', ['pending', 'unknown']).execute()).map((r) => r.order_id)
+      ? (await cancelRepo.refundsInFlightOf(db, orderIds)).map((r) => r.order_id)
       : [],
   );
   const request = await activeRefundRequest(db, sub.id, orderIds);
@@ -64,23 +60,12 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
   // A renewal (or an upgrade's difference) charge whose answer is not recorded yet: the period it pays for is not
   // known, so no preview can be honoured until it is (blocked like a refund in progress; see CANCEL_CHECKS).
   const charge = await repo.chargeInFlight(db, sub.id);
-  const product = await db
-    .selectFrom('products')
-    .select(['refund_days', 'trial_offered', 'usage_restriction_marked', 'clawback_disclosed', 'penalty_rate', 'plans'])
-    .where('id', '=', sub.product_id)
-    .executeTakeFirstOrThrow();
+  const product = await cancelRepo.cancelPolicyOf(db, sub.product_id);
   const plan = product.plans.find((p) => p.id === sub.plan_id);
   // Evidence of use: a license of the subscription activated or verified during the order's period (the seller's
   // burden of proof; no evidence counts as unused). Portal visits are not use: opening the portal to cancel must
   // not cost the buyer the statutory refund.
-  const usage = orderIds.length
-    ? await db
-        .selectFrom('license_activations as a')
-        .innerJoin('licenses as l', 'l.id', 'a.license_id')
-        .select(['a.activated_at', 'a.last_verified_at'])
-        .where((eb) => eb.or([eb('l.subscription_id', '=', sub.id), eb('l.order_id', 'in', orderIds)]))
-        .execute()
-    : [];
+  const usage = orderIds.length ? await cancelRepo.licenseUsageOf(db, sub.id, orderIds) : [];
   const usedDuring = (from: Date) => usage.some((u) => (u.activated_at >= from && u.activated_at <= now) || (u.last_verified_at !== null && u.last_verified_at >= from && u.last_verified_at <= now));
 
   const inputs: CancelOrderInput[] = orders
@@ -159,14 +144,7 @@ async function endNow(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRo
     updated_at: now,
   });
   // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine).
-  const orderIds = trx.selectFrom('orders').select('id').where('subscription_id', '=', sub.id);
-  await trx
-    .updateTable('licenses')
-    .set({ expires_at: now, updated_at: now })
-    .where((eb) => eb.or([eb('subscription_id', '=', sub.id), eb('order_id', 'in', orderIds)]))
-    .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .execute();
+  await cancelRepo.expireLicensesOnCancel(trx, sub.id, now);
   await event(trx, deps, ended, 'subscription.ended', { cancellation });
   return ended;
 }
@@ -239,11 +217,11 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
     const sub = (await repo.lockSubscription(trx, id))!;
     const now = deps.clock.now();
     // An unfinished claim comes first, even on a subscription that has meanwhile ended: its plan was promised.
-    const open = await trx.selectFrom('subscription_cancellations').selectAll().where('subscription_id', '=', id).where('status', '=', 'refunding').executeTakeFirst();
+    const open = await cancelRepo.findRefundingCancellation(trx, id);
     if (open) {
       if (open.locked_until && open.locked_until > now) throw new ApiError('REFUND_IN_PROGRESS', { details: { cancellationId: open.id } });
       // Its process died (or a definite failure left refunds done): resume exactly its plan.
-      await trx.updateTable('subscription_cancellations').set({ locked_until: new Date(now.getTime() + CANCEL_CLAIM_MS), updated_at: now }).where('id', '=', open.id).execute();
+      await cancelRepo.renewCancellationLease(trx, open.id, new Date(now.getTime() + CANCEL_CLAIM_MS), now);
       return { kind: 'refund', claimId: open.id, since: open.created_at, plan: open.plan };
     }
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
@@ -288,15 +266,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
 
 /** A paid order covers the current period (so "nothing refundable" means everything was refunded already). */
 async function paidForCurrentPeriod(db: Db, sub: SubscriptionRow, now: Date): Promise<boolean> {
-  const row = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('subscription_id', '=', sub.id)
-    .where('status', 'in', ['paid', 'refunded'])
-    .where('period_start', '<=', now)
-    .where('period_end', '>', now)
-    .where('amount', '>', 0)
-    .executeTakeFirst();
+  const row = await cancelRepo.orderCoveringNow(db, sub.id, now);
   return row !== undefined;
 }
 
@@ -313,27 +283,24 @@ async function insertClaim(
 ): Promise<string> {
   const now = deps.clock.now();
   const id = newId('scx', deps.clock);
-  await trx
-    .insertInto('subscription_cancellations')
-    .values({
-      id,
-      subscription_id: sub.id,
-      store_id: sub.store_id,
-      mode: sub.mode,
-      actor,
-      reason,
-      status,
-      preview: jsonb(preview),
-      plan: jsonb(plan),
-      refund_amount: plan.reduce((s, p) => s + p.amount, 0),
-      refunded_order_ids: jsonb([]),
-      refund_request_id: refundRequestId,
-      locked_until: status === 'refunding' ? new Date(now.getTime() + CANCEL_CLAIM_MS) : null,
-      error_code: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await cancelRepo.insertCancellation(trx, {
+    id,
+    subscription_id: sub.id,
+    store_id: sub.store_id,
+    mode: sub.mode,
+    actor,
+    reason,
+    status,
+    preview: jsonb(preview),
+    plan: jsonb(plan),
+    refund_amount: plan.reduce((s, p) => s + p.amount, 0),
+    refunded_order_ids: jsonb([]),
+    refund_request_id: refundRequestId,
+    locked_until: status === 'refunding' ? new Date(now.getTime() + CANCEL_CLAIM_MS) : null,
+    error_code: null,
+    created_at: now,
+    updated_at: now,
+  });
   return id;
 }
 
@@ -367,14 +334,10 @@ async function executePlan(deps: Deps, subId: string, claimId: string, since: Da
   const refundedIds = plan.map((p) => p.orderId);
   const ended = await deps.db.transaction().execute(async (trx) => {
     const sub = (await repo.lockSubscription(trx, subId))!;
-    const claim = await trx.selectFrom('subscription_cancellations').selectAll().where('id', '=', claimId).forUpdate().executeTakeFirstOrThrow();
+    const claim = await cancelRepo.lockCancellation(trx, claimId);
     if (claim.status !== 'refunding') return sub;
     const now = deps.clock.now();
-    await trx
-      .updateTable('subscription_cancellations')
-      .set({ status: 'completed', refunded_order_ids: jsonb(refundedIds), locked_until: null, updated_at: now })
-      .where('id', '=', claimId)
-      .execute();
+    await cancelRepo.completeCancellation(trx, claimId, refundedIds, now);
     // Ended meanwhile (its period ended while the refunds ran): the refunds are done, nothing more to end.
     if (sub.status === 'ended') return sub;
     return endNow(trx, deps, sub, reason, {
@@ -399,12 +362,11 @@ async function releaseClaim(deps: Deps, claimId: string, plan: PlannedRefund[], 
   const done = await cancelRefundsSince(deps.db, plan.map((p) => p.orderId), since);
   const now = deps.clock.now();
   const code = err instanceof ApiError ? err.code : 'INTERNAL_ERROR';
-  await deps.db
-    .updateTable('subscription_cancellations')
-    .set(done.size === 0 ? { status: 'failed', error_code: code, locked_until: null, updated_at: now } : { error_code: code, locked_until: now, updated_at: now })
-    .where('id', '=', claimId)
-    .where('status', '=', 'refunding')
-    .execute();
+  await cancelRepo.updateRefundingCancellation(
+    deps.db,
+    claimId,
+    done.size === 0 ? { status: 'failed', error_code: code, locked_until: null, updated_at: now } : { error_code: code, locked_until: now, updated_at: now },
+  );
 }
 
 /**
@@ -412,13 +374,7 @@ async function releaseClaim(deps: Deps, claimId: string, plan: PlannedRefund[], 
  * their own plan. Safe to run twice and in several workers (the subscription lock and the lease decide who resumes).
  */
 export async function resumeStaleCancellations(deps: Deps, now: Date): Promise<number> {
-  const stale = await deps.db
-    .selectFrom('subscription_cancellations')
-    .select(['subscription_id', 'reason', 'actor'])
-    .where('status', '=', 'refunding')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .limit(20)
-    .execute();
+  const stale = await cancelRepo.staleCancellations(deps.db, now, 20);
   let n = 0;
   for (const c of stale) {
     try {

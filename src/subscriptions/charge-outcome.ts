@@ -30,7 +30,7 @@ export type ChargeResult =
 export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcome<ConfirmResult>, providerName: 'simulator' | 'toss'): Promise<ChargeResult> {
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx): Promise<ChargeResult> => {
-    const head = await trx.selectFrom('subscription_charges').select('subscription_id').where('id', '=', chargeId).executeTakeFirstOrThrow();
+    const head = await repo.chargeSubscriptionId(trx, chargeId);
     // Lock order everywhere: the subscription, then its charge.
     const sub = (await repo.lockSubscription(trx, head.subscription_id))!;
     const charge = (await repo.lockCharge(trx, chargeId))!;
@@ -87,44 +87,40 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
   const own = subscriptionNow(sub, now);
   const target = charge.target ?? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   const event = charge.kind === 'renewal' ? 'renewal' : 'difference';
-  const order = await trx
-    .insertInto('orders')
-    .values({
-      id: charge.order_id,
-      store_id: sub.store_id,
-      mode: sub.mode,
-      product_id: sub.product_id,
-      product_name: sub.product_name,
-      plan_id: target.planId,
-      billing_interval: target.interval,
-      checkout_session_id: null,
-      status: 'paid',
-      amount: Number(charge.amount),
-      currency: 'KRW',
-      method: result.method ?? 'card',
-      buyer_name: sub.buyer_name,
-      buyer_email: sub.buyer_email,
-      buyer_phone: sub.buyer_phone,
-      metadata: jsonb(sub.metadata ?? null),
-      coupon: jsonb(null),
-      coupon_id: null,
-      period_start: charge.kind === 'renewal' ? charge.period_start : own,
-      period_end: charge.period_end,
-      // The subscription's own time: under a test clock the order is paid when the simulated renewal happens.
-      paid_at: own,
-      confirmed_at: null,
-      refunded_at: null,
-      refunded_amount: null,
-      provider: providerName,
-      provider_payment_key: result.paymentKey || null,
-      subscription_id: sub.id,
-      subscription_event: event,
-      settlement_id: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const order = await repo.insertChargeOrder(trx, {
+    id: charge.order_id,
+    store_id: sub.store_id,
+    mode: sub.mode,
+    product_id: sub.product_id,
+    product_name: sub.product_name,
+    plan_id: target.planId,
+    billing_interval: target.interval,
+    checkout_session_id: null,
+    status: 'paid',
+    amount: Number(charge.amount),
+    currency: 'KRW',
+    method: result.method ?? 'card',
+    buyer_name: sub.buyer_name,
+    buyer_email: sub.buyer_email,
+    buyer_phone: sub.buyer_phone,
+    metadata: jsonb(sub.metadata ?? null),
+    coupon: jsonb(null),
+    coupon_id: null,
+    period_start: charge.kind === 'renewal' ? charge.period_start : own,
+    period_end: charge.period_end,
+    // The subscription's own time: under a test clock the order is paid when the simulated renewal happens.
+    paid_at: own,
+    confirmed_at: null,
+    refunded_at: null,
+    refunded_amount: null,
+    provider: providerName,
+    provider_payment_key: result.paymentKey || null,
+    subscription_id: sub.id,
+    subscription_event: event,
+    settlement_id: null,
+    created_at: now,
+    updated_at: now,
+  });
   await repo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now });
 
   let updated: SubscriptionRow;
@@ -229,13 +225,7 @@ async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: 
 export async function endSubscription(trx: Db, deps: Pick<Deps, 'clock'>, sub: SubscriptionRow, reason: EndReason, endedAt: Date): Promise<SubscriptionRow> {
   const now = deps.clock.now();
   const ended = await repo.updateSubscription(trx, sub.id, { status: 'ended', end_reason: reason, ended_at: endedAt, next_retry_at: null, updated_at: now });
-  await trx
-    .updateTable('licenses')
-    .set({ expires_at: now, updated_at: now })
-    .where('subscription_id', '=', sub.id)
-    .where('status', '<>', 'revoked')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .execute();
+  await repo.expireLicensesOnEnd(trx, sub.id, now);
   await writeSubscriptionEnded(trx, deps.clock, ended);
   return ended;
 }

@@ -35,7 +35,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     if (sub.status === 'past_due') throw new ApiError('SUBSCRIPTION_NOT_ACTIVE');
-    const product = await trx.selectFrom('products').select(['plans']).where('id', '=', sub.product_id).executeTakeFirstOrThrow();
+    const product = await repo.productPlans(trx, sub.product_id);
     const plan = product.plans.find((p) => p.id === input.planId);
     const price = plan ? (input.interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice) : null;
     if (!plan || price === null || price === undefined) {

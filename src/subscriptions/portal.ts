@@ -51,15 +51,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
     sub = await repo.findSubscription(db, scope, input.subscriptionId);
     if (!sub || (email && sub.buyer_email.toLowerCase() !== email.toLowerCase())) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
   } else {
-    let q = db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('store_id', '=', scope.storeId)
-      .where('mode', '=', scope.mode)
-      .where('status', 'in', ['active', 'past_due'])
-      .where((eb) => eb(eb.fn('lower', ['buyer_email']), '=', email!.toLowerCase()));
-    if (scope.productIds) q = q.where('product_id', 'in', scope.productIds.length ? scope.productIds : ['']);
-    sub = await q.orderBy('started_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+    sub = await repo.latestLiveSubscriptionOfBuyer(db, scope, email!);
     if (!sub) throw new ApiError('NOT_FOUND', { message: '이 구매자의 진행 중인 구독을 찾을 수 없습니다.' });
   }
 
@@ -70,23 +62,19 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
 
   const now = clock.now();
   const token = randomBase62(40);
-  const row = await db
-    .insertInto('portal_sessions')
-    .values({
-      id: newId('ps', clock),
-      store_id: scope.storeId,
-      mode: scope.mode,
-      buyer_email: sub.buyer_email,
-      subscription_id: sub.id,
-      product_ids: jsonb(scope.productIds),
-      return_url: returnUrl ? input.returnUrl! : null,
-      token_hash: sha256Hex(token),
-      csrf_secret: randomBase62(32),
-      expires_at: new Date(now.getTime() + PORTAL_TTL_MS),
-      created_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await repo.insertPortalSession(db, {
+    id: newId('ps', clock),
+    store_id: scope.storeId,
+    mode: scope.mode,
+    buyer_email: sub.buyer_email,
+    subscription_id: sub.id,
+    product_ids: jsonb(scope.productIds),
+    return_url: returnUrl ? input.returnUrl! : null,
+    token_hash: sha256Hex(token),
+    csrf_secret: randomBase62(32),
+    expires_at: new Date(now.getTime() + PORTAL_TTL_MS),
+    created_at: now,
+  });
   return {
     id: row.id,
     mode: row.mode,
@@ -102,7 +90,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
 /** The open portal session a link's token names, or null (unknown, or past `expiresAt`). */
 export async function openPortalSession(deps: Pick<AppDeps, 'db' | 'clock'>, token: string): Promise<PortalSessionRow | null> {
   if (!/^[A-Za-z0-9]{20,100}$/.test(token)) return null;
-  const row = await deps.db.selectFrom('portal_sessions').selectAll().where('token_hash', '=', sha256Hex(token)).executeTakeFirst();
+  const row = await repo.findPortalSessionByTokenHash(deps.db, sha256Hex(token));
   if (!row || row.expires_at <= deps.clock.now()) return null;
   return row;
 }

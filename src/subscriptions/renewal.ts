@@ -139,7 +139,7 @@ export async function claim(
 
 /** Calls the gateway for a claimed charge (never inside a transaction) and records what it answered. */
 export async function executeCharge(deps: Deps, chargeId: string): Promise<ChargeResult> {
-  const charge = await deps.db.selectFrom('subscription_charges').selectAll().where('id', '=', chargeId).executeTakeFirstOrThrow();
+  const charge = await repo.getCharge(deps.db, chargeId);
   const sub = await repo.getSubscription(deps.db, charge.subscription_id);
   if (!sub) throw new Error(`subscription ${charge.subscription_id} of charge ${chargeId} is gone`);
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;

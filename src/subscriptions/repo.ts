@@ -1,9 +1,12 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
+import type { ProductRow } from '../catalog/model';
+import type { OrderRow } from '../orders/model';
+import type { OrdersTable } from '../orders/tables';
 import type { SubscriptionChargeRow, SubscriptionRow } from './model';
 import type { SubscriptionChargesTable, SubscriptionsTable, SubscriptionStatus } from './tables';
-import type { PortalCardUpdatesTable } from './cancel-tables';
+import type { PortalCardUpdatesTable, PortalSessionsTable } from './cancel-tables';
 
 /** The API key's range: store, mode and (when the key is limited) products. */
 export interface SubscriptionFilter {
@@ -131,6 +134,15 @@ export function takeOverCharge(trx: Db, id: string, now: Date, leaseUntil: Date)
     .executeTakeFirst();
 }
 
+export function getCharge(db: Db, id: string): Promise<SubscriptionChargeRow> {
+  return db.selectFrom('subscription_charges').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The subscription a charge belongs to (read before locking: the subscription is locked first, then the charge). */
+export function chargeSubscriptionId(trx: Db, id: string): Promise<Pick<SubscriptionChargeRow, 'subscription_id'>> {
+  return trx.selectFrom('subscription_charges').select('subscription_id').where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export function lockCharge(trx: Db, id: string): Promise<SubscriptionChargeRow | undefined> {
   return trx.selectFrom('subscription_charges').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
@@ -142,6 +154,50 @@ export async function updateCharge(trx: Db, id: string, patch: Updateable<Subscr
 /** Charges left `charging` past their lease (their process died mid-call), for the sweep that retries them. */
 export function staleCharges(db: Db, now: Date, limit: number): Promise<Pick<SubscriptionChargeRow, 'id' | 'subscription_id'>[]> {
   return db.selectFrom('subscription_charges').select(['id', 'subscription_id']).where('status', '=', 'charging').where('locked_until', '<=', now).limit(limit).execute();
+}
+
+/** The order a succeeded charge pays for (a renewal or difference order). */
+export function insertChargeOrder(trx: Db, row: Insertable<OrdersTable>): Promise<OrderRow> {
+  return trx.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** An ended subscription's licenses expire `now`, unless revoked or already expired. */
+export async function expireLicensesOnEnd(trx: Db, subscriptionId: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('licenses')
+    .set({ expires_at: now, updated_at: now })
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '<>', 'revoked')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .execute();
+}
+
+/** The plans of the subscription's product (for a plan change). */
+export function productPlans(db: Db, productId: string): Promise<Pick<ProductRow, 'plans'>> {
+  return db.selectFrom('products').select(['plans']).where('id', '=', productId).executeTakeFirstOrThrow();
+}
+
+// ---------- portal sessions (migration 009) ----------
+
+/** The buyer's newest active or past-due subscription in the key's range (the portal link by email). */
+export function latestLiveSubscriptionOfBuyer(db: Db, f: SubscriptionFilter, email: string): Promise<SubscriptionRow | undefined> {
+  let q = db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('store_id', '=', f.storeId)
+    .where('mode', '=', f.mode)
+    .where('status', 'in', ['active', 'past_due'])
+    .where((eb) => eb(eb.fn('lower', ['buyer_email']), '=', email.toLowerCase()));
+  if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
+  return q.orderBy('started_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+}
+
+export function insertPortalSession(db: Db, row: Insertable<PortalSessionsTable>): Promise<Selectable<PortalSessionsTable>> {
+  return db.insertInto('portal_sessions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findPortalSessionByTokenHash(db: Db, tokenHash: string): Promise<Selectable<PortalSessionsTable> | undefined> {
+  return db.selectFrom('portal_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 // ---------- portal card registrations (migration 010) ----------

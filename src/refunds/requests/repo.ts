@@ -80,6 +80,10 @@ export function lockRequestById(trx: Db, id: string): Promise<RefundRequestRow |
   return trx.selectFrom('refund_requests').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+export function findRequestById(db: Db, id: string): Promise<RefundRequestRow | undefined> {
+  return db.selectFrom('refund_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function activeRequestOf(db: Db, orderId: string): Promise<RefundRequestRow | undefined> {
   return db.selectFrom('refund_requests').selectAll().where('order_id', '=', orderId).where('status', 'in', ['requested', 'held']).executeTakeFirst();
 }
@@ -122,6 +126,11 @@ export async function orderUsed(db: Db, orderId: string): Promise<boolean> {
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** A refund of the order still `pending` or `unknown`, if any (a refund in flight blocks a new request). */
+export function refundInFlightOf(db: Db, orderId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('order_refunds').select('id').where('order_id', '=', orderId).where('status', 'in', ['pending', 'unknown']).executeTakeFirst();
 }
 
 /** Refund records made for a request (by approvals), newest first. */

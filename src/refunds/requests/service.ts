@@ -194,7 +194,7 @@ export async function followApprovals(deps: Deps, _now: Date): Promise<number> {
 export async function runAutoApprovals(deps: Deps, now: Date): Promise<number> {
   let approved = 0;
   for (const { id } of await repo.dueForAutoApproval(deps.db, now, 20)) {
-    const r = await deps.db.selectFrom('refund_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await repo.findRequestById(deps.db, id);
     if (!r) continue;
     const order = (await repo.findOrder(deps.db, r.order_id))!;
     const left = refundableAmount(order);
@@ -263,7 +263,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
   const [view, requests, inFlight, store, stat] = await Promise.all([
     loadOrderView(deps.db, order.id, deps),
     repo.requestsOfOrder(deps.db, order.id),
-    deps.db.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).where('status', 'in', ['pending', 'unknown']).executeTakeFirst(),
+    repo.refundInFlightOf(deps.db, order.id),
     repo.storeName(deps.db, order.store_id),
     statutoryFor(deps.db, order, deps.clock.now()),
   ]);
@@ -289,7 +289,7 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     const order = await orderByReceipt(trx, orderId, token, true);
     if (!order) return null;
     const active = await repo.activeRequestOf(trx, order.id);
-    const inFlight = await trx.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).where('status', 'in', ['pending', 'unknown']).executeTakeFirst();
+    const inFlight = await repo.refundInFlightOf(trx, order.id);
     const blocked = blockedReason(order, active, inFlight !== undefined);
     if (blocked) throw new BuyerError(blocked);
     const left = refundableAmount(order);
