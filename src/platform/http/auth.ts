@@ -6,7 +6,7 @@ import type { Clock } from '../clock';
 import { ApiError } from '../errors';
 import { safeEqualHex, sha256Hex, safeEqualString } from '../crypto';
 import type { Mode } from '../tables';
-import { parseApiKey } from '../../stores/api-key-format';
+import { parseApiKey } from '../api-key-format';
 import type { Scope } from './route';
 
 export interface ApiKeyAuth {
