@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../deps';
-import { SimulatorProvider } from '../payments';
 import { completePayment, type PayResult } from '../checkout/complete';
 import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
 import type { CheckoutAttempt } from '../checkout/tables';
@@ -188,14 +187,14 @@ export function payHandlers(deps: Deps) {
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
       const attempt = v.attempt;
-      const provider = page.provider!;
+      const entry = page.provider!.paymentEntry;
 
-      if (provider instanceof SimulatorProvider) {
+      if (entry.kind === 'on_page') {
         if (attempt.method !== 'card') {
           await saveAttempt(deps, page.session.id, attempt);
           return { redirect: `${payPath(page.session.id)}/approve` };
         }
-        const auth = provider.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
+        const auth = entry.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
         if (!auth.ok) return renderForm(422, page, values, { errors: { [auth.field]: auth.message } });
         // A subscription keeps the card for renewals: the test card registration's auth key (see payments/README.md).
         const billingAuthKey = page.session.billing_interval ? `sim_auth_${values.cardNumber}` : null;
@@ -224,12 +223,13 @@ export function payHandlers(deps: Deps) {
       const blocked = await gate(page);
       if (blocked) return blocked;
       const attempt = page.session.attempt;
-      if (!(page.provider instanceof SimulatorProvider) || !attempt || attempt.method === 'card') return { redirect: payPath(id) };
+      const entry = page.provider?.paymentEntry;
+      if (entry?.kind !== 'on_page' || !attempt || attempt.method === 'card') return { redirect: payPath(id) };
       const values = valuesFromAttempt(attempt);
       const q = await priceQuote(deps, page, attempt.couponCode);
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
       if (decision === 'show') return send(200, approvalPage(page, attempt.method, q.amount));
-      const auth = page.provider.authorize({ method: attempt.method, approved: decision === 'approve', amount: q.amount, orderId: page.session.pending_order_id });
+      const auth = entry.authorize({ method: attempt.method, approved: decision === 'approve', amount: q.amount, orderId: page.session.pending_order_id });
       if (!auth.ok) return renderForm(422, page, values, { errors: { method: auth.message } });
       return pay(page, values, attempt, auth.paymentKey, q.amount);
     },

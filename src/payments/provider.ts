@@ -13,7 +13,7 @@ export type Outcome<T> =
   | { status: 'unknown'; message: string };
 
 export interface ConfirmInput {
-  /** The gateway's payment key (Toss: from the success redirect; simulator: from `SimulatorProvider.authorize`). */
+  /** The gateway's payment key (Toss: from the success redirect; simulator: from `paymentEntry.authorize`). */
   paymentKey: string;
   /** Our order id, used as the gateway's orderId (6–64 chars of [A-Za-z0-9_-]). */
   orderId: string;
@@ -61,8 +61,21 @@ export interface BillingKeyResult {
   cardSummary: string | null;
 }
 
+export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
+export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
+
+/**
+ * How the hosted payment page takes a payment with this provider:
+ * - `on_page`: our own page takes the buyer's choice (a card number on the form; approve/deny on an approval page for
+ *   easy-pay methods) and `authorize` turns it, synchronously, into a payment key bound to the order and amount
+ *   (the simulator);
+ * - `gateway_window`: the gateway opens its own payment window and redirects back with a payment key (Toss).
+ */
+export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): AuthorizeResult } | { kind: 'gateway_window' };
+
 export interface PaymentProvider {
   readonly name: 'simulator' | 'toss';
+  readonly paymentEntry: PaymentEntry;
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;

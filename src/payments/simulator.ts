@@ -1,7 +1,19 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentMethod } from '../orders/tables';
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
+import type {
+  AuthorizeInput,
+  AuthorizeResult,
+  BillingKeyResult,
+  ConfirmInput,
+  ConfirmResult,
+  Outcome,
+  PaymentEntry,
+  PaymentLookup,
+  PaymentProvider,
+  RefundInput,
+  RefundResult,
+} from './provider';
 import { isLuhnValid, normalizeCardNumber } from './card';
 
 /**
@@ -41,8 +53,7 @@ const FAILURES = {
 
 const UNKNOWN_MESSAGE = '결제사 응답 시간이 초과되었습니다. 결제 상태를 확인한 뒤 다시 시도해 주세요.';
 
-export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
-export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
+export type { AuthorizeInput, AuthorizeResult } from './provider';
 
 /** What a simulator payment key says about itself: `sim_<outcome>_<method>_<amount>_<random>_<mac>`. */
 interface SimKey {
@@ -119,6 +130,8 @@ interface PaymentState {
  */
 export class SimulatorProvider implements PaymentProvider {
   readonly name = 'simulator' as const;
+  /** The hosted page takes the card number (or the easy-pay approval) itself and authorizes it here. */
+  readonly paymentEntry: PaymentEntry = { kind: 'on_page', authorize: (input) => this.authorize(input) };
   readonly #clock: Clock;
   readonly #payments = new Map<string, PaymentState>();
   readonly #refunds = new Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>();

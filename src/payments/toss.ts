@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
+import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
 import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
@@ -21,6 +21,8 @@ const UNKNOWN = '결제사 응답을 확인하지 못했습니다. 결제 상태
  */
 export class TossProvider implements PaymentProvider {
   readonly name = 'toss' as const;
+  /** Toss's own payment window takes the payment; its success redirect brings the payment key back. */
+  readonly paymentEntry: PaymentEntry = { kind: 'gateway_window' };
   readonly #authorization: string;
   readonly #baseUrl: string;
   readonly #timeoutMs: number;

@@ -3,6 +3,7 @@ import { jsonb } from '../db';
 import type { Clock } from './clock';
 import { newId } from './ids';
 import type { Mode } from './tables';
+import { insertEvent } from './events-repo';
 
 /** The event envelope sent to webhook endpoints: `{ id, type, mode, createdAt, data }`. */
 export interface EventEnvelope<T = Record<string, unknown>> {
@@ -20,6 +21,6 @@ export interface EventEnvelope<T = Record<string, unknown>> {
 export async function writeEvent(trx: Db, clock: Clock, e: { storeId: string; mode: Mode; type: string; data: Record<string, unknown> }): Promise<EventEnvelope> {
   const id = newId('evt', clock);
   const now = clock.now();
-  await trx.insertInto('events').values({ id, store_id: e.storeId, mode: e.mode, type: e.type, data: jsonb(e.data), created_at: now, dispatched_at: null }).execute();
+  await insertEvent(trx, { id, store_id: e.storeId, mode: e.mode, type: e.type, data: jsonb(e.data), created_at: now, dispatched_at: null });
   return { id, type: e.type, mode: e.mode, createdAt: now.toISOString(), data: e.data };
 }

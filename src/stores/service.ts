@@ -9,7 +9,7 @@ import { canonicalAllowlistEntry } from '../platform/http/auth';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
-import { generateApiKey } from './api-key-format';
+import { generateApiKey } from '../platform/api-key-format';
 import type { ApiKeyView, StoreView } from './schemas';
 import * as repo from './repo';
 import * as keysRepo from './api-keys-repo';

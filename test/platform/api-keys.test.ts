@@ -2,7 +2,7 @@ import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
 import { platformTestRoutes } from '../helpers/test-routes';
-import { checksumOf, generateApiKey, parseApiKey } from '../../src/stores/api-key-format';
+import { checksumOf, generateApiKey, parseApiKey } from '../../src/platform/api-key-format';
 import { HOUR } from '../../src/platform/clock';
 import { ipAllowed } from '../../src/platform/http/auth';
 

@@ -6,8 +6,9 @@ import type { Clock } from '../clock';
 import { ApiError } from '../errors';
 import { safeEqualHex, sha256Hex, safeEqualString } from '../crypto';
 import type { Mode } from '../tables';
-import { parseApiKey } from '../../stores/api-key-format';
+import { parseApiKey } from '../api-key-format';
 import type { Scope } from './route';
+import { findApiKeyByHash, findStoreByOwnerTokenHash, touchApiKeyLastUsed, type ApiKeyAuthRow } from './auth-repo';
 
 export interface ApiKeyAuth {
   kind: 'api_key';
@@ -124,20 +125,12 @@ export function canonicalAllowlistEntry(entry: string): string | null {
   return bits === undefined ? text : `${text}/${bits}`;
 }
 
-function findKeyByHash(db: Db, hash: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['id', 'store_id', 'mode', 'key_hash', 'scopes', 'ip_allowlist', 'product_ids', 'expires_at', 'revoked_at', 'last_used_at'])
-    .where('key_hash', '=', hash)
-    .executeTakeFirst();
-}
-
 /**
  * The columns authentication reads. Rows are cached by key hash for a few seconds (API_KEY_CACHE_MS); rotation and
  * revocation drop the entry in every process at once (src/platform/changes.ts), and expiry and revocation times are
  * compared with the clock on every request, so a cached row never outlives them.
  */
-export type ApiKeyRow = NonNullable<Awaited<ReturnType<typeof findKeyByHash>>>;
+export type ApiKeyRow = ApiKeyAuthRow;
 
 /**
  * API key → store, mode, scopes; then `onIdentified` (the key's rate limit: a refused call is still a call), then
@@ -158,7 +151,7 @@ export async function authenticateApiKey(
   if (!parsed) throw invalidKey();
   let row = cache?.get(parsed.hash);
   if (!row) {
-    row = await findKeyByHash(db, parsed.hash);
+    row = await findApiKeyByHash(db, parsed.hash);
     if (row) cache?.set(parsed.hash, row);
   }
   // The lookup is by a hash of the secret, so its timing reveals nothing an attacker controls;
@@ -179,7 +172,7 @@ export async function authenticateApiKey(
   // key and off the request path, so it costs nothing measurable.
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= 60_000) {
     row.last_used_at = now;
-    db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute().catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
+    touchApiKeyLastUsed(db, row.id, now).catch((err) => request.log.warn({ err }, 'last_used_at update failed'));
   }
   const auth: ApiKeyAuth = {
     kind: 'api_key',
@@ -198,7 +191,7 @@ export async function authenticateOwner(db: Db, request: FastifyRequest): Promis
   const token = bearerToken(request);
   if (!token || !/^own_[A-Za-z0-9]{40}$/.test(token)) throw new ApiError('ADMIN_UNAUTHORIZED');
   const hash = sha256Hex(token);
-  const row = await db.selectFrom('stores').select(['id', 'owner_token_hash']).where('owner_token_hash', '=', hash).executeTakeFirst();
+  const row = await findStoreByOwnerTokenHash(db, hash);
   if (!row || !row.owner_token_hash || !safeEqualHex(row.owner_token_hash, hash)) throw new ApiError('ADMIN_UNAUTHORIZED');
   request.owner = { kind: 'owner', storeId: row.id, tokenHash: hash };
   return request.owner;

@@ -1,10 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db';
-import { compiledQuery } from '../../db/compiled';
 import type { Clock } from '../clock';
 import { ApiError, validationError } from '../errors';
 import { sha256Hex } from '../crypto';
 import { depthError, depthExceeds } from './validation';
+import * as repo from './idempotency-repo';
+
+export { purgeIdempotencyKeys } from './idempotency-repo';
 
 /** How long a 'processing' record blocks retries before it is presumed abandoned (its request died). */
 export const PROCESSING_LOCK_MS = 60_000;
@@ -64,15 +66,6 @@ function readKey(request: FastifyRequest): string {
   return key;
 }
 
-/** The claim: one INSERT … ON CONFLICT DO NOTHING, compiled once (it runs on every idempotent POST). */
-const claimKey = compiledQuery((db: Db, storeId: string, mode: string, key: string, fp: string, now: Date, lockedUntil: Date, expiresAt: Date) =>
-  db
-    .insertInto('idempotency_keys')
-    .values({ store_id: storeId, mode: mode as 'test' | 'live', key, fingerprint: fp, state: 'processing', created_at: now, locked_until: lockedUntil, expires_at: expiresAt })
-    .onConflict((oc) => oc.columns(['store_id', 'mode', 'key']).doNothing())
-    .returning('key'),
-);
-
 /**
  * Runs before validation on idempotent routes. Either claims the key for this request (the handler runs and
  * `finishIdempotency` stores the answer), or answers here: a replay of the stored answer, a conflict, or
@@ -88,13 +81,13 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
   // A stored answer belongs to the API key that made it: another key of the store (say one with a narrower product
   // range) sending the same Idempotency-Key gets IDEMPOTENCY_KEY_CONFLICT, never the other key's answer.
   const keyFp = keyScopedFingerprint(auth.keyId, fp);
-  const scope = { store_id: auth.storeId, mode: auth.mode, key };
+  const scope = { storeId: auth.storeId, mode: auth.mode, key };
 
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = clock.now();
-    const [inserted] = await claimKey(
+    const [inserted] = await repo.claimIdempotencyKey(
       db,
-      scope.store_id,
+      scope.storeId,
       scope.mode,
       key,
       keyFp,
@@ -106,25 +99,16 @@ export async function beginIdempotency(db: Db, clock: Clock, retentionHours: num
       request.idempotency = { storeId: auth.storeId, mode: auth.mode, key };
       return;
     }
-    const row = await db.selectFrom('idempotency_keys').selectAll().where('store_id', '=', scope.store_id).where('mode', '=', scope.mode).where('key', '=', key).executeTakeFirst();
+    const row = await repo.findIdempotencyKey(db, scope);
     if (!row) continue; // deleted meanwhile (a failed first attempt): claim again
     if (row.expires_at <= now) {
-      await db.deleteFrom('idempotency_keys').where('store_id', '=', scope.store_id).where('mode', '=', scope.mode).where('key', '=', key).where('expires_at', '<=', now).execute();
+      await repo.deleteExpiredIdempotencyKey(db, scope, now);
       continue;
     }
     if (row.fingerprint !== keyFp) throw new ApiError('IDEMPOTENCY_KEY_CONFLICT');
     if (row.state === 'processing') {
       if (row.locked_until <= now) {
-        const taken = await db
-          .updateTable('idempotency_keys')
-          .set({ locked_until: new Date(now.getTime() + PROCESSING_LOCK_MS) })
-          .where('store_id', '=', scope.store_id)
-          .where('mode', '=', scope.mode)
-          .where('key', '=', key)
-          .where('state', '=', 'processing')
-          .where('locked_until', '<=', now)
-          .returning('key')
-          .executeTakeFirst();
+        const taken = await repo.takeOverStaleIdempotencyKey(db, scope, now, new Date(now.getTime() + PROCESSING_LOCK_MS));
         if (taken) {
           request.idempotency = { storeId: auth.storeId, mode: auth.mode, key };
           return;
@@ -206,7 +190,6 @@ export async function finishIdempotency(db: Db, request: FastifyRequest, reply: 
   const st = request.idempotency;
   if (!st) return;
   request.idempotency = undefined;
-  const where = (q: any) => q.where('store_id', '=', st.storeId).where('mode', '=', st.mode).where('key', '=', st.key);
   const status = reply.statusCode;
   const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : JSON.stringify(payload);
   let validationFailed = false;
@@ -218,22 +201,10 @@ export async function finishIdempotency(db: Db, request: FastifyRequest, reply: 
     }
   }
   if (status >= 500 || validationFailed) {
-    await where(db.deleteFrom('idempotency_keys')).execute();
+    await repo.deleteIdempotencyKey(db, st);
     return;
   }
-  await where(db.updateTable('idempotency_keys'))
-    .set({
-      state: 'done',
-      response_status: status,
-      response_body: body,
-      response_content_type: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-    })
-    .execute();
-}
-
-export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  const res = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(res.numDeletedRows ?? 0);
+  await repo.saveIdempotentAnswer(db, st, { status, body, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8') });
 }
 
 export type AnswerSlot = IdemState;
@@ -255,10 +226,5 @@ export function answerStored(request: FastifyRequest): void {
 
 /** The UPDATE that stores `body` as the answer of `slot`; compose it with the write (WITH … UPDATE). */
 export function storeAnswer(db: Db, slot: AnswerSlot, status: number, body: string) {
-  return db
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', response_status: status, response_body: body, response_content_type: JSON_UTF8 })
-    .where('store_id', '=', slot.storeId)
-    .where('mode', '=', slot.mode)
-    .where('key', '=', slot.key);
+  return repo.storeAnswerQuery(db, slot, status, body, JSON_UTF8);
 }

@@ -1,5 +1,5 @@
-import { crc32, randomBase62, sha256Hex, toBase62 } from '../platform/crypto';
-import type { Mode } from '../platform/tables';
+import { crc32, randomBase62, sha256Hex, toBase62 } from './crypto';
+import type { Mode } from './tables';
 
 /**
  * API key format: `svc_<mode>_` + 32 base62 body characters + 6 base62 checksum characters.

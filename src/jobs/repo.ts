@@ -1,0 +1,59 @@
+import { sql, type Insertable } from 'kysely';
+import type { Db } from '../db';
+import type { JobsTable } from '../platform/tables';
+
+/** Inserts a job; with a dedupe key, a second pending or running job of that key is not inserted (no error). */
+export async function insertJob(trx: Db, row: Insertable<JobsTable>): Promise<void> {
+  let q = trx.insertInto('jobs').values(row);
+  // The conflict target names the partial unique index by its predicate, written as literals: PostgreSQL infers the
+  // arbiter index when it plans the statement, and a named prepared statement is planned without parameter values.
+  if (row.dedupe_key) q = q.onConflict((oc) => oc.column('dedupe_key').where(sql<boolean>`dedupe_key is not null and status in ('pending', 'running')`).doNothing()) as typeof q;
+  await q.execute();
+}
+
+/**
+ * Locks up to `limit` due jobs of these names, oldest run_at first: pending ones whose time has come, and running ones
+ * whose lease ran out (their worker died). FOR UPDATE SKIP LOCKED: two workers never take the same job.
+ */
+export function lockDueJobs(trx: Db, names: string[], now: Date, limit: number): Promise<Array<{ id: string }>> {
+  return trx
+    .selectFrom('jobs')
+    .select(['id'])
+    .where('name', 'in', names)
+    .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', now)])]))
+    .orderBy('run_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Leases the locked jobs to a worker and counts the attempt. */
+export function markJobsRunning(trx: Db, ids: string[], workerId: string, lockedUntil: Date, now: Date) {
+  return trx
+    .updateTable('jobs')
+    .set({ status: 'running', locked_by: workerId, locked_until: lockedUntil, attempts: sql`attempts + 1`, updated_at: now })
+    .where('id', 'in', ids)
+    .returning(['id', 'name', 'payload', 'attempts', 'max_attempts'])
+    .execute();
+}
+
+export async function markJobDone(db: Db, id: string, now: Date): Promise<void> {
+  await db.updateTable('jobs').set({ status: 'done', locked_by: null, locked_until: null, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Releases a failed attempt: back to pending at `runAt` for a retry, or failed for good. */
+export async function releaseFailedJob(db: Db, id: string, next: { status: 'pending' | 'failed'; runAt: Date; lastError: string }, now: Date): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: next.status,
+      run_at: next.runAt,
+      last_error: next.lastError,
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
