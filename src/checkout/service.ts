@@ -111,7 +111,7 @@ export async function createSession(
   if (!setup.public_contact_verified) throw new ApiError('PUBLIC_CONTACT_VERIFICATION_REQUIRED');
   const provider = providerFor(deps, setup);
   // Live payments open Toss's window in the browser, which needs the client key as well as the secret key.
-  if (!provider || (provider.name === 'toss' && !setup.toss_client_key)) {
+  if (!provider || (provider.paymentEntry.kind === 'gateway_window' && !setup.toss_client_key)) {
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', { internal: `store ${auth.storeId} ${auth.mode}: provider ${setup.payment_provider ?? 'none'}` });
   }
   // A live payment page must name the seller (전자상거래법 제10조·제13조): no live session before the details are set.

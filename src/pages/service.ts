@@ -35,7 +35,7 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
   ]);
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
   const provider = providerFor(deps, settings);
-  return { session, product, storeName: store.name, business, simulated: provider?.name === 'simulator', provider, tossClientKey: settings.toss_client_key };
+  return { session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: settings.toss_client_key };
 }
 
 export function priceQuote(deps: Deps, page: LoadedPage, couponCode: string | null): Promise<Quote> {

@@ -23,7 +23,8 @@ export async function cardEntryFor(deps: Deps, session: Pick<PortalSessionRow, '
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
   const provider = providerFor(deps, settings);
   if (!provider) return null;
-  if (provider.name === 'simulator') return { kind: 'card_number' };
+  // A provider that takes the card on our own page (the simulator) takes the new card there too.
+  if (provider.paymentEntry.kind === 'on_page') return { kind: 'card_number' };
   return settings.toss_client_key ? { kind: 'gateway_window', clientKey: settings.toss_client_key } : null;
 }
 
