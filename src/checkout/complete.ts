@@ -282,6 +282,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     refunded_amount: null,
     provider: p.provider,
     provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
+    installment_months: result.installmentMonths ?? null,
     subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
     subscription_event: isSubscription ? 'initial' : null,
     settlement_id: null,

@@ -80,6 +80,8 @@ export interface OrderPayment {
   subscriptionId: string | null;
   subscriptionEvent: 'initial' | 'renewal' | 'difference' | null;
   settlementId: string | null;
+  /** 할부 months of a card payment (0 = 일시불); null where the gateway did not say. */
+  installmentMonths: number | null;
 }
 
 export async function getOrderPayment(deps: Deps, f: repo.OrderFilter, id: string): Promise<OrderPayment> {
@@ -91,5 +93,6 @@ export async function getOrderPayment(deps: Deps, f: repo.OrderFilter, id: strin
     subscriptionId: row.subscription_id,
     subscriptionEvent: row.subscription_event,
     settlementId: row.settlement_id,
+    installmentMonths: row.installment_months,
   };
 }

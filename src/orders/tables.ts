@@ -42,6 +42,8 @@ export interface OrdersTable {
   subscription_id: string | null;
   subscription_event: 'initial' | 'renewal' | 'difference' | null;
   settlement_id: string | null;
+  /** 할부 months the gateway approved for a card payment (0 = 일시불); null where it did not say (migration 014). */
+  installment_months: ColumnType<number | null, number | null | undefined, number | null>;
   /** Secret part of the buyer's receipt link (migration 007; filled by a column default). */
   receipt_token: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;

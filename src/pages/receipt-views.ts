@@ -58,6 +58,9 @@ export interface ReceiptPageOptions {
   form?: ReceiptForm;
 }
 
+/** How a card was charged, as card receipts say it: " (일시불)" or " (3개월 할부)"; nothing where the gateway did not say. */
+export const installmentText = (months: number | null): string => (months === null ? '' : months === 0 ? ' (일시불)' : ` (${months}개월 할부)`);
+
 function orderCard(r: Receipt): SafeHtml {
   const o = r.order;
   const refunded = o.refundedAmount ?? 0;
@@ -68,7 +71,7 @@ function orderCard(r: Receipt): SafeHtml {
   <dl class="amounts">
     <dt>주문 번호</dt><dd id="order-id">${o.id}</dd>
     <dt>주문 상태</dt><dd id="order-status">${status}</dd>
-    <dt>결제 수단</dt><dd>${methodLabel(o.method)}</dd>
+    <dt>결제 수단</dt><dd id="payment-method">${methodLabel(o.method)}${installmentText(r.installmentMonths)}</dd>
     <dt>결제 일시</dt><dd>${o.paidAt ? kst(new Date(o.paidAt)) : '-'}</dd>
     ${o.coupon ? html`<dt>쿠폰 할인 (${o.coupon.code})</dt><dd class="discount">-${won(o.coupon.discountAmount)}</dd>` : ''}
     <dt class="total">결제 금액</dt><dd class="total">${won(o.amount)}</dd>

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
 import { BUYER, createProduct, createSession, createSubscriptionProduct, formPost, inputValue, payPath, submitPayForm } from '../checkout/factory';
 import { TEST_CARDS, simulatorFor } from '../../src/payments';
+import { getOrderPayment } from '../../src/orders/service';
 
 let t: TestApp;
 let s: TestStore;
@@ -103,6 +104,35 @@ test('할부 is offered and accepted only for card payments of 50,000원 or more
   assert.ok(auth.ok);
   const refused = await sim.confirmPayment({ paymentKey: auth.paymentKey, orderId: 'ord_x', amount: 10_000, idempotencyKey: 'k1', installmentMonths: 3 });
   assert.equal(refused.status === 'failed' && refused.code, 'INVALID_CARD_INSTALLMENT_PLAN', 'the simulator refuses 할부 under 50,000원 as a card company would');
+});
+
+test('the 할부 months the gateway approved stay with the order: the buyer\'s receipt and the seller\'s order page say how the card was charged', async () => {
+  const big = await createProduct(t, s, { price: 60_000 });
+  const pay = async (fields: Record<string, string>) => {
+    const session = await createSession(t, s.key, { productId: big.id, successUrl: 'https://example.com/ok' });
+    const paid = await submitPayForm(t, session, fields);
+    assert.equal(paid.statusCode, 303, paid.body);
+    const orderId = new URL(String(paid.headers.location)).searchParams.get('order_id')!;
+    const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+    const receiptUrl = new URL(order.receiptUrl);
+    const receipt = await t.app.inject({ url: receiptUrl.pathname + receiptUrl.search });
+    assert.equal(receipt.statusCode, 200);
+    const row = await t.db.selectFrom('orders').select('installment_months').where('id', '=', orderId).executeTakeFirstOrThrow();
+    const method = /<dd id="payment-method">([^<]*)<\/dd>/.exec(receipt.body)?.[1];
+    // The seller's dashboard order page reads it from here.
+    const seller = await getOrderPayment(t.deps, { storeId: s.storeId, mode: 'test', productIds: null }, orderId);
+    assert.equal(seller.installmentMonths, row.installment_months);
+    return { months: row.installment_months, method };
+  };
+  assert.deepEqual(await pay({ cardNumber: TEST_CARDS.success, installment: '3' }), { months: 3, method: '신용·체크카드 (3개월 할부)' });
+  assert.deepEqual(await pay({ cardNumber: TEST_CARDS.success }), { months: 0, method: '신용·체크카드 (일시불)' });
+  // An easy-pay wallet has no card 할부: nothing is claimed about it.
+  const wallet = await createSession(t, s.key, { productId: big.id, successUrl: 'https://example.com/ok' });
+  await submitPayForm(t, wallet, { method: 'kakao_pay' });
+  const approved = await formPost(t, `${payPath(wallet)}/approve`, { decision: 'approve' });
+  assert.equal(approved.statusCode, 303, approved.body);
+  const walletOrder = await t.db.selectFrom('orders').select('installment_months').where('checkout_session_id', '=', wallet.id).executeTakeFirstOrThrow();
+  assert.equal(walletOrder.installment_months, null);
 });
 
 test('Enter pays: the payment form has one submit button, labelled with method and amount; the coupon has a form of its own', async () => {

@@ -74,6 +74,10 @@ ${problemBox(problem)}
     ])}</section>
 <section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
       [L('결제 수단', 'Method'), L(METHOD_LABEL[order.method]?.[0] ?? order.method, METHOD_LABEL[order.method]?.[1] ?? order.method)],
+      [
+        L('할부', 'Installments'),
+        payment.installmentMonths === null ? '—' : payment.installmentMonths === 0 ? L('일시불', 'Paid in full') : L(`${payment.installmentMonths}개월`, `${payment.installmentMonths} months`),
+      ],
       [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
       [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
       [L('결제 시각', 'Paid at'), when(order.paidAt)],

@@ -225,6 +225,8 @@ export interface Receipt {
   statutoryWindowEndsAt: Date | null;
   /** A request filed now would be statutory. */
   statutoryOpen: boolean;
+  /** 할부 months of the card payment (0 = 일시불); null where the gateway did not say. */
+  installmentMonths: number | null;
 }
 
 /** The order behind a receipt link, or null when the id or the token does not match (both answer the same). */
@@ -277,6 +279,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
     blocked: blockedReason(order, active, inFlight !== undefined),
     statutoryWindowEndsAt: stat.windowEndsAt,
     statutoryOpen: stat.statutory,
+    installmentMonths: order.installment_months,
   };
 }
 
