@@ -31,7 +31,7 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
   if (!refund || (refund.status !== 'unknown' && refund.status !== 'pending')) return 'nothing';
   const order = await repo.getOrder(deps.db, refund.order_id);
   const now = deps.clock.now();
-  await repo.setReconcileAttempts(deps.db, refund.id, refund.reconcile_attempts + 1);
+  await repo.countReconcileAttempt(deps.db, refund.id);
 
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
   const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });

@@ -109,9 +109,12 @@ export function getOrder(db: Db, id: string): Promise<OrderRow> {
   return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** Counts a reconciliation attempt. Leaves `updated_at` alone (the stale-pending sweep reads it). */
-export async function setReconcileAttempts(db: Db, id: string, attempts: number): Promise<void> {
-  await db.updateTable('order_refunds').set({ reconcile_attempts: attempts }).where('id', '=', id).execute();
+/**
+ * Counts a reconciliation attempt in the row itself (`+ 1` in SQL, so two reconcilers at once count two). Leaves
+ * `updated_at` alone (the stale-pending sweep reads it).
+ */
+export async function countReconcileAttempt(db: Db, id: string): Promise<void> {
+  await db.updateTable('order_refunds').set((eb) => ({ reconcile_attempts: eb('reconcile_attempts', '+', 1) })).where('id', '=', id).execute();
 }
 
 /** Flags a refund whose gateway total does not match our records (`RECONCILE_MISMATCH`), for the seller to check. */

@@ -255,6 +255,8 @@ test('a refund settled by reconciliation before the request caught up: another a
   // Reconciliation (the refund engine) records the refund as succeeded; the request's follow task has not run yet.
   const [unknown] = await c.t.db.selectFrom('order_refunds').select('id').where('refund_request_id', '=', rr.id).execute();
   assert.equal(await reconcileRefund(c.t.deps, unknown.id), 'succeeded');
+  const counted = await c.t.db.selectFrom('order_refunds').select('reconcile_attempts').where('id', '=', unknown.id).executeTakeFirstOrThrow();
+  assert.equal(counted.reconcile_attempts, 1, 'the attempt is counted on the refund');
   assert.equal((await getOrder(c, order.id)).refundedAmount, 4_000);
   const again = await act(c, rr.id, 'approve', {});
   assert.equal(again.statusCode, 409, again.body);

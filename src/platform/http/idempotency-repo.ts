@@ -65,12 +65,3 @@ export async function purgeIdempotencyKeys(db: Db, now: Date): Promise<number> {
   return Number(res.numDeletedRows ?? 0);
 }
 
-/** The UPDATE that stores `body` as the answer of `slot`, not executed: composed with a write (WITH … UPDATE). */
-export function storeAnswerQuery(db: Db, slot: IdempotencyScope, status: number, body: string, contentType: string) {
-  return db
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', response_status: status, response_body: body, response_content_type: contentType })
-    .where('store_id', '=', slot.storeId)
-    .where('mode', '=', slot.mode)
-    .where('key', '=', slot.key);
-}

@@ -210,21 +210,8 @@ export async function finishIdempotency(db: Db, request: FastifyRequest, reply: 
 export type AnswerSlot = IdemState;
 export const JSON_UTF8 = 'application/json; charset=utf-8';
 
-/**
- * For a handler whose whole effect is one write: the claim of this request's Idempotency-Key, so the handler can
- * store its answer in the same statement as the write (`storeAnswer` in a CTE) instead of a second round trip in
- * onSend. Undefined when the route is not idempotent. After the write succeeded, call `answerStored`.
- */
-export function answerSlot(request: FastifyRequest): AnswerSlot | undefined {
-  return request.idempotency;
-}
-
 /** The handler stored the answer itself: onSend leaves the record alone. */
 export function answerStored(request: FastifyRequest): void {
   request.idempotency = undefined;
 }
 
-/** The UPDATE that stores `body` as the answer of `slot`; compose it with the write (WITH … UPDATE). */
-export function storeAnswer(db: Db, slot: AnswerSlot, status: number, body: string) {
-  return repo.storeAnswerQuery(db, slot, status, body, JSON_UTF8);
-}
