@@ -8,6 +8,7 @@ import type { Mode } from '../platform/tables';
 import { couponView, normalizeCouponCode } from './model';
 import * as repo from './repo';
 import type { CouponView, CreateCouponInput, UpdateCouponInput } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 // Seller-console use cases for coupons. Buyers redeem them on the payment page (src/checkout/complete.ts).
 
@@ -16,11 +17,11 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>;
 const time = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : new Date(v));
 
 function checkWindow(from: Date | null, until: Date | null): void {
-  if (from && until && from >= until) throw validationError([{ field: 'validUntil', message: '사용 종료 시각은 시작 시각보다 뒤여야 합니다.' }]);
+  if (from && until && from >= until) throw validationError([{ field: 'validUntil', message: MESSAGES.coupons.validUntilBeforeFrom }]);
 }
 
 function checkValue(type: 'fixed' | 'percent', value: number): void {
-  if (type === 'percent' && value > 100) throw validationError([{ field: 'discountValue', message: '정률 할인은 1~100(%) 사이여야 합니다.' }]);
+  if (type === 'percent' && value > 100) throw validationError([{ field: 'discountValue', message: MESSAGES.coupons.percentOutOfRange }]);
 }
 
 /** Products a coupon is restricted to must be the store's own, in the coupon's mode. */
@@ -29,7 +30,7 @@ async function checkProducts(db: Db, storeId: string, mode: Mode, ids: string[] 
   const found = await repo.productIdsOf(db, storeId, mode, ids);
   const known = new Set(found.map((r) => r.id));
   const missing = ids.map((id, i) => ({ id, i })).filter(({ id }) => !known.has(id));
-  if (missing.length) throw validationError(missing.map(({ i }) => ({ field: `productIds.${i}`, message: '이 상점·모드에 없는 상품입니다.' })));
+  if (missing.length) throw validationError(missing.map(({ i }) => ({ field: `productIds.${i}`, message: MESSAGES.coupons.productNotInStore })));
 }
 
 export async function createCoupon(deps: Deps, storeId: string, input: CreateCouponInput): Promise<CouponView> {

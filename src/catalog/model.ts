@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CouponsTable, PlanRecord, ProductsTable } from './tables';
 import type { CouponView, ProductView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 export type ProductRow = Selectable<ProductsTable>;
 export type CouponRow = Selectable<CouponsTable>;
@@ -80,16 +81,16 @@ export type PriceChoice = { ok: true; amount: number; plan: PlanRecord | null } 
  */
 export function priceFor(p: Pick<ProductRow, 'type' | 'price' | 'plans'>, planId: string | undefined, interval: Interval | undefined): PriceChoice {
   if (p.type === 'one_time') {
-    if (planId !== undefined) return { ok: false, field: 'planId', message: '일회성 상품에는 planId를 보낼 수 없습니다.' };
-    if (interval !== undefined) return { ok: false, field: 'interval', message: '일회성 상품에는 interval을 보낼 수 없습니다.' };
+    if (planId !== undefined) return { ok: false, field: 'planId', message: MESSAGES.catalog.oneTimeNoPlanId };
+    if (interval !== undefined) return { ok: false, field: 'interval', message: MESSAGES.catalog.oneTimeNoInterval };
     return { ok: true, amount: p.price ?? 0, plan: null };
   }
-  if (planId === undefined) return { ok: false, field: 'planId', message: '구독 상품에는 planId와 interval이 함께 필요합니다.' };
-  if (interval === undefined) return { ok: false, field: 'interval', message: '구독 상품에는 planId와 interval이 함께 필요합니다.' };
+  if (planId === undefined) return { ok: false, field: 'planId', message: MESSAGES.catalog.subscriptionNeedsPlanAndInterval };
+  if (interval === undefined) return { ok: false, field: 'interval', message: MESSAGES.catalog.subscriptionNeedsPlanAndInterval };
   const plan = p.plans.find((pl) => pl.id === planId);
-  if (!plan) return { ok: false, field: 'planId', message: '상품의 요금제(pricing.plans[].id)에 없는 planId입니다.' };
+  if (!plan) return { ok: false, field: 'planId', message: MESSAGES.catalog.unknownPlanId };
   const amount = interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice;
-  if (amount === null) return { ok: false, field: 'interval', message: '이 요금제는 선택한 결제 주기를 제공하지 않습니다.' };
+  if (amount === null) return { ok: false, field: 'interval', message: MESSAGES.catalog.intervalNotOffered };
   return { ok: true, amount, plan };
 }
 
@@ -118,10 +119,10 @@ export function couponRefusal(
   productId: string,
   now: Date,
 ): string | null {
-  if (c.status !== 'active') return '사용할 수 없는 쿠폰입니다.';
-  if (c.valid_from && now < c.valid_from) return '아직 사용 기간이 시작되지 않은 쿠폰입니다.';
-  if (c.valid_until && now >= c.valid_until) return '사용 기간이 지난 쿠폰입니다.';
-  if (c.product_ids && !c.product_ids.includes(productId)) return '이 상품에는 사용할 수 없는 쿠폰입니다.';
-  if (c.max_redemptions !== null && c.redeemed_count >= c.max_redemptions) return '사용 한도가 모두 소진된 쿠폰입니다.';
+  if (c.status !== 'active') return MESSAGES.coupons.inactive;
+  if (c.valid_from && now < c.valid_from) return MESSAGES.coupons.notYetValid;
+  if (c.valid_until && now >= c.valid_until) return MESSAGES.coupons.expired;
+  if (c.product_ids && !c.product_ids.includes(productId)) return MESSAGES.coupons.notForProduct;
+  if (c.max_redemptions !== null && c.redeemed_count >= c.max_redemptions) return MESSAGES.coupons.exhausted;
   return null;
 }

@@ -11,6 +11,7 @@ import type { PlanRecord } from './tables';
 import { productView, type ProductRow } from './model';
 import * as repo from './repo';
 import type { CreateProductInput, ProductView, UpdateProductInput } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database' | 'config'>>;
 
@@ -73,20 +74,20 @@ function normalizePlans(plans: NonNullable<NonNullable<CreateProductInput['prici
 function checkProduct(p: Pick<ProductRow, 'type' | 'price' | 'plans' | 'sale_starts_at' | 'sale_ends_at'>): void {
   const fields: FieldError[] = [];
   if (p.type === 'one_time') {
-    if (p.price === null) fields.push({ field: 'pricing.price', message: '일회성 상품에는 가격이 필요합니다.' });
-    if (p.plans.length) fields.push({ field: 'pricing.plans', message: '일회성 상품에는 요금제를 둘 수 없습니다.' });
+    if (p.price === null) fields.push({ field: 'pricing.price', message: MESSAGES.catalog.oneTimeNeedsPrice });
+    if (p.plans.length) fields.push({ field: 'pricing.plans', message: MESSAGES.catalog.oneTimeNoPlans });
   } else {
-    if (p.price !== null) fields.push({ field: 'pricing.price', message: '구독 상품의 가격은 요금제(pricing.plans)에 둡니다.' });
-    if (!p.plans.length) fields.push({ field: 'pricing.plans', message: '구독 상품에는 요금제가 하나 이상 필요합니다.' });
+    if (p.price !== null) fields.push({ field: 'pricing.price', message: MESSAGES.catalog.subscriptionPriceInPlans });
+    if (!p.plans.length) fields.push({ field: 'pricing.plans', message: MESSAGES.catalog.subscriptionNeedsPlans });
     const seen = new Set<string>();
     p.plans.forEach((pl, i) => {
-      if (pl.monthlyPrice === null && pl.yearlyPrice === null) fields.push({ field: `pricing.plans.${i}`, message: '월간 또는 연간 가격 중 하나는 있어야 합니다.' });
-      if (seen.has(pl.id)) fields.push({ field: `pricing.plans.${i}.id`, message: '요금제 id가 중복되었습니다.' });
+      if (pl.monthlyPrice === null && pl.yearlyPrice === null) fields.push({ field: `pricing.plans.${i}`, message: MESSAGES.catalog.planNeedsPrice });
+      if (seen.has(pl.id)) fields.push({ field: `pricing.plans.${i}.id`, message: MESSAGES.catalog.duplicatePlanId });
       seen.add(pl.id);
     });
   }
   if (p.sale_starts_at && p.sale_ends_at && p.sale_starts_at >= p.sale_ends_at) {
-    fields.push({ field: 'saleEndsAt', message: '판매 종료 시각은 시작 시각보다 뒤여야 합니다.' });
+    fields.push({ field: 'saleEndsAt', message: MESSAGES.catalog.saleEndsBeforeStart });
   }
   if (fields.length) throw validationError(fields);
 }

@@ -26,6 +26,7 @@ import {
   markPaymentUnknown,
   markSessionCompleted,
 } from './complete-repo';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -125,7 +126,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
     // simply never used.
     const issued = await issueBillingKeySafely(input.provider, { authKey: input.billingAuthKey, customerKey: subscriptionIdForSession(input.sessionId) });
     if (issued.status !== 'succeeded') {
-      return { kind: 'refused', field: issued.status === 'failed' ? 'cardNumber' : null, code: issued.status === 'failed' ? issued.code : 'BILLING_KEY_UNKNOWN', message: issued.status === 'failed' ? issued.message : '카드 등록 결과를 확인하지 못했습니다. 잠시 후 다시 시도해 주세요.' };
+      return { kind: 'refused', field: issued.status === 'failed' ? 'cardNumber' : null, code: issued.status === 'failed' ? issued.code : 'BILLING_KEY_UNKNOWN', message: issued.status === 'failed' ? issued.message : MESSAGES.checkout.billingKeyUnknown };
     }
     billing = { keySealed: encryptSecret(deps.config.masterKey, issued.value.billingKey), cardSummary: issued.value.cardSummary };
     if (input.firstChargeByBillingKey) {
@@ -196,13 +197,13 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
       const q = await quote(trx, s, input.attempt.couponCode, now);
       if (!q.ok) return { kind: 'refused', field: 'couponCode', code: 'COUPON_INVALID', message: q.message } as const;
       if (q.amount !== input.expectedAmount) {
-        return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: '결제 금액이 변경되었습니다. 금액을 확인한 뒤 다시 결제해 주세요.' } as const;
+        return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: MESSAGES.checkout.amountChanged } as const;
       }
       if (input.paymentKey === null && q.amount > 0) throw new Error('a payment key is required for a non-zero amount');
 
       if (!(await reserveStock(trx, s.product_id))) return { kind: 'unavailable', code: 'SOLD_OUT' } as const;
       if (q.couponRow && !(await reserveCoupon(trx, q.couponRow.id))) {
-        throw new Rollback({ kind: 'refused', field: 'couponCode', code: 'COUPON_EXHAUSTED', message: '사용 한도가 모두 소진된 쿠폰입니다.' });
+        throw new Rollback({ kind: 'refused', field: 'couponCode', code: 'COUPON_EXHAUSTED', message: MESSAGES.coupons.exhausted });
       }
       const payment: PaymentInFlight = {
         state: 'confirming',
@@ -238,7 +239,7 @@ export async function settle(deps: Deps, sessionId: string, paymentKey: string, 
     const p = s.payment;
     if (!p || p.paymentKey !== paymentKey) {
       // Already released (or a newer attempt holds the session): this outcome no longer owns anything.
-      return { kind: 'refused', field: null, code: 'STALE_ATTEMPT', message: '결제 상태가 바뀌었습니다. 다시 시도해 주세요.' };
+      return { kind: 'refused', field: null, code: 'STALE_ATTEMPT', message: MESSAGES.checkout.attemptStale };
     }
     if (outcome.status === 'succeeded') return recordPaid(trx, deps, s, p, outcome.value);
     if (outcome.status === 'failed') {

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { ApiError } from '../platform/errors';
 import type { CheckoutSessionsTable } from './tables';
 import type { CheckoutSessionView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 export type SessionRow = Selectable<CheckoutSessionsTable>;
 
@@ -42,14 +43,14 @@ export function paymentPageUrl(publicBaseUrl: string, sessionId: string): string
 export function checkMetadata(value: unknown): Record<string, string> | null {
   if (value === undefined || value === null) return null;
   const refuse = (reason: string) => new ApiError('METADATA_INVALID', { details: { reason } });
-  if (typeof value !== 'object' || Array.isArray(value)) throw refuse('metadata는 객체여야 합니다.');
+  if (typeof value !== 'object' || Array.isArray(value)) throw refuse(MESSAGES.checkout.metadataNotObject);
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > METADATA_LIMITS.maxKeys) throw refuse(`키는 ${METADATA_LIMITS.maxKeys}개까지 허용됩니다.`);
+  if (entries.length > METADATA_LIMITS.maxKeys) throw refuse(MESSAGES.checkout.metadataTooManyKeys(METADATA_LIMITS.maxKeys));
   const out: Record<string, string> = {};
   for (const [k, v] of entries) {
-    if (k.length < 1 || k.length > METADATA_LIMITS.maxKeyLength) throw refuse(`키는 1~${METADATA_LIMITS.maxKeyLength}자여야 합니다.`);
-    if (typeof v !== 'string') throw refuse(`값은 문자열이어야 합니다 (키: ${k.slice(0, 40)}).`);
-    if (v.length > METADATA_LIMITS.maxValueLength) throw refuse(`값은 ${METADATA_LIMITS.maxValueLength}자까지 허용됩니다 (키: ${k.slice(0, 40)}).`);
+    if (k.length < 1 || k.length > METADATA_LIMITS.maxKeyLength) throw refuse(MESSAGES.checkout.metadataKeyLength(METADATA_LIMITS.maxKeyLength));
+    if (typeof v !== 'string') throw refuse(MESSAGES.checkout.metadataValueNotString(k.slice(0, 40)));
+    if (v.length > METADATA_LIMITS.maxValueLength) throw refuse(MESSAGES.checkout.metadataValueTooLong(METADATA_LIMITS.maxValueLength, k.slice(0, 40)));
     out[k] = v;
   }
   return out;

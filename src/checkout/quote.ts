@@ -3,6 +3,7 @@ import { couponDiscount, couponRefusal, normalizeCouponCode, type CouponRow } fr
 import { findCouponByCode } from '../catalog/repo';
 import type { OrderCoupon } from '../orders/tables';
 import type { SessionRow } from './model';
+import { MESSAGES } from '../platform/messages';
 
 export type Quote =
   | { ok: true; originalAmount: number; discount: number; amount: number; coupon: OrderCoupon | null; couponRow: CouponRow | null }
@@ -17,7 +18,7 @@ export async function quote(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'p
   const code = couponCode ? normalizeCouponCode(couponCode) : '';
   if (!code) return { ok: true, originalAmount: s.amount, discount: 0, amount: s.amount, coupon: null, couponRow: null };
   const c = await findCouponByCode(db, s.store_id, s.mode, code);
-  if (!c) return { ok: false, message: '존재하지 않는 쿠폰 코드입니다.' };
+  if (!c) return { ok: false, message: MESSAGES.coupons.unknownCode };
   const why = couponRefusal(c, s.product_id, now);
   if (why) return { ok: false, message: why };
   const discount = couponDiscount(c, s.amount);

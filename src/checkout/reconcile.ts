@@ -6,6 +6,7 @@ import { chargeFirstPayment, confirmIdempotencyKey, isBillingCharge, settle, swe
 import { findProductName, findSession } from './complete-repo';
 import { decryptSecret } from '../platform/crypto';
 import { subscriptionIdForSession } from '../subscriptions/model';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -55,7 +56,7 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
     if (!NOT_FOUND_CODES.has(look.code)) throw new Error(`session ${s.id}: lookup failed: ${look.code}`);
     outcome = { status: 'failed', code: look.code, message: look.message };
   } else if (look.value.status === 'failed' || look.value.status === 'canceled') {
-    outcome = { status: 'failed', code: 'PAYMENT_NOT_APPROVED', message: '결제가 승인되지 않았습니다.' };
+    outcome = { status: 'failed', code: 'PAYMENT_NOT_APPROVED', message: MESSAGES.checkout.paymentNotApproved };
   } else if (look.value.status === 'paid' || look.value.status === 'partially_canceled' || look.value.status === 'pending') {
     outcome = await provider.confirmPayment({
       paymentKey: p.paymentKey,

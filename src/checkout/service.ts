@@ -13,6 +13,7 @@ import { CATALOG_CHANGED, STORE_CHANGED, storeCache } from '../platform/changes'
 import type { ProductRow } from '../catalog/model';
 import { checkMetadata, hostAllowed, parseReturnUrl, sessionView, SESSION_TTL_MS } from './model';
 import type { CheckoutSessionView, CreateCheckoutSessionInput } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 export { completePayment } from './complete';
 
@@ -117,7 +118,7 @@ export async function createSession(
   // A live payment page must name the seller (전자상거래법 제10조·제13조): no live session before the details are set.
   if (auth.mode === 'live' && !setup.business_details_set) {
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', {
-      message: '라이브 결제를 받으려면 먼저 판매자 사업자 정보(상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터 연락처)를 등록해야 합니다.',
+      message: MESSAGES.checkout.liveNeedsBusinessDetails,
       details: { reason: 'business_details_missing' },
       internal: `store ${auth.storeId}: business details not set`,
     });

@@ -31,6 +31,7 @@ import {
 import * as svc from './service';
 import { LicenseSigner } from './signing';
 import { DOCS } from './docs';
+import { MESSAGES } from '../platform/messages';
 
 const APP_ERRORS = ['LICENSE_RATE_LIMITED', 'LICENSE_LOOKUP_BLOCKED'] as const;
 /** The 200 answer of the app API, with its signature header documented beside the body. */
@@ -76,7 +77,7 @@ const licensesModule: Module = async (app, deps) => {
   /** The shared path of the three app calls: nonce, per-key budget, the use case, not_found accounting, signature. */
   async function signedAnswer(req: FastifyRequest, reply: FastifyReply, input: { key: string; productId: string; nonce: string }, run: (ref: appSvc.KeyRef) => Promise<appSvc.AppOutcome>) {
     if (!isValidNonce(input.nonce)) {
-      throw validationError([{ field: 'nonce', message: 'nonce는 16바이트 이상을 담은 hex(짝수 자리, 32자 이상) 또는 base64/base64url(패딩 앞 22자 이상, `=` 최대 2개) 문자열이어야 합니다.' }]);
+      throw validationError([{ field: 'nonce', message: MESSAGES.licenses.nonceInvalid }]);
     }
     const keyHash = keyHashes.get(req) ?? hashLicenseKey(deps.config.masterKey, input.key);
     const outcome = await run({ keyHash, productId: input.productId });

@@ -9,6 +9,7 @@ import { hashLicenseKey } from './keys';
 import * as repo from './repo';
 import type { AdminLicenseView, LicenseView } from './schemas';
 import { adminLicenseView, licenseView } from './views';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -79,7 +80,7 @@ export async function revokeLicense(deps: Deps, storeId: string, id: string, rea
   await deps.db.transaction().execute(async (trx) => {
     const lic = await repo.lockLicense(trx, storeId, id);
     if (!lic) throw new ApiError('LICENSE_NOT_FOUND');
-    if (lic.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: '이미 폐기된 라이선스입니다.' });
+    if (lic.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: MESSAGES.licenses.alreadyRevoked });
     const now = deps.clock.now();
     await repo.markLicenseRevoked(trx, id, reason, now);
   });
@@ -96,7 +97,7 @@ export async function reissueLicense(deps: Deps, storeId: string, id: string, re
   const newId = await deps.db.transaction().execute(async (trx) => {
     const old = await repo.lockLicense(trx, storeId, id);
     if (!old) throw new ApiError('LICENSE_NOT_FOUND');
-    if (old.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: '폐기된 라이선스는 재발급할 수 없습니다.' });
+    if (old.status === 'revoked') throw new ApiError('LICENSE_NOT_ACTIVE', { message: MESSAGES.licenses.revokedCannotReissue });
     const now = deps.clock.now();
     await repo.markLicenseRevoked(trx, id, reason ?? 'reissued', now);
     return createLicense(trx, deps, {

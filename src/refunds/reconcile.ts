@@ -4,6 +4,7 @@ import type { Outcome, RefundResult } from '../payments/provider';
 import { getModeSettings } from '../stores/service';
 import { askGateway, RECONCILE_JOB, settleRefund } from './service';
 import * as repo from './repo';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -59,7 +60,7 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
       await repo.flagReconcileMismatch(
         deps.db,
         refund.id,
-        `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${refund.amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
+        MESSAGES.refunds.gatewayTotalMismatch(canceled, ours, refund.amount),
         now,
       );
       throw new Error(`refund ${refund.id}: gateway canceled ${canceled}, we recorded ${ours} + ${refund.amount}`);
@@ -74,7 +75,7 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
 export async function sweepStalePending(deps: Deps, now: Date): Promise<number> {
   const stale = await repo.stalePending(deps.db, new Date(now.getTime() - STALE_PENDING_MS), 50);
   for (const r of stale) {
-    await settleRefund(deps, r.id, { status: 'unknown', message: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.' });
+    await settleRefund(deps, r.id, { status: 'unknown', message: MESSAGES.refunds.interruptedChecking });
   }
   return stale.length;
 }

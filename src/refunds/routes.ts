@@ -18,10 +18,11 @@ import {
 } from './schemas';
 import { refundOrder } from './service';
 import { validationError } from '../platform/errors';
+import { MESSAGES } from '../platform/messages';
 
 function consoleKey(raw: string | string[] | undefined): string {
   const key = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  if (key.length < 1 || key.length > 255) throw validationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).' }]);
+  if (key.length < 1 || key.length > 255) throw validationError([{ field: 'Idempotency-Key', message: MESSAGES.http.idempotencyKeyRequired }]);
   return key;
 }
 import { listRefunds, resolveRefund } from './console';

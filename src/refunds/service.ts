@@ -14,6 +14,7 @@ import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { MESSAGES } from '../platform/messages';
 
 export { refundableAmount } from './model';
 export type { RefundView, RefundStatus } from './model';
@@ -123,7 +124,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     // The order's provider, not the store's current choice: a refund goes back where the money came from.
     const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: sealed });
     if (!provider || !order.provider_payment_key) {
-      return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.' };
+      return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
     }
     return await provider.refund({
       paymentKey: order.provider_payment_key,
@@ -133,7 +134,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');
-    return { status: 'unknown', message: '결제대행사 호출 중 오류가 발생했습니다.' };
+    return { status: 'unknown', message: MESSAGES.refunds.providerCallFailed };
   }
 }
 

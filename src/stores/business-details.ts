@@ -5,6 +5,7 @@ import { ApiError, validationError } from '../platform/errors';
 import { findBusinessDetails, findBusinessDetailsByOrder, upsertBusinessDetails, type BusinessDetailsRow } from './business-repo';
 import { findStoreId } from './repo';
 import type { BusinessDetailsInput, BusinessDetailsView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -51,21 +52,21 @@ export function checkBusinessDetails(input: BusinessDetailsInput): Omit<Business
   const fields: Array<{ field: string; message: string }> = [];
   const text = (field: keyof BusinessDetailsInput, label: string, max: number): string => {
     const v = String(input[field] ?? '').trim();
-    if (!v) fields.push({ field, message: `${label}을(를) 입력해 주세요.` });
-    else if (v.length > max) fields.push({ field, message: `${label}은(는) ${max}자 이하로 입력해 주세요.` });
+    if (!v) fields.push({ field, message: MESSAGES.businessDetails.required(label) });
+    else if (v.length > max) fields.push({ field, message: MESSAGES.businessDetails.tooLong(label, max) });
     return v;
   };
-  const companyName = text('companyName', '상호', 100);
-  const representative = text('representative', '대표자', 50);
-  const mailOrderNumber = text('mailOrderNumber', '통신판매업 신고번호', 60);
-  const address = text('address', '사업장 주소', 200);
+  const companyName = text('companyName', MESSAGES.businessDetails.labels.companyName, 100);
+  const representative = text('representative', MESSAGES.businessDetails.labels.representative, 50);
+  const mailOrderNumber = text('mailOrderNumber', MESSAGES.businessDetails.labels.mailOrderNumber, 60);
+  const address = text('address', MESSAGES.businessDetails.labels.address, 200);
   const business = normalizeBusinessNumber(String(input.businessNumber ?? ''));
-  if (!business) fields.push({ field: 'businessNumber', message: '사업자등록번호가 올바르지 않습니다. 숫자 10자리(예: 123-45-67891)를 확인해 주세요.' });
+  if (!business) fields.push({ field: 'businessNumber', message: MESSAGES.businessDetails.businessNumberInvalid });
   const phone = input.supportPhone?.trim() || null;
   const email = input.supportEmail?.trim() || null;
-  if (phone && !isSupportPhone(phone)) fields.push({ field: 'supportPhone', message: '고객센터 전화번호 형식이 올바르지 않습니다. (예: 02-1234-5678, 1588-1234)' });
-  if (email && (!EMAIL_RE.test(email) || email.length > 254)) fields.push({ field: 'supportEmail', message: '고객센터 이메일 주소 형식이 올바르지 않습니다.' });
-  if (!phone && !email) fields.push({ field: 'supportPhone', message: '고객센터 전화번호나 이메일 중 하나는 입력해 주세요.' });
+  if (phone && !isSupportPhone(phone)) fields.push({ field: 'supportPhone', message: MESSAGES.businessDetails.supportPhoneInvalid });
+  if (email && (!EMAIL_RE.test(email) || email.length > 254)) fields.push({ field: 'supportEmail', message: MESSAGES.businessDetails.supportEmailInvalid });
+  if (!phone && !email) fields.push({ field: 'supportPhone', message: MESSAGES.businessDetails.supportContactRequired });
   if (fields.length) throw validationError(fields);
   return {
     company_name: companyName,

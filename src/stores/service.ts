@@ -15,6 +15,7 @@ import * as repo from './repo';
 import * as keysRepo from './api-keys-repo';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -88,7 +89,7 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
 /** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
 export async function updateStore(deps: Deps, storeId: string, input: { name?: string; publicContactVerified?: boolean }): Promise<StoreView> {
   if (input.publicContactVerified !== undefined) {
-    throw new ApiError('ADMIN_FORBIDDEN', { message: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.' });
+    throw new ApiError('ADMIN_FORBIDDEN', { message: MESSAGES.stores.publicContactOperatorOnly });
   }
   const patch: { updated_at: Date; name?: string } = { updated_at: deps.clock.now() };
   if (input.name !== undefined) patch.name = input.name;
@@ -135,8 +136,8 @@ export async function revokeOwnerToken(deps: Deps, storeId: string): Promise<{ s
 /** Return-URL allow-list entries are host names with an optional port (the same rule the console's schema states). */
 export function assertReturnUrlDomains(list: string[]): void {
   const bad = list.map((d, i) => ({ d, i })).filter(({ d }) => d.length < 1 || d.length > 253 || !/^[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(d));
-  if (list.length > 50) throw validationError([{ field: 'returnUrlDomains', message: '도메인은 50개까지 등록할 수 있습니다.' }]);
-  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `returnUrlDomains.${i}`, message: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).' })));
+  if (list.length > 50) throw validationError([{ field: 'returnUrlDomains', message: MESSAGES.stores.tooManyReturnUrlDomains }]);
+  if (bad.length) throw validationError(bad.map(({ i }) => ({ field: `returnUrlDomains.${i}`, message: MESSAGES.stores.returnUrlDomainInvalid })));
 }
 
 export async function updateModeSettings(
@@ -147,7 +148,7 @@ export async function updateModeSettings(
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
   if (input.paymentProvider === 'simulator' && mode === 'live') {
-    throw validationError([{ field: 'paymentProvider', message: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.' }]);
+    throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
@@ -196,7 +197,7 @@ function canonicalIpAllowlist(list: string[] | null | undefined): string[] | nul
   const bad = out.map((c, i) => ({ c, i })).filter(({ c }) => c === null);
   if (bad.length) {
     throw validationError(
-      bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.' })),
+      bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: MESSAGES.stores.ipAllowlistEntryInvalid })),
     );
   }
   return out as string[];

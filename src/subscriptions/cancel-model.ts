@@ -1,4 +1,5 @@
 import { addDays, kstDate, withdrawalWindowEnd } from '../platform/calendar';
+import { MESSAGES } from '../platform/messages';
 
 /**
  * The cancel preview (immediate cancellation) as pure math, from plain inputs. It follows the design
@@ -121,11 +122,7 @@ export interface CancelComputation {
   orders: OrderComputation[];
 }
 
-export const BLOCKED_MESSAGES: Record<BlockedCode, string> = {
-  ALREADY_ENDED: '이미 종료된 구독입니다.',
-  REFUND_REQUEST_PENDING: '처리 중인 환불 요청 또는 환불이 있어 지금은 즉시 해지할 수 없습니다.',
-  SUBSCRIPTION_REFUND_SETTLED: '환불 대상 주문이 정산에 포함되어 있어 즉시 해지 환불을 할 수 없습니다.',
-};
+export const BLOCKED_MESSAGES: Record<BlockedCode, string> = MESSAGES.subscriptions.immediateBlocked;
 
 const DAY_MS = 86_400_000;
 

@@ -12,6 +12,7 @@ import type { PlannedRefund } from './cancel-tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import * as cancelRepo from './cancel-repo';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -228,7 +229,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
 
     const { comp, chargeId } = await cancelInputs(trx, sub, subscriptionNow(sub, now));
     if (comp.blockedBy === 'REFUND_IN_PROGRESS' && chargeId) {
-      throw new ApiError('REFUND_IN_PROGRESS', { message: '이 구독의 결제가 처리 중입니다. 결제 결과가 확인된 뒤 다시 시도해 주세요.', details: { reason: 'charge_in_progress', chargeId } });
+      throw new ApiError('REFUND_IN_PROGRESS', { message: MESSAGES.subscriptions.chargeInProgress, details: { reason: 'charge_in_progress', chargeId } });
     }
     if (comp.blockedBy) throw blockedError(comp.blockedBy);
     const im = comp.immediate;

@@ -7,6 +7,7 @@ import { claim, executeCharge, type Deps } from './renewal';
 import { writeSubscriptionUpdated } from './events';
 import type { BillingInterval } from './tables';
 import type { SubscriptionView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 export interface PlanChangeResult {
   subscription: SubscriptionView;
@@ -39,18 +40,18 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const plan = product.plans.find((p) => p.id === input.planId);
     const price = plan ? (input.interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice) : null;
     if (!plan || price === null || price === undefined) {
-      throw validationError([{ field: !plan ? 'planId' : 'interval', message: !plan ? '상품에 없는 플랜입니다.' : '이 플랜은 선택한 결제 주기를 제공하지 않습니다.' }]);
+      throw validationError([{ field: !plan ? 'planId' : 'interval', message: !plan ? MESSAGES.subscriptions.planNotInProduct : MESSAGES.subscriptions.intervalNotOffered }]);
     }
     const current = { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     const target = { planId: plan.id, interval: input.interval, amount: price };
     if (target.planId === current.planId && target.interval === current.interval) {
-      if (!sub.pending_plan) throw new ApiError('PLAN_CHANGE_INVALID', { message: '이미 이용 중인 플랜입니다.' });
+      if (!sub.pending_plan) throw new ApiError('PLAN_CHANGE_INVALID', { message: MESSAGES.subscriptions.alreadyOnPlan });
       const updated = await repo.updateSubscription(trx, sub.id, { pending_plan: jsonb(null), amount: target.amount, updated_at: now });
       await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'plan_change_scheduled', canceled: true, to: null });
       return { kind: 'done' as const, done: { timing: 'unscheduled' as const, orderId: null, amount: 0 } };
     }
     const inFlight = await repo.chargeInFlight(trx, sub.id);
-    if (inFlight) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.' });
+    if (inFlight) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
 
     const own = subscriptionNow(sub, now);
     const upgrade = target.interval === current.interval && target.amount > current.amount;
@@ -82,7 +83,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       return { kind: 'done' as const, done: { timing: 'now' as const, orderId: null, amount: 0 } };
     }
     const step = await claim(trx, deps, sub, { kind: 'difference', start: own, end: sub.current_period_end, attempt: 0, target, amount: difference }, now);
-    if (step.kind !== 'charge') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.' });
+    if (step.kind !== 'charge') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
     return { kind: 'charge' as const, chargeId: step.chargeId, amount: difference };
   });
 

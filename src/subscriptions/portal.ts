@@ -10,6 +10,7 @@ import type { PortalSessionsTable } from './cancel-tables';
 import type { PortalSessionInput, PortalSessionView } from './cancel-schemas';
 import type { Scope } from './cancel';
 import * as repo from './repo';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 export type PortalSessionRow = Selectable<PortalSessionsTable>;
@@ -37,9 +38,9 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
   const { db, clock, config } = deps;
   const email = input.buyerEmail?.trim();
   if (!email && !input.subscriptionId) {
-    throw new ApiError('BAD_REQUEST', { message: 'buyerEmail 또는 subscriptionId 중 하나는 필요합니다.', details: { reason: 'buyerEmail_or_subscriptionId_required' } });
+    throw new ApiError('BAD_REQUEST', { message: MESSAGES.subscriptions.portalIdentityRequired, details: { reason: 'buyerEmail_or_subscriptionId_required' } });
   }
-  if (email !== undefined && !EMAIL.test(email)) throw new ApiError('BAD_REQUEST', { message: 'buyerEmail이 이메일 형식이 아닙니다.', details: { field: 'buyerEmail' } });
+  if (email !== undefined && !EMAIL.test(email)) throw new ApiError('BAD_REQUEST', { message: MESSAGES.subscriptions.buyerEmailInvalid, details: { field: 'buyerEmail' } });
   let returnUrl: URL | null = null;
   if (input.returnUrl !== undefined) {
     returnUrl = parseReturnUrl(input.returnUrl);
@@ -52,7 +53,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
     if (!sub || (email && sub.buyer_email.toLowerCase() !== email.toLowerCase())) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
   } else {
     sub = await repo.latestLiveSubscriptionOfBuyer(db, scope, email!);
-    if (!sub) throw new ApiError('NOT_FOUND', { message: '이 구매자의 진행 중인 구독을 찾을 수 없습니다.' });
+    if (!sub) throw new ApiError('NOT_FOUND', { message: MESSAGES.subscriptions.noActiveSubscription });
   }
 
   if (returnUrl) {

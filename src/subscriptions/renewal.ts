@@ -11,6 +11,7 @@ import { endSubscription, recordCharge, type ChargeResult } from './charge-outco
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import type { BillingInterval } from './tables';
+import { MESSAGES } from '../platform/messages';
 
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -148,9 +149,9 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   if (Number(charge.amount) === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: 'card' } };
   } else if (!provider) {
-    outcome = { status: 'failed', code: 'CHECKOUT_NOT_CONFIGURED', message: '상점의 결제 설정이 완료되지 않았습니다.' };
+    outcome = { status: 'failed', code: 'CHECKOUT_NOT_CONFIGURED', message: MESSAGES.subscriptions.checkoutNotConfigured };
   } else if (!sub.billing_key_sealed) {
-    outcome = { status: 'failed', code: 'NO_BILLING_KEY', message: '등록된 결제 카드가 없습니다.' };
+    outcome = { status: 'failed', code: 'NO_BILLING_KEY', message: MESSAGES.subscriptions.noBillingKey };
   } else {
     try {
       outcome = await provider.chargeBillingKey({

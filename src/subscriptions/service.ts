@@ -10,6 +10,7 @@ import { claimRetry, executeCharge, type ChargeResult } from './renewal';
 import { writeSubscriptionUpdated } from './events';
 import * as repo from './repo';
 import type { SubscriptionView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db'>;
 
@@ -63,7 +64,7 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
   }
   if (issued.status !== 'succeeded') {
     throw new ApiError('CARD_UPDATE_FAILED', {
-      message: issued.status === 'failed' ? `카드를 등록하지 못했습니다: ${issued.message}` : undefined,
+      message: issued.status === 'failed' ? MESSAGES.subscriptions.cardRegistrationFailed(issued.message) : undefined,
       details: { retryable: issued.status === 'unknown', gatewayCode: issued.status === 'failed' ? issued.code : null },
     });
   }

@@ -3,6 +3,7 @@ import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { processSubscription, type Deps } from './renewal';
 import type { SubscriptionView } from './schemas';
+import { MESSAGES } from '../platform/messages';
 
 export interface TestClockResult {
   subscription: SubscriptionView;
@@ -48,7 +49,7 @@ export interface AdvanceBy {
 /** advanceTestClock by a duration; more than 0 and at most MAX_ADVANCE_MS in all (VALIDATION_FAILED otherwise). */
 export async function advanceTestClockBy(deps: Deps, storeId: string, subscriptionId: string, by: AdvanceBy): Promise<TestClockResult> {
   const ms = ((by.days ?? 0) * 24 * 60 + (by.hours ?? 0) * 60 + (by.minutes ?? 0)) * 60_000;
-  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw validationError([{ field: 'days', message: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.' }]);
+  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) throw validationError([{ field: 'days', message: MESSAGES.subscriptions.testClockRange }]);
   return advanceTestClock(deps, storeId, subscriptionId, ms);
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DAY, HOUR } from '../platform/clock';
 import { RETRY_SCHEDULE_MS, retryDelayMs } from '../jobs/queue';
 import type { DeliveryStatus, StoredSecret } from './tables';
+import { MESSAGES } from '../platform/messages';
 
 /** Event types an endpoint can subscribe to. `webhook.test` needs no subscription: it goes to the one endpoint asked. */
 export const SUBSCRIBABLE_EVENT_TYPES = ['order.paid', 'order.refunded', 'refund_request.created', 'refund_request.updated', 'subscription.updated', 'subscription.ended', 'license.issue'] as const;
@@ -25,13 +26,9 @@ export const RESPONSE_EXCERPT_CHARS = 1024;
  * Stored and shown instead of the response body of a delivery to a loopback address (WEBHOOK_ALLOW_LOOPBACK): that
  * answer comes from a service on the operator's machine, not from the seller's endpoint.
  */
-export const LOOPBACK_RESPONSE_OMITTED = '(생략됨: 루프백 주소로 보낸 전달의 응답 본문은 기록하지 않습니다)';
+export const LOOPBACK_RESPONSE_OMITTED = MESSAGES.webhooks.loopbackResponseOmitted;
 
-export const DISABLED_REASONS = {
-  manual: '판매자가 비활성화했습니다.',
-  gone: '엔드포인트가 410 Gone으로 응답하여 자동으로 비활성화되었습니다.',
-  failing: '5일 넘게 모든 전송이 실패하여 자동으로 비활성화되었습니다.',
-} as const;
+export const DISABLED_REASONS = MESSAGES.webhooks.disabled;
 export const DELIVERY_ENDPOINT_DISABLED_ERROR = 'endpoint disabled';
 
 /**

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Mode } from '../platform/tables';
-import { ERROR_CATALOG } from '../platform/errors';
+import { MESSAGES } from '../platform/messages';
 
 /**
  * SSRF guard for webhook targets. A seller controls the URL, so without this a webhook could reach the service's own
@@ -21,9 +21,7 @@ export type GuardResult =
  * development setting only, for the developer pointing a test webhook at localhost; it is given for every refusal,
  * so it says nothing about where this URL led.
  */
-export const URL_REFUSED_MESSAGE =
-  `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +
-  '개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.';
+export const URL_REFUSED_MESSAGE = MESSAGES.webhooks.urlRefused;
 
 export interface GuardOptions {
   /**

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, validationError } from '../errors';
+import { MESSAGES } from '../messages';
 
 /**
  * Fastify's `clientErrorHandler`: Node's HTTP parser refused the request (bad framing, NUL or other invalid
@@ -14,7 +15,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
       ? new ApiError('HEADERS_TOO_LARGE')
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new ApiError('REQUEST_TIMEOUT')
-        : validationError([{ field: 'request', message: 'HTTP 요청의 형식이 올바르지 않습니다 (요청 줄, 헤더 또는 본문 구분).' }]);
+        : validationError([{ field: 'request', message: MESSAGES.http.malformedHttp }]);
   const body = JSON.stringify(e.toBody());
   if (socket.writable) {
     socket.end(

@@ -3,6 +3,7 @@ import type { App } from '../../deps';
 import { ApiError, validationError } from '../errors';
 import { ajvToFields } from './validation';
 import { isConnectionError } from '../../db';
+import { MESSAGES } from '../messages';
 
 /** Any error a request ends in, as the ApiError its answer is: every answer that is not a success is one. */
 export function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): ApiError {
@@ -24,11 +25,11 @@ export function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogge
   const status = (error as FastifyError).statusCode ?? 500;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return new ApiError('PAYLOAD_TOO_LARGE');
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415)
-    return validationError([{ field: 'Content-Type', message: 'Content-Type은 application/json이어야 합니다.' }]);
-  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return validationError([{ field: 'body', message: '요청 본문이 비어 있습니다.' }]);
+    return validationError([{ field: 'Content-Type', message: MESSAGES.http.contentTypeNotJson }]);
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return validationError([{ field: 'body', message: MESSAGES.http.emptyBody }]);
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || (status === 400 && /JSON/i.test(error.message)))
-    return validationError([{ field: 'body', message: 'JSON 형식이 올바르지 않습니다.' }]);
-  if (status >= 400 && status < 500) return validationError([{ field: 'request', message: '요청 형식이 올바르지 않습니다.' }]);
+    return validationError([{ field: 'body', message: MESSAGES.http.invalidJson }]);
+  if (status >= 400 && status < 500) return validationError([{ field: 'request', message: MESSAGES.http.malformedRequest }]);
   log.error({ err: error }, 'unhandled error');
   return new ApiError('INTERNAL_ERROR');
 }

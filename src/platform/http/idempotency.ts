@@ -5,6 +5,7 @@ import { ApiError, validationError } from '../errors';
 import { sha256Hex } from '../crypto';
 import { depthError, depthExceeds } from './validation';
 import * as repo from './idempotency-repo';
+import { MESSAGES } from '../messages';
 
 export { purgeIdempotencyKeys } from './idempotency-repo';
 
@@ -61,7 +62,7 @@ function readKey(request: FastifyRequest): string {
   const value = Array.isArray(raw) ? raw[0] : raw;
   const key = typeof value === 'string' ? value.trim() : '';
   if (key.length < 1 || key.length > 255) {
-    throw validationError([{ field: 'Idempotency-Key', message: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).' }]);
+    throw validationError([{ field: 'Idempotency-Key', message: MESSAGES.http.idempotencyKeyRequired }]);
   }
   return key;
 }

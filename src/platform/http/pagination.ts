@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { MAX_PAGE, type Page } from './schemas';
 import { validationError } from '../errors';
+import { MESSAGES } from '../messages';
 
 export interface PageParams {
   page: number;
@@ -11,8 +12,8 @@ export interface PageParams {
 export function pageParams(q: { page?: number; limit?: number }): PageParams {
   const page = q.page ?? 1;
   const limit = q.limit ?? 20;
-  if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw validationError([{ field: 'page', message: `1 이상 ${MAX_PAGE} 이하의 정수여야 합니다.` }]);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: '1 이상 100 이하의 정수여야 합니다.' }]);
+  if (!Number.isSafeInteger(page) || page < 1 || page > MAX_PAGE) throw validationError([{ field: 'page', message: MESSAGES.http.pageOutOfRange(MAX_PAGE) }]);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 100) throw validationError([{ field: 'limit', message: MESSAGES.http.limitOutOfRange }]);
   return { page, limit };
 }
 

@@ -7,6 +7,7 @@ import { ApiError, validationError } from '../errors';
 import { depthLimitedJsonParser, validatorCompiler } from './validation';
 import { clientErrorHandler } from './client-error';
 import { strictQueryOnRoute } from './route';
+import { MESSAGES } from '../messages';
 
 /**
  * The Fastify instance with the service's server options: request ids, no per-request info log, trusted proxy hops,
@@ -31,7 +32,7 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Router-level failures (malformed URL encoding, over-long path parameters) answer as ApiErrors too.
     frameworkErrors: (error: FastifyError, _req: any, reply: any) => {
-      const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('NOT_FOUND') : validationError([{ field: 'url', message: '요청 주소의 형식이 올바르지 않습니다.' }]);
+      const e = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('NOT_FOUND') : validationError([{ field: 'url', message: MESSAGES.http.malformedUrl }]);
       reply.code(e.statusCode).type('application/json; charset=utf-8').send(e.toBody());
     },
     // Requests Node's parser refuses (bad framing, NUL in a header, headers over 16 KB) answer as ApiErrors too.

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationError, type FieldError } from '../errors';
+import { MESSAGES } from '../messages';
 
 /** Limits every request is held to before anything recursive or any SQL sees it (README, API conventions). */
 export const MAX_JSON_DEPTH = 64;
@@ -98,7 +99,7 @@ export function jsonTextDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolea
   return false;
 }
 
-export const depthError = () => validationError([{ field: 'body', message: `JSON 중첩 깊이는 ${MAX_JSON_DEPTH}단계 이하여야 합니다.` }]);
+export const depthError = () => validationError([{ field: 'body', message: MESSAGES.validation.jsonTooDeep(MAX_JSON_DEPTH) }]);
 
 type JsonParser = (req: any, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => void;
 
@@ -152,46 +153,40 @@ function koreanMessage(e: ErrorObject): string {
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
     case 'required':
-      return '필수 항목입니다.';
+      return MESSAGES.validation.required;
     case 'additionalProperties':
-      return '허용되지 않는 필드입니다.';
-    case 'type': {
-      const t: Record<string, string> = { string: '문자열', integer: '정수', number: '숫자', boolean: '참/거짓 값', object: '객체', array: '배열', null: 'null' };
-      const want = String(p.type).split(',').map((x) => t[x] ?? x).join(' 또는 ');
-      return `${want} 형식이어야 합니다.`;
-    }
+      return MESSAGES.validation.fieldNotAllowed;
+    case 'type':
+      return MESSAGES.validation.wrongType(String(p.type));
     case 'minLength':
-      return `${p.limit}자 이상이어야 합니다.`;
+      return MESSAGES.validation.minLength(p.limit);
     case 'maxLength':
-      return `${p.limit}자 이하여야 합니다.`;
+      return MESSAGES.validation.maxLength(p.limit);
     case 'minimum':
-      return `${p.limit} 이상이어야 합니다.`;
+      return MESSAGES.validation.minimum(p.limit);
     case 'maximum':
-      return `${p.limit} 이하여야 합니다.`;
+      return MESSAGES.validation.maximum(p.limit);
     case 'exclusiveMinimum':
-      return `${p.limit}보다 커야 합니다.`;
+      return MESSAGES.validation.exclusiveMinimum(p.limit);
     case 'minItems':
-      return `항목이 ${p.limit}개 이상이어야 합니다.`;
+      return MESSAGES.validation.minItems(p.limit);
     case 'maxItems':
-      return `항목이 ${p.limit}개 이하여야 합니다.`;
     case 'maxProperties':
-      return `항목이 ${p.limit}개 이하여야 합니다.`;
-    case 'format': {
-      const f: Record<string, string> = { email: '이메일', uri: 'URL', 'date-time': `날짜-시간(ISO 8601, ${MIN_DATE_YEAR}~${MAX_DATE_YEAR}년)` };
-      return `${f[p.format] ?? p.format} 형식이 올바르지 않습니다.`;
-    }
+      return MESSAGES.validation.maxItems(p.limit);
+    case 'format':
+      return MESSAGES.validation.badFormat(p.format, MIN_DATE_YEAR, MAX_DATE_YEAR);
     case 'pattern':
-      return '형식이 올바르지 않습니다.';
+      return MESSAGES.validation.patternMismatch;
     case 'x-chars':
-      return p.reason === 'nul' ? '허용되지 않는 NUL 문자(U+0000)가 포함되어 있습니다.' : '올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 포함되어 있습니다.';
+      return p.reason === 'nul' ? MESSAGES.validation.nulCharacter : MESSAGES.validation.loneSurrogate;
     case 'enum':
     case 'const':
-      return `허용된 값이 아닙니다${p.allowedValues ? ` (${p.allowedValues.join(', ')})` : p.allowedValue !== undefined ? ` (${p.allowedValue})` : ''}.`;
+      return MESSAGES.validation.valueNotAllowed(p.allowedValues ? p.allowedValues.join(', ') : p.allowedValue !== undefined ? `${p.allowedValue}` : undefined);
     case 'anyOf':
     case 'oneOf':
-      return '허용된 형식이 아닙니다.';
+      return MESSAGES.validation.shapeNotAllowed;
     default:
-      return '값이 올바르지 않습니다.';
+      return MESSAGES.validation.invalidValue;
   }
 }
 

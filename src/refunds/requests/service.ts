@@ -25,12 +25,13 @@ import {
   type RefundRequestView,
 } from './model';
 import * as repo from './repo';
+import { MESSAGES } from '../../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 export const EVENT_CREATED = 'refund_request.created';
 export const EVENT_UPDATED = 'refund_request.updated';
-export const AUTO_APPROVAL_REASON = '법정 청약철회 기간의 환불 요청이 3영업일 안에 처리되지 않아 자동으로 승인되었습니다.';
+export const AUTO_APPROVAL_REASON = MESSAGES.refundRequests.autoApproved;
 
 /** `refund_request.updated` carries the record and the status it left (equal to `status` when only the reason changed). */
 async function emitUpdated(trx: Db, deps: Deps, before: RefundRequestRow, after: RefundRequestRow): Promise<void> {
@@ -238,12 +239,12 @@ async function orderByReceipt(db: Db, orderId: string, token: string, lock: bool
 }
 
 function blockedReason(order: OrderRow, active: RefundRequestRow | undefined, inFlight: boolean): string | null {
-  if (order.status === 'refunded') return '전액 환불된 주문입니다.';
-  if (order.status !== 'paid') return '결제가 완료된 주문만 환불을 요청할 수 있습니다.';
-  if (active) return '이미 처리 중인 환불 요청이 있습니다.';
-  if (order.settlement_id) return '정산이 끝난 주문이라 이 페이지에서 환불을 요청할 수 없습니다. 판매자에게 직접 문의해 주세요.';
-  if (inFlight) return '이 주문의 환불이 처리 중입니다. 잠시 후 다시 확인해 주세요.';
-  if (refundableAmount(order) === 0) return '환불 가능한 금액이 남아 있지 않습니다.';
+  if (order.status === 'refunded') return MESSAGES.refundRequests.fullyRefunded;
+  if (order.status !== 'paid') return MESSAGES.refundRequests.notPaid;
+  if (active) return MESSAGES.refundRequests.alreadyPending;
+  if (order.settlement_id) return MESSAGES.refundRequests.settled;
+  if (inFlight) return MESSAGES.refundRequests.refundInFlight;
+  if (refundableAmount(order) === 0) return MESSAGES.refundRequests.noneLeft;
   return null;
 }
 
@@ -297,10 +298,10 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     if (blocked) throw new BuyerError(blocked);
     const left = refundableAmount(order);
     const amount = input.amount ?? left;
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw new BuyerError('환불 요청 금액은 1원 이상이어야 합니다.');
-    if (amount > left) throw new BuyerError(`환불 요청 금액은 환불 가능한 금액(${left.toLocaleString('ko-KR')}원) 이하여야 합니다.`);
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new BuyerError(MESSAGES.refundRequests.amountTooSmall);
+    if (amount > left) throw new BuyerError(MESSAGES.refundRequests.amountAboveRefundable(left));
     const reason = (input.reason ?? '').trim();
-    if (reason.length > MAX_REASON) throw new BuyerError(`사유는 ${MAX_REASON}자 이하로 입력해 주세요.`);
+    if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
     const now = deps.clock.now();
     const { statutory } = await statutoryFor(trx, order, now);
     const row = await repo.insertRequest(trx, {
@@ -339,10 +340,10 @@ export async function cancelRequest(deps: Deps, orderId: string, token: string):
     const order = await orderByReceipt(trx, orderId, token, true);
     if (!order) return null;
     const found = await repo.activeRequestOf(trx, order.id);
-    if (!found) throw new BuyerError('취소할 환불 요청이 없습니다.');
+    if (!found) throw new BuyerError(MESSAGES.refundRequests.nothingToCancel);
     const r = (await repo.lockRequestById(trx, found.id))!;
-    if (!isActive(r.status)) throw new BuyerError('취소할 환불 요청이 없습니다.');
-    if (r.approving_since) throw new BuyerError('판매자가 승인하여 환불이 처리 중이라 취소할 수 없습니다.');
+    if (!isActive(r.status)) throw new BuyerError(MESSAGES.refundRequests.nothingToCancel);
+    if (r.approving_since) throw new BuyerError(MESSAGES.refundRequests.approvingCannotCancel);
     const now = deps.clock.now();
     const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: now, decided_by: 'buyer', updated_at: now });
     await emitUpdated(trx, deps, r, after);

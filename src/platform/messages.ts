@@ -1,0 +1,192 @@
+import { ERROR_CATALOG } from './errors';
+
+/**
+ * The API's specific Korean messages, in one place (STYLE.md habit 1). ERROR_CATALOG (errors.ts) holds each code's
+ * default message; this catalog holds the more specific ones a call site gives instead: an ApiError's `message`, a
+ * field's message in VALIDATION_FAILED `details.fields`, and the refusal texts services return and the API (or a
+ * hosted page built on the same service) sends. Sellers may match on these strings: change one only on purpose.
+ * Messages that carry values are small functions; their output must stay byte for byte what it was.
+ */
+export const MESSAGES = {
+  // Request validation: Ajv keyword errors turned into `details.fields` messages, and the JSON depth guard.
+  validation: {
+    required: '필수 항목입니다.',
+    fieldNotAllowed: '허용되지 않는 필드입니다.',
+    /** `jsonTypes` is Ajv's `params.type`: one JSON type or several joined by commas. */
+    wrongType: (jsonTypes: string): string => {
+      const t: Record<string, string> = { string: '문자열', integer: '정수', number: '숫자', boolean: '참/거짓 값', object: '객체', array: '배열', null: 'null' };
+      return `${jsonTypes.split(',').map((x) => t[x] ?? x).join(' 또는 ')} 형식이어야 합니다.`;
+    },
+    minLength: (limit: number): string => `${limit}자 이상이어야 합니다.`,
+    maxLength: (limit: number): string => `${limit}자 이하여야 합니다.`,
+    minimum: (limit: number): string => `${limit} 이상이어야 합니다.`,
+    maximum: (limit: number): string => `${limit} 이하여야 합니다.`,
+    exclusiveMinimum: (limit: number): string => `${limit}보다 커야 합니다.`,
+    minItems: (limit: number): string => `항목이 ${limit}개 이상이어야 합니다.`,
+    /** Also used for too many properties (maxProperties). */
+    maxItems: (limit: number): string => `항목이 ${limit}개 이하여야 합니다.`,
+    badFormat: (format: string, minYear: number, maxYear: number): string => {
+      const f: Record<string, string> = { email: '이메일', uri: 'URL', 'date-time': `날짜-시간(ISO 8601, ${minYear}~${maxYear}년)` };
+      return `${f[format] ?? format} 형식이 올바르지 않습니다.`;
+    },
+    patternMismatch: '형식이 올바르지 않습니다.',
+    nulCharacter: '허용되지 않는 NUL 문자(U+0000)가 포함되어 있습니다.',
+    loneSurrogate: '올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 포함되어 있습니다.',
+    /** `allowed` lists the allowed values (comma-joined), or is undefined when Ajv did not name them. */
+    valueNotAllowed: (allowed: string | undefined): string => `허용된 값이 아닙니다${allowed !== undefined ? ` (${allowed})` : ''}.`,
+    shapeNotAllowed: '허용된 형식이 아닙니다.',
+    invalidValue: '값이 올바르지 않습니다.',
+    jsonTooDeep: (maxDepth: number): string => `JSON 중첩 깊이는 ${maxDepth}단계 이하여야 합니다.`,
+  },
+
+  // Transport: requests refused before a route's own schema runs (content type, body, URL, raw HTTP, headers, paging).
+  http: {
+    contentTypeNotJson: 'Content-Type은 application/json이어야 합니다.',
+    emptyBody: '요청 본문이 비어 있습니다.',
+    invalidJson: 'JSON 형식이 올바르지 않습니다.',
+    malformedRequest: '요청 형식이 올바르지 않습니다.',
+    malformedUrl: '요청 주소의 형식이 올바르지 않습니다.',
+    malformedHttp: 'HTTP 요청의 형식이 올바르지 않습니다 (요청 줄, 헤더 또는 본문 구분).',
+    idempotencyKeyRequired: 'Idempotency-Key 헤더가 필요합니다 (공백 제외 1~255자).',
+    pageOutOfRange: (maxPage: number): string => `1 이상 ${maxPage} 이하의 정수여야 합니다.`,
+    limitOutOfRange: '1 이상 100 이하의 정수여야 합니다.',
+  },
+
+  // Stores: the seller console's store settings (return-URL domains, provider, API key IPs, verification flag).
+  stores: {
+    publicContactOperatorOnly: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.',
+    tooManyReturnUrlDomains: '도메인은 50개까지 등록할 수 있습니다.',
+    returnUrlDomainInvalid: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).',
+    simulatorNotInLive: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.',
+    ipAllowlistEntryInvalid: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.',
+  },
+
+  // Business details (전자상거래법 제10조·제13조): the seller's identity shown on every hosted page.
+  businessDetails: {
+    /** Field names as the messages below say them. */
+    labels: {
+      companyName: '상호',
+      representative: '대표자',
+      mailOrderNumber: '통신판매업 신고번호',
+      address: '사업장 주소',
+    },
+    required: (label: string): string => `${label}을(를) 입력해 주세요.`,
+    tooLong: (label: string, max: number): string => `${label}은(는) ${max}자 이하로 입력해 주세요.`,
+    businessNumberInvalid: '사업자등록번호가 올바르지 않습니다. 숫자 10자리(예: 123-45-67891)를 확인해 주세요.',
+    supportPhoneInvalid: '고객센터 전화번호 형식이 올바르지 않습니다. (예: 02-1234-5678, 1588-1234)',
+    supportEmailInvalid: '고객센터 이메일 주소 형식이 올바르지 않습니다.',
+    supportContactRequired: '고객센터 전화번호나 이메일 중 하나는 입력해 주세요.',
+  },
+
+  // Catalog: a product's pricing and sale window, and the plan/interval a checkout picks.
+  catalog: {
+    oneTimeNeedsPrice: '일회성 상품에는 가격이 필요합니다.',
+    oneTimeNoPlans: '일회성 상품에는 요금제를 둘 수 없습니다.',
+    subscriptionPriceInPlans: '구독 상품의 가격은 요금제(pricing.plans)에 둡니다.',
+    subscriptionNeedsPlans: '구독 상품에는 요금제가 하나 이상 필요합니다.',
+    planNeedsPrice: '월간 또는 연간 가격 중 하나는 있어야 합니다.',
+    duplicatePlanId: '요금제 id가 중복되었습니다.',
+    saleEndsBeforeStart: '판매 종료 시각은 시작 시각보다 뒤여야 합니다.',
+    oneTimeNoPlanId: '일회성 상품에는 planId를 보낼 수 없습니다.',
+    oneTimeNoInterval: '일회성 상품에는 interval을 보낼 수 없습니다.',
+    subscriptionNeedsPlanAndInterval: '구독 상품에는 planId와 interval이 함께 필요합니다.',
+    unknownPlanId: '상품의 요금제(pricing.plans[].id)에 없는 planId입니다.',
+    intervalNotOffered: '이 요금제는 선택한 결제 주기를 제공하지 않습니다.',
+  },
+
+  // Coupons: the console's coupon rules, and why a buyer's coupon code is refused at checkout.
+  coupons: {
+    validUntilBeforeFrom: '사용 종료 시각은 시작 시각보다 뒤여야 합니다.',
+    percentOutOfRange: '정률 할인은 1~100(%) 사이여야 합니다.',
+    productNotInStore: '이 상점·모드에 없는 상품입니다.',
+    unknownCode: '존재하지 않는 쿠폰 코드입니다.',
+    inactive: '사용할 수 없는 쿠폰입니다.',
+    notYetValid: '아직 사용 기간이 시작되지 않은 쿠폰입니다.',
+    expired: '사용 기간이 지난 쿠폰입니다.',
+    notForProduct: '이 상품에는 사용할 수 없는 쿠폰입니다.',
+    exhausted: '사용 한도가 모두 소진된 쿠폰입니다.',
+  },
+
+  // Checkout: session creation (live setup, metadata) and the refusals of a payment attempt.
+  checkout: {
+    liveNeedsBusinessDetails:
+      '라이브 결제를 받으려면 먼저 판매자 사업자 정보(상호, 대표자, 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터 연락처)를 등록해야 합니다.',
+    metadataNotObject: 'metadata는 객체여야 합니다.',
+    metadataTooManyKeys: (maxKeys: number): string => `키는 ${maxKeys}개까지 허용됩니다.`,
+    metadataKeyLength: (maxKeyLength: number): string => `키는 1~${maxKeyLength}자여야 합니다.`,
+    metadataValueNotString: (key: string): string => `값은 문자열이어야 합니다 (키: ${key}).`,
+    metadataValueTooLong: (maxValueLength: number, key: string): string => `값은 ${maxValueLength}자까지 허용됩니다 (키: ${key}).`,
+    billingKeyUnknown: '카드 등록 결과를 확인하지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    amountChanged: '결제 금액이 변경되었습니다. 금액을 확인한 뒤 다시 결제해 주세요.',
+    attemptStale: '결제 상태가 바뀌었습니다. 다시 시도해 주세요.',
+    paymentNotApproved: '결제가 승인되지 않았습니다.',
+  },
+
+  // Refunds: outcomes recorded on a refund (and shown by the API) when the gateway could not be asked or disagreed.
+  refunds: {
+    providerNotConfigured: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.',
+    providerCallFailed: '결제대행사 호출 중 오류가 발생했습니다.',
+    gatewayTotalMismatch: (canceled: number, ours: number, amount: number): string =>
+      `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
+    interruptedChecking: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.',
+  },
+
+  // Refund requests: the automatic approval's reason, and the buyer's receipt page refusals (filing, cancelling).
+  refundRequests: {
+    autoApproved: '법정 청약철회 기간의 환불 요청이 3영업일 안에 처리되지 않아 자동으로 승인되었습니다.',
+    fullyRefunded: '전액 환불된 주문입니다.',
+    notPaid: '결제가 완료된 주문만 환불을 요청할 수 있습니다.',
+    alreadyPending: '이미 처리 중인 환불 요청이 있습니다.',
+    settled: '정산이 끝난 주문이라 이 페이지에서 환불을 요청할 수 없습니다. 판매자에게 직접 문의해 주세요.',
+    refundInFlight: '이 주문의 환불이 처리 중입니다. 잠시 후 다시 확인해 주세요.',
+    noneLeft: '환불 가능한 금액이 남아 있지 않습니다.',
+    amountTooSmall: '환불 요청 금액은 1원 이상이어야 합니다.',
+    amountAboveRefundable: (won: number): string => `환불 요청 금액은 환불 가능한 금액(${won.toLocaleString('ko-KR')}원) 이하여야 합니다.`,
+    reasonTooLong: (max: number): string => `사유는 ${max}자 이하로 입력해 주세요.`,
+    nothingToCancel: '취소할 환불 요청이 없습니다.',
+    approvingCannotCancel: '판매자가 승인하여 환불이 처리 중이라 취소할 수 없습니다.',
+  },
+
+  // Subscriptions: card update, plan change, the buyer portal, immediate cancellation, renewals and the test clock.
+  subscriptions: {
+    cardRegistrationFailed: (gatewayMessage: string): string => `카드를 등록하지 못했습니다: ${gatewayMessage}`,
+    planNotInProduct: '상품에 없는 플랜입니다.',
+    intervalNotOffered: '이 플랜은 선택한 결제 주기를 제공하지 않습니다.',
+    alreadyOnPlan: '이미 이용 중인 플랜입니다.',
+    paymentInProgress: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.',
+    portalIdentityRequired: 'buyerEmail 또는 subscriptionId 중 하나는 필요합니다.',
+    buyerEmailInvalid: 'buyerEmail이 이메일 형식이 아닙니다.',
+    noActiveSubscription: '이 구매자의 진행 중인 구독을 찾을 수 없습니다.',
+    chargeInProgress: '이 구독의 결제가 처리 중입니다. 결제 결과가 확인된 뒤 다시 시도해 주세요.',
+    /** Why an immediate cancellation with refund is blocked (the preview's `blockedReason`). */
+    immediateBlocked: {
+      ALREADY_ENDED: '이미 종료된 구독입니다.',
+      REFUND_REQUEST_PENDING: '처리 중인 환불 요청 또는 환불이 있어 지금은 즉시 해지할 수 없습니다.',
+      SUBSCRIPTION_REFUND_SETTLED: '환불 대상 주문이 정산에 포함되어 있어 즉시 해지 환불을 할 수 없습니다.',
+    },
+    checkoutNotConfigured: ERROR_CATALOG.CHECKOUT_NOT_CONFIGURED.message,
+    noBillingKey: '등록된 결제 카드가 없습니다.',
+    testClockRange: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.',
+  },
+
+  // Licenses: revoked licenses, and the license app's request nonce.
+  licenses: {
+    alreadyRevoked: '이미 폐기된 라이선스입니다.',
+    revokedCannotReissue: '폐기된 라이선스는 재발급할 수 없습니다.',
+    nonceInvalid:
+      'nonce는 16바이트 이상을 담은 hex(짝수 자리, 32자 이상) 또는 base64/base64url(패딩 앞 22자 이상, `=` 최대 2개) 문자열이어야 합니다.',
+  },
+
+  // Webhooks: a refused endpoint URL, why an endpoint was disabled, and the delivery log's omitted loopback answer.
+  webhooks: {
+    urlRefused:
+      `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +
+      '개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.',
+    loopbackResponseOmitted: '(생략됨: 루프백 주소로 보낸 전달의 응답 본문은 기록하지 않습니다)',
+    disabled: {
+      manual: '판매자가 비활성화했습니다.',
+      gone: '엔드포인트가 410 Gone으로 응답하여 자동으로 비활성화되었습니다.',
+      failing: '5일 넘게 모든 전송이 실패하여 자동으로 비활성화되었습니다.',
+    },
+  },
+} as const;
