@@ -2,6 +2,7 @@
 // request refunds a different seeded paid order in full (lock, checks, pending record, simulated gateway call,
 // outcome with its order.refunded event, the idempotency record), so no request is refused for business reasons.
 // `npm run bench refund`; BENCH_REFUND_ORDERS (30000) orders are seeded; BENCH_SECONDS (5), BENCH_CONNECTIONS (10).
+import type { SaleTerms } from '../src/orders/terms';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CONNECTIONS, SECONDS, drive, printHeader, printRow, rssMb, startServer } from './lib';
 import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../src/stores/service';
@@ -27,12 +28,15 @@ async function seedOrders(deps: AppDeps, storeId: string, productId: string, n: 
         period_end: null, paid_at: now, confirmed_at: null, refunded_at: null, refunded_amount: null, provider: 'simulator' as const,
         provider_payment_key: `sim_success_card_15000_${randomBytes(8).toString('hex')}_${randomBytes(12).toString('hex')}`,
         subscription_id: null, subscription_event: null, settlement_id: null, created_at: now, updated_at: now,
+        terms: jsonb(BENCH_TERMS),
       };
     });
     await deps.db.insertInto('orders').values(rows).execute();
   }
   return ids;
 }
+
+const BENCH_TERMS: SaleTerms = { version: 'bench', refundDays: 7, penaltyRate: 10, clawbackDisclosed: false, trialOffered: false, usageRestrictionMarked: false, licensed: false, plan: null };
 
 export default async function run(): Promise<void> {
   const { server, seeded } = await startServer(async (deps) => {

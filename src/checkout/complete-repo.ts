@@ -22,8 +22,13 @@ export function findProductName(db: Db, productId: string): Promise<{ name: stri
   return db.selectFrom('products').select('name').where('id', '=', productId).executeTakeFirstOrThrow();
 }
 
+/** The product's status and the refund terms a payment taken now is sold under (kept on the order: src/orders/terms.ts). */
 export function findProductStatus(trx: Db, productId: string) {
-  return trx.selectFrom('products').select(['id', 'status']).where('id', '=', productId).executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('products')
+    .select(['id', 'status', 'refund_days', 'penalty_rate', 'clawback_disclosed', 'trial_offered', 'usage_restriction_marked', 'license_mode', 'plans'])
+    .where('id', '=', productId)
+    .executeTakeFirstOrThrow();
 }
 
 export function findProductNameAndType(trx: Db, productId: string) {
@@ -42,11 +47,11 @@ export async function markAttemptStarted(trx: Db, sessionId: string, payment: Pa
 /** An order as the payment path inserts it (`receipt_token` is filled by its column default). */
 export type NewOrder = Omit<OrderRow, 'receipt_token'>;
 
-/** Inserts the paid order; `metadata` and `coupon` are written as jsonb. Columns in the order of `order`'s keys. */
+/** Inserts the paid order; `metadata`, `coupon` and `terms` are written as jsonb. Columns in the order of `order`'s keys. */
 export function insertOrder(trx: Db, order: NewOrder): Promise<OrderRow> {
   return trx
     .insertInto('orders')
-    .values({ ...order, metadata: jsonb(order.metadata), coupon: jsonb(order.coupon) })
+    .values({ ...order, metadata: jsonb(order.metadata), coupon: jsonb(order.coupon), terms: jsonb(order.terms) })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

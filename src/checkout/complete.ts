@@ -11,6 +11,7 @@ import type { BillingKeyResult, ConfirmResult, Outcome, PaymentProvider } from '
 import { ATTEMPT_LOCK_MS, periodEnd, type SessionRow } from './model';
 import { encryptSecret } from '../platform/crypto';
 import { subscriptionIdForSession } from '../subscriptions/model';
+import { termsOfProduct } from '../orders/terms';
 import { startSubscription } from '../subscriptions/start';
 import { quote } from './quote';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
@@ -220,6 +221,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         stockReserved: true,
         startedAt: now.toISOString(),
         billing,
+        terms: termsOfProduct(product, s.plan_id),
       };
       await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));
       return { kind: 'started', session: s, payment } as const;
@@ -284,6 +286,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     provider: p.provider,
     provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
     installment_months: result.installmentMonths ?? null,
+    terms: p.terms ?? termsOfProduct(await findProductStatus(trx, s.product_id), s.plan_id),
     subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
     subscription_event: isSubscription ? 'initial' : null,
     settlement_id: null,

@@ -1,5 +1,6 @@
 import type { Json, Mode, Timestamp } from '../platform/tables';
 import type { OrderCoupon, PaymentMethod } from '../orders/tables';
+import type { SaleTerms } from '../orders/terms';
 
 /** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */
 export interface CheckoutAttempt {
@@ -40,6 +41,12 @@ export interface PaymentInFlight {
    * the master key), so the order and its subscription can be recorded with it even by reconciliation after a crash.
    */
   billing?: { keySealed: string; cardSummary: string | null } | null;
+  /**
+   * The product's refund terms and list prices when the buyer submitted the payment (what the page showed them): the
+   * order is recorded with these even when reconciliation records it after a product edit. Absent on attempts
+   * started before migration 015 (the order then takes the product's terms at recording).
+   */
+  terms?: SaleTerms;
 }
 
 export interface CheckoutSessionsTable {

@@ -1,5 +1,6 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { SaleTerms } from './terms';
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
 export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss';
@@ -44,6 +45,8 @@ export interface OrdersTable {
   settlement_id: string | null;
   /** 할부 months the gateway approved for a card payment (0 = 일시불); null where it did not say (migration 014). */
   installment_months: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The terms the buyer was sold under (migration 015; src/orders/terms.ts): every refund rule reads these, never the live product. */
+  terms: ColumnType<SaleTerms, RawBuilder<unknown>, RawBuilder<unknown>>;
   /** Secret part of the buyer's receipt link (migration 007; filled by a column default). */
   receipt_token: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;

@@ -1,9 +1,10 @@
-import type { ProductRow } from '../catalog/model';
+import { restrictionValid, type SaleTerms } from '../orders/terms';
 import type { BusinessDetailsView } from '../stores/schemas';
 import { html, type SafeHtml } from './html';
 
 /**
- * What the payment page tells the buyer about refunds and withdrawal, taken from the product's `refundPolicy` and
+ * What the payment page tells the buyer about refunds and withdrawal (and the receipt repeats from the order's terms as
+ * sold, src/orders/terms.ts; change TERMS_VERSION there with this wording), from the product's `refundPolicy` and
  * the rules the service applies (src/refunds/requests/model.ts statutoryAt, src/subscriptions/cancel-model.ts):
  * - window W = max(7, refundDays) days after payment (전자상거래법 제17조; a longer period offered replaces the 7 days);
  * - "used" means a license key of the order was activated on a device (the only use the service records); use bars
@@ -11,23 +12,22 @@ import { html, type SafeHtml } from './html';
  * - subscriptions: cancel any time; after the window the unused part is refunded less the penalty (≤ 10%), and a
  *   discounted yearly plan's discount is recovered for the time used only when disclosed (clawbackDisclosed).
  */
-export function refundTerms(p: ProductRow): string[] {
-  const days = Math.max(7, p.refund_days);
-  const licensed = p.license_mode !== 'none';
+export function refundTerms(t: SaleTerms, type: 'one_time' | 'subscription'): string[] {
+  const days = Math.max(7, t.refundDays);
   const lines: string[] = [`결제일로부터 ${days}일 이내에는 청약철회를 요청해 전액 환불받을 수 있습니다.`];
-  if (licensed) {
-    if (p.trial_offered && p.usage_restriction_marked) {
+  if (t.licensed) {
+    if (restrictionValid(t)) {
       lines.push('이 상품은 체험판을 제공하므로, 라이선스 키를 기기에 활성화해 사용한 뒤에는 청약철회가 제한됩니다 (전자상거래법 제17조 제2항).');
     } else {
       lines.push('라이선스 키를 기기에 활성화해 사용했더라도 위 기간 안에는 청약철회할 수 있습니다.');
     }
     lines.push('‘사용’은 이 주문의 라이선스 키를 기기에서 활성화한 것을 말합니다.');
   }
-  if (p.type === 'subscription') {
+  if (type === 'subscription') {
     lines.push(
-      `구독은 언제든 해지할 수 있습니다. 청약철회 기간이 지난 뒤 즉시 해지하면 이용한 일수만큼의 요금${p.penalty_rate > 0 ? `과 남은 금액의 ${p.penalty_rate}% 위약금` : ''}을 뺀 금액을 환불합니다.`,
+      `구독은 언제든 해지할 수 있습니다. 청약철회 기간이 지난 뒤 즉시 해지하면 이용한 일수만큼의 요금${t.penaltyRate > 0 ? `과 남은 금액의 ${t.penaltyRate}% 위약금` : ''}을 뺀 금액을 환불합니다.`,
     );
-    if (p.clawback_disclosed) lines.push('할인된 연간 요금제를 중도 해지하면, 이용한 기간은 월 요금 기준으로 다시 계산해 할인받은 금액 중 해당 부분을 빼고 환불합니다.');
+    if (t.clawbackDisclosed) lines.push('할인된 연간 요금제를 중도 해지하면, 이용한 기간은 월 요금 기준으로 다시 계산해 할인받은 금액 중 해당 부분을 빼고 환불합니다.');
   } else {
     lines.push('청약철회 기간이 지난 뒤의 환불은 판매자의 확인을 거쳐 처리됩니다.');
   }

@@ -8,6 +8,7 @@ import { layout } from './layout';
 import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from './form';
 import { storeFooter } from './footer';
 import { agreementDocs, refundTerms } from './terms';
+import { termsOfProduct } from '../orders/terms';
 import { licensesCard } from './license-keys';
 
 export interface PageContext {
@@ -126,7 +127,7 @@ function agreementsField(f: FormPage): SafeHtml {
 function refundTermsCard(ctx: PageContext): SafeHtml {
   return html`<section class="card" aria-labelledby="refund-terms-title" id="refund-terms">
   <h2 id="refund-terms-title">환불 및 청약철회 안내</h2>
-  <ul class="terms">${refundTerms(ctx.product).map((l) => html`<li>${l}</li>`)}</ul>
+  <ul class="terms">${refundTerms(termsOfProduct(ctx.product, ctx.session.plan_id), ctx.product.type).map((l) => html`<li>${l}</li>`)}</ul>
 </section>`;
 }
 

@@ -55,15 +55,25 @@ export function withdrawalWindowEnd(paidAt: Date, refundDays: number): Date {
   return kstStartOf(addDays(lastDay, 1));
 }
 
-/**
- * The end (24:00 KST) of the `n`-th business day after the KST date of `t` (제18조: refund within 3 business days).
- * The day of `t` itself is not counted.
- */
-export function businessDaysAfter(t: Date, n: number): Date {
+/** The KST date of the `n`-th business day after the KST date of `t` (the day of `t` itself is not counted). */
+export function nthBusinessDayAfter(t: Date, n: number): string {
   let d = kstDate(t);
   for (let i = 0; i < n; ) {
     d = addDays(d, 1);
     if (isBusinessDay(d)) i++;
   }
-  return kstStartOf(addDays(d, 1));
+  return d;
+}
+
+/**
+ * The end (24:00 KST) of the `n`-th business day after the KST date of `t` (제18조: refund within 3 business days).
+ * The day of `t` itself is not counted.
+ */
+export function businessDaysAfter(t: Date, n: number): Date {
+  return kstStartOf(addDays(nthBusinessDayAfter(t, n), 1));
+}
+
+/** An instant on a KST date: `hour`:00 KST. */
+export function kstAt(date: string, hour: number): Date {
+  return new Date(kstStartOf(date).getTime() + hour * 60 * 60 * 1000);
 }

@@ -171,8 +171,8 @@ export interface SettlementCandidate {
 export async function lockSettlementCandidates(trx: Db, storeId: string, mode: Mode, paidBefore: Date): Promise<SettlementCandidate[]> {
   return trx
     .selectFrom('orders')
-    .innerJoin('products', 'products.id', 'orders.product_id')
-    .select(['orders.id', 'orders.amount', 'orders.refunded_amount', 'orders.paid_at', 'products.refund_days'])
+    // The window is the order's own (its terms as sold), not the product's as it is now.
+    .select(['orders.id', 'orders.amount', 'orders.refunded_amount', 'orders.paid_at', sql<number>`(orders.terms->>'refundDays')::int`.as('refund_days')])
     .where('orders.store_id', '=', storeId)
     .where('orders.mode', '=', mode)
     .where('orders.status', 'in', ['paid', 'refunded'])

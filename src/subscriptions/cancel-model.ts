@@ -40,6 +40,15 @@ export interface CancelOrderInput {
   used: boolean;
   /** A renewal charged after a price rise the buyer did not consent to (statutory_full even when used). */
   unconsentedPriceRise?: boolean;
+  /**
+   * The terms this order was sold under (its own refund policy and its plan's monthly list price M), when they differ
+   * from the subscription-level ones in the input: each order is judged under its own terms (an order bought under
+   * the old plan keeps that plan's M after an upgrade).
+   */
+  policy?: CancelPolicy;
+  monthlyListPrice?: number | null;
+  /** The order's own billing interval (defaults to the subscription's). */
+  interval?: 'monthly' | 'yearly';
 }
 
 export interface CancelPolicy {
@@ -173,13 +182,14 @@ export function currentPeriodOrders(orders: CancelOrderInput[], now: Date): Canc
 }
 
 function computeOrder(o: CancelOrderInput, input: CancelInput, mainEvent: CancelOrderInput['subscriptionEvent']): OrderComputation {
-  const { policy, now } = input;
+  const { now } = input;
+  const policy = o.policy ?? input.policy;
   const P = o.amount - o.refundedAmount;
   const windowEndsAt = withdrawalWindowEnd(o.paidAt, policy.refundDays);
   const inWindow = now < windowEndsAt;
   // A difference payment (upgrade) is part of its period: it takes the kind of the period's main order.
   const event = o.subscriptionEvent === 'difference' ? mainEvent : o.subscriptionEvent;
-  const yearly = input.subscription.billingInterval === 'yearly' && o.subscriptionEvent !== 'difference';
+  const yearly = (o.interval ?? input.subscription.billingInterval) === 'yearly' && o.subscriptionEvent !== 'difference';
   const months = yearly ? 12 : 1;
 
   let usedDays: number;
@@ -205,7 +215,7 @@ function computeOrder(o: CancelOrderInput, input: CancelInput, mainEvent: Cancel
   // Prorated. deduction = use at the price paid; each withheld part rounded down.
   const deduction = Math.min(Math.floor((P * usedDays) / totalDays), P);
   let clawback = 0;
-  const M = input.monthlyListPrice;
+  const M = o.monthlyListPrice !== undefined ? o.monthlyListPrice : input.monthlyListPrice;
   if (yearly && !inWindow && policy.clawbackDisclosed && M !== null && M * months > P) {
     const atList = Math.floor((M * u) / dm);
     clawback = Math.min(Math.max(atList - deduction, 0), M * months - P);

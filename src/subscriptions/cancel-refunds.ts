@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { refundOrder } from '../refunds/service';
+import { autoApproveAt } from '../refunds/requests/model';
 import type { PendingRefundRequestView } from './cancel-schemas';
 import * as cancelRepo from './cancel-repo';
 
@@ -79,7 +80,8 @@ export async function fileCancelRefundRequest(
     decided_at: null,
     decision_reason: null,
     refund_id: null,
-    auto_approve_at: null,
+    // A statutory request is approved automatically within 3 business days (제18조) unless the seller acts first.
+    auto_approve_at: r.statutory ? autoApproveAt(now) : null,
     source: 'subscription_cancel',
     created_at: now,
     updated_at: now,

@@ -1,7 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db';
 import { jsonb } from '../db';
-import type { ProductRow } from '../catalog/model';
 import type { OrderRefundRow, OrderRow } from '../orders/model';
 import type { RefundRequestRow } from '../refunds/requests/model';
 import type { RefundRequestsTable } from '../refunds/tables';
@@ -15,7 +14,10 @@ import type { SubscriptionCancellationsTable } from './cancel-tables';
 
 export type CancellationRow = Selectable<SubscriptionCancellationsTable>;
 
-export type CancelOrderRow = Pick<OrderRow, 'id' | 'amount' | 'refunded_amount' | 'paid_at' | 'period_start' | 'period_end' | 'subscription_event' | 'settlement_id' | 'status'>;
+export type CancelOrderRow = Pick<
+  OrderRow,
+  'id' | 'amount' | 'refunded_amount' | 'paid_at' | 'period_start' | 'period_end' | 'subscription_event' | 'settlement_id' | 'status' | 'terms' | 'billing_interval'
+>;
 
 // ---------- reading the inputs of a preview ----------
 
@@ -23,7 +25,7 @@ export type CancelOrderRow = Pick<OrderRow, 'id' | 'amount' | 'refunded_amount' 
 export function cancelOrdersOf(db: Db, subscriptionId: string): Promise<CancelOrderRow[]> {
   return db
     .selectFrom('orders')
-    .select(['id', 'amount', 'refunded_amount', 'paid_at', 'period_start', 'period_end', 'subscription_event', 'settlement_id', 'status'])
+    .select(['id', 'amount', 'refunded_amount', 'paid_at', 'period_start', 'period_end', 'subscription_event', 'settlement_id', 'status', 'terms', 'billing_interval'])
     .where('subscription_id', '=', subscriptionId)
     .where('status', 'in', ['paid', 'refunded'])
     .execute();
@@ -32,17 +34,6 @@ export function cancelOrdersOf(db: Db, subscriptionId: string): Promise<CancelOr
 /** Orders among these with a refund `pending` or `unknown` (one row per such refund). `orderIds` must not be empty. */
 export function refundsInFlightOf(db: Db, orderIds: string[]): Promise<Array<Pick<OrderRefundRow, 'order_id'>>> {
   return db.selectFrom('order_refunds').select('order_id').where('order_id', 'in', orderIds).where('status', 'in', ['pending', 'unknown']).execute();
-}
-
-export type CancelPolicyRow = Pick<ProductRow, 'refund_days' | 'trial_offered' | 'usage_restriction_marked' | 'clawback_disclosed' | 'penalty_rate' | 'plans'>;
-
-/** The product's refund policy and plans. */
-export function cancelPolicyOf(db: Db, productId: string): Promise<CancelPolicyRow> {
-  return db
-    .selectFrom('products')
-    .select(['refund_days', 'trial_offered', 'usage_restriction_marked', 'clawback_disclosed', 'penalty_rate', 'plans'])
-    .where('id', '=', productId)
-    .executeTakeFirstOrThrow();
 }
 
 /** Activation times of the licenses of the subscription or of these orders (`orderIds` must not be empty). */

@@ -5,7 +5,8 @@ import { ApiError, type ErrorCode } from '../platform/errors';
 import { writeEvent } from '../platform/events';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
-import { computeCancel, type CancelComputation, type CancelOrderInput } from './cancel-model';
+import { computeCancel, type CancelComputation, type CancelOrderInput, type CancelPolicy } from './cancel-model';
+import type { SaleTerms } from '../orders/terms';
 import { activeRefundRequest, cancelRefundsSince, fileCancelRefundRequest, refundForCancel } from './cancel-refunds';
 import type { CancelInput, CancelPreviewView, CancelResultView } from './cancel-schemas';
 import type { PlannedRefund } from './cancel-tables';
@@ -61,8 +62,6 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
   // A renewal (or an upgrade's difference) charge whose answer is not recorded yet: the period it pays for is not
   // known, so no preview can be honoured until it is (blocked like a refund in progress; see CANCEL_CHECKS).
   const charge = await repo.chargeInFlight(db, sub.id);
-  const product = await cancelRepo.cancelPolicyOf(db, sub.product_id);
-  const plan = product.plans.find((p) => p.id === sub.plan_id);
   // Evidence of use: a license of the subscription activated or verified during the order's period (the seller's
   // burden of proof; no evidence counts as unused). Portal visits are not use: opening the portal to cancel must
   // not cost the buyer the statutory refund.
@@ -82,23 +81,25 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
       settled: o.settlement_id !== null,
       refundInFlight: inFlight.has(o.id),
       used: usedDuring(o.period_start! > o.paid_at! ? o.paid_at! : o.period_start!),
+      // Each order under the terms it was sold with (never the live product): its refund policy and its plan's M.
+      policy: policyOf(o.terms),
+      monthlyListPrice: o.terms.plan?.monthlyPrice ?? null,
+      interval: o.billing_interval ?? undefined,
     }));
   const comp = computeCancel({
     subscription: { status: sub.status, billingInterval: sub.billing_interval, currentPeriodStart: sub.current_period_start, currentPeriodEnd: sub.current_period_end },
     orders: inputs,
     activeRefundRequest: request !== null,
     cancellationInProgress: claim !== undefined || charge !== undefined,
-    policy: {
-      refundDays: product.refund_days,
-      trialOffered: product.trial_offered,
-      usageRestrictionMarked: product.usage_restriction_marked,
-      clawbackDisclosed: product.clawback_disclosed,
-      penaltyRate: product.penalty_rate,
-    },
-    monthlyListPrice: plan?.monthlyPrice ?? null,
+    policy: policyOf(sub.terms),
+    monthlyListPrice: sub.terms.plan?.monthlyPrice ?? null,
     now,
   });
   return { comp, orderIds, chargeId: charge?.id ?? null };
+}
+
+function policyOf(t: SaleTerms): CancelPolicy {
+  return { refundDays: t.refundDays, trialOffered: t.trialOffered, usageRestrictionMarked: t.usageRestrictionMarked, clawbackDisclosed: t.clawbackDisclosed, penaltyRate: t.penaltyRate };
 }
 
 async function findInRange(db: Db, scope: Scope, id: string): Promise<SubscriptionRow> {
@@ -244,9 +245,13 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
     }
     if (actor === 'buyer' && im.requiresApproval) {
       // The buyer's cancel stands; the refund waits for the seller's decision as a refund request.
+      // Each order is judged in its own window: an order whose part is statutory (say an upgrade's difference paid
+      // days ago, unused) is filed as a statutory request, locked and approved automatically on its own, even when
+      // the rest of the cancellation waits for the seller.
       const ids: string[] = [];
       for (const p of plan) {
-        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory: im.statutory }));
+        const statutory = comp.orders.find((o) => o.orderId === p.orderId)?.statutory ?? false;
+        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory }));
       }
       await insertClaim(trx, deps, sub, actor, reason, im, plan, 'completed', ids[0]);
       const ended = await endNow(trx, deps, sub, reason, { ...base, refundAmount: 0, refundedOrderIds: [], refundRequestIds: ids });

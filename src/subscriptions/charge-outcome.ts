@@ -1,3 +1,4 @@
+import { chargeTerms } from './terms';
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import { writeEvent } from '../platform/events';
@@ -87,6 +88,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
   const own = subscriptionNow(sub, now);
   const target = charge.target ?? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   const event = charge.kind === 'renewal' ? 'renewal' : 'difference';
+  const terms = chargeTerms(sub, target);
   const order = await repo.insertChargeOrder(trx, {
     id: charge.order_id,
     store_id: sub.store_id,
@@ -118,6 +120,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     subscription_id: sub.id,
     subscription_event: event,
     settlement_id: null,
+    terms: jsonb(terms),
     created_at: now,
     updated_at: now,
   });
@@ -138,6 +141,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
       current_period_start: charge.period_start,
       current_period_end: charge.period_end,
       pending_plan: charge.attempt === 0 ? jsonb(null) : undefined,
+      terms: jsonb(terms),
       latest_order_id: order.id,
       dunning_attempts: 0,
       next_retry_at: null,
@@ -149,6 +153,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
       billing_interval: target.interval,
       amount: target.amount,
       pending_plan: jsonb(null),
+      terms: jsonb(terms),
       latest_order_id: order.id,
       updated_at: now,
     });
@@ -199,6 +204,7 @@ async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: 
           billing_interval: target.interval,
           amount: target.amount,
           pending_plan: jsonb(null),
+          terms: jsonb(chargeTerms(sub, target)),
         }
       : {}),
     updated_at: now,

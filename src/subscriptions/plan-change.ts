@@ -5,6 +5,7 @@ import { prorateDifference, subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { claim, executeCharge, type Deps } from './renewal';
 import { writeSubscriptionUpdated } from './events';
+import { chargeTerms } from './terms';
 import type { BillingInterval } from './tables';
 import type { SubscriptionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
@@ -43,10 +44,13 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       throw validationError([{ field: !plan ? 'planId' : 'interval', message: !plan ? MESSAGES.subscriptions.planNotInProduct : MESSAGES.subscriptions.intervalNotOffered }]);
     }
     const current = { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
-    const target = { planId: plan.id, interval: input.interval, amount: price };
+    // The new plan's list prices as the buyer sees them now travel with the change: its orders are sold under them.
+    const listPrices = { monthlyPrice: plan.monthlyPrice ?? null, yearlyPrice: plan.yearlyPrice ?? null };
+    const target = { planId: plan.id, interval: input.interval, amount: price, listPrices };
     if (target.planId === current.planId && target.interval === current.interval) {
       if (!sub.pending_plan) throw new ApiError('PLAN_CHANGE_INVALID', { message: MESSAGES.subscriptions.alreadyOnPlan });
-      const updated = await repo.updateSubscription(trx, sub.id, { pending_plan: jsonb(null), amount: target.amount, updated_at: now });
+      // Undoing leaves the price the buyer pays as it is (the plan's list price may have moved since they agreed to it).
+      const updated = await repo.updateSubscription(trx, sub.id, { pending_plan: jsonb(null), updated_at: now });
       await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'plan_change_scheduled', canceled: true, to: null });
       return { kind: 'done' as const, done: { timing: 'unscheduled' as const, orderId: null, amount: 0 } };
     }
@@ -57,7 +61,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const upgrade = target.interval === current.interval && target.amount > current.amount;
     if (!upgrade) {
       const updated = await repo.updateSubscription(trx, sub.id, {
-        pending_plan: jsonb({ planId: target.planId, interval: target.interval, amount: target.amount, requestedAt: own.toISOString() }),
+        pending_plan: jsonb({ planId: target.planId, interval: target.interval, amount: target.amount, requestedAt: own.toISOString(), listPrices }),
         updated_at: now,
       });
       await writeSubscriptionUpdated(trx, deps.clock, updated, {
@@ -72,7 +76,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const difference = prorateDifference(current.amount, target.amount, sub.current_period_start, sub.current_period_end, own);
     if (difference === 0) {
       // Nothing left of the period to pay for: the new plan starts without a charge.
-      const updated = await repo.updateSubscription(trx, sub.id, { plan_id: target.planId, amount: target.amount, pending_plan: jsonb(null), updated_at: now });
+      const updated = await repo.updateSubscription(trx, sub.id, { plan_id: target.planId, amount: target.amount, pending_plan: jsonb(null), terms: jsonb(chargeTerms(sub, target)), updated_at: now });
       await writeSubscriptionUpdated(trx, deps.clock, updated, {
         kind: 'plan_changed',
         timing: 'now',

@@ -10,12 +10,12 @@ import type { BackgroundTask } from '../jobs/worker';
 import { endSubscription, recordCharge, type ChargeResult } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
-import type { BillingInterval } from './tables';
+import type { ChargeTarget } from './tables';
 import { MESSAGES } from '../platform/messages';
 
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
-type Target = { planId: string; interval: BillingInterval; amount: number };
+type Target = ChargeTarget;
 type Step = { kind: 'idle' } | { kind: 'progress' } | { kind: 'charge'; chargeId: string };
 
 /** At most this many renewals, retries and endings for one subscription in one run (a test clock moved years ahead). */
@@ -70,7 +70,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
       return { kind: 'progress' };
     }
     const target: Target = sub.pending_plan
-      ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount }
+      ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}) }
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     const start = sub.current_period_end;
     return claim(trx, deps, sub, { kind: 'renewal', start, end: periodEnd(start, target.interval), attempt: 0, target }, now);

@@ -265,3 +265,9 @@ export function pageCharges(db: Db, f: ChargeListFilter, offset: number, limit: 
 export function findChargeInStore(db: Db, storeId: string, id: string): Promise<ChargeWithMode | undefined> {
   return chargeQuery(db, { storeId }).selectAll('c').select(['s.mode', 's.store_id']).where('c.id', '=', id).executeTakeFirst();
 }
+
+/** A subscription's test clock offset (0 for live ones, unmoved clocks and unknown ids). */
+export async function testClockOffset(db: Db, subscriptionId: string): Promise<number> {
+  const row = await db.selectFrom('subscriptions').select('test_clock_offset_ms').where('id', '=', subscriptionId).executeTakeFirst();
+  return Number(row?.test_clock_offset_ms ?? 0);
+}

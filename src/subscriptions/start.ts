@@ -53,6 +53,8 @@ export async function startSubscription(
     dunning_attempts: 0,
     next_retry_at: null,
     test_clock_offset_ms: 0,
+    // The first order's terms are the subscription's: renewals are sold under them (a plan change swaps the list prices).
+    terms: jsonb(o.terms),
     created_at: now,
     updated_at: now,
   });

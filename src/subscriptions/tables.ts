@@ -1,6 +1,7 @@
 // Kysely table types of the subscriptions module (composed into DB in src/db/types.ts). See migration 008_subscriptions.sql.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { SaleTerms } from '../orders/terms';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
 export type BillingInterval = 'monthly' | 'yearly';
@@ -12,6 +13,16 @@ export interface PendingPlan {
   interval: BillingInterval;
   amount: number;
   requestedAt: string;
+  /** The new plan's list prices when the buyer chose it (its terms from the next renewal on); absent on older rows. */
+  listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
+}
+
+/** What a renewal or difference charge buys: the plan, its interval and price, and the plan's list prices (for its terms). */
+export interface ChargeTarget {
+  planId: string;
+  interval: BillingInterval;
+  amount: number;
+  listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
 }
 
 export interface SubscriptionsTable {
@@ -47,6 +58,8 @@ export interface SubscriptionsTable {
   dunning_attempts: number;
   next_retry_at: Date | null;
   test_clock_offset_ms: number;
+  /** The terms the buyer agreed to (migration 015): those of the first order, the plan's list prices following plan changes. */
+  terms: ColumnType<SaleTerms, RawBuilder<unknown>, RawBuilder<unknown>>;
   created_at: Timestamp;
   updated_at: Date;
 }
@@ -60,7 +73,7 @@ export interface SubscriptionChargesTable {
   attempt: number;
   order_id: string;
   amount: number;
-  target: Json<{ planId: string; interval: BillingInterval; amount: number } | null>;
+  target: Json<ChargeTarget | null>;
   /** `needs_attention`: no answer after the bounded unknown-retries (see UNKNOWN_RETRY_DELAYS_MS); the seller settles it. */
   status: 'charging' | 'succeeded' | 'failed' | 'needs_attention';
   locked_until: Date | null;

@@ -1,6 +1,7 @@
 import { ApiError, validationError } from '../platform/errors';
 import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
+import { runAutoApprovals } from '../refunds/requests/service';
 import { processSubscription, type Deps } from './renewal';
 import type { SubscriptionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
@@ -30,7 +31,9 @@ export async function advanceTestClock(deps: Deps, storeId: string, subscription
     if (row.status === 'ended') throw new ApiError('ALREADY_ENDED');
     return repo.updateSubscription(trx, row.id, { test_clock_offset_ms: Number(row.test_clock_offset_ms) + ms, updated_at: deps.clock.now() });
   });
-  const processed = await processSubscription(deps, sub.id, deps.clock.now());
+  let processed = await processSubscription(deps, sub.id, deps.clock.now());
+  // Refund requests of its orders are due on its own time too (statutory auto-approval inside 3 business days).
+  processed += await runAutoApprovals(deps, subscriptionNow(sub, deps.clock.now()), sub.id);
   const fresh = (await repo.getSubscription(deps.db, sub.id))!;
   return {
     subscription: subscriptionView(fresh),

@@ -1,3 +1,4 @@
+import { productTermsJson } from '../helpers/terms';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -100,6 +101,7 @@ export async function paidOrder(t: Ctx, storeId: string, productId: string, o: O
   const now = t.clock.now();
   const product = await t.db.selectFrom('products').select(['name', 'type', 'mode']).where('id', '=', productId).executeTakeFirstOrThrow();
   const sub = product.type === 'subscription';
+  const terms = await productTermsJson(t.db, productId, sub ? 'basic' : null);
   await t.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('orders')
@@ -111,6 +113,7 @@ export async function paidOrder(t: Ctx, storeId: string, productId: string, o: O
         product_name: product.name,
         plan_id: sub ? 'basic' : null,
         billing_interval: sub ? 'monthly' : null,
+        terms,
         checkout_session_id: null,
         status: 'paid',
         amount: sub ? 9_900 : 10_000,

@@ -1,3 +1,4 @@
+import { productTermsJson } from '../helpers/terms';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
@@ -108,6 +109,7 @@ test('live and test orders are separate, and other stores never see them', async
     checkout_session_id: null, status: 'paid', amount: 1, currency: 'KRW', method: 'card', buyer_name: 'x', buyer_email: 'x@example.com', buyer_phone: '0100000000',
     metadata: jsonb(null), coupon: jsonb(null), coupon_id: null, period_start: null, period_end: null, paid_at: now, confirmed_at: null, refunded_at: null,
     refunded_amount: null, provider: 'toss', provider_payment_key: 'pk', subscription_id: null, subscription_event: null, settlement_id: null, created_at: now, updated_at: now,
+    terms: await productTermsJson(t.db, liveProduct.id),
   }).execute();
   const liveKey = (await s.newKey({ mode: 'live' })).key;
   assert.deepEqual((await list(liveKey)).json().data.map((o: any) => o.id), ['ord_live_0001']);

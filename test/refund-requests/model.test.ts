@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/platform/errors';
 import { assertApprovable, assertHoldable, autoApproveAt, statutoryAt, type RefundRequestRow } from '../../src/refunds/requests/model';
+import { businessDaysAfter, kstStartOf, nthBusinessDayAfter } from '../../src/platform/calendar';
 
 const at = (s: string) => new Date(s);
 
@@ -35,10 +36,20 @@ test('statutoryAt: inside max(7, refundDays); use bars withdrawal only when the 
   assert.equal(statutoryAt(at('2026-11-03T00:00:00Z'), { ...base, trialOffered: true, usageRestrictionMarked: true }).statutory, true, 'unused');
 });
 
-test('autoApproveAt: end of the 3rd KST business day after filing (the filing day not counted)', () => {
-  assert.equal(autoApproveAt(at('2026-11-02T01:00:00Z')).toISOString(), '2026-11-05T15:00:00.000Z'); // Mon → Tue, Wed, Thu
-  assert.equal(autoApproveAt(at('2026-11-02T16:00:00Z')).toISOString(), '2026-11-06T15:00:00.000Z'); // 01:00 KST Tue
-  assert.equal(autoApproveAt(at('2026-09-23T01:00:00Z')).toISOString(), '2026-09-30T15:00:00.000Z'); // 추석
+test('autoApproveAt: 12:00 KST inside the 3rd KST business day after filing (the filing day not counted), never at its end', () => {
+  assert.equal(autoApproveAt(at('2026-11-02T01:00:00Z')).toISOString(), '2026-11-05T03:00:00.000Z'); // Mon → Tue, Wed, Thu 12:00 KST
+  assert.equal(autoApproveAt(at('2026-11-02T16:00:00Z')).toISOString(), '2026-11-06T03:00:00.000Z'); // 01:00 KST Tue → Fri 12:00 KST
+  // Wednesday 2026-11-04: Thu (1), Fri (2), weekend skipped, Mon 11-09 (3) → Mon 12:00 KST, before 24:00 of the third day
+  assert.equal(autoApproveAt(at('2026-11-04T01:00:00Z')).toISOString(), '2026-11-09T03:00:00.000Z');
+  // Wednesday 2026-09-23 before 추석 (09-24..09-26 holidays and the weekend): Mon 28 (1), Tue 29 (2), Wed 30 (3)
+  assert.equal(autoApproveAt(at('2026-09-23T01:00:00Z')).toISOString(), '2026-09-30T03:00:00.000Z');
+  // Friday 2026-12-24 before Christmas (a holiday) and the weekend: Mon 28 (1), Tue 29 (2), Wed 30 (3)
+  assert.equal(autoApproveAt(at('2026-12-24T01:00:00Z')).toISOString(), '2026-12-30T03:00:00.000Z');
+  // Always strictly inside the 3rd business day: after its start, before its end.
+  for (const t of ['2026-11-04T14:59:59Z', '2026-11-04T15:00:00Z', '2026-11-06T10:00:00Z', '2026-09-23T01:00:00Z']) {
+    const a = autoApproveAt(at(t));
+    assert.ok(a > kstStartOf(nthBusinessDayAfter(at(t), 3)) && a < businessDaysAfter(at(t), 3), t);
+  }
 });
 
 test('assertHoldable: reason, then actionable, then the statutory lock', () => {

@@ -63,22 +63,24 @@ test('the last day of the window rolls over a weekend: paid Tuesday 11-03, day 7
   assert.equal((await file(c, b)).statutory, false);
 });
 
-test('an undecided statutory request is approved after 3 Korean business days, skipping a weekend', async () => {
+test('an undecided statutory request is approved inside the 3rd Korean business day (12:00 KST), skipping a weekend', async () => {
   c.t.clock.set('2026-11-06T01:00:00.000Z'); // Friday 10:00 KST
   const order = await buy(c, p7.id);
   const rr = await file(c, order, { reason: '단순 변심' });
-  // business days: Mon 11-09, Tue 11-10, Wed 11-11 → approved at the end of Wednesday (24:00 KST = 15:00Z)
-  assert.equal(rr.autoApproveAt, '2026-11-11T15:00:00.000Z');
-  c.t.clock.set('2026-11-11T14:59:00.000Z');
+  // business days: Mon 11-09, Tue 11-10, Wed 11-11 → approved at 12:00 KST on Wednesday (03:00Z), so the refund is made
+  // within the third business day (제18조), not after it
+  assert.equal(rr.autoApproveAt, '2026-11-11T03:00:00.000Z');
+  c.t.clock.set('2026-11-11T02:59:00.000Z');
   await c.t.deps.worker.runOnce();
-  assert.equal((await getRequest(c, rr.id)).status, 'requested', 'not before the third business day has ended');
-  c.t.clock.set('2026-11-11T15:00:00.000Z');
+  assert.equal((await getRequest(c, rr.id)).status, 'requested', 'not before noon of the third business day');
+  c.t.clock.set('2026-11-11T03:00:00.000Z');
   await c.t.deps.worker.runOnce();
   const done = await getRequest(c, rr.id);
   assert.equal(done.status, 'approved');
   assert.equal(done.decidedBy, 'auto');
   assert.match(done.decisionReason, /자동으로 승인/);
   assert.equal(done.approvedAmount, 10_000);
+  assert.ok(Date.parse(done.decidedAt) < Date.parse('2026-11-11T15:00:00.000Z'), 'decided before 24:00 KST of the third business day');
   assert.equal((await getOrder(c, order.id)).status, 'refunded');
   const updated = (await events(c, 'refund_request.updated')).filter((e) => e.id === rr.id);
   assert.deepEqual(updated.map((e) => e.status), ['approved']);
@@ -87,20 +89,20 @@ test('an undecided statutory request is approved after 3 Korean business days, s
   assert.equal((await c.t.db.selectFrom('order_refunds').select('id').where('order_id', '=', order.id).execute()).length, 1);
 });
 
-test('auto-approval skips 추석 (2026-09-24..26) and the weekend: filed Wednesday 09-23, approved at the end of Wednesday 09-30', async () => {
+test('auto-approval skips 추석 (2026-09-24..26) and the weekend: filed Wednesday 09-23, approved at 12:00 KST on Wednesday 09-30', async () => {
   c.t.clock.set('2026-09-22T01:00:00.000Z'); // paid Tuesday
   const order = await buy(c, p7.id, undefined);
   c.t.clock.set('2026-09-23T01:00:00.000Z'); // filed Wednesday 10:00 KST
   const rr = await file(c, order, { amount: '7000' });
   assert.equal(rr.statutory, true);
   // Thu 09-24, Fri 09-25, Sat 09-26 추석 연휴, Sun 09-27 → business days Mon 09-28, Tue 09-29, Wed 09-30
-  assert.equal(rr.autoApproveAt, '2026-09-30T15:00:00.000Z');
-  for (const at of ['2026-09-26T15:00:00.000Z', '2026-09-28T15:00:00.000Z', '2026-09-30T14:00:00.000Z']) {
+  assert.equal(rr.autoApproveAt, '2026-09-30T03:00:00.000Z');
+  for (const at of ['2026-09-26T15:00:00.000Z', '2026-09-28T15:00:00.000Z', '2026-09-30T02:00:00.000Z']) {
     c.t.clock.set(at);
     await c.t.deps.worker.runOnce();
     assert.equal((await getRequest(c, rr.id)).status, 'requested', at);
   }
-  c.t.clock.set(new Date(Date.parse('2026-09-30T15:00:00.000Z') + HOUR));
+  c.t.clock.set(new Date(Date.parse('2026-09-30T03:00:00.000Z') + HOUR));
   await c.t.deps.worker.runOnce();
   const done = await getRequest(c, rr.id);
   assert.equal(done.status, 'approved');

@@ -1,3 +1,4 @@
+import { productTermsJson } from '../helpers/terms';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { jsonb } from '../../src/db';
@@ -39,6 +40,7 @@ export async function insertPaidOrder(
   const id = newId('ord', t.clock);
   const now = t.clock.now();
   const amount = o.amount ?? 10_000;
+  const terms = await productTermsJson(t.db, productId);
   await t.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('orders')
@@ -48,7 +50,7 @@ export async function insertPaidOrder(
         buyer_phone: '01012345678', metadata: jsonb(null), coupon: jsonb(null), coupon_id: null, period_start: null, period_end: null,
         paid_at: o.paidAt ?? now, confirmed_at: null, refunded_at: null, refunded_amount: null, provider: o.provider ?? 'simulator',
         provider_payment_key: amount === 0 ? null : (o.paymentKey ?? simKey(amount, o.outcome)), subscription_id: null, subscription_event: null, settlement_id: null,
-        created_at: now, updated_at: now,
+        terms, created_at: now, updated_at: now,
       })
       .execute();
     if (o.licenses) await issueLicensesForOrder(trx, t.deps, id);

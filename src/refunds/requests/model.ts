@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { ApiError, type ErrorCode } from '../../platform/errors';
-import { businessDaysAfter, withdrawalWindowEnd } from '../../platform/calendar';
+import { kstAt, nthBusinessDayAfter, withdrawalWindowEnd } from '../../platform/calendar';
 import type { RefundRequestsTable, RefundRequestStatus } from '../tables';
 
 export type RefundRequestRow = Selectable<RefundRequestsTable>;
@@ -19,8 +19,10 @@ export type DecidedBy = NonNullable<RefundRequestRow['decided_by']>;
 export const ACTIVE: readonly RefundRequestStatus[] = ['requested', 'held'];
 export const isActive = (s: RefundRequestStatus): boolean => ACTIVE.includes(s);
 
-/** Business days (KST, weekends and public holidays off) after filing at whose end an undecided statutory request is approved. */
+/** Business days (KST, weekends and public holidays off) after filing within which a statutory withdrawal is refunded (제18조). */
 export const AUTO_APPROVE_BUSINESS_DAYS = 3;
+/** The hour (KST) of the 3rd business day at which an undecided statutory request is approved automatically. */
+export const AUTO_APPROVE_HOUR_KST = 12;
 /** A claimed approval with no refund in flight after this long belonged to a process that died: the claim is released. */
 export const STALE_APPROVAL_MS = 10 * 60_000;
 export const MAX_REASON = 500;
@@ -45,9 +47,15 @@ export function statutoryAt(now: Date, f: StatutoryFacts): { statutory: boolean;
   return { statutory: now < windowEndsAt && !barredByUse, windowEndsAt };
 }
 
-/** When an undecided statutory request is approved automatically: the end of the 3rd business day after filing (제18조). */
+/**
+ * When an undecided statutory request is approved automatically: 12:00 KST on the 3rd business day after filing (the
+ * filing day not counted; weekends and public holidays skipped). 제18조 wants the refund made within 3 business days,
+ * so the approval must land inside the third, not at its end: noon leaves the seller two full business days and a
+ * morning to decide, and the rest of the day for the gateway's cancel (and the refund reconciliation's retries, every
+ * few minutes, should the gateway not answer) to finish before 24:00.
+ */
 export function autoApproveAt(requestedAt: Date): Date {
-  return businessDaysAfter(requestedAt, AUTO_APPROVE_BUSINESS_DAYS);
+  return kstAt(nthBusinessDayAfter(requestedAt, AUTO_APPROVE_BUSINESS_DAYS), AUTO_APPROVE_HOUR_KST);
 }
 
 /** Hold and reject: the documented order of checks after the request was found. */

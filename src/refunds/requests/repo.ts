@@ -108,14 +108,6 @@ export function findOrder(db: Db, orderId: string) {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 }
 
-export function productOf(db: Db, productId: string) {
-  return db
-    .selectFrom('products')
-    .select(['id', 'refund_days', 'trial_offered', 'usage_restriction_marked'])
-    .where('id', '=', productId)
-    .executeTakeFirstOrThrow();
-}
-
 /** Whether any license of the order was ever activated (evidence the content was used). */
 export async function orderUsed(db: Db, orderId: string): Promise<boolean> {
   const row = await db
@@ -143,11 +135,15 @@ export function refundsOfRequest(db: Db, requestId: string) {
     .execute();
 }
 
-/** Undecided statutory requests whose auto-approval time has come. */
-export function dueForAutoApproval(db: Db, now: Date, limit: number): Promise<Pick<RefundRequestRow, 'id'>[]> {
-  return db
-    .selectFrom('refund_requests')
-    .select('id')
+/** Undecided statutory requests whose auto-approval time has come (of one subscription's orders, with `subscriptionId`). */
+export function dueForAutoApproval(db: Db, now: Date, limit: number, subscriptionId?: string): Promise<Pick<RefundRequestRow, 'id'>[]> {
+  let q = db.selectFrom('refund_requests').select('id');
+  if (subscriptionId) {
+    q = q.where((eb) =>
+      eb.or([eb('subscription_id', '=', subscriptionId), eb('order_id', 'in', eb.selectFrom('orders').select('orders.id').where('orders.subscription_id', '=', subscriptionId))]),
+    );
+  }
+  return q
     .where('status', 'in', ['requested', 'held'])
     .where('statutory', '=', true)
     .where('auto_approve_at', '<=', now)

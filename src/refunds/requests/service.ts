@@ -1,3 +1,4 @@
+import type { SaleTerms } from '../../orders/terms';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { ApiError } from '../../platform/errors';
@@ -25,6 +26,7 @@ import {
   type RefundRequestView,
 } from './model';
 import * as repo from './repo';
+import { clockOfSubscription } from '../../subscriptions/clock';
 import { MESSAGES } from '../../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -189,12 +191,14 @@ export async function followApprovals(deps: Deps, _now: Date): Promise<number> {
 }
 
 /**
- * Background task: approves undecided statutory requests whose 3 business days have passed (제18조), refunding what
+ * Background task: approves undecided statutory requests whose auto-approval time has come (제18조), refunding what
  * was asked (or what is still refundable, if less). A failure (gateway down) is logged and retried on the next run.
+ * With `subscriptionId`, only the requests of that subscription's orders, judged at `now` on its own (test) clock:
+ * moving a test clock runs them (src/subscriptions/test-clock.ts).
  */
-export async function runAutoApprovals(deps: Deps, now: Date): Promise<number> {
+export async function runAutoApprovals(deps: Deps, now: Date, subscriptionId?: string): Promise<number> {
   let approved = 0;
-  for (const { id } of await repo.dueForAutoApproval(deps.db, now, 20)) {
+  for (const { id } of await repo.dueForAutoApproval(deps.db, now, 20, subscriptionId)) {
     const r = await repo.findRequestById(deps.db, id);
     if (!r) continue;
     const order = (await repo.findOrder(deps.db, r.order_id))!;
@@ -228,6 +232,8 @@ export interface Receipt {
   statutoryOpen: boolean;
   /** 할부 months of the card payment (0 = 일시불); null where the gateway did not say. */
   installmentMonths: number | null;
+  /** The terms the buyer was sold under (kept with the order at payment): what the receipt restates. */
+  terms: SaleTerms;
 }
 
 /** The order behind a receipt link, or null when the id or the token does not match (both answer the same). */
@@ -250,25 +256,28 @@ function blockedReason(order: OrderRow, active: RefundRequestRow | undefined, in
 
 async function statutoryFor(db: Db, order: OrderRow, now: Date): Promise<{ statutory: boolean; windowEndsAt: Date | null }> {
   if (!order.paid_at) return { statutory: false, windowEndsAt: null };
-  const product = await repo.productOf(db, order.product_id);
+  // The terms the buyer was sold under (kept with the order), never the product as it is now.
+  const t = order.terms;
   return statutoryAt(now, {
     paidAt: order.paid_at,
-    refundDays: product.refund_days,
+    refundDays: t.refundDays,
     used: await repo.orderUsed(db, order.id),
-    trialOffered: product.trial_offered,
-    usageRestrictionMarked: product.usage_restriction_marked,
+    trialOffered: t.trialOffered,
+    usageRestrictionMarked: t.usageRestrictionMarked,
   });
 }
 
 export async function loadReceipt(deps: Deps, orderId: string, token: string): Promise<Receipt | null> {
   const order = await orderByReceipt(deps.db, orderId, token, false);
   if (!order) return null;
+  // A test-mode subscription's order is judged on the subscription's own clock (its test clock).
+  const clock = await clockOfSubscription(deps.db, deps.clock, order.subscription_id);
   const [view, requests, inFlight, store, stat] = await Promise.all([
     loadOrderView(deps.db, order.id, deps),
     repo.requestsOfOrder(deps.db, order.id),
     repo.refundInFlightOf(deps.db, order.id),
     repo.storeName(deps.db, order.store_id),
-    statutoryFor(deps.db, order, deps.clock.now()),
+    statutoryFor(deps.db, order, clock.now()),
   ]);
   const active = requests.find((r) => isActive(r.status));
   return {
@@ -281,6 +290,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
     statutoryWindowEndsAt: stat.windowEndsAt,
     statutoryOpen: stat.statutory,
     installmentMonths: order.installment_months,
+    terms: order.terms,
   };
 }
 
@@ -302,7 +312,9 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     if (amount > left) throw new BuyerError(MESSAGES.refundRequests.amountAboveRefundable(left));
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
-    const now = deps.clock.now();
+    // Filed at the subscription's own time for a test-mode subscription's order (its window and auto-approval follow
+    // its test clock); the row's bookkeeping times stay the service's.
+    const now = (await clockOfSubscription(trx, deps.clock, order.subscription_id)).now();
     const { statutory } = await statutoryFor(trx, order, now);
     const row = await repo.insertRequest(trx, {
       id: newId('rr', deps.clock),
@@ -326,8 +338,8 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
       decided_by: null,
       approved_amount: null,
       approving_since: null,
-      created_at: now,
-      updated_at: now,
+      created_at: deps.clock.now(),
+      updated_at: deps.clock.now(),
     });
     await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: EVENT_CREATED, data: { ...requestView(row) } });
     return requestView(row);
