@@ -82,9 +82,19 @@ export interface JobsTable {
   updated_at: Date;
 }
 
+/** See migration 016_store_toss_state.sql. */
+export interface StoreTossStateTable {
+  store_id: string;
+  mode: Mode;
+  keys_verified_at: Date | null;
+  first_webhook_at: Date | null;
+  last_webhook_at: Date | null;
+}
+
 export interface PlatformTables {
   stores: StoresTable;
   store_mode_settings: StoreModeSettingsTable;
+  store_toss_state: StoreTossStateTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;

@@ -1,0 +1,33 @@
+import type { Db } from '../db';
+import type { Mode } from '../platform/tables';
+
+// store_toss_state queries: when a store's Toss keys were last accepted by Toss and when Toss's webhooks arrive.
+
+export interface TossState {
+  keysVerifiedAt: Date | null;
+  firstWebhookAt: Date | null;
+  lastWebhookAt: Date | null;
+}
+
+export async function findTossState(db: Db, storeId: string, mode: Mode): Promise<TossState> {
+  const row = await db.selectFrom('store_toss_state').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirst();
+  return { keysVerifiedAt: row?.keys_verified_at ?? null, firstWebhookAt: row?.first_webhook_at ?? null, lastWebhookAt: row?.last_webhook_at ?? null };
+}
+
+/** Records that Toss accepted the store's keys for `mode` at `at` (after an authenticated call succeeded). */
+export async function markTossKeysVerified(db: Db, storeId: string, mode: Mode, at: Date): Promise<void> {
+  await db
+    .insertInto('store_toss_state')
+    .values({ store_id: storeId, mode, keys_verified_at: at, first_webhook_at: null, last_webhook_at: null })
+    .onConflict((oc) => oc.columns(['store_id', 'mode']).doUpdateSet({ keys_verified_at: at }))
+    .execute();
+}
+
+/** Records a webhook from Toss for the store and mode; the first one stays as first_webhook_at. */
+export async function markTossWebhookSeen(db: Db, storeId: string, mode: Mode, at: Date): Promise<void> {
+  await db
+    .insertInto('store_toss_state')
+    .values({ store_id: storeId, mode, keys_verified_at: null, first_webhook_at: at, last_webhook_at: at })
+    .onConflict((oc) => oc.columns(['store_id', 'mode']).doUpdateSet({ last_webhook_at: at }))
+    .execute();
+}
