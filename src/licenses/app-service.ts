@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { ApiError } from '../platform/errors';
 import { isoOrNull } from '../platform/clock';
+import { clockOfSubscription } from '../subscriptions/clock';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { licenseStatus, type AppStatus } from './model';
@@ -41,6 +42,16 @@ async function notFound(deps: Deps, productId: string): Promise<AppOutcome> {
   return { status: 'not_found', expiresAt: null, maxActivations: null, activationCount: 0, mode, activation: null };
 }
 
+/**
+ * "Now" for a license: a test-mode subscription's license runs on that subscription's test clock (its activations
+ * decide whether the period was used, its expiry is the period end in the subscription's time); every other license
+ * on the service clock, without a query.
+ */
+async function licenseNow(deps: Deps, lic: Pick<repo.LicenseRow, 'mode' | 'subscription_id'>): Promise<Date> {
+  if (lic.mode !== 'test' || !lic.subscription_id) return deps.clock.now();
+  return (await clockOfSubscription(deps.db, deps.clock, lic.subscription_id)).now();
+}
+
 export interface KeyRef {
   keyHash: string;
   productId: string;
@@ -54,7 +65,7 @@ export async function activate(deps: Deps, ref: KeyRef, label: string | null): P
   const result = await deps.db.transaction().execute(async (trx) => {
     const lic = await repo.findByKey(trx, ref.keyHash, ref.productId, { forUpdate: true });
     if (!lic) return null;
-    const now = deps.clock.now();
+    const now = await licenseNow({ ...deps, db: trx }, lic);
     const status = licenseStatus(lic, now);
     const count = await repo.countActiveActivations(trx, lic.id);
     if (status !== 'active') return outcome(lic, status, count, null);
@@ -83,7 +94,7 @@ export async function deactivate(deps: Deps, ref: KeyRef, activationId: string):
   const result = await deps.db.transaction().execute(async (trx) => {
     const lic = await repo.findByKey(trx, ref.keyHash, ref.productId, { forUpdate: true });
     if (!lic) return null;
-    const now = deps.clock.now();
+    const now = await licenseNow({ ...deps, db: trx }, lic);
     const activation = (await repo.deactivateActivation(trx, lic.id, activationId, now)) ?? (await repo.findActivation(trx, lic.id, activationId));
     const count = await repo.countActiveActivations(trx, lic.id);
     return outcome(lic, licenseStatus(lic, now), count, activation);
@@ -101,7 +112,7 @@ export async function verify(deps: Deps, ref: KeyRef, activationId: string | nul
   // The license row may come from the verify cache (see verify-cache.ts); its status is still decided here, now.
   const lic = deps.database && deps.config && deps.config.licenseCacheMs > 0 ? await licenseVerifyCache(deps.database, deps.config.licenseCacheMs).get(ref.keyHash, ref.productId, read) : await read();
   if (!lic) return notFound(deps, ref.productId);
-  const now = deps.clock.now();
+  const now = await licenseNow(deps, lic);
   let activation: repo.ActivationRow | undefined;
   if (activationId) activation = (await repo.touchActivation(deps.db, lic.id, activationId, now)) ?? (await repo.findActivation(deps.db, lic.id, activationId));
   return outcome(lic, licenseStatus(lic, now), lic.active_count, activation ?? null);

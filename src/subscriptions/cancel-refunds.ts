@@ -61,7 +61,7 @@ export async function activeRefundRequest(db: Db, subscriptionId: string, orderI
 export async function fileCancelRefundRequest(
   trx: Db,
   deps: Pick<AppDeps, 'clock'>,
-  r: { storeId: string; mode: Mode; orderId: string; subscriptionId: string; amount: number; reason: string | null; statutory: boolean },
+  r: { storeId: string; mode: Mode; orderId: string; subscriptionId: string; amount: number; reason: string | null; statutory: boolean; requestedAt: Date },
 ): Promise<string> {
   const now = deps.clock.now();
   const id = newId('rr', deps.clock);
@@ -76,12 +76,13 @@ export async function fileCancelRefundRequest(
     currency: 'KRW',
     reason: r.reason,
     statutory: r.statutory,
-    requested_at: now,
+    // Filed at the subscription's own time (its test clock in test mode), so its auto-approval follows that clock.
+    requested_at: r.requestedAt,
     decided_at: null,
     decision_reason: null,
     refund_id: null,
     // A statutory request is approved automatically within 3 business days (제18조) unless the seller acts first.
-    auto_approve_at: r.statutory ? autoApproveAt(now) : null,
+    auto_approve_at: r.statutory ? autoApproveAt(r.requestedAt) : null,
     source: 'subscription_cancel',
     created_at: now,
     updated_at: now,

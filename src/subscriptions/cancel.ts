@@ -136,17 +136,19 @@ async function event(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow
 /** Ends a subscription now (inside the caller's transaction): status, its licenses, `subscription.ended`. */
 async function endNow(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow, reason: string | null, cancellation: Record<string, unknown>): Promise<SubscriptionRow> {
   const now = deps.clock.now();
+  // End and cancel times are the subscription's own (its test clock in test mode); updated_at is bookkeeping.
+  const at = subscriptionNow(sub, now);
   const ended = await repo.updateSubscription(trx, sub.id, {
     status: 'ended',
-    ended_at: now,
+    ended_at: at,
     end_reason: 'canceled',
-    canceled_at: sub.canceled_at ?? now,
+    canceled_at: sub.canceled_at ?? at,
     cancel_reason: reason ?? sub.cancel_reason,
     next_retry_at: null,
     updated_at: now,
   });
   // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine).
-  await cancelRepo.expireLicensesOnCancel(trx, sub.id, now);
+  await cancelRepo.expireLicensesOnCancel(trx, sub.id, at);
   await event(trx, deps, ended, 'subscription.ended', { cancellation });
   return ended;
 }
@@ -175,7 +177,7 @@ async function scheduleAtPeriodEnd(deps: Deps, id: string, reason: string | null
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     if (sub.cancel_at_period_end) throw new ApiError('ALREADY_CANCELED', { details: { effectiveAt: sub.current_period_end.toISOString() } });
     const now = deps.clock.now();
-    const updated = await repo.updateSubscription(trx, id, { cancel_at_period_end: true, canceled_at: now, cancel_reason: reason, updated_at: now });
+    const updated = await repo.updateSubscription(trx, id, { cancel_at_period_end: true, canceled_at: subscriptionNow(sub, now), cancel_reason: reason, updated_at: now });
     await event(trx, deps, updated, 'subscription.updated', { change: { kind: 'cancel_scheduled', effectiveAt: updated.current_period_end.toISOString() } });
     return result(updated, 'period_end', []);
   });
@@ -251,7 +253,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
       const ids: string[] = [];
       for (const p of plan) {
         const statutory = comp.orders.find((o) => o.orderId === p.orderId)?.statutory ?? false;
-        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory }));
+        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory, requestedAt: subscriptionNow(sub, now) }));
       }
       await insertClaim(trx, deps, sub, actor, reason, im, plan, 'completed', ids[0]);
       const ended = await endNow(trx, deps, sub, reason, { ...base, refundAmount: 0, refundedOrderIds: [], refundRequestIds: ids });

@@ -93,11 +93,11 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
         operationId: 'adminAdvanceSubscriptionTestClock',
         summary: 'Move a test subscription\'s clock forward (test clocks)',
         description:
-          'Test mode only. Moves the subscription\'s own clock forward and runs at once what became due: renewals, failed renewals and dunning retries (test card `4000 0000 0000 0341` declines every renewal), period-end cancellations, each with its events. ' +
-          'Live subscriptions: `409 TEST_MODE_ONLY`.',
+          'Test mode only. Moves the subscription\'s own clock forward and runs at once what became due: renewals, failed renewals and dunning retries (test card `4000 0000 0000 0341` declines every renewal), period-end cancellations, statutory refund requests due for automatic approval, each with its events. ' +
+          'An ended subscription\'s clock moves too (nothing renews; its refund requests and receipts follow the clock). Live subscriptions: `409 TEST_MODE_ONLY`.',
         tags,
       },
-      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'TEST_MODE_ONLY', 'ALREADY_ENDED'] },
+      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'TEST_MODE_ONLY'] },
       { params: IdParams, body: AdvanceBody, response: { 200: TestClockResultSchema } },
     ),
     async (req) => advanceTestClockBy(deps, req.owner!.storeId, req.params.id, req.body),

@@ -21,14 +21,16 @@ export const MAX_ADVANCE_MS = 3_660 * 86_400_000;
  * order, everything that became due on it — renewals (with their `order.paid` / `subscription.updated`), failed
  * renewals and dunning retries (the documented failing test card), period-end cancellations. The clock only moves
  * forward; orders and events it creates carry the subscription's time in `paidAt`/periods, and the service time in
- * `createdAt`. Live subscriptions are refused (TEST_MODE_ONLY).
+ * `createdAt`. Live subscriptions are refused (TEST_MODE_ONLY). An ended subscription's clock moves too (nothing renews;
+ * its refund requests are auto-approved on it).
  */
 export async function advanceTestClock(deps: Deps, storeId: string, subscriptionId: string, ms: number): Promise<TestClockResult> {
   const sub = await deps.db.transaction().execute(async (trx) => {
     const row = await repo.lockSubscription(trx, subscriptionId);
     if (!row || row.store_id !== storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (row.mode !== 'test') throw new ApiError('TEST_MODE_ONLY');
-    if (row.status === 'ended') throw new ApiError('ALREADY_ENDED');
+    // An ended subscription's clock still moves: nothing renews, but its orders' refund requests (a statutory one
+    // filed by an immediate cancel is approved on this clock) and receipt windows follow it.
     return repo.updateSubscription(trx, row.id, { test_clock_offset_ms: Number(row.test_clock_offset_ms) + ms, updated_at: deps.clock.now() });
   });
   let processed = await processSubscription(deps, sub.id, deps.clock.now());

@@ -54,9 +54,12 @@ test('with the failing test card, advancing shows the failed renewal, the dunnin
   assert.equal(ended.length, 1);
   const failed = (await eventsOf(t, 'subscription.updated')).filter((e) => e.id === subscriptionId && e.change.kind === 'payment_failed');
   assert.equal(failed.length, 3, 'the period-end charge and the +1, +3 day retries failed before the +7 day one ended it');
-  const again = await advance(s, subscriptionId, { days: 1 });
-  assert.equal(again.statusCode, 409);
-  assert.equal(again.json().code, 'ALREADY_ENDED');
+  // An ended subscription's clock still moves (its refund requests and receipts follow it), but nothing renews.
+  const again = await advance(s, subscriptionId, { days: 40 });
+  assert.equal(again.statusCode, 200, again.body);
+  assert.equal(again.json().processed, 0);
+  assert.equal(again.json().subscription.status, 'ended');
+  assert.equal((await eventsOf(t, 'order.paid')).filter((e) => e.subscriptionId === subscriptionId && e.subscriptionEvent === 'renewal').length, 0);
 });
 
 test('a scheduled period-end cancellation ends the subscription when the test clock reaches the period end', async () => {
