@@ -57,6 +57,8 @@ test('dashboard products and coupons: create, edit, archive through the catalog 
   await tc.test('edit keeps plan ids, archive stops sales; both audited', async () => {
     const form = await t.app.inject({ url: `/dashboard/products/${productId}`, headers: admin.headers });
     assert.equal(form.statusCode, 200);
+    // Editing says that what was sold keeps its terms (issue 19: a product edit never changes existing buyers' refunds).
+    assert.match(form.body, /id="future-sales-only">변경 내용은 이후 판매에만 적용됩니다/);
     const liteId = /name="plan1_id" value="([^"]+)"/.exec(form.body)![1];
     const res = await postForm(t, admin, `/dashboard/products/${productId}`, {
       name: '프로 멤버십 2', plan0_id: 'pro', plan0_name: '프로', plan0_monthly: '24900', plan0_yearly: '249000', plan1_id: liteId, plan1_name: '라이트', plan1_monthly: '9900',

@@ -98,6 +98,14 @@ export function productForm(ctx: DashboardContext, action: string, values: Produ
   ${csrfField(ctx)}
   ${opts.isNew ? html`<input type="hidden" name="type" value="${values.type}">` : ''}
   <p class="muted">${values.type === 'one_time' ? L('일회성 상품', 'One-time product') : L('구독 상품', 'Subscription product')}</p>
+  ${
+    opts.isNew
+      ? ''
+      : html`<p class="hint" id="future-sales-only">${L(
+          '변경 내용은 이후 판매에만 적용됩니다. 이미 판매된 주문과 구독은 구매자가 결제할 때 안내받은 가격과 환불 조건(청약철회 기간, 위약금, 할인 회수, 체험·사용 제한 표시)을 그대로 따릅니다.',
+          'Changes apply to future sales only. Orders and subscriptions already sold keep the prices and refund terms (withdrawal period, penalty, discount clawback, trial and usage restriction) their buyers were shown at payment.',
+        )}</p>`
+  }
   <label for="p-name">${L('상품명', 'Name')}</label>
   <input type="text" id="p-name" name="name" value="${v(f, 'name')}" required maxlength="200"${inv('name')}>
   <label for="p-desc">${L('설명 (선택)', 'Description (optional)')}</label>

@@ -39,7 +39,7 @@ export const RefundRequestSchema = Obj(
     approvedAmount: Nullable(Won('The amount refunded on approval; `null` until approved')),
     refundId: Nullable(Type.String({ description: 'The refund made on approval (`rf_…`)' })),
     autoApproveAt: Nullable(
-      DateTime('Statutory requests only: the end (24:00 KST) of the 3rd Korean business day after filing (weekends and public holidays excluded), when an undecided request is approved automatically'),
+      DateTime('Statutory requests only: 12:00 KST on the 3rd Korean business day after filing (the filing day, weekends and public holidays excluded), when an undecided request is approved automatically, inside the 3 business days of 전자상거래법 제18조'),
     ),
     processing: Type.Boolean({
       description: 'An approval is being processed: its refund is pending or its outcome unknown at the gateway (PG_REFUND_AMBIGUOUS). The request becomes `approved` once the refund is settled.',
