@@ -232,13 +232,14 @@ test('cancel: killed after Toss canceled part of a payment, a restarted server r
   // The seller refunds 4,000원 through the API; Toss cancels it and the server dies before recording it.
   const a = await startServer(T0);
   const killed = killAfterToss(a, (c) => c.method === 'POST' && c.path === `/v1/payments/${paymentKey}/cancel`);
-  const request = settled(
+  const idem = 'kill-refund-0001';
+  const refundCall = () =>
     fetch(`${a.base}/v1/orders/${orderId}/refund`, {
       method: 'POST',
-      headers: { ...post(live), 'content-type': 'application/json' },
+      headers: { ...post(live, idem), 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 4_000, reason: '고객 요청' }),
-    }),
-  );
+    });
+  const request = settled(refundCall());
   const cancelCall = await killed;
   assert.ok((await request).error, 'the seller\'s call sees the connection drop');
   assert.equal(fake.payments.get(paymentKey).cancels.length, 1, 'Toss canceled');
@@ -251,7 +252,15 @@ test('cancel: killed after Toss canceled part of a payment, a restarted server r
   // A new process once the refund counts as stale: the sweep marks it unknown, and reconciliation RECONCILE_DELAY_MS
   // later finds Toss's canceled total = ours + this refund, so it records the refund without asking Toss to cancel again.
   const b = await startServer(new Date(T0.getTime() + STALE_PENDING_MS + 1_000));
+  const cancelCalls = () => fake.calls.filter((c) => c.method === 'POST' && c.path === `/v1/payments/${paymentKey}/cancel`).length;
+  // The seller retrying the cut call with the same Idempotency-Key learns the refund's state and asks Toss nothing.
+  const retry = () => fetch(`${b.base}/v1/orders/${orderId}/refund`, { method: 'POST', headers: { ...post(live, idem), 'content-type': 'application/json' }, body: JSON.stringify({ amount: 4_000, reason: '고객 요청' }) });
   try {
+    const early = await retry();
+    assert.equal(early.status, 502);
+    assert.deepEqual(await early.json().then((e) => [e.code, e.details.refundId]), ['PG_REFUND_AMBIGUOUS', pending.id]);
+    assert.equal(cancelCalls(), 1);
+
     await b.run();
     assert.equal((await t.db.selectFrom('order_refunds').select('status').where('id', '=', pending.id).executeTakeFirstOrThrow()).status, 'unknown');
     await b.advance(REFUND_RECONCILE_DELAY_MS);
@@ -259,7 +268,7 @@ test('cancel: killed after Toss canceled part of a payment, a restarted server r
 
     const atToss = fake.payments.get(paymentKey);
     assert.equal(atToss.cancels.length, 1, 'one cancel at Toss');
-    assert.equal(fake.calls.filter((c) => c.method === 'POST' && c.path === `/v1/payments/${paymentKey}/cancel`).length, 1, 'Toss was not asked to cancel again');
+    assert.equal(cancelCalls(), 1, 'Toss was not asked to cancel again');
     const refund = await t.db.selectFrom('order_refunds').selectAll().where('id', '=', pending.id).executeTakeFirstOrThrow();
     assert.equal(refund.status, 'succeeded');
     assert.equal(refund.amount, atToss.cancels[0].cancelAmount);
@@ -268,6 +277,13 @@ test('cancel: killed after Toss canceled part of a payment, a restarted server r
     assert.equal(order.refunded_amount, atToss.totalAmount - atToss.balanceAmount);
     assert.equal(order.refunded_amount, 4_000);
     assert.equal((await eventsOf('order.refunded', orderId)).length, 1, 'one order.refunded for the seller');
+    const late = await retry();
+    assert.equal(late.status, 200);
+    const lateBody = await late.json();
+    assert.equal(lateBody.refund.id, pending.id);
+    assert.equal(lateBody.refund.status, 'succeeded');
+    assert.equal(lateBody.order.refundedAmount, 4_000);
+    assert.equal(cancelCalls(), 1);
 
     // Our books match Toss's: refunding the rest cancels exactly what Toss still holds.
     const rest = await fetch(`${b.base}/v1/orders/${orderId}/refund`, { method: 'POST', headers: { ...post(live), 'content-type': 'application/json' }, body: '{}' });
