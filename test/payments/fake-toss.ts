@@ -29,6 +29,12 @@ export interface FakeToss {
   payments: Map<string, any>;
   setMode(m: FakeTossMode): void;
   calls: Array<{ method: string; path: string; body: any; headers: Record<string, string | undefined> }>;
+  /**
+   * Test hook, null by default: called with the request (as recorded in `calls`) and its answer after Toss has acted on
+   * it (the payment, cancel or charge is already in `payments`) and before the answer is written; the answer waits for
+   * the returned promise. Kill tests end our server here, between Toss's work and our record of it.
+   */
+  beforeAnswer: ((call: FakeToss['calls'][number], answer: { status: number; body: unknown }) => void | Promise<void>) | null;
 }
 
 const kst = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+09:00');
@@ -48,6 +54,7 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
   const calls: FakeToss['calls'] = [];
   const sockets = new Set<Socket>();
   let mode: FakeTossMode = 'ok';
+  let beforeAnswer: FakeToss['beforeAnswer'] = null;
 
   function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string }) {
     const now = new Date();
@@ -192,9 +199,15 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
       return Array.isArray(v) ? v.join(', ') : v;
     };
     calls.push({ method, path, body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
-    const send = (a: { status: number; body: unknown }) => {
+    const write = (a: { status: number; body: unknown }) => {
+      if (res.destroyed) return; // the caller is gone (a kill test ended it in beforeAnswer)
       res.writeHead(a.status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(a.body));
+    };
+    const send = (a: { status: number; body: unknown }) => {
+      if (!beforeAnswer) return write(a);
+      // send runs in the same tick as the push above, so the last call is this request.
+      void Promise.resolve(beforeAnswer(calls.at(-1)!, a)).then(() => write(a), () => write(a));
     };
     if (header('authorization') !== expectedAuth) return send({ status: 401, body: { code: 'UNAUTHORIZED_KEY', message: '인증되지 않은 시크릿 키 혹은 클라이언트 키 입니다.' } });
     if (mode === 'timeout') return; // never answered; close() tears the socket down
@@ -230,6 +243,12 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
     calls,
     setMode(m) {
       mode = m;
+    },
+    get beforeAnswer() {
+      return beforeAnswer;
+    },
+    set beforeAnswer(hook) {
+      beforeAnswer = hook;
     },
     async close() {
       for (const s of sockets) s.destroy();
