@@ -34,7 +34,9 @@ dl.amounts dd{overflow-wrap:anywhere}
 .legal a{color:#1b64da;overflow-wrap:anywhere}
 .legal p{font-size:14px;margin:12px 0 0}
 .legal dl.amounts{margin:0 0 12px}
-main,.card{overflow-wrap:break-word}
+main{overflow-wrap:break-word}
+html[lang=ko] main{word-break:keep-all}
+.legal a[href^="tel:"]{white-space:nowrap}
 @media (min-width:900px){main{max-width:600px;padding-top:40px}footer.biz{max-width:600px}}
 </style>`);
 
