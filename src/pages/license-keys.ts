@@ -9,8 +9,9 @@ const COPY = {
     until: (d: Date) => `${kst(d)}까지`,
     noExpiry: '기간 제한 없음',
     copyLabel: '라이선스 키 복사',
-    copy: '복사',
+    /** The script's own word after copying (src/pages/assets.ts); only the English page names another. */
     copied: '복사됨',
+    copy: '복사',
     pending: '판매자가 키를 발급하고 있습니다. 발급되면 이 페이지에서 확인할 수 있습니다.',
     hint: '키를 길게 누르거나 선택해 복사할 수도 있습니다. 앱의 라이선스 입력란에 붙여 넣어 활성화하세요.',
   },
@@ -43,7 +44,7 @@ export function licensesCard(licenses: OrderLicenseView[], lang: 'ko' | 'en' = '
       (l, i) => html`<li>
       <div class="line"><span class="status ${l.status === 'active' ? 'approved' : l.status === 'pending' ? 'held' : 'canceled'}">${c.status[l.status]}</span><span class="muted">${l.expiresAt ? until(new Date(l.expiresAt)) : c.noExpiry}</span></div>
       ${l.key
-        ? html`<div class="key"><code id="license-key-${i}" class="license-key">${l.key}</code><button type="button" data-copy="license-key-${i}" data-copied="${c.copied}" hidden aria-label="${c.copyLabel}">${c.copy}</button></div>`
+        ? html`<div class="key"><code id="license-key-${i}" class="license-key">${l.key}</code><button type="button" data-copy="license-key-${i}"${lang === 'en' ? html` data-copied="${c.copied}"` : ''} hidden aria-label="${c.copyLabel}">${c.copy}</button></div>`
         : html`<p class="muted">${c.pending}</p>`}
     </li>`,
     )}
