@@ -9,11 +9,12 @@ import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser
 /**
  * The receipt's statements (receipt-legal.ts) in Chromium at a phone's 390 px and a desktop's 1280 px, Korean and
  * English, for a one-time, a restricted (trial + marked) and a subscription order: every statement is visible, nothing
- * overflows sideways, and the language link switches. Screenshots: /tmp/receipt-<kind>-<lang>-<width>.png.
+ * overflows sideways, axe-core finds nothing serious or critical, and the language link switches. Screenshots: /tmp/receipt-<kind>-<lang>-<width>.png.
  */
-test('the receipt statements render in Chromium at 390 px and 1280 px, in Korean and English, without sideways overflow', async (tc) => {
+test('the receipt statements render in Chromium at 390 px and 1280 px, in Korean and English, without sideways overflow or serious axe findings', async (tc) => {
   const chromium = await chromiumOrSkip(tc);
   if (!chromium) return;
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
   const t = await createTestApp();
   let browser: Browser | null = null;
   try {
@@ -59,6 +60,9 @@ test('the receipt statements render in Chromium at 390 px and 1280 px, in Korean
           assert.ok(overflow.scroll <= overflow.client, `${kind} ${lang} ${width}: no sideways scroll (${JSON.stringify(overflow)})`);
           assert.deepEqual(overflow.wide, [], `${kind} ${lang} ${width}: nothing sticks out`);
           await page.screenshot({ path: `/tmp/receipt-${kind}-${lang}-${width}.png`, fullPage: true });
+          const axe = await new AxeBuilder({ page }).analyze();
+          const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          assert.deepEqual(bad, [], `${kind} ${lang} ${width}: axe finds nothing serious`);
         }
       }
       // The language link goes to the other language and back, on the same receipt.
