@@ -192,6 +192,12 @@ test('a subscription order: next charge date and amount, how to cancel (the buye
   assert.equal(text(ko, 'recurring-state'), '해지가 예약되어 2026년 12월 2일에 구독이 끝나며, 더는 결제되지 않습니다.');
   en = await open(order, 'en');
   assert.equal(text(en, 'recurring-state'), 'Cancellation is scheduled: the subscription ends on Dec 2, 2026 and is not charged again.');
+
+  c.t.clock.set('2026-11-03T01:00:00.000Z');
+  const now = await c.t.app.inject({ method: 'POST', url: `/v1/subscriptions/${subscriptionId}/cancel`, headers: post(c.s.key), payload: { timing: 'immediate' } });
+  assert.equal(now.statusCode, 200, now.body);
+  assert.equal(text(await open(order), 'recurring-state'), '구독이 2026년 11월 3일에 종료되어 더는 결제되지 않습니다.');
+  assert.equal(text(await open(order, 'en'), 'recurring-state'), 'The subscription ended on Nov 3, 2026 and is not charged again.');
 });
 
 test('a test-mode subscription\'s receipt follows its test clock: past the window it no longer offers a statutory withdrawal, and a renewal moves the next charge date', async () => {
