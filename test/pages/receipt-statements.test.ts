@@ -223,8 +223,10 @@ test('a test-mode subscription\'s receipt follows its test clock: past the windo
   const rr = await file(c, order);
   assert.equal(rr.statutory, false, 'filed on the subscription\'s clock, after its window');
   assert.equal(rr.requestedAt, new Date(Date.parse(MONDAY_10_KST) + 10 * DAY).toISOString());
-  const cancel = await c.t.app.inject({ method: 'POST', url: `/v1/refund-requests/${rr.id}/reject`, headers: post(c.s.key), payload: { reason: '기간 경과' } });
-  assert.equal(cancel.statusCode, 200, cancel.body);
+  const reject = await c.t.app.inject({ method: 'POST', url: `/v1/refund-requests/${rr.id}/reject`, headers: post(c.s.key), payload: { reason: '기간 경과' } });
+  assert.equal(reject.statusCode, 200, reject.body);
+  assert.equal(reject.json().decidedAt, rr.requestedAt, 'decided on the same clock it was filed on, never before the filing');
+  assert.match(text(await open(order), 'request-history'), /2026년 11월 12일 오전 10:00 · 거절 사유: 기간 경과/);
 
   assert.equal((await advance(21)).statusCode, 200); // past 12-02: renewed
   const sub = (await c.t.app.inject({ url: `/v1/subscriptions/${subscriptionId}`, headers: bearer(c.s.key) })).json();

@@ -69,6 +69,16 @@ export async function getRequest(deps: Deps, f: repo.RequestScope, id: string): 
 
 // ---------------------------------------------------------------- seller: hold / reject
 
+/**
+ * When a decision on a request of this order is made, on the order's own clock: a test-mode subscription's time for
+ * its orders (the receipt shows the request filed on that clock, so its rejection or withdrawal must not appear to come
+ * before it), the service time otherwise. `updated_at` stays the service's bookkeeping time.
+ */
+async function decisionTime(trx: Db, deps: Deps, orderId: string): Promise<Date> {
+  const order = await repo.findOrder(trx, orderId);
+  return (await clockOfSubscription(trx, deps.clock, order?.subscription_id)).now();
+}
+
 async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: string | null | undefined, to: 'held' | 'rejected', by: DecidedBy): Promise<RefundRequestView> {
   return deps.db.transaction().execute(async (trx) => {
     const r = await repo.lockRequest(trx, f, id);
@@ -79,7 +89,7 @@ async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: stri
       status: to,
       decision_reason: text.slice(0, MAX_REASON),
       decided_by: by,
-      decided_at: to === 'rejected' ? now : null,
+      decided_at: to === 'rejected' ? await decisionTime(trx, deps, r.order_id) : null,
       updated_at: now,
     });
     await emitUpdated(trx, deps, r, after);
@@ -401,7 +411,7 @@ export async function cancelRequest(deps: Deps, orderId: string, token: string):
     if (!isActive(r.status)) throw new BuyerError(MESSAGES.refundRequests.nothingToCancel);
     if (r.approving_since) throw new BuyerError(MESSAGES.refundRequests.approvingCannotCancel);
     const now = deps.clock.now();
-    const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: now, decided_by: 'buyer', updated_at: now });
+    const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: await decisionTime(trx, deps, order.id), decided_by: 'buyer', updated_at: now });
     await emitUpdated(trx, deps, r, after);
     return requestView(after);
   });
