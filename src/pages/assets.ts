@@ -89,7 +89,7 @@ export const PAY_JS = `(function () {
       if (!target) return;
       navigator.clipboard.writeText(target.textContent.trim()).then(function () {
         var label = b.textContent;
-        b.textContent = '복사됨';
+        b.textContent = b.getAttribute('data-copied') || '복사됨';
         setTimeout(function () { b.textContent = label; }, 2000);
       });
     });

@@ -1,22 +1,55 @@
 import type { BusinessDetailsView } from '../stores/schemas';
 import { html, type SafeHtml } from './html';
 
+/** The footer's labels: Korean on every page, English where a page offers it (the receipt's `?lang=en`). */
+const LABELS = {
+  ko: {
+    aria: '판매자 정보',
+    seller: '판매자',
+    missing: '판매자 사업자 정보가 아직 등록되지 않았습니다 (테스트 모드).',
+    sample: '아래는 데모 상점의 샘플 정보입니다. 실제 사업자 정보가 아닙니다.',
+    representative: '대표자',
+    businessNumber: '사업자등록번호',
+    mailOrderNumber: '통신판매업 신고번호',
+    support: '고객센터',
+  },
+  en: {
+    aria: 'Seller information',
+    seller: 'Seller',
+    missing: 'The seller has not entered its business details yet (test mode).',
+    sample: 'Sample details of the demo store below, not a real business.',
+    representative: 'Representative',
+    businessNumber: 'Business registration no.',
+    mailOrderNumber: 'Mail-order business report no.',
+    support: 'Customer service',
+  },
+} as const;
+
+/** The seller's support phone as a tel: link target (digits and +), or null. */
+export const telOf = (b: Pick<BusinessDetailsView, 'supportPhone'>): string | null => (b.supportPhone ? b.supportPhone.replace(/[^0-9+]/g, '') : null);
+
+/** The seller's 고객센터 phone and e-mail as links, separated by " · " (empty when neither is set). */
+export function supportLinks(b: Pick<BusinessDetailsView, 'supportPhone' | 'supportEmail'>): SafeHtml {
+  const tel = telOf(b);
+  return html`${tel ? html`<a href="tel:${tel}">${b.supportPhone}</a>` : ''}${tel && b.supportEmail ? ' · ' : ''}${b.supportEmail ? html`<a href="mailto:${b.supportEmail}">${b.supportEmail}</a>` : ''}`;
+}
+
 /**
  * The seller's business details at the foot of every hosted page (전자상거래법 제10조·제13조): 상호, 대표자,
  * 사업자등록번호, 통신판매업 신고번호, 주소, 고객센터. A test-mode store without them gets a note instead; live
  * sessions cannot exist without them (CHECKOUT_NOT_CONFIGURED at creation). The demo store's made-up details are
  * labelled as samples.
  */
-export function storeFooter(storeName: string, b: BusinessDetailsView | null | undefined): SafeHtml {
+export function storeFooter(storeName: string, b: BusinessDetailsView | null | undefined, lang: 'ko' | 'en' = 'ko'): SafeHtml {
+  const l = LABELS[lang];
   if (!b) {
-    return html`<footer class="biz" aria-label="판매자 정보"><p>판매자: ${storeName}</p><p>판매자 사업자 정보가 아직 등록되지 않았습니다 (테스트 모드).</p></footer>`;
+    return html`<footer class="biz" aria-label="${l.aria}"><p>${l.seller}: ${storeName}</p><p>${l.missing}</p></footer>`;
   }
-  const tel = b.supportPhone ? b.supportPhone.replace(/[^0-9+]/g, '') : null;
-  return html`<footer class="biz" aria-label="판매자 정보">
-  ${b.sample ? html`<p class="sample">아래는 데모 상점의 샘플 정보입니다. 실제 사업자 정보가 아닙니다.</p>` : ''}
-  <p><strong>${b.companyName}</strong> · 대표자 ${b.representative}</p>
-  <p>사업자등록번호 ${b.businessNumber} · 통신판매업 신고번호 ${b.mailOrderNumber}</p>
+  return html`<footer class="biz" aria-label="${l.aria}">
+  ${b.sample ? html`<p class="sample">${l.sample}</p>` : ''}
+  <p><strong>${b.companyName}</strong> · ${l.representative} ${b.representative}</p>
+  <p>${l.businessNumber} ${b.businessNumber} · ${l.mailOrderNumber} ${b.mailOrderNumber}</p>
   <p>${b.address}</p>
-  <p>고객센터 ${tel ? html`<a href="tel:${tel}">${b.supportPhone}</a>` : ''}${tel && b.supportEmail ? ' · ' : ''}${b.supportEmail ? html`<a href="mailto:${b.supportEmail}">${b.supportEmail}</a>` : ''}</p>
+  <p>${l.support} ${supportLinks(b)}</p>
 </footer>`;
 }

@@ -86,6 +86,8 @@ footer.biz .sample{color:#8a5a00;font-weight:600;margin-bottom:4px}
 
 export interface PageOptions {
   title: string;
+  /** The page's language (`<html lang>`): Korean unless a page offers English (the receipt's `?lang=en`). */
+  lang?: 'ko' | 'en';
   /** Reload this URL after `refreshSeconds` (status pages that wait on a payment being settled). */
   refresh?: { url: string; seconds: number };
   head?: SafeHtml;
@@ -106,10 +108,10 @@ function refreshTag(opts: PageOptions): SafeHtml | '' {
   return opts.script ? html`<noscript>${tag}</noscript>` : tag;
 }
 
-/** The page frame: Korean, phone-first (viewport, one column), no external resources. */
+/** The page frame: Korean (or the page's language), phone-first (viewport, one column), no external resources. */
 export function layout(opts: PageOptions, body: SafeHtml): string {
   return html`<!doctype html>
-<html lang="ko">
+<html lang="${opts.lang ?? 'ko'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,17 +1,18 @@
 import type { Receipt } from '../refunds/requests/service';
 import type { RefundRequestView } from '../refunds/requests/model';
-import { html, kst, raw, won, type SafeHtml } from './html';
+import { html, raw, type SafeHtml } from './html';
 import { layout } from './layout';
-import { methodLabel } from './form';
-import { kstDate } from '../platform/calendar';
 import type { BusinessDetailsView } from '../stores/schemas';
 import { licensesCard } from './license-keys';
 import { storeFooter } from './footer';
 import { PAY_SCRIPT } from './views';
+import { COPY, enDay, type Lang, type ReceiptCopy } from './receipt-copy';
+import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './receipt-legal';
 
-
-
-/** The buyer's receipt page (Korean, phone-first): the order, its refunds, and filing or canceling a refund request. */
+/**
+ * The buyer's receipt page (Korean by default, English with `?lang=en`; phone-first): the order, its refunds, filing
+ * or canceling a refund request, and the statements the law asks a receipt for (receipt-legal.ts).
+ */
 
 const EXTRA_CSS = raw(`<style>
 textarea{width:100%;min-height:96px;font:inherit;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;border-radius:10px;resize:vertical}
@@ -27,21 +28,17 @@ ul.list li:first-child{border-top:0;padding-top:0}
 .amount{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap}
 dl.amounts dt{white-space:nowrap}
 dl.amounts dd{overflow-wrap:anywhere}
-@media (min-width:900px){main{max-width:560px;padding-top:40px}}
+.store .tools{display:flex;align-items:center;gap:10px}
+.store a.lang{color:#1b64da;font-weight:600;text-decoration:none;padding:4px 0}
+.legal ul.terms li{line-height:1.6}
+.legal a{color:#1b64da;overflow-wrap:anywhere}
+.legal p{font-size:14px;margin:12px 0 0}
+.legal dl.amounts{margin:0 0 12px}
+main{overflow-wrap:break-word}
+html[lang=ko] main{word-break:keep-all}
+.legal a[href^="tel:"]{white-space:nowrap}
+@media (min-width:900px){main{max-width:600px;padding-top:40px}footer.biz{max-width:600px}}
 </style>`);
-
-/** An instant at 00:00 KST shown as the end of the day before ("2026-11-04 24:00"), as Korean deadlines are written. */
-const endOfDay = (at: string): string => `${kstDate(new Date(Date.parse(at) - 1))} 24:00`;
-
-const STATUS: Record<RefundRequestView['status'], string> = {
-  requested: '접수됨 · 판매자 확인 중',
-  held: '보류됨',
-  approved: '승인됨 · 환불 완료',
-  rejected: '거절됨',
-  canceled: '요청 취소됨',
-};
-
-const ORDER_STATUS: Record<string, string> = { paid: '결제 완료', refunded: '전액 환불', pending: '결제 대기', failed: '결제 실패', canceled: '결제 취소' };
 
 export interface ReceiptForm {
   amount: string;
@@ -51,117 +48,129 @@ export interface ReceiptForm {
 export interface ReceiptPageOptions {
   receipt: Receipt;
   token: string;
-  /** The seller's business details for the footer. */
+  lang?: Lang;
+  /** The seller's business details for the footer and the complaints statement. */
   business?: BusinessDetailsView | null;
   /** A message for the whole page: an error (the request was refused) or a confirmation. */
   banner?: { kind: 'error' | 'info'; text: string };
   form?: ReceiptForm;
 }
 
-/** How a card was charged, as card receipts say it: " (일시불)" or " (3개월 할부)"; nothing where the gateway did not say. */
-export const installmentText = (months: number | null): string => (months === null ? '' : months === 0 ? ' (일시불)' : ` (${months}개월 할부)`);
-
-function orderCard(r: Receipt): SafeHtml {
+function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   const o = r.order;
   const refunded = o.refundedAmount ?? 0;
-  const status = o.status === 'paid' && refunded > 0 ? '부분 환불' : ORDER_STATUS[o.status] ?? o.status;
-  return html`<section class="card" aria-label="주문 내역">
-  <h1>주문 영수증</h1>
+  const status = o.status === 'paid' && refunded > 0 ? c.order.statuses.partial : c.order.statuses[o.status] ?? o.status;
+  return html`<section class="card" aria-label="${c.order.aria}">
+  <h1>${c.order.heading}</h1>
   <p class="product">${o.productName}</p>
   <dl class="amounts">
-    <dt>주문 번호</dt><dd id="order-id">${o.id}</dd>
-    <dt>주문 상태</dt><dd id="order-status">${status}</dd>
-    <dt>결제 수단</dt><dd id="payment-method">${methodLabel(o.method)}${installmentText(r.installmentMonths)}</dd>
-    <dt>결제 일시</dt><dd>${o.paidAt ? kst(new Date(o.paidAt)) : '-'}</dd>
-    ${o.coupon ? html`<dt>쿠폰 할인 (${o.coupon.code})</dt><dd class="discount">-${won(o.coupon.discountAmount)}</dd>` : ''}
-    <dt class="total">결제 금액</dt><dd class="total">${won(o.amount)}</dd>
-    ${refunded > 0 ? html`<dt>환불된 금액</dt><dd id="refunded-amount" class="discount">-${won(refunded)}</dd>` : ''}
+    <dt>${c.order.id}</dt><dd id="order-id">${o.id}</dd>
+    <dt>${c.order.status}</dt><dd id="order-status">${status}</dd>
+    <dt>${c.order.method}</dt><dd id="payment-method">${c.order.methodLabel(o.method)}${c.order.installment(r.installmentMonths)}</dd>
+    <dt>${c.order.paidAt}</dt><dd>${o.paidAt ? c.time(new Date(o.paidAt)) : '-'}</dd>
+    ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}
+    <dt class="total">${c.order.total}</dt><dd class="total">${c.money(o.amount)}</dd>
+    ${refunded > 0 ? html`<dt>${c.order.refunded}</dt><dd id="refunded-amount" class="discount">-${c.money(refunded)}</dd>` : ''}
   </dl>
 </section>`;
 }
 
-function refundsCard(r: Receipt): SafeHtml {
+function refundsCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   if (r.order.refunds.length === 0) return html``;
-  return html`<section class="card" aria-label="환불 내역" id="refunds">
-  <h2>환불 내역</h2>
+  return html`<section class="card" aria-label="${c.refunds.aria}" id="refunds">
+  <h2>${c.refunds.heading}</h2>
   <ul class="list">
     ${r.order.refunds.map(
-      (f) => html`<li><div class="line"><span>${kst(new Date(f.at))}</span><span class="amount">${won(f.amount)}</span></div>${f.reason ? html`<p class="muted">${f.reason}</p>` : ''}</li>`,
+      (f) => html`<li><div class="line"><span>${c.time(new Date(f.at))}</span><span class="amount">${c.money(f.amount)}</span></div>${f.reason ? html`<p class="muted">${f.reason}</p>` : ''}</li>`,
     )}
   </ul>
-  <p class="hint">카드 결제의 환불은 카드사 사정에 따라 영업일 기준 3~7일 뒤 카드 명세서에 반영될 수 있습니다.</p>
+  <p class="hint">${c.refunds.cardHint}</p>
 </section>`;
 }
 
-function activeCard(r: Receipt, a: RefundRequestView, token: string, action: string): SafeHtml {
-  return html`<section class="card" aria-label="환불 요청" id="refund-request">
-  <h2>환불 요청 <span class="status ${a.status}" id="request-status">${STATUS[a.status]}</span></h2>
+const hidden = (token: string, lang: Lang) => html`<input type="hidden" name="t" value="${token}">${lang === 'en' ? html`<input type="hidden" name="lang" value="en">` : ''}`;
+
+function activeCard(a: RefundRequestView, token: string, action: string, c: ReceiptCopy): SafeHtml {
+  return html`<section class="card" aria-label="${c.request.heading}" id="refund-request">
+  <h2>${c.request.heading} <span class="status ${a.status}" id="request-status">${c.request.statuses[a.status]}</span></h2>
   <dl class="amounts">
-    <dt>요청 금액</dt><dd>${won(a.amount)}</dd>
-    <dt>요청 일시</dt><dd>${kst(new Date(a.requestedAt))}</dd>
+    <dt>${c.request.amount}</dt><dd>${c.money(a.amount)}</dd>
+    <dt>${c.request.at}</dt><dd>${c.time(new Date(a.requestedAt))}</dd>
   </dl>
-  ${a.reason ? html`<p class="muted">사유: ${a.reason}</p>` : ''}
-  ${a.status === 'held' && a.decisionReason ? html`<div class="banner info" style="margin-top:12px">판매자가 요청을 보류했습니다: ${a.decisionReason}</div>` : ''}
-  ${a.statutory && a.autoApproveAt
-    ? html`<div class="banner info" style="margin-top:12px">법정 청약철회 기간 안에 접수된 요청입니다. 판매자가 ${endOfDay(a.autoApproveAt)}까지 처리하지 않으면 자동으로 승인되어 환불됩니다.</div>`
-    : ''}
+  ${a.reason ? html`<p class="muted">${c.request.reason(a.reason)}</p>` : ''}
+  ${a.status === 'held' && a.decisionReason ? html`<div class="banner info" style="margin-top:12px">${c.request.held(a.decisionReason)}</div>` : ''}
+  ${a.statutory && a.autoApproveAt ? html`<div class="banner info" style="margin-top:12px" id="auto-approval">${c.request.auto(new Date(a.autoApproveAt))}</div>` : ''}
   ${a.processing
-    ? html`<p class="muted" style="margin-top:12px">판매자가 승인하여 환불을 처리하고 있습니다.</p>`
+    ? html`<p class="muted" style="margin-top:12px">${c.request.processing}</p>`
     : html`<form method="post" action="${action}/cancel">
-    <input type="hidden" name="t" value="${token}">
-    <button class="danger" style="margin-top:16px" type="submit">환불 요청 취소</button>
+    ${hidden(token, c.lang)}
+    <button class="danger" style="margin-top:16px" type="submit">${c.request.cancel}</button>
   </form>`}
 </section>`;
 }
 
-function requestForm(r: Receipt, token: string, action: string, form: ReceiptForm | undefined): SafeHtml {
+function requestForm(r: Receipt, token: string, action: string, form: ReceiptForm | undefined, c: ReceiptCopy): SafeHtml {
   const windowEnd = r.statutoryOpen ? r.statutoryWindowEndsAt : null;
-  return html`<section class="card" aria-label="환불 요청하기" id="refund-form">
-  <h2>환불 요청하기</h2>
-  <p class="muted">환불 가능한 금액은 <strong id="refundable">${won(r.refundable)}</strong>입니다. 판매자가 요청을 확인한 뒤 환불합니다.</p>
-  ${windowEnd ? html`<p class="hint">청약철회 기간: ${endOfDay(windowEnd.toISOString())}까지. 이 기간 안의 요청은 3영업일 안에 처리되지 않으면 자동으로 승인됩니다.</p>` : ''}
+  return html`<section class="card" aria-label="${c.form.aria}" id="refund-form">
+  <h2>${c.form.heading}</h2>
+  <p class="muted">${c.form.refundableBefore}<strong id="refundable">${c.money(r.refundable)}</strong>${c.form.refundableAfter}</p>
+  ${windowEnd ? html`<p class="hint" id="window-hint">${c.form.window(c.endOfDay(windowEnd))}</p>` : ''}
   <form method="post" action="${action}" novalidate>
-    <input type="hidden" name="t" value="${token}">
-    <label for="amount">환불 요청 금액 (원)</label>
+    ${hidden(token, c.lang)}
+    <label for="amount">${c.form.amount}</label>
     <input id="amount" name="amount" type="text" inputmode="numeric" autocomplete="off" value="${form?.amount ?? String(r.refundable)}">
-    <p class="hint">비워 두면 환불 가능한 금액 전체를 요청합니다.</p>
-    <label for="reason">사유 (선택)</label>
-    <textarea id="reason" name="reason" maxlength="500" placeholder="예: 단순 변심, 중복 결제">${form?.reason ?? ''}</textarea>
-    <button class="pay" type="submit">환불 요청하기</button>
+    <p class="hint">${c.form.amountHint}</p>
+    <label for="reason">${c.form.reason}</label>
+    <textarea id="reason" name="reason" maxlength="500" placeholder="${c.form.placeholder}">${form?.reason ?? ''}</textarea>
+    <button class="pay" type="submit">${c.form.submit}</button>
   </form>
 </section>`;
 }
 
-function historyCard(r: Receipt): SafeHtml {
+function historyCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   const past = r.requests.filter((x) => x.status !== 'requested' && x.status !== 'held');
   if (past.length === 0) return html``;
-  return html`<section class="card" aria-label="지난 환불 요청" id="request-history">
-  <h2>지난 환불 요청</h2>
+  return html`<section class="card" aria-label="${c.history.aria}" id="request-history">
+  <h2>${c.history.heading}</h2>
   <ul class="list">
     ${past.map(
-      (x) => html`<li><div class="line"><span class="status ${x.status}">${STATUS[x.status]}</span><span class="amount">${won(x.approvedAmount ?? x.amount)}</span></div>
-      <p class="muted">${kst(new Date(x.decidedAt ?? x.requestedAt))}${x.status === 'rejected' && x.decisionReason ? html` · 거절 사유: ${x.decisionReason}` : ''}</p></li>`,
+      (x) => html`<li><div class="line"><span class="status ${x.status}">${c.request.statuses[x.status]}</span><span class="amount">${c.money(x.approvedAmount ?? x.amount)}</span></div>
+      <p class="muted">${c.time(new Date(x.decidedAt ?? x.requestedAt))}${x.status === 'rejected' && x.decisionReason ? c.history.rejected(x.decisionReason) : ''}</p></li>`,
     )}
   </ul>
 </section>`;
 }
 
+/** The same receipt in the other language (the token stays in the address, as it is in this one). */
+function langLink(r: Receipt, token: string, c: ReceiptCopy): SafeHtml {
+  const to = c.switchTo.lang;
+  const href = `/receipt/${encodeURIComponent(r.order.id)}?t=${encodeURIComponent(token)}${to === 'en' ? '&lang=en' : ''}`;
+  return html`<a class="lang" id="lang-switch" href="${href}" hreflang="${to}" lang="${to}">${c.switchTo.label}</a>`;
+}
+
 export function receiptPage(p: ReceiptPageOptions): string {
   const r = p.receipt;
+  const lang = p.lang ?? 'ko';
+  const c = COPY[lang];
   const action = `/receipt/${encodeURIComponent(r.order.id)}/refund-request`;
+  const legal: LegalInput = { r, c, lang, business: p.business };
   let requestSection: SafeHtml;
-  if (r.active) requestSection = activeCard(r, r.active, p.token, action);
-  else if (r.blocked) requestSection = html`<section class="card" id="refund-form"><h2>환불 요청</h2><p class="muted" id="blocked">${r.blocked}</p></section>`;
-  else requestSection = requestForm(r, p.token, action, p.form);
+  if (r.active) requestSection = activeCard(r.active, p.token, action, c);
+  else if (r.blocked) requestSection = html`<section class="card" id="refund-form"><h2>${c.request.heading}</h2><p class="muted" id="blocked">${c.buyerMessage(r.blocked, r.refundable)}</p></section>`;
+  else requestSection = requestForm(r, p.token, action, p.form, c);
   return layout(
-    { title: `${r.order.productName} 주문 영수증`, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business), script: PAY_SCRIPT },
-    html`<div class="store"><span>${r.storeName}</span>${r.order.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
+    { title: c.title(r.order.productName), lang, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business, lang), script: PAY_SCRIPT },
+    html`<div class="store"><span>${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
-${orderCard(r)}
-${licensesCard(r.order.licenses)}
-${refundsCard(r)}
+${orderCard(r, c)}
+${licensesCard(r.order.licenses, lang, enDay)}
+${recurringCard(legal)}
+${refundsCard(r, c)}
 ${requestSection}
-${historyCard(r)}
-<p class="hint center">이 페이지의 주소는 주문자 본인만 알고 있어야 합니다.</p>`,
+${historyCard(r, c)}
+${withdrawalCard(legal)}
+${restrictionCard(legal)}
+${disputesCard(legal)}
+<p class="hint center">${c.privateLink}</p>`,
   );
 }

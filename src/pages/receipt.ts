@@ -4,6 +4,7 @@ import { receiptPage, type ReceiptForm } from './receipt-views';
 import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
 import { getBusinessDetailsForOrder } from '../stores/service';
+import { COPY, langOf, type Lang } from './receipt-copy';
 
 // script-src 'self': the shared enhancement script (the license key's copy button); the page works without it.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -13,9 +14,9 @@ type Params = { Params: { orderId: string } };
 const first = (v: unknown): string => (typeof (Array.isArray(v) ? v[0] : v) === 'string' ? String(Array.isArray(v) ? v[0] : v) : '');
 
 /** Reads the form fields (urlencoded), first value of each, capped in length. */
-function readBody(body: unknown): { t: string; amount: string; reason: string } {
+function readBody(body: unknown): { t: string; amount: string; reason: string; lang: Lang } {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  return { t: first(b.t).trim().slice(0, 64), amount: first(b.amount).trim().slice(0, 20), reason: first(b.reason).slice(0, 600) };
+  return { t: first(b.t).trim().slice(0, 64), amount: first(b.amount).trim().slice(0, 20), reason: first(b.reason).slice(0, 600), lang: langOf(first(b.lang)) };
 }
 
 /** "10,000" / "10000원" / "" → 10000 / undefined; anything else → NaN (refused with a message). */
@@ -25,14 +26,14 @@ function parseAmount(raw: string): number | undefined {
   return /^\d{1,15}$/.test(s) ? Number(s) : Number.NaN;
 }
 
-const notFound = () =>
-  statusPage({ title: '영수증을 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' });
+const notFound = (lang: Lang) => statusPage({ lang, icon: '🔍', ...COPY[lang].notFound });
 
 // The receipt sets its own CSP (the copy button's script); tokenPages keeps a page's own policy.
 const send = (reply: Parameters<typeof sendPage>[0], status: number, body: string) => sendPage(reply.header('Content-Security-Policy', CSP), status, body);
 
 /**
- * The buyer's receipt page behind `Order.receiptUrl` (/receipt/{orderId}?t=<token>): server-rendered, no JavaScript.
+ * The buyer's receipt page behind `Order.receiptUrl` (/receipt/{orderId}?t=<token>): server-rendered, no JavaScript;
+ * Korean, or English with `lang=en` (in the query, and in a hidden field of the forms so it survives a POST).
  * The token is the only credential; forms carry it in a hidden field (a cross-site form cannot know it, so the page
  * needs no other CSRF defence). Wrong id and wrong token answer the same 404 page. After a POST the buyer is sent
  * back to the page (303) so a reload does not resubmit.
@@ -46,19 +47,20 @@ const receiptModule: Module = async (app, deps) => {
   });
 
   const opts = { schema: { hide: true } };
-  const back = (orderId: string, token: string, done: string) => `/receipt/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}&done=${done}`;
-  const DONE: Record<string, string> = { filed: '환불 요청이 접수되었습니다. 판매자가 확인한 뒤 환불합니다.', canceled: '환불 요청을 취소했습니다.' };
+  const back = (orderId: string, token: string, done: string, lang: Lang) =>
+    `/receipt/${encodeURIComponent(orderId)}?t=${encodeURIComponent(token)}${lang === 'en' ? '&lang=en' : ''}&done=${done}`;
 
   app.get<Params>('/receipt/:orderId', opts, async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const token = first(q.t);
+    const lang = langOf(first(q.lang));
     const receipt = await loadReceipt(deps, req.params.orderId, token);
-    if (!receipt) return send(reply, 404, notFound());
+    if (!receipt) return send(reply, 404, notFound(lang));
     const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
     // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
     const doneKey = first(q.done);
-    const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? DONE[doneKey] : undefined;
-    return send(reply, 200, receiptPage({ receipt, token, business, banner: done ? { kind: 'info', text: done } : undefined }));
+    const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? COPY[lang].done[doneKey] : undefined;
+    return send(reply, 200, receiptPage({ receipt, token, lang, business, banner: done ? { kind: 'info', text: done } : undefined }));
   });
 
   app.post<Params>('/receipt/:orderId/refund-request', opts, async (req, reply) => {
@@ -66,16 +68,17 @@ const receiptModule: Module = async (app, deps) => {
     const form: ReceiptForm = { amount: b.amount, reason: b.reason };
     const amount = parseAmount(b.amount);
     try {
-      if (Number.isNaN(amount)) throw new BuyerError('환불 요청 금액은 숫자로 입력해 주세요.');
+      if (Number.isNaN(amount)) throw new BuyerError(COPY.ko.notANumber);
       const filed = await fileRequest(deps, req.params.orderId, b.t, { amount, reason: b.reason });
-      if (!filed) return send(reply, 404, notFound());
-      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'filed')).send();
+      if (!filed) return send(reply, 404, notFound(b.lang));
+      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'filed', b.lang)).send();
     } catch (err) {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
-      if (!receipt) return send(reply, 404, notFound());
+      if (!receipt) return send(reply, 404, notFound(b.lang));
       const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
-      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message }, form }));
+      const text = err.message === COPY.ko.notANumber ? COPY[b.lang].notANumber : COPY[b.lang].buyerMessage(err.message, receipt.refundable);
+      return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form }));
     }
   });
 
@@ -83,14 +86,14 @@ const receiptModule: Module = async (app, deps) => {
     const b = readBody(req.body);
     try {
       const canceled = await cancelRequest(deps, req.params.orderId, b.t);
-      if (!canceled) return send(reply, 404, notFound());
-      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'canceled')).send();
+      if (!canceled) return send(reply, 404, notFound(b.lang));
+      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'canceled', b.lang)).send();
     } catch (err) {
       if (!(err instanceof BuyerError)) throw err;
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
-      if (!receipt) return send(reply, 404, notFound());
+      if (!receipt) return send(reply, 404, notFound(b.lang));
       const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
-      return send(reply, 409, receiptPage({ receipt, token: b.t, business, banner: { kind: 'error', text: err.message } }));
+      return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text: COPY[b.lang].buyerMessage(err.message, receipt.refundable) } }));
     }
   });
 };

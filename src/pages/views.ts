@@ -224,6 +224,7 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
 
 interface StatusPage {
   title: string;
+  lang?: 'ko' | 'en';
   icon: string;
   message: string;
   ctx?: FooterCtx;
@@ -254,7 +255,7 @@ function statusIcon(emoji: string): SafeHtml {
 
 export function statusPage(p: StatusPage): string {
   return layout(
-    { title: p.title, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head, script: p.script },
+    { title: p.title, lang: p.lang, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head, script: p.script },
     html`${p.ctx ? header(p.ctx) : ''}
 <section class="card center" role="status">
   <p class="big" aria-hidden="true">${statusIcon(p.icon)}</p>

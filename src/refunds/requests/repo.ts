@@ -120,6 +120,15 @@ export async function orderUsed(db: Db, orderId: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** What the receipt of a subscription's order states about the recurring payments (its row as it is now). */
+export function subscriptionForReceipt(db: Db, subscriptionId: string) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'status', 'billing_interval', 'amount', 'current_period_end', 'cancel_at_period_end', 'ended_at', 'next_retry_at', 'pending_plan'])
+    .where('id', '=', subscriptionId)
+    .executeTakeFirst();
+}
+
 /** A refund of the order still `pending` or `unknown`, if any (a refund in flight blocks a new request). */
 export function refundInFlightOf(db: Db, orderId: string): Promise<{ id: string } | undefined> {
   return db.selectFrom('order_refunds').select('id').where('order_id', '=', orderId).where('status', 'in', ['pending', 'unknown']).executeTakeFirst();

@@ -69,6 +69,16 @@ export async function getRequest(deps: Deps, f: repo.RequestScope, id: string): 
 
 // ---------------------------------------------------------------- seller: hold / reject
 
+/**
+ * When a decision on a request of this order is made, on the order's own clock: a test-mode subscription's time for
+ * its orders (the receipt shows the request filed on that clock, so its rejection or withdrawal must not appear to come
+ * before it), the service time otherwise. `updated_at` stays the service's bookkeeping time.
+ */
+async function decisionTime(trx: Db, deps: Deps, orderId: string): Promise<Date> {
+  const order = await repo.findOrder(trx, orderId);
+  return (await clockOfSubscription(trx, deps.clock, order?.subscription_id)).now();
+}
+
 async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: string | null | undefined, to: 'held' | 'rejected', by: DecidedBy): Promise<RefundRequestView> {
   return deps.db.transaction().execute(async (trx) => {
     const r = await repo.lockRequest(trx, f, id);
@@ -79,7 +89,7 @@ async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: stri
       status: to,
       decision_reason: text.slice(0, MAX_REASON),
       decided_by: by,
-      decided_at: to === 'rejected' ? now : null,
+      decided_at: to === 'rejected' ? await decisionTime(trx, deps, r.order_id) : null,
       updated_at: now,
     });
     await emitUpdated(trx, deps, r, after);
@@ -234,6 +244,26 @@ export interface Receipt {
   installmentMonths: number | null;
   /** The terms the buyer was sold under (kept with the order at payment): what the receipt restates. */
   terms: SaleTerms;
+  /** A license of the order was activated (the use that ends withdrawal where the restriction is valid). */
+  used: boolean;
+  /** "Now" for this order: the subscription's own clock for a test-mode subscription's order, else the service's. */
+  now: Date;
+  /** The subscription a subscription order belongs to, as it stands now (its next charge, or why there is none). */
+  subscription: ReceiptSubscription | null;
+}
+
+export interface ReceiptSubscription {
+  id: string;
+  status: 'active' | 'past_due' | 'ended';
+  interval: 'monthly' | 'yearly';
+  /** What the next renewal charges: a scheduled plan change's price, else the current one. */
+  nextAmount: number;
+  /** A plan change takes effect at the next renewal. */
+  planChangeScheduled: boolean;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+  endedAt: Date | null;
+  nextRetryAt: Date | null;
 }
 
 /** The order behind a receipt link, or null when the id or the token does not match (both answer the same). */
@@ -254,17 +284,36 @@ function blockedReason(order: OrderRow, active: RefundRequestRow | undefined, in
   return null;
 }
 
-async function statutoryFor(db: Db, order: OrderRow, now: Date): Promise<{ statutory: boolean; windowEndsAt: Date | null }> {
-  if (!order.paid_at) return { statutory: false, windowEndsAt: null };
+async function statutoryFor(db: Db, order: OrderRow, now: Date): Promise<{ statutory: boolean; windowEndsAt: Date | null; used: boolean }> {
+  const used = await repo.orderUsed(db, order.id);
+  if (!order.paid_at) return { statutory: false, windowEndsAt: null, used };
   // The terms the buyer was sold under (kept with the order), never the product as it is now.
   const t = order.terms;
-  return statutoryAt(now, {
+  const at = statutoryAt(now, {
     paidAt: order.paid_at,
     refundDays: t.refundDays,
-    used: await repo.orderUsed(db, order.id),
+    used,
     trialOffered: t.trialOffered,
     usageRestrictionMarked: t.usageRestrictionMarked,
   });
+  return { ...at, used };
+}
+
+async function receiptSubscription(db: Db, subscriptionId: string | null): Promise<ReceiptSubscription | null> {
+  const s = subscriptionId ? await repo.subscriptionForReceipt(db, subscriptionId) : undefined;
+  if (!s) return null;
+  const pending = s.pending_plan;
+  return {
+    id: s.id,
+    status: s.status,
+    interval: pending?.interval ?? s.billing_interval,
+    nextAmount: Number(pending?.amount ?? s.amount),
+    planChangeScheduled: pending !== null && pending !== undefined,
+    currentPeriodEnd: s.current_period_end,
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    endedAt: s.ended_at,
+    nextRetryAt: s.status === 'past_due' ? s.next_retry_at : null,
+  };
 }
 
 export async function loadReceipt(deps: Deps, orderId: string, token: string): Promise<Receipt | null> {
@@ -272,12 +321,14 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
   if (!order) return null;
   // A test-mode subscription's order is judged on the subscription's own clock (its test clock).
   const clock = await clockOfSubscription(deps.db, deps.clock, order.subscription_id);
-  const [view, requests, inFlight, store, stat] = await Promise.all([
+  const now = clock.now();
+  const [view, requests, inFlight, store, stat, subscription] = await Promise.all([
     loadOrderView(deps.db, order.id, deps),
     repo.requestsOfOrder(deps.db, order.id),
     repo.refundInFlightOf(deps.db, order.id),
     repo.storeName(deps.db, order.store_id),
-    statutoryFor(deps.db, order, clock.now()),
+    statutoryFor(deps.db, order, now),
+    receiptSubscription(deps.db, order.subscription_id),
   ]);
   const active = requests.find((r) => isActive(r.status));
   return {
@@ -291,6 +342,9 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
     statutoryOpen: stat.statutory,
     installmentMonths: order.installment_months,
     terms: order.terms,
+    used: stat.used,
+    now,
+    subscription,
   };
 }
 
@@ -357,7 +411,7 @@ export async function cancelRequest(deps: Deps, orderId: string, token: string):
     if (!isActive(r.status)) throw new BuyerError(MESSAGES.refundRequests.nothingToCancel);
     if (r.approving_since) throw new BuyerError(MESSAGES.refundRequests.approvingCannotCancel);
     const now = deps.clock.now();
-    const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: now, decided_by: 'buyer', updated_at: now });
+    const after = await repo.updateRequest(trx, r.id, { status: 'canceled', decided_at: await decisionTime(trx, deps, order.id), decided_by: 'buyer', updated_at: now });
     await emitUpdated(trx, deps, r, after);
     return requestView(after);
   });

@@ -1,0 +1,201 @@
+import type { RefundRequestView } from '../refunds/requests/model';
+import { MAX_REASON } from '../refunds/requests/model';
+import { MESSAGES } from '../platform/messages';
+import { kstDate } from '../platform/calendar';
+import { kst, won } from './html';
+import { methodLabel } from './form';
+
+/**
+ * The receipt's words in Korean (the default) and English (`?lang=en`). Both objects have the same shape (the
+ * compiler checks it), so a statement added in one language cannot be missing from the other. The statements the law
+ * asks for are in receipt-legal.ts.
+ */
+
+export type Lang = 'ko' | 'en';
+
+export const langOf = (v: string): Lang => (v === 'en' ? 'en' : 'ko');
+
+const KST_OFFSET_MS = 9 * 3_600_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `Nov 1, 2026` (KST date). */
+export function enDay(d: Date): string {
+  const k = new Date(d.getTime() + KST_OFFSET_MS);
+  return `${MONTHS[k.getUTCMonth()]} ${k.getUTCDate()}, ${k.getUTCFullYear()}`;
+}
+
+/** `Nov 1, 2026, 3:05 PM KST`, whatever the server's time zone and ICU data. */
+export function enTime(d: Date): string {
+  const k = new Date(d.getTime() + KST_OFFSET_MS);
+  const h = k.getUTCHours();
+  return `${enDay(d)}, ${h % 12 === 0 ? 12 : h % 12}:${String(k.getUTCMinutes()).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'} KST`;
+}
+
+/** `2026년 11월 1일` (KST date). */
+export function koDay(d: Date): string {
+  const [y, m, day] = kstDate(d).split('-').map(Number);
+  return `${y}년 ${m}월 ${day}일`;
+}
+
+/** The last day before an instant at 00:00 KST: deadlines are written as the end of that day. */
+const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
+
+const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
+
+const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
+  requested: '접수됨 · 판매자 확인 중',
+  held: '보류됨',
+  approved: '승인됨 · 환불 완료',
+  rejected: '거절됨',
+  canceled: '요청 취소됨',
+};
+const REQUEST_STATUS_EN: Record<RefundRequestView['status'], string> = {
+  requested: 'Received · with the seller',
+  held: 'On hold',
+  approved: 'Approved · refunded',
+  rejected: 'Rejected',
+  canceled: 'Withdrawn',
+};
+
+const KO = {
+  lang: 'ko' as Lang,
+  switchTo: { lang: 'en' as Lang, label: 'English' },
+  title: (product: string) => `${product} 주문 영수증`,
+  testMode: '테스트 모드',
+  time: (d: Date) => kst(d),
+  day: koDay,
+  /** A window's last day, as Korean deadlines are written: `2026-11-10 24:00`. */
+  endOfDay: (end: Date) => `${kstDate(lastDay(end))} 24:00`,
+  money: (n: number) => won(n),
+  order: {
+    aria: '주문 내역',
+    heading: '주문 영수증',
+    id: '주문 번호',
+    status: '주문 상태',
+    method: '결제 수단',
+    paidAt: '결제 일시',
+    coupon: (code: string) => `쿠폰 할인 (${code})`,
+    total: '결제 금액',
+    refunded: '환불된 금액',
+    statuses: { paid: '결제 완료', refunded: '전액 환불', pending: '결제 대기', failed: '결제 실패', canceled: '결제 취소', partial: '부분 환불' } as Record<string, string>,
+    methodLabel: (m: string) => methodLabel(m as Parameters<typeof methodLabel>[0]),
+    installment: (months: number | null) => (months === null ? '' : months === 0 ? ' (일시불)' : ` (${months}개월 할부)`),
+  },
+  refunds: {
+    aria: '환불 내역',
+    heading: '환불 내역',
+    cardHint: '카드 결제의 환불은 카드사 사정에 따라 영업일 기준 3~7일 뒤 카드 명세서에 반영될 수 있습니다.',
+  },
+  request: {
+    heading: '환불 요청',
+    statuses: REQUEST_STATUS_KO,
+    amount: '요청 금액',
+    at: '요청 일시',
+    reason: (r: string) => `사유: ${r}`,
+    held: (r: string) => `판매자가 요청을 보류했습니다: ${r}`,
+    auto: (at: Date) => `법정 청약철회 기간 안에 접수된 요청입니다. 판매자가 그 전에 처리하지 않으면 ${kst(at)}에 자동으로 승인되어 환불됩니다.`,
+    processing: '판매자가 승인하여 환불을 처리하고 있습니다.',
+    cancel: '환불 요청 취소',
+  },
+  form: {
+    aria: '환불 요청하기',
+    heading: '환불 요청하기',
+    refundableBefore: '환불 가능한 금액은 ',
+    refundableAfter: '입니다. 판매자가 요청을 확인한 뒤 환불합니다.',
+    window: (end: string) => `청약철회 기간: ${end}까지. 이 기간 안의 요청은 판매자가 3영업일 안에 처리하지 않으면 자동으로 승인됩니다.`,
+    amount: '환불 요청 금액 (원)',
+    amountHint: '비워 두면 환불 가능한 금액 전체를 요청합니다.',
+    reason: '사유 (선택)',
+    placeholder: '예: 단순 변심, 중복 결제',
+    submit: '환불 요청하기',
+  },
+  history: { aria: '지난 환불 요청', heading: '지난 환불 요청', rejected: (r: string) => ` · 거절 사유: ${r}` },
+  done: { filed: '환불 요청이 접수되었습니다. 판매자가 확인한 뒤 환불합니다.', canceled: '환불 요청을 취소했습니다.' },
+  privateLink: '이 페이지의 주소는 주문자 본인만 알고 있어야 합니다.',
+  notFound: { title: '영수증을 찾을 수 없습니다', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' },
+  notANumber: '환불 요청 금액은 숫자로 입력해 주세요.',
+  /** A refusal from the service (MESSAGES.refundRequests, Korean): shown as it is. */
+  buyerMessage: (ko: string, _refundable: number) => ko,
+};
+
+export type ReceiptCopy = typeof KO;
+
+const EN: ReceiptCopy = {
+  lang: 'en',
+  switchTo: { lang: 'ko', label: '한국어' },
+  title: (product) => `Receipt: ${product}`,
+  testMode: 'Test mode',
+  time: enTime,
+  day: enDay,
+  endOfDay: (end) => `the end of ${enDay(lastDay(end))} (24:00 KST)`,
+  money: (n) => `₩${n.toLocaleString('en-US')}`,
+  order: {
+    aria: 'Order',
+    heading: 'Receipt',
+    id: 'Order number',
+    status: 'Status',
+    method: 'Payment method',
+    paidAt: 'Paid at',
+    coupon: (code) => `Coupon (${code})`,
+    total: 'Amount paid',
+    refunded: 'Refunded',
+    statuses: { paid: 'Paid', refunded: 'Refunded in full', pending: 'Awaiting payment', failed: 'Payment failed', canceled: 'Payment canceled', partial: 'Partly refunded' },
+    methodLabel: (m) => METHODS_EN[m] ?? m,
+    installment: (months) => (months === null ? '' : months === 0 ? ' (single payment)' : ` (${months}-month installments)`),
+  },
+  refunds: {
+    aria: 'Refunds',
+    heading: 'Refunds',
+    cardHint: 'A card refund may take 3–7 business days to show on your card statement, depending on the card company.',
+  },
+  request: {
+    heading: 'Refund request',
+    statuses: REQUEST_STATUS_EN,
+    amount: 'Amount requested',
+    at: 'Requested at',
+    reason: (r) => `Reason: ${r}`,
+    held: (r) => `The seller has put the request on hold: ${r}`,
+    auto: (at) => `This request was made within the statutory withdrawal period. Unless the seller handles it first, it is approved and refunded automatically at ${enTime(at)}.`,
+    processing: 'The seller has approved the request and the refund is being processed.',
+    cancel: 'Withdraw the refund request',
+  },
+  form: {
+    aria: 'Request a refund',
+    heading: 'Request a refund',
+    refundableBefore: 'You can request up to ',
+    refundableAfter: '. The seller reviews the request and then refunds.',
+    window: (end) => `Withdrawal period: until ${end}. A request within this period is approved automatically if the seller does not handle it within 3 business days.`,
+    amount: 'Amount (KRW)',
+    amountHint: 'Leave it empty to request everything refundable.',
+    reason: 'Reason (optional)',
+    placeholder: 'e.g. changed my mind, paid twice',
+    submit: 'Request a refund',
+  },
+  history: { aria: 'Earlier refund requests', heading: 'Earlier refund requests', rejected: (r) => ` · Reason for rejection: ${r}` },
+  done: { filed: 'Your refund request has been received. The seller will review it and refund.', canceled: 'Your refund request has been withdrawn.' },
+  privateLink: 'Keep this page’s address to yourself: anyone with it can request a refund.',
+  notFound: { title: 'Receipt not found', message: 'Please check the address. The receipt link is in the e-mail or message the seller sent you.' },
+  notANumber: 'Please enter the refund amount as a number.',
+  buyerMessage: (ko, refundable) => buyerMessageEn(ko, refundable),
+};
+
+/** The service's refusals (Korean, from the message catalog) in English; an unknown one is shown as it is. */
+function buyerMessageEn(ko: string, refundable: number): string {
+  const m = MESSAGES.refundRequests;
+  const known: Record<string, string> = {
+    [m.fullyRefunded]: 'This order has been refunded in full.',
+    [m.notPaid]: 'A refund can be requested only for a paid order.',
+    [m.alreadyPending]: 'A refund request for this order is already open.',
+    [m.settled]: 'This order has been settled, so a refund cannot be requested on this page. Please contact the seller directly.',
+    [m.refundInFlight]: 'A refund of this order is being processed. Please check again shortly.',
+    [m.noneLeft]: 'Nothing is left to refund.',
+    [m.amountTooSmall]: 'The refund amount must be at least ₩1.',
+    [m.amountAboveRefundable(refundable)]: `The refund amount cannot be more than what is refundable (₩${refundable.toLocaleString('en-US')}).`,
+    [m.reasonTooLong(MAX_REASON)]: `Please keep the reason to ${MAX_REASON} characters.`,
+    [m.nothingToCancel]: 'There is no refund request to withdraw.',
+    [m.approvingCannotCancel]: 'The seller has approved the request and the refund is being processed, so it cannot be withdrawn.',
+  };
+  return known[ko] ?? ko;
+}
+
+export const COPY: Record<Lang, ReceiptCopy> = { ko: KO, en: EN };
