@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTestApp, createTestStore, TEST_BUSINESS_DETAILS } from '../helpers/app';
-import { signIn } from './helpers';
+import { postForm, signIn } from './helpers';
 import { startFakeToss } from '../payments/fake-toss';
 import { insertPaidOrder, product, refund } from '../refunds/factory';
 import { TossProvider } from '../../src/payments/toss';
@@ -78,4 +78,22 @@ test('Settings shows the go-live checklist: each item missing (with what to do) 
   // English
   const en = await t.app.inject({ url: '/dashboard/settings', headers: { cookie: `${owner.headers.cookie}; lang=en` } });
   assert.match(en.body, /Go-live checklist/);
+});
+
+test('Settings → payments: a secret key Toss refuses is not saved and the page says why, in Korean', async (tc) => {
+  const toss = await startFakeToss({ kind: 'test' });
+  const t = await createTestApp({ config: { tossApiBaseUrl: toss.baseUrl } });
+  tc.after(async () => {
+    await t.close();
+    await toss.close();
+  });
+  const owner = await signIn(t);
+  const refused = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: toss.clientKey, tossSecretKey: 'test_sk_notthemerchants0000' });
+  assert.equal(refused.statusCode, 400);
+  assert.match(refused.body, /토스페이먼츠가 이 시크릿 키를 거부했습니다 \(UNAUTHORIZED_KEY\)/);
+  assert.ok(!refused.body.includes('test_sk_notthemerchants0000'), 'the refused key is not echoed into the page');
+  assert.match(refused.body, /시크릿 키가 없습니다/);
+  const ok = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: toss.clientKey, tossSecretKey: toss.secretKey });
+  assert.equal(ok.statusCode, 200);
+  assert.match(ok.body, /시크릿 키가 설정되어 있습니다/);
 });
