@@ -55,6 +55,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .tag.test{background:#fff4e5;color:#5c3a00}
 .tag.bad{background:#fff0f0;color:#a61b12}
 .tag.good{background:#e9f9f0;color:#06582c}
+.golive{word-break:keep-all}.checklist{list-style:none;padding:0;margin:0}.checklist li{margin:10px 0;overflow-wrap:anywhere}
 .narrow{max-width:420px;margin:24px auto}
 .dash .method{overflow-wrap:anywhere;min-width:0;font-size:14px}
 .dash pre{max-width:100%;overflow-x:auto}

@@ -1,12 +1,12 @@
 import type { AppDeps } from '../deps';
 import type { Clock } from '../platform/clock';
 import type { Mode } from '../platform/tables';
-import { revealTossSecret } from '../stores/service';
+import { decryptSecret } from '../platform/crypto';
 import type { PaymentProvider } from './provider';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
-export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult } from './provider';
+export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult, CredentialsCheck } from './provider';
 export { SimulatorProvider, TEST_CARDS } from './simulator';
 export { TossProvider } from './toss';
 
@@ -33,9 +33,13 @@ export function providerFor(
 ): PaymentProvider | null {
   if (settings.payment_provider === 'simulator') return settings.mode === 'test' ? simulatorFor(deps.clock) : null;
   if (settings.payment_provider === 'toss') {
-    const secretKey = revealTossSecret(deps.config.masterKey, settings.toss_secret_key_sealed);
-    if (!secretKey) return null;
-    return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, clock: deps.clock });
+    if (!settings.toss_secret_key_sealed) return null;
+    return tossProviderFor(deps, decryptSecret(deps.config.masterKey, settings.toss_secret_key_sealed).toString('utf8'));
   }
   return null;
+}
+
+/** Toss with the given secret key: the store's sealed key (providerFor), or a key being saved, to verify it first. */
+export function tossProviderFor(deps: Pick<AppDeps, 'config' | 'clock'>, secretKey: string): PaymentProvider {
+  return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, clock: deps.clock });
 }

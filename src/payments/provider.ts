@@ -56,6 +56,12 @@ export interface PaymentLookup {
   balanceAmount: number;
 }
 
+/** The gateway accepted the credentials the provider was built with (one harmless authenticated call). */
+export interface CredentialsCheck {
+  /** When the gateway answered. */
+  checkedAt: Date;
+}
+
 export interface BillingKeyResult {
   billingKey: string;
   cardSummary: string | null;
@@ -79,6 +85,12 @@ export interface PaymentProvider {
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;
+  /**
+   * One harmless authenticated call that changes nothing at the gateway: succeeded when the gateway accepts the
+   * provider's credentials, failed (the gateway's code, e.g. Toss's UNAUTHORIZED_KEY) when it refuses them, unknown
+   * when it could not be asked (network failure, timeout, 5xx). Used before a store's keys are saved.
+   */
+  verifyCredentials(): Promise<Outcome<CredentialsCheck>>;
   issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>>;
   chargeBillingKey(input: {
     billingKey: string;

@@ -6,6 +6,7 @@ import type {
   AuthorizeResult,
   BillingKeyResult,
   ConfirmInput,
+  CredentialsCheck,
   ConfirmResult,
   Outcome,
   PaymentEntry,
@@ -243,6 +244,11 @@ export class SimulatorProvider implements PaymentProvider {
     }
     this.#refunds.set(input.idempotencyKey, { paymentKey: input.paymentKey, amount: input.amount, result });
     return result;
+  }
+
+  /** The simulator takes no credentials: there is nothing to refuse. */
+  async verifyCredentials(): Promise<Outcome<CredentialsCheck>> {
+    return { status: 'succeeded', value: { checkedAt: this.#clock.now() } };
   }
 
   async lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>> {

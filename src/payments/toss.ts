@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
+import type { BillingKeyResult, ConfirmInput, ConfirmResult, CredentialsCheck, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
 import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
@@ -172,6 +173,23 @@ export class TossProvider implements PaymentProvider {
     if (found.status !== 'succeeded') return found;
     const p = found.value;
     return { status: 'succeeded', value: { status: mapTossStatus(p.status), totalAmount: p.totalAmount, balanceAmount: p.balanceAmount } };
+  }
+
+  /**
+   * Looks up a payment by an order id nobody ever used (GET /v1/payments/orders/{orderId}): a read that changes
+   * nothing. 404 NOT_FOUND_PAYMENT means Toss authenticated the key and found no such payment, so the key is
+   * accepted; 401 UNAUTHORIZED_KEY (or 400 INVALID_API_KEY) means Toss refused the key
+   * (https://docs.tosspayments.com/reference/error-codes). Anything else proves nothing either way: unknown.
+   */
+  async verifyCredentials(): Promise<Outcome<CredentialsCheck>> {
+    const probe = `keycheck_${randomBytes(12).toString('hex')}`;
+    const reply = await this.#call('GET', `/v1/payments/orders/${probe}`);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'ok' || reply.code === 'NOT_FOUND_PAYMENT') return { status: 'succeeded', value: { checkedAt: this.#clock.now() } };
+    if (reply.httpStatus === 401 || reply.code === 'UNAUTHORIZED_KEY' || reply.code === 'INVALID_API_KEY') {
+      return { status: 'failed', code: reply.code, message: reply.message };
+    }
+    return { status: 'unknown', message: `${UNKNOWN} (HTTP ${reply.httpStatus} ${reply.code}: ${reply.message})` };
   }
 
   async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {

@@ -59,6 +59,15 @@ export const MESSAGES = {
     returnUrlDomainInvalid: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).',
     simulatorNotInLive: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.',
     ipAllowlistEntryInvalid: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.',
+    // Toss keys, checked before they are stored (issue 20)
+    tossClientKeyShape: '토스페이먼츠 클라이언트 키가 아닙니다. 개발자센터의 클라이언트 키(test_ck_… 또는 live_ck_…)를 입력해 주세요.',
+    tossSecretKeyShape: '토스페이먼츠 시크릿 키가 아닙니다. 개발자센터의 시크릿 키(test_sk_… 또는 live_sk_…)를 입력해 주세요.',
+    tossKeyKindsDiffer: '클라이언트 키와 시크릿 키의 종류가 다릅니다. 둘 다 테스트 키(test_)이거나 둘 다 라이브 키(live_)여야 합니다.',
+    tossLiveModeNeedsLiveKey: '라이브 모드에는 라이브 키(live_ck_…, live_sk_…)를 입력해 주세요. 테스트 키로는 실제 결제가 이루어지지 않습니다.',
+    tossTestModeNeedsTestKey: '테스트 모드에는 테스트 키(test_ck_…, test_sk_…)를 입력해 주세요. 라이브 키로는 실제 돈이 결제됩니다.',
+    tossSecretKeyRefused: (code: string): string =>
+      `토스페이먼츠가 이 시크릿 키를 거부했습니다 (${code}). 개발자센터의 시크릿 키를 빠짐없이 복사했는지 확인해 주세요. 키는 저장되지 않았습니다.`,
+    tossUnreachable: '토스페이먼츠에 연결하지 못해 시크릿 키를 확인하지 못했습니다. 키는 저장되지 않았습니다. 잠시 후 다시 저장해 주세요.',
   },
 
   // Business details (전자상거래법 제10조·제13조): the seller's identity shown on every hosted page.

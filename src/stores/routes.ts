@@ -107,7 +107,11 @@ const storesModule: Module = async (app, deps) => {
       {
         operationId: 'updateModeSettings',
         summary: 'Set the return-URL allow-list and payment setup of one mode',
-        description: 'Fields left out stay as they are. `tossSecretKey` is stored encrypted and never returned.',
+        description:
+          'Fields left out stay as they are. `tossSecretKey` is stored encrypted and never returned. Toss keys are checked before ' +
+          'anything is stored: the client key and the secret key must be of one kind (`test_` or `live_`) and of the mode\'s kind ' +
+          '(live keys in live mode, test keys in test mode), and a new secret key is tried once at Toss with a harmless lookup. ' +
+          'A key Toss refuses, or cannot be asked about, answers 400 VALIDATION_FAILED naming the field; nothing is stored.',
         tags,
       },
       { auth: 'owner' },

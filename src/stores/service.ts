@@ -13,6 +13,8 @@ import { generateApiKey } from '../platform/api-key-format';
 import type { ApiKeyView, StoreView } from './schemas';
 import * as repo from './repo';
 import * as keysRepo from './api-keys-repo';
+import { checkTossKeys } from './toss-keys';
+import { markTossKeysVerified } from './toss-state-repo';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 import { MESSAGES } from '../platform/messages';
@@ -150,12 +152,20 @@ export async function updateModeSettings(
   if (input.paymentProvider === 'simulator' && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
+  // Keys as pasted often carry a stray space or line break; Toss would refuse them for it.
+  const tossClientKey = typeof input.tossClientKey === 'string' ? input.tossClientKey.trim() || input.tossClientKey : input.tossClientKey;
+  const tossSecretKey = typeof input.tossSecretKey === 'string' ? input.tossSecretKey.trim() || input.tossSecretKey : input.tossSecretKey;
+  // Checked (and a new secret key verified with Toss) before anything is written: a refused key is never stored.
+  const keysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey, tossSecretKey });
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
-  if (input.tossClientKey !== undefined) patch.toss_client_key = input.tossClientKey;
-  if (input.tossSecretKey !== undefined) patch.toss_secret_key_sealed = input.tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, input.tossSecretKey);
-  await repo.updateModeSettingsRow(deps.db, storeId, mode, patch);
+  if (tossClientKey !== undefined) patch.toss_client_key = tossClientKey;
+  if (tossSecretKey !== undefined) patch.toss_secret_key_sealed = tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossSecretKey);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateModeSettingsRow(trx, storeId, mode, patch);
+    if (keysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, keysVerifiedAt);
+  });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps.db, storeId);
 }

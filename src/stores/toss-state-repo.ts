@@ -28,6 +28,12 @@ export async function markTossWebhookSeen(db: Db, storeId: string, mode: Mode, a
   await db
     .insertInto('store_toss_state')
     .values({ store_id: storeId, mode, keys_verified_at: null, first_webhook_at: at, last_webhook_at: at })
-    .onConflict((oc) => oc.columns(['store_id', 'mode']).doUpdateSet({ last_webhook_at: at }))
+    // The row may exist already without a webhook (keys verified first): the first arrival still fills first_webhook_at.
+    .onConflict((oc) =>
+      oc.columns(['store_id', 'mode']).doUpdateSet((eb) => ({
+        first_webhook_at: eb.fn.coalesce('store_toss_state.first_webhook_at', eb.ref('excluded.first_webhook_at')),
+        last_webhook_at: at,
+      })),
+    )
     .execute();
 }

@@ -25,14 +25,14 @@ test('live portal: the buyer changes the card in Toss\'s registration window and
   const chromium = await chromiumOrSkip(tc);
   if (!chromium) return;
   mkdirSync(SHOTS, { recursive: true });
-  const fake = await startFakeToss();
+  const fake = await startFakeToss({ kind: 'live' });
   const t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 2_000 } });
   let browser: Browser | null = null;
   try {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     t.deps.config.publicBaseUrl = address;
     const s = await createTestStore(t);
-    await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'live_ck_client_key', tossSecretKey: fake.secretKey });
+    await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
     const live = (await s.newKey({ mode: 'live' })).key;
     const product = await createSubscriptionProduct(t, s, { mode: 'live', name: '프로 멤버십' });
     const session = await createSession(t, live, { productId: product.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
@@ -59,7 +59,7 @@ test('live portal: the buyer changes the card in Toss\'s registration window and
       await Promise.all([page.waitForURL(`${portalUrl}/card/*`), button.click()]);
       await page.waitForFunction(() => (window as any).__toss);
       const asked = await page.evaluate(() => (window as any).__toss);
-      assert.equal(asked.clientKey, 'live_ck_client_key');
+      assert.equal(asked.clientKey, fake.clientKey);
       assert.equal(asked.customerKey, subscriptionId);
       assert.equal(asked.request.method, 'CARD');
       assert.ok(asked.request.successUrl.startsWith(`${page.url()}/success`));

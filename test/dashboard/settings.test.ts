@@ -2,10 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTestApp } from '../helpers/app';
 import { postForm, signIn, signInAs } from './helpers';
+import { startFakeToss } from '../payments/fake-toss';
 
 test('Settings: members and roles (owner only), return URLs, write-only Toss secret, settlements; audited with the member', async (tc) => {
-  const t = await createTestApp();
-  tc.after(() => t.close());
+  const secret = 'test_sk_zXLkKEypNArWmo50nX3lmeaxYG5R';
+  const toss = await startFakeToss({ secretKey: secret });
+  const t = await createTestApp({ config: { tossApiBaseUrl: toss.baseUrl } });
+  tc.after(async () => {
+    await t.close();
+    await toss.close();
+  });
   const owner = await signIn(t, { name: '윤사장' });
   const s = owner.store;
   const audit = async (action: string) => (await t.app.inject({ url: `/admin/v1/audit-log?action=${action}`, headers: bearer(s.ownerToken) })).json().data;
@@ -65,13 +71,12 @@ test('Settings: members and roles (owner only), return URLs, write-only Toss sec
   });
 
   await tc.test('the Toss secret key is write-only: saved, never shown, kept when the field is left empty', async () => {
-    const secret = 'test_sk_zXLkKEypNArWmo50nX3lmeaxYG5R';
-    const res = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: 'test_ck_abc', tossSecretKey: secret });
+    const res = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: toss.clientKey, tossSecretKey: secret });
     assert.equal(res.statusCode, 200);
     assert.ok(!res.body.includes(secret));
     assert.match(res.body, /시크릿 키가 설정되어 있습니다/);
     t.clock.advance(1000); // the audit log is newest first
-    await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: 'test_ck_abc', tossSecretKey: '' });
+    await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'toss', tossClientKey: toss.clientKey, tossSecretKey: '' });
     const store = (await t.app.inject({ url: '/admin/v1/store', headers: bearer(s.ownerToken) })).json();
     assert.equal(store.settings.test.tossSecretKeySet, true);
     assert.equal(store.settings.test.paymentProvider, 'toss');

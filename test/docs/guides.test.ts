@@ -17,6 +17,7 @@ import { ManualClock } from '../../src/platform/clock';
 import { loadConfig } from '../../src/config';
 import { TEST_CARDS } from '../../src/payments';
 import { blocksOf, guideFiles, type Block } from './blocks';
+import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 
 /**
  * Every code block of the guides (docs/guides/{ko,en}/*.md) runs here, as written, against a real service listening
@@ -30,6 +31,7 @@ const ROOT = process.cwd();
 const RUNS = new Set(['sh', 'sh-postgres', 'node', 'server', 'next-route', 'env', 'json', 'skip']);
 
 let t: TestApp;
+let toss: FakeToss;
 let s: TestStore;
 let baseUrl: string;
 let work: string;
@@ -64,7 +66,9 @@ async function buy(productId: string): Promise<string> {
 }
 
 before(async () => {
-  t = await createTestApp({ clock: new ManualClock(Date.now()) });
+  // Toss keys are checked with Toss when saved: the going-live guide saves the live pair of a Toss stand-in.
+  toss = await startFakeToss({ kind: 'live' });
+  t = await createTestApp({ clock: new ManualClock(Date.now()), config: { tossApiBaseUrl: toss.baseUrl } });
   baseUrl = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   t.deps.config.publicBaseUrl = baseUrl;
   s = await createTestStore(t);
@@ -82,8 +86,8 @@ before(async () => {
     LICENSE_PRODUCT_ID: licensed.id,
     LICENSE_KEY: licenses.data[0].key,
     ORDER_ID: orderId,
-    TOSS_CLIENT_KEY: 'live_ck_docs0000000000000000000',
-    TOSS_SECRET_KEY: 'live_sk_docs0000000000000000000',
+    TOSS_CLIENT_KEY: toss.clientKey,
+    TOSS_SECRET_KEY: toss.secretKey,
   });
   assert.ok(env.LICENSE_KEY);
 
@@ -108,6 +112,7 @@ before(async () => {
 after(async () => {
   restoreDns();
   await t?.close();
+  await toss?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -5,13 +5,17 @@ import { createProduct, createSession, owner, payPath } from '../checkout/factor
 import { normalizeBusinessNumber, isSupportPhone } from '../../src/stores/business-details';
 import { updateModeSettings } from '../../src/stores/service';
 import { createDemo } from '../../src/demo';
+import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 
 let t: TestApp;
+let toss: FakeToss;
 before(async () => {
-  t = await createTestApp();
+  toss = await startFakeToss({ kind: 'live' });
+  t = await createTestApp({ config: { tossApiBaseUrl: toss.baseUrl } });
 });
 after(async () => {
   await t.close();
+  await toss.close();
 });
 
 const put = (token: string, payload: Record<string, unknown>) =>
@@ -67,7 +71,7 @@ test('bad details answer 400 VALIDATION_FAILED naming every bad field in Korean,
 
 test('live checkout needs the business details: CHECKOUT_NOT_CONFIGURED (business_details_missing) until they are set; test mode does not', async () => {
   const s = await createTestStore(t, { businessDetails: false });
-  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_x', tossSecretKey: 'test_sk_x' });
+  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: toss.clientKey, tossSecretKey: toss.secretKey });
   const liveKey = (await s.newKey({ mode: 'live' })).key;
   const liveProduct = await createProduct(t, s, { mode: 'live' });
   const testProduct = await createProduct(t, s);

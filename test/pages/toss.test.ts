@@ -15,12 +15,12 @@ let live: string;
 let product: any;
 
 before(async () => {
-  fake = await startFakeToss();
+  fake = await startFakeToss({ kind: 'live' });
   // A generous deadline: a loaded machine must not turn Toss's answers into "unknown". The one test whose answer never
   // comes shortens it for its own call (the provider is built per call from the config).
   t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 10_000 } });
   s = await createTestStore(t);
-  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
+  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
   product = await createProduct(t, s, { mode: 'live', price: 15_000, stock: 10 });
 });
@@ -48,7 +48,7 @@ test('live mode: the form has no card field; submitting opens Toss\'s payment wi
   assert.ok(!form.body.includes('name="cardNumber"'));
   assert.equal(launch.statusCode, 200, launch.body);
   assert.ok(launch.body.includes('<script src="https://js.tosspayments.com/v2/standard"'));
-  assert.ok(launch.body.includes('"clientKey":"test_ck_live_client_key"'));
+  assert.ok(launch.body.includes(`"clientKey":"${fake.clientKey}"`));
   assert.ok(launch.body.includes(`"orderId":"${orderId}"`));
   assert.ok(launch.body.includes('"amount":{"currency":"KRW","value":15000}'));
   assert.ok(launch.body.includes(`"successUrl":"http://localhost:3000/pay/${session.id}/toss/success"`));

@@ -24,7 +24,10 @@ export type FakeTossMode = 'ok' | 'decline' | 'timeout' | 'error500' | 'already_
 
 export interface FakeToss {
   baseUrl: string;
+  /** The one secret key this merchant has; any other gets 401 UNAUTHORIZED_KEY on every endpoint. */
   secretKey: string;
+  /** The client key issued beside it (same kind: `test_ck_…` with `test_sk_…`, `live_ck_…` with `live_sk_…`). */
+  clientKey: string;
   close(): Promise<void>;
   payments: Map<string, any>;
   setMode(m: FakeTossMode): void;
@@ -45,8 +48,14 @@ function easyPayFor(paymentKey: string): { method: string; easyPay: { provider: 
   return provider ? { method: '간편결제', easyPay: { provider, amount: 0, discountAmount: 0 } } : { method: '카드', easyPay: null };
 }
 
-export async function startFakeToss(opts?: { secretKey?: string }): Promise<FakeToss> {
-  const secretKey = opts?.secretKey ?? `test_sk_${randomBytes(12).toString('hex')}`;
+/**
+ * `kind` picks the pair the fake's merchant holds (Toss issues `test_…` and `live_…` pairs,
+ * https://docs.tosspayments.com/reference/using-api/authorization); a live-mode store needs the live pair.
+ */
+export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live' }): Promise<FakeToss> {
+  const kind = opts?.kind ?? (opts?.secretKey?.startsWith('live_') ? 'live' : 'test');
+  const secretKey = opts?.secretKey ?? `${kind}_sk_${randomBytes(12).toString('hex')}`;
+  const clientKey = `${kind}_ck_${randomBytes(12).toString('hex')}`;
   const expectedAuth = `Basic ${Buffer.from(`${secretKey}:`).toString('base64')}`;
   const payments = new Map<string, any>();
   const billingKeys = new Map<string, { customerKey: string; cardNumber: string }>();
@@ -209,6 +218,10 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
       // send runs in the same tick as the push above, so the last call is this request.
       void Promise.resolve(beforeAnswer(calls.at(-1)!, a)).then(() => write(a), () => write(a));
     };
+    // An unknown secret key: 401 with Toss's error object `{ code, message }`, on every endpoint, before anything else
+    // (https://docs.tosspayments.com/reference/error-codes: "401 UNAUTHORIZED_KEY 인증되지 않은 시크릿 키 혹은 클라이언트
+    // 키 입니다."). A lookup of an order id nobody used answers 404 NOT_FOUND_PAYMENT instead (route below), which is
+    // what the adapter's key check reads as "accepted".
     if (header('authorization') !== expectedAuth) return send({ status: 401, body: { code: 'UNAUTHORIZED_KEY', message: '인증되지 않은 시크릿 키 혹은 클라이언트 키 입니다.' } });
     if (mode === 'timeout') return; // never answered; close() tears the socket down
     if (mode === 'error500') return send({ status: 500, body: { code: 'FAILED_INTERNAL_SYSTEM_PROCESSING', message: '내부 시스템 처리 작업이 실패했습니다. 잠시 후 다시 시도해주세요.' } });
@@ -239,6 +252,7 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     secretKey,
+    clientKey,
     payments,
     calls,
     setMode(m) {

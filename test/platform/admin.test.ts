@@ -1,13 +1,18 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, bearer, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app';
+import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 
 let t: TestApp;
+let toss: FakeToss;
 before(async () => {
-  t = await createTestApp();
+  // Saved Toss keys are verified with Toss first: the fake's merchant holds the live pair the test saves.
+  toss = await startFakeToss({ secretKey: 'live_sk_secret' });
+  t = await createTestApp({ config: { tossApiBaseUrl: toss.baseUrl } });
 });
 after(async () => {
   await t.close();
+  await toss.close();
 });
 
 const createStore = (token: string | null, payload: object = { name: '새 상점' }) =>

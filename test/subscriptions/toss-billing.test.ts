@@ -16,10 +16,10 @@ let live: string;
 let product: any;
 
 before(async () => {
-  fake = await startFakeToss();
+  fake = await startFakeToss({ kind: 'live' });
   t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300 } });
   s = await createTestStore(t);
-  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
+  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
   product = await createSubscriptionProduct(t, s, { mode: 'live' });
 });

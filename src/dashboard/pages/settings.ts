@@ -10,6 +10,8 @@ import { catalog } from '../i18n';
 import { field, lines } from '../form';
 import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
+import { goLiveCard } from './go-live-view';
+import { getGoLiveChecklist } from '../../stores/go-live-service';
 
 const m = catalog(
   {
@@ -112,6 +114,8 @@ async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext,
   const store = await getStoreView(deps.db, ctx.member.storeId);
   const s = store.settings[ctx.mode];
   const biz = await getBusinessDetails(deps.db, ctx.member.storeId);
+  // The go-live checklist sits beside the live switch's settings in both modes: it is what live mode still lacks.
+  const goLive = await getGoLiveChecklist(deps.db, ctx.member.storeId);
   // Same rule as GET /admin/v1/store/business-details: live checkout needs the details set.
   const liveReady = biz !== null;
   const value = (f: BusinessField): string => (flash.business ? flash.business[f] : (biz?.[f] ?? ''));
@@ -127,6 +131,7 @@ ${'hint' in f && !shownHints.has(f.hint) && shownHints.add(f.hint) ? html`<p cla
   });
   const body = html`${settingsTabs(L, ctx.member.role, '/dashboard/settings')}
 ${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}
+${goLiveCard(L, goLive)}
 <p class="muted">${t('modeNote', { mode: ctx.mode === 'test' ? (L === 'en' ? 'test' : '테스트') : L === 'en' ? 'live' : '라이브' })}</p>
 <form class="card" method="post" action="/dashboard/settings/business-details" aria-labelledby="biz-h" data-testid="business-details">
 ${csrfField(ctx)}

@@ -1,0 +1,26 @@
+import type { Db } from '../db';
+import { getBusinessDetails } from './business-details';
+import { goLiveChecklist, type GoLiveChecklist } from './go-live';
+import { hasLivePayment, hasLiveRefund } from './go-live-repo';
+import { getStoreView } from './service';
+import { findTossState } from './toss-state-repo';
+
+/** The store's go-live checklist, from its settings, business details, Toss state and live orders. */
+export async function getGoLiveChecklist(db: Db, storeId: string): Promise<GoLiveChecklist> {
+  const [store, biz, toss, livePaymentDone, liveRefundDone] = await Promise.all([
+    getStoreView(db, storeId),
+    getBusinessDetails(db, storeId),
+    findTossState(db, storeId, 'live'),
+    hasLivePayment(db, storeId),
+    hasLiveRefund(db, storeId),
+  ]);
+  return goLiveChecklist({
+    businessDetails: biz ? { sample: biz.sample } : null,
+    publicContactVerified: store.publicContactVerified,
+    live: store.settings.live,
+    keysVerifiedAt: toss.keysVerifiedAt,
+    firstWebhookAt: toss.firstWebhookAt,
+    livePaymentDone,
+    liveRefundDone,
+  });
+}
