@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
-import { ManualClock, DAY, HOUR } from '../../src/platform/clock';
+import { ManualClock } from '../../src/platform/clock';
 import { updateModeSettings } from '../../src/stores/service';
 import { TossProvider } from '../../src/payments/toss';
 import { runDailyReconciliation, runReconciliation, startReconciliation } from '../../src/reconciliation/service';
