@@ -7,6 +7,7 @@ import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
 import { canonicalAllowlistEntry } from './platform/http/auth';
 import { MEMBER_HELP, memberCommand } from './dashboard/cli';
+import { reconcileCommand } from './reconciliation/cli';
 
 /** One entry per command: its usage line(s) and what it does. `commerce <command> --help` prints its entry. */
 const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
@@ -17,6 +18,11 @@ const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
   { name: 'store token', usage: 'commerce store token rotate|revoke --store ID', about: 'rotate: issue a new owner token (printed once), the old one stops working at once; revoke: revoke it now' },
   { name: 'store verify', usage: 'commerce store verify --store ID [--unverify]', about: "mark the store's public contact verified (or take the mark back)" },
   { name: 'key create', usage: 'commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]', about: 'create an API key (all scopes by default); prints it once' },
+  {
+    name: 'reconcile',
+    usage: 'commerce reconcile --store ID --date YYYY-MM-DD [--mode live|test]',
+    about: "compare one KST day of Toss Payments' transactions with the store's orders and refunds (live by default) and print the differences; runs now, in this process",
+  },
   { name: 'demo', usage: 'commerce demo', about: 'create a demo store (test mode) and print its keys' },
 ];
 
@@ -178,6 +184,12 @@ export async function main(argv: string[]): Promise<void> {
     case 'member': {
       if (await memberCommand(sub, args, withDb)) return;
       break;
+    }
+    case 'reconcile': {
+      const out = await withDb((deps) => reconcileCommand(deps, args));
+      process.stdout.write(out.text);
+      if (out.failed) process.exitCode = 1;
+      return;
     }
     case 'demo': {
       const info = await withDb((deps) => createDemo(deps));

@@ -84,6 +84,15 @@ export interface Config {
   /** SETTLEMENT_SCHEDULE: `weekly` (default) settles orders past their withdrawal window once a KST week; `off`: only the console does. */
   settlementSchedule: 'weekly' | 'off';
   /**
+   * RECONCILIATION_SCHEDULE: `daily` (default) compares the previous KST day with Toss for every store and mode with
+   * Toss keys once a day, from RECONCILIATION_HOUR_KST on; `off`: only on demand (console, dashboard, CLI).
+   */
+  reconciliationSchedule: 'daily' | 'off';
+  /** RECONCILIATION_HOUR_KST (0–23, default 6): the KST hour from which the daily run reconciles the day before. */
+  reconciliationHourKst: number;
+  /** RECONCILIATION_PAGE_SIZE (1–5000, default 1000): transactions asked of Toss per page (`limit`). */
+  reconciliationPageSize: number;
+  /**
    * SMTP_URL (`smtp://user:pass@host:587` or `smtps://…`): when set, operator CLI and dashboard mail a member's new
    * password instead of only showing it. Holds a secret: never log it (REDACT in src/app.ts covers `*.smtpUrl`).
    */
@@ -93,6 +102,12 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+function reconciliationSchedule(env: Env): 'daily' | 'off' {
+  const raw = env.RECONCILIATION_SCHEDULE ?? 'daily';
+  if (raw !== 'daily' && raw !== 'off') throw new Error(`RECONCILIATION_SCHEDULE must be daily or off, got "${raw}"`);
+  return raw;
+}
 
 function settlementSchedule(env: Env): 'weekly' | 'off' {
   const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
@@ -124,6 +139,11 @@ function int(env: Env, name: string, def: number, min = 0): number {
   if (raw === undefined || raw === '') return def;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function atMost(n: number, max: number, name: string): number {
+  if (n > max) throw new Error(`${name} must be at most ${max}, got "${n}"`);
   return n;
 }
 
@@ -247,6 +267,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     accessLog: bool(env, 'ACCESS_LOG', format === 'pretty'),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     settlementSchedule: settlementSchedule(env),
+    reconciliationSchedule: reconciliationSchedule(env),
+    reconciliationHourKst: atMost(int(env, 'RECONCILIATION_HOUR_KST', 6, 0), 23, 'RECONCILIATION_HOUR_KST'),
+    reconciliationPageSize: atMost(int(env, 'RECONCILIATION_PAGE_SIZE', 1000, 1), 5000, 'RECONCILIATION_PAGE_SIZE'),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
     ...smtp(env),
   };

@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   'keys.live': ['owner'],
   settings: ['owner', 'admin'],
   settlements: ['owner', 'admin'],
+  /** Reconciliation with Toss Payments (대사): read runs and start one. */
+  reconciliation: ['owner', 'admin'],
   members: ['owner'],
   audit: ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;

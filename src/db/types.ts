@@ -9,6 +9,7 @@ import type { SubscriptionsTables } from '../subscriptions/tables';
 import type { CancelPortalTables } from '../subscriptions/cancel-tables';
 import type { DashboardTables } from '../dashboard/tables';
 import type { StoresTables } from '../stores/tables';
+import type { ReconciliationTables } from '../reconciliation/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -22,4 +23,5 @@ export interface DB
     SubscriptionsTables,
     CancelPortalTables,
     DashboardTables,
-    StoresTables {}
+    StoresTables,
+    ReconciliationTables {}

@@ -67,6 +67,44 @@ export interface BillingKeyResult {
   cardSummary: string | null;
 }
 
+/**
+ * One approval or cancel at the gateway (Toss: a Transaction of GET /v1/transactions, one per approval and one per
+ * (partial) cancel, each with its own transactionKey; several share a paymentKey).
+ */
+export interface GatewayTransaction {
+  transactionKey: string;
+  paymentKey: string;
+  /** The orderId the payment was made under (ours, unless the payment did not come through this service). */
+  orderId: string;
+  /**
+   * `approval`: the payment was approved (Toss status DONE); `cancel`: part or all of it was canceled (CANCELED /
+   * PARTIAL_CANCELED); `other`: anything else the gateway lists (e.g. a virtual account still waiting for its deposit).
+   */
+  kind: 'approval' | 'cancel' | 'other';
+  /** The gateway's own status word for the transaction (Toss: DONE, CANCELED, PARTIAL_CANCELED, …). */
+  status: string;
+  /** What this transaction moved: the approved amount, or the canceled amount. */
+  amount: number;
+  transactionAt: Date;
+}
+
+export interface ListTransactionsInput {
+  /** First instant of the range (inclusive). Toss reads its startDate as KST wall-clock time; the adapter converts. */
+  startDate: Date;
+  /** Last instant of the range (inclusive, millisecond precision). */
+  endDate: Date;
+  /** The transactionKey of the last transaction of the previous page. */
+  startingAfter?: string;
+  /** Page size (Toss: at most 5000). */
+  limit: number;
+}
+
+export interface TransactionPage {
+  transactions: GatewayTransaction[];
+  /** The last transaction's key when the page was full (another page may follow), else null. */
+  nextStartingAfter: string | null;
+}
+
 export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
 export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
 
@@ -100,4 +138,6 @@ export interface PaymentProvider {
     orderName: string;
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>>;
+  /** The approvals and cancels the gateway recorded in a time range, oldest first, one page at a time (reconciliation). */
+  listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
 }

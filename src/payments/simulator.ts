@@ -8,12 +8,15 @@ import type {
   ConfirmInput,
   CredentialsCheck,
   ConfirmResult,
+  GatewayTransaction,
+  ListTransactionsInput,
   Outcome,
   PaymentEntry,
   PaymentLookup,
   PaymentProvider,
   RefundInput,
   RefundResult,
+  TransactionPage,
 } from './provider';
 import { isLuhnValid, normalizeCardNumber } from './card';
 
@@ -111,13 +114,15 @@ export function cardOutcome(cardNumber: string): SimOutcome | null {
 
 /** `lost` (refund only): the refund happens at the gateway but its answer is lost (`unknown`). */
 type Injected = 'failed' | 'unknown' | 'lost';
-type Operation = 'confirm' | 'refund' | 'lookup' | 'issueBillingKey' | 'chargeBillingKey';
+type Operation = 'confirm' | 'refund' | 'lookup' | 'issueBillingKey' | 'chargeBillingKey' | 'listTransactions';
 
 interface PaymentState {
   method: PaymentMethod;
   totalAmount: number;
   approvedAt: Date;
   canceled: number;
+  /** The order id it was confirmed or charged for; null for a key this process only learned of from a refund or lookup. */
+  orderId: string | null;
 }
 
 /**
@@ -138,6 +143,8 @@ export class SimulatorProvider implements PaymentProvider {
   readonly #refunds = new Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>();
   readonly #charges = new Map<string, Outcome<ConfirmResult>>();
   readonly #injected: Array<{ op: Operation; result: Injected }> = [];
+  /** Approvals and cancels in the order they happened, for listTransactions (this process's memory only). */
+  readonly #transactions: GatewayTransaction[] = [];
 
   constructor(opts?: { clock?: Clock }) {
     this.#clock = opts?.clock ?? systemClock;
@@ -192,17 +199,22 @@ export class SimulatorProvider implements PaymentProvider {
     }
     if (key.outcome === 'declined' || key.outcome === 'insufficient') return { status: 'failed', ...FAILURES[key.outcome] };
     if (key.outcome === 'unknown') return { status: 'unknown', message: UNKNOWN_MESSAGE };
-    const state = this.#approve(input.paymentKey, key.method, key.amount);
+    const state = this.#approve(input.paymentKey, key.method, key.amount, input.orderId);
     return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null } };
   }
 
-  #approve(paymentKey: string, method: PaymentMethod, amount: number): PaymentState {
+  #approve(paymentKey: string, method: PaymentMethod, amount: number, orderId: string | null = null): PaymentState {
     let state = this.#payments.get(paymentKey);
     if (!state) {
-      state = { method, totalAmount: amount, approvedAt: this.#clock.now(), canceled: 0 };
+      state = { method, totalAmount: amount, approvedAt: this.#clock.now(), canceled: 0, orderId };
       this.#payments.set(paymentKey, state);
+      if (orderId) this.#record({ paymentKey, orderId, kind: 'approval', status: 'DONE', amount, transactionAt: state.approvedAt });
     }
     return state;
+  }
+
+  #record(t: Omit<GatewayTransaction, 'transactionKey'>): void {
+    this.#transactions.push({ ...t, transactionKey: `simtx_${String(this.#transactions.length + 1).padStart(8, '0')}_${randomBytes(4).toString('hex')}` });
   }
 
   /** A success key is treated as approved even when this process has not seen its confirm (restart, other process). */
@@ -234,6 +246,10 @@ export class SimulatorProvider implements PaymentProvider {
       result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
     } else {
       state.canceled += input.amount;
+      if (state.orderId) {
+        const status = state.canceled === state.totalAmount ? 'CANCELED' : 'PARTIAL_CANCELED';
+        this.#record({ paymentKey: input.paymentKey, orderId: state.orderId, kind: 'cancel', status, amount: input.amount, transactionAt: this.#clock.now() });
+      }
       const lost = this.#injected.findIndex((x) => x.op === 'refund' && x.result === 'lost');
       if (lost >= 0) this.#injected.splice(lost, 1);
       // refundlost: the cancel happened, its answer did not arrive (a retry with the same key replays the loss).
@@ -306,10 +322,30 @@ export class SimulatorProvider implements PaymentProvider {
     else {
       // The payment carries the card's outcome, so refunds of renewals fail or time out the way the card says.
       const paymentKey = makeKey(outcome, 'card', input.amount, input.orderId);
-      const state = this.#approve(paymentKey, 'card', input.amount);
+      const state = this.#approve(paymentKey, 'card', input.amount, input.orderId);
       result = { status: 'succeeded', value: { paymentKey, approvedAt: state.approvedAt, method: 'card' } };
     }
     this.#charges.set(input.idempotencyKey, result);
     return result;
+  }
+
+  /**
+   * The approvals and cancels this simulator instance made in the range, oldest first, paged like Toss's
+   * GET /v1/transactions (startingAfter = a transactionKey; an unknown one fails INVALID_TRANSACTION_KEY). Only what
+   * this process saw: a payment confirmed by another process or before a restart is not listed.
+   */
+  async listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>> {
+    const injected = this.#takeInjected<TransactionPage>('listTransactions');
+    if (injected) return injected;
+    const inRange = this.#transactions.filter((t) => t.transactionAt.getTime() >= input.startDate.getTime() && t.transactionAt.getTime() <= input.endDate.getTime());
+    let from = 0;
+    if (input.startingAfter) {
+      const i = inRange.findIndex((t) => t.transactionKey === input.startingAfter);
+      if (i < 0) return { status: 'failed', code: 'INVALID_TRANSACTION_KEY', message: '잘못된 페이징 키입니다.' };
+      from = i + 1;
+    }
+    const transactions = inRange.slice(from, from + input.limit).map((t) => ({ ...t }));
+    const full = transactions.length > 0 && transactions.length >= input.limit;
+    return { status: 'succeeded', value: { transactions, nextStartingAfter: full ? transactions[transactions.length - 1].transactionKey : null } };
   }
 }

@@ -113,3 +113,32 @@ export function cardSummary(b: TossBilling): string | null {
   if (!number) return null;
   return b.cardCompany ? `${b.cardCompany} ${number}` : number;
 }
+
+/**
+ * Toss Payments' Transaction object, one element of GET /v1/transactions' answer (an array)
+ * (https://docs.tosspayments.com/guides/apis/transactions, https://docs.tosspayments.com/common/apis/list-transactions-settlements):
+ * `{ mId, transactionKey, paymentKey, orderId, currency, method, customerKey, useEscrow, amount, status, transactionAt }`.
+ * An approval has status DONE and the approved amount; each cancel is its own transaction (CANCELED or
+ * PARTIAL_CANCELED) with the canceled amount.
+ */
+export interface TossTransaction {
+  transactionKey: string;
+  paymentKey: string;
+  orderId: string;
+  amount: number;
+  status: string;
+  transactionAt: string;
+}
+
+export function isTransaction(v: unknown): v is TossTransaction {
+  const t = v as TossTransaction;
+  return (
+    !!t && typeof t === 'object' && typeof t.transactionKey === 'string' && typeof t.paymentKey === 'string' && typeof t.orderId === 'string' &&
+    Number.isSafeInteger(t.amount) && typeof t.status === 'string' && typeof t.transactionAt === 'string' && !Number.isNaN(new Date(t.transactionAt).getTime())
+  );
+}
+
+/** Toss's startDate/endDate: KST wall-clock time with milliseconds and no offset (`2022-01-01T00:00:00.000`). */
+export function tossKstDateTime(t: Date): string {
+  return new Date(t.getTime() + 9 * 3_600_000).toISOString().replace(/Z$/, '');
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, CredentialsCheck, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
-import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
+import type { BillingKeyResult, ConfirmInput, ConfirmResult, CredentialsCheck, ListTransactionsInput, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult, TransactionPage } from './provider';
+import { cardSummary, isBilling, isPayment, isTransaction, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -10,6 +10,12 @@ type Reply =
   | { kind: 'ok'; body: unknown }
   | { kind: 'error'; httpStatus: number; code: string; message: string }
   | { kind: 'unknown'; message: string };
+
+/**
+ * Toss documents that a transactions query over a busy period may take up to 60 s to answer, so it has its own
+ * deadline, well above a confirm's (TOSS_TIMEOUT_MS).
+ */
+export const TOSS_TRANSACTIONS_TIMEOUT_MS = 60_000;
 
 const UNKNOWN = '결제사 응답을 확인하지 못했습니다. 결제 상태를 조회한 뒤 다시 시도해 주세요.';
 
@@ -27,21 +33,23 @@ export class TossProvider implements PaymentProvider {
   readonly #authorization: string;
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
+  readonly #transactionsTimeoutMs: number;
   readonly #clock: Clock;
 
-  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; clock?: Clock }) {
+  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; transactionsTimeoutMs?: number; clock?: Clock }) {
     this.#authorization = `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`;
     this.#baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#transactionsTimeoutMs = opts.transactionsTimeoutMs ?? TOSS_TRANSACTIONS_TIMEOUT_MS;
     this.#clock = opts.clock ?? systemClock;
   }
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Reply> {
+  async #call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string, timeoutMs = this.#timeoutMs): Promise<Reply> {
     const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let status: number;
     let text: string;
     try {
@@ -220,5 +228,32 @@ export class TossProvider implements PaymentProvider {
       return this.#settleAlreadyProcessed(await this.#getPayment(`/v1/payments/orders/${encodeURIComponent(input.orderId)}`), input, reply);
     }
     return { status: 'failed', code: reply.code, message: reply.message };
+  }
+
+  /**
+   * GET /v1/transactions?startDate&endDate[&startingAfter]&limit: one page of the approvals and cancels Toss recorded
+   * in the range (by transactionAt), oldest first. Toss answers a plain array; a full page means another may follow,
+   * asked for with `startingAfter` = the last transactionKey. Read-only, so any failure is just "not now": 4xx → failed
+   * with Toss's code (INVALID_TRANSACTION_KEY for a bad cursor), the rest unknown.
+   */
+  async listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>> {
+    const q = new URLSearchParams({ startDate: tossKstDateTime(input.startDate), endDate: tossKstDateTime(input.endDate) });
+    if (input.startingAfter) q.set('startingAfter', input.startingAfter);
+    q.set('limit', String(input.limit));
+    const reply = await this.#call('GET', `/v1/transactions?${q}`, undefined, undefined, this.#transactionsTimeoutMs);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    if (!Array.isArray(reply.body) || !reply.body.every(isTransaction)) return { status: 'unknown', message: `${UNKNOWN} (거래 내역 형식 오류)` };
+    const transactions = reply.body.map((t) => ({
+      transactionKey: t.transactionKey,
+      paymentKey: t.paymentKey,
+      orderId: t.orderId,
+      kind: t.status === 'DONE' ? ('approval' as const) : t.status === 'CANCELED' || t.status === 'PARTIAL_CANCELED' ? ('cancel' as const) : ('other' as const),
+      status: t.status,
+      amount: t.amount,
+      transactionAt: new Date(t.transactionAt),
+    }));
+    const full = transactions.length >= input.limit && transactions.length > 0;
+    return { status: 'succeeded', value: { transactions, nextStartingAfter: full ? transactions[transactions.length - 1].transactionKey : null } };
   }
 }

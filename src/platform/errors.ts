@@ -69,6 +69,10 @@ export const ERROR_CATALOG = {
   REFUND_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없는(unknown) 환불만 직접 확정할 수 있습니다.' },
   SETTLEMENT_NOT_FOUND: { status: 404, message: '정산 회차를 찾을 수 없습니다.' },
   SETTLEMENT_EMPTY: { status: 409, message: '정산할 주문이 없습니다. 청약철회 기간이 지난 결제 완료 주문만 정산됩니다.' },
+  // reconciliation with the payment gateway (issue 20)
+  RECONCILIATION_NOT_FOUND: { status: 404, message: '대사 기록을 찾을 수 없습니다.' },
+  RECONCILIATION_NOT_AVAILABLE: { status: 409, message: '이 모드에는 토스페이먼츠 시크릿 키가 설정되어 있지 않아 대사를 실행할 수 없습니다.' },
+  RECONCILIATION_IN_PROGRESS: { status: 409, message: '같은 날짜의 대사가 이미 진행 중입니다. 끝난 뒤 다시 실행해 주세요.' },
   // catalog (issue 3)
   COUPON_NOT_FOUND: { status: 404, message: '쿠폰을 찾을 수 없습니다.' },
   COUPON_CODE_TAKEN: { status: 409, message: '이미 사용 중인 쿠폰 코드입니다.' },

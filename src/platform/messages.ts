@@ -140,6 +140,15 @@ export const MESSAGES = {
     interruptedChecking: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.',
   },
 
+  // Reconciliation with the payment gateway: refusals of the day asked for, and why a run failed.
+  reconciliation: {
+    dateInvalid: '날짜는 YYYY-MM-DD 형식의 실제 날짜여야 합니다.',
+    dateInFuture: '오늘(한국 시간) 이후의 날짜는 대사할 수 없습니다.',
+    providerMissing: '이 모드의 토스페이먼츠 설정을 찾을 수 없습니다.',
+    gatewayFailed: (code: string, message: string): string => `토스페이먼츠 거래 조회가 실패했습니다 (${code}: ${message}).`,
+    gatewayUnknown: (message: string): string => `토스페이먼츠 거래 조회에 응답이 없습니다: ${message}`,
+  },
+
   // Refund requests: the automatic approval's reason, and the buyer's receipt page refusals (filing, cancelling).
   refundRequests: {
     autoApproved: '법정 청약철회 기간의 환불 요청이 3영업일 안에 처리되지 않아 자동으로 승인되었습니다.',

@@ -48,6 +48,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'API keys': 'Server API keys: scopes, IP allow-list, product range, rotation with a grace period.',
   Coupons: 'Coupons: fixed or percent discounts, limits and validity, per mode.',
   Settlement: 'Settlement rounds: what was paid out for which orders.',
+  Reconciliation: "Daily reconciliation with Toss Payments: a KST day of Toss's transactions against this store's orders and refunds, with each difference.",
   'Subscriptions (console)': "The seller's view of subscriptions: lists, plan changes, test clocks.",
   'License signing keys': 'The Ed25519 keys that sign license answers (operator token).',
   Webhooks: 'Webhook endpoints that receive signed events (Standard Webhooks), their secrets and test deliveries.',

@@ -4,6 +4,7 @@ import { RefundSchema } from '../refunds/schemas';
 import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
 import { SubscriptionSchema } from '../subscriptions/schemas';
 import { CancellationInfoSchema } from '../subscriptions/cancel-schemas';
+import { ReconciliationSchema } from '../reconciliation/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -119,6 +120,14 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
       '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. ' +
       'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).',
     data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
+  },
+  {
+    type: 'reconciliation.completed',
+    summary: 'A reconciliation with Toss Payments completed',
+    description:
+      '`data` is the Reconciliation record (`id`, `mode`, `date` (the KST day compared), `status: completed`, `differenceCount`, `gatewayTransactions`, …). ' +
+      'Read its differences with `GET /admin/v1/reconciliations/{id}` (seller console). Sent once per completed run, daily and on demand; a failed run sends nothing.',
+    data: ReconciliationSchema,
   },
   {
     type: 'license.issue',

@@ -30,8 +30,13 @@ export interface FakeToss {
   clientKey: string;
   close(): Promise<void>;
   payments: Map<string, any>;
+  /**
+   * Toss's transaction ledger (GET /v1/transactions): one Transaction per approval (status DONE) and per cancel
+   * (CANCELED / PARTIAL_CANCELED, amount = the canceled amount), in the order they happened.
+   */
+  transactions: any[];
   setMode(m: FakeTossMode): void;
-  calls: Array<{ method: string; path: string; body: any; headers: Record<string, string | undefined> }>;
+  calls: Array<{ method: string; path: string; query: URLSearchParams; body: any; headers: Record<string, string | undefined> }>;
   /**
    * Test hook, null by default: called with the request (as recorded in `calls`) and its answer after Toss has acted on
    * it (the payment, cancel or charge is already in `payments`) and before the answer is written; the answer waits for
@@ -51,8 +56,12 @@ function easyPayFor(paymentKey: string): { method: string; easyPay: { provider: 
 /**
  * `kind` picks the pair the fake's merchant holds (Toss issues `test_…` and `live_…` pairs,
  * https://docs.tosspayments.com/reference/using-api/authorization); a live-mode store needs the live pair.
+ * `clock`: where approvedAt / canceledAt / transactionAt come from (default: real time), so a test with a fixed clock
+ * can reconcile the day it paid on.
  */
-export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live' }): Promise<FakeToss> {
+export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live'; clock?: { now(): Date } }): Promise<FakeToss> {
+  const clock = opts?.clock ?? { now: () => new Date() };
+  const transactions: any[] = [];
   const kind = opts?.kind ?? (opts?.secretKey?.startsWith('live_') ? 'live' : 'test');
   const secretKey = opts?.secretKey ?? `${kind}_sk_${randomBytes(12).toString('hex')}`;
   const clientKey = `${kind}_ck_${randomBytes(12).toString('hex')}`;
@@ -65,8 +74,26 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   let mode: FakeTossMode = 'ok';
   let beforeAnswer: FakeToss['beforeAnswer'] = null;
 
+  /** A Transaction as GET /v1/transactions lists it (fields as in https://docs.tosspayments.com/guides/apis/transactions). */
+  function ledger(payment: any, transactionKey: string, status: string, amount: number, at: string): void {
+    transactions.push({
+      mId: payment.mId,
+      transactionKey,
+      paymentKey: payment.paymentKey,
+      orderId: payment.orderId,
+      currency: 'KRW',
+      method: payment.method,
+      customerKey: null,
+      useEscrow: false,
+      receiptUrl: null,
+      amount,
+      status,
+      transactionAt: at,
+    });
+  }
+
   function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string }) {
-    const now = new Date();
+    const now = clock.now();
     const kind = input.method === '카드' ? { method: '카드', easyPay: null } : easyPayFor(input.paymentKey);
     const totalAmount = mode === 'amount_mismatch' ? input.amount + 1000 : input.amount;
     return {
@@ -108,6 +135,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if ([...payments.values()].some((p) => p.orderId === orderId)) return err(400, 'DUPLICATED_ORDER_ID', '이미 승인 및 취소가 진행된 중복된 주문번호 입니다. 다른 주문번호로 진행해주세요.');
     const payment = newPayment({ paymentKey, orderId, orderName: '테스트 주문', amount, type: 'NORMAL' });
     payments.set(paymentKey, payment);
+    ledger(payment, payment.lastTransactionKey, 'DONE', payment.totalAmount, payment.approvedAt);
     if (mode === 'already_processed') return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
     return { status: 200, body: payment };
   }
@@ -122,13 +150,17 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (!Number.isInteger(cancelAmount) || cancelAmount <= 0 || cancelAmount > payment.balanceAmount) return err(403, 'NOT_CANCELABLE_AMOUNT', '취소 할 수 없는 금액 입니다.');
     payment.balanceAmount -= cancelAmount;
     payment.status = payment.balanceAmount === 0 ? 'CANCELED' : 'PARTIAL_CANCELED';
+    const cancelKey = randomBytes(16).toString('hex').toUpperCase();
+    const canceledAt = kst(clock.now());
+    payment.lastTransactionKey = cancelKey;
+    ledger(payment, cancelKey, payment.status, cancelAmount, canceledAt);
     payment.cancels = [
       ...(payment.cancels ?? []),
       {
-        transactionKey: randomBytes(16).toString('hex').toUpperCase(),
+        transactionKey: cancelKey,
         cancelReason: body.cancelReason,
         taxExemptionAmount: 0,
-        canceledAt: kst(new Date()),
+        canceledAt,
         cancelAmount,
         taxFreeAmount: 0,
         refundableAmount: payment.balanceAmount,
@@ -149,7 +181,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       body: {
         mId: 'tosspayments',
         customerKey: body.customerKey,
-        authenticatedAt: kst(new Date()),
+        authenticatedAt: kst(clock.now()),
         method: '카드',
         billingKey,
         card: { issuerCode: '4V', acquirerCode: '41', number: '43301234****123*', cardType: '신용', ownerType: '개인' },
@@ -170,12 +202,45 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (existing) return err(400, 'DUPLICATED_ORDER_ID', '이미 승인 및 취소가 진행된 중복된 주문번호 입니다. 다른 주문번호로 진행해주세요.');
     const payment = newPayment({ paymentKey: `tbill_${randomBytes(12).toString('hex')}`, orderId, orderName, amount, type: 'BILLING', method: '카드' });
     payments.set(payment.paymentKey, payment);
+    ledger(payment, payment.lastTransactionKey, 'DONE', payment.totalAmount, payment.approvedAt);
     if (mode === 'already_processed') return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
     return { status: 200, body: payment };
   }
 
-  function route(method: string, path: string, body: any): Answer {
+  /**
+   * GET /v1/transactions (https://docs.tosspayments.com/common/apis/list-transactions-settlements): startDate and
+   * endDate are required, KST wall-clock date-times without offset (`2022-01-01T00:00:00`, milliseconds allowed),
+   * both inclusive, matched against transactionAt; startingAfter is a transactionKey to continue after (one Toss does
+   * not know answers 400 INVALID_TRANSACTION_KEY "잘못된 페이징 키 입니다.", as reported on
+   * https://techchat.tosspayments.com/m/1377493933021728779); limit defaults to 100 and is at most 10000.
+   * The answer is a plain JSON array of Transaction objects, oldest first.
+   */
+  function listTransactions(query: URLSearchParams): Answer {
+    const kstLocal = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/;
+    const start = query.get('startDate');
+    const end = query.get('endDate');
+    if (!start || !end || !kstLocal.test(start) || !kstLocal.test(end)) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const from = new Date(`${start}+09:00`).getTime();
+    const to = new Date(`${end}+09:00`).getTime() + (end.includes('.') ? 0 : 999);
+    const limit = query.has('limit') ? Number(query.get('limit')) : 100;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const inRange = transactions.filter((t) => {
+      const at = new Date(t.transactionAt).getTime();
+      return at >= from && at <= to;
+    });
+    let first = 0;
+    const after = query.get('startingAfter');
+    if (after) {
+      const i = inRange.findIndex((t) => t.transactionKey === after);
+      if (i < 0) return err(400, 'INVALID_TRANSACTION_KEY', '잘못된 페이징 키 입니다.');
+      first = i + 1;
+    }
+    return { status: 200, body: inRange.slice(first, first + limit) };
+  }
+
+  function route(method: string, path: string, body: any, query: URLSearchParams): Answer {
     let m: RegExpExecArray | null;
+    if (method === 'GET' && path === '/v1/transactions') return listTransactions(query);
     if (method === 'POST' && path === '/v1/payments/confirm') return confirm(body);
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/cancel$/.exec(path))) return cancel(decodeURIComponent(m[1]), body);
     if (method === 'POST' && path === '/v1/billing/authorizations/issue') return issueBilling(body);
@@ -194,7 +259,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
 
   function handle(req: IncomingMessage, raw: string, res: ServerResponse): void {
     const method = req.method ?? 'GET';
-    const path = (req.url ?? '/').split('?')[0];
+    const [path, search = ''] = (req.url ?? '/').split('?');
     let body: any = null;
     if (raw) {
       try {
@@ -207,7 +272,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       const v = req.headers[name];
       return Array.isArray(v) ? v.join(', ') : v;
     };
-    calls.push({ method, path, body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
+    calls.push({ method, path, query: new URLSearchParams(search), body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
     const write = (a: { status: number; body: unknown }) => {
       if (res.destroyed) return; // the caller is gone (a kill test ended it in beforeAnswer)
       res.writeHead(a.status, { 'content-type': 'application/json; charset=utf-8' });
@@ -230,7 +295,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     const replayKey = idem ? `${method} ${path} ${idem}` : null;
     const replay = replayKey ? replays.get(replayKey) : undefined;
     if (replay) return send(replay);
-    const answer = route(method, path, body);
+    const answer = route(method, path, body, new URLSearchParams(search));
     if (replayKey) replays.set(replayKey, { status: answer.status, body: structuredClone(answer.body) });
     if (mode === 'lost_answer' && method === 'POST') return;
     send({ status: answer.status, body: answer.body });
@@ -254,6 +319,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     secretKey,
     clientKey,
     payments,
+    transactions,
     calls,
     setMode(m) {
       mode = m;

@@ -213,3 +213,22 @@ test('injected failures hit the next call of that operation only, and do not con
   const r3 = await sim.refund({ paymentKey: key, amount: 1000, reason: 'x', idempotencyKey: 'b' });
   assert.equal(r3.status === 'failed' && r3.code, 'SIMULATED_FAILURE');
 });
+
+test('listTransactions: approvals and cancels this simulator made, in the range, paged with startingAfter like Toss', async () => {
+  const { clock, sim } = setup();
+  const a = authorizeCard(sim, TEST_CARDS.success, 15000, 'ord_sim_tx_a');
+  assert.equal((await sim.confirmPayment({ paymentKey: a, orderId: 'ord_sim_tx_a', amount: 15000, idempotencyKey: 'a' })).status, 'succeeded');
+  clock.advance(1000);
+  assert.equal((await sim.refund({ paymentKey: a, amount: 15000, reason: 'x', idempotencyKey: 'ra' })).status, 'succeeded');
+  const range = { startDate: new Date(clock.now().getTime() - 60_000), endDate: clock.now() };
+  const p1 = await sim.listTransactions({ ...range, limit: 1 });
+  assert.equal(p1.status, 'succeeded');
+  const v1 = (p1 as any).value;
+  assert.deepEqual(v1.transactions.map((x: any) => [x.kind, x.status, x.amount, x.orderId, x.paymentKey]), [['approval', 'DONE', 15000, 'ord_sim_tx_a', a]]);
+  const p2 = (await sim.listTransactions({ ...range, limit: 1, startingAfter: v1.nextStartingAfter })) as any;
+  assert.deepEqual(p2.value.transactions.map((x: any) => [x.kind, x.status, x.amount]), [['cancel', 'CANCELED', 15000]]);
+  assert.equal(((await sim.listTransactions({ ...range, limit: 1, startingAfter: p2.value.nextStartingAfter })) as any).value.nextStartingAfter, null);
+  assert.deepEqual(((await sim.listTransactions({ startDate: new Date(0), endDate: new Date(1), limit: 5 })) as any).value.transactions, []);
+  const bad = await sim.listTransactions({ ...range, limit: 5, startingAfter: 'nope' });
+  assert.equal(bad.status === 'failed' && bad.code, 'INVALID_TRANSACTION_KEY');
+});

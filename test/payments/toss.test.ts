@@ -2,7 +2,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { ManualClock } from '../../src/platform/clock';
-import { TossProvider } from '../../src/payments/toss';
+import { TossProvider, TOSS_TRANSACTIONS_TIMEOUT_MS } from '../../src/payments/toss';
 import { startFakeToss, type FakeToss } from './fake-toss';
 
 let fake: FakeToss;
@@ -298,4 +298,50 @@ test('the secret key never appears in outcome messages', async () => {
   const { inspect } = await import('node:util');
   assert.ok(!inspect(toss, { showHidden: true, depth: 5 }).includes(fake.secretKey));
   assert.ok(!JSON.stringify(toss).includes(fake.secretKey));
+});
+
+test('transactions: GET /v1/transactions with KST startDate/endDate, limit and startingAfter; approvals and cancels read from the documented array', async () => {
+  const day = { startDate: new Date('2026-10-31T15:00:00.000Z'), endDate: new Date('2026-11-01T14:59:59.999Z') };
+  fake.transactions.length = 0;
+  const input = confirmInput('tgen_tx_a');
+  assert.equal((await toss.confirmPayment(input)).status, 'succeeded');
+  assert.equal((await toss.refund({ paymentKey: 'tgen_tx_a', amount: 1_000, reason: '부분 취소', idempotencyKey: 'tx-cancel-a' })).status, 'succeeded');
+  // The fake stamps transactions with real time: ask for the real KST day around now.
+  const now = Date.now();
+  const range = { startDate: new Date(now - 3_600_000), endDate: new Date(now + 3_600_000) };
+  const first = await toss.listTransactions({ ...range, limit: 1 });
+  assert.equal(first.status, 'succeeded');
+  const call = fake.calls.find((c) => c.path === '/v1/transactions')!;
+  assert.equal(call.method, 'GET');
+  assert.match(call.query.get('startDate')!, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/, 'KST wall-clock time, no offset');
+  assert.equal(call.query.get('startDate'), new Date(range.startDate.getTime() + 9 * 3_600_000).toISOString().slice(0, 23));
+  assert.equal(call.query.get('limit'), '1');
+  const page1 = (first as any).value;
+  assert.equal(page1.transactions.length, 1);
+  assert.deepEqual({ ...page1.transactions[0], transactionAt: undefined }, {
+    transactionKey: fake.transactions[0].transactionKey, paymentKey: 'tgen_tx_a', orderId: input.orderId, kind: 'approval', status: 'DONE', amount: input.amount, transactionAt: undefined,
+  });
+  assert.equal(page1.nextStartingAfter, fake.transactions[0].transactionKey, 'a full page: continue after its last key');
+  const second = (await toss.listTransactions({ ...range, limit: 1, startingAfter: page1.nextStartingAfter })) as any;
+  assert.equal(fake.calls.filter((c) => c.path === '/v1/transactions')[1].query.get('startingAfter'), page1.nextStartingAfter);
+  assert.equal(second.value.transactions[0].kind, 'cancel');
+  assert.equal(second.value.transactions[0].status, 'PARTIAL_CANCELED');
+  assert.equal(second.value.transactions[0].amount, 1_000);
+  const third = (await toss.listTransactions({ ...range, limit: 1, startingAfter: second.value.nextStartingAfter })) as any;
+  assert.deepEqual(third.value, { transactions: [], nextStartingAfter: null });
+  // Another day holds nothing of it; an unknown cursor is Toss's INVALID_TRANSACTION_KEY, a definite failure.
+  assert.deepEqual(((await toss.listTransactions({ ...day, limit: 10 })) as any).value.transactions, []);
+  const bad = await toss.listTransactions({ ...range, limit: 10, startingAfter: 'NO_SUCH_KEY' });
+  assert.deepEqual(bad.status === 'failed' && bad.code, 'INVALID_TRANSACTION_KEY');
+});
+
+test('transactions have their own deadline (at least 60 s by default), not the confirm timeout', async () => {
+  assert.ok(TOSS_TRANSACTIONS_TIMEOUT_MS >= 60_000);
+  const own = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: SHORT_MS, transactionsTimeoutMs: SHORT_MS * 3, clock });
+  fake.setMode('timeout');
+  const started = performance.now();
+  const r = await own.listTransactions({ startDate: new Date(0), endDate: new Date(1), limit: 10 });
+  assert.equal(r.status, 'unknown');
+  const waited = performance.now() - started;
+  assert.ok(waited >= SHORT_MS * 3 - 20, `waited ${Math.round(waited)} ms: the transactions deadline, not the confirm one`);
 });

@@ -1,0 +1,227 @@
+import type { AppDeps } from '../deps';
+import { enqueueJob } from '../jobs/queue';
+import { providerFor } from '../payments';
+import type { GatewayTransaction } from '../payments/provider';
+import { addDays, kstDate, kstStartOf } from '../platform/calendar';
+import { ApiError, validationError } from '../platform/errors';
+import { writeEvent } from '../platform/events';
+import { listPage, type PageParams } from '../platform/http/pagination';
+import type { Page } from '../platform/http/schemas';
+import { newId } from '../platform/ids';
+import { MESSAGES } from '../platform/messages';
+import type { Mode } from '../platform/tables';
+import { getModeSettings } from '../stores/service';
+import { compareDay, isCalendarDay, type Difference } from './model';
+import * as repo from './repo';
+import { noSync, type SyncTossPayment } from './sync';
+import type { ReconciliationSource, ReconciliationStatus } from './tables';
+
+type Log = Pick<AppDeps['log'], 'info' | 'warn' | 'error'>;
+export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & { log?: Log };
+
+export const RUN_JOB = 'reconciliation.run';
+/** The daily task checks this often; it starts at most one run per store, mode and day however often it runs. */
+export const DAILY_TASK_INTERVAL_MS = 10 * 60_000;
+/** A runaway cursor (a gateway repeating a page) stops here rather than looping forever. */
+const MAX_PAGES = 10_000;
+
+export interface ReconciliationView {
+  id: string;
+  mode: Mode;
+  date: string;
+  status: ReconciliationStatus;
+  source: ReconciliationSource;
+  gatewayTransactions: number;
+  differenceCount: number;
+  failure: { code: string; message: string } | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export type ReconciliationWithDifferences = ReconciliationView & { differences: Difference[] };
+
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findReconciliationById>>>;
+
+function view(r: Row): ReconciliationView {
+  return {
+    id: r.id,
+    mode: r.mode,
+    date: r.day,
+    status: r.status,
+    source: r.source,
+    gatewayTransactions: r.gateway_transactions,
+    differenceCount: r.difference_count,
+    failure: r.failure_code ? { code: r.failure_code, message: r.failure_message ?? '' } : null,
+    createdAt: r.created_at.toISOString(),
+    completedAt: r.completed_at ? r.completed_at.toISOString() : null,
+  };
+}
+
+/** The instants of a KST day, both inclusive (the gateway's range is inclusive to the millisecond). */
+export function dayRange(day: string): { from: Date; to: Date } {
+  return { from: kstStartOf(day), to: new Date(kstStartOf(addDays(day, 1)).getTime() - 1) };
+}
+
+function assertDay(deps: Deps, date: string): void {
+  if (!isCalendarDay(date)) throw validationError([{ field: 'date', message: MESSAGES.reconciliation.dateInvalid }]);
+  if (date > kstDate(deps.clock.now())) throw validationError([{ field: 'date', message: MESSAGES.reconciliation.dateInFuture }]);
+}
+
+async function assertTossConfigured(deps: Deps, storeId: string, mode: Mode): Promise<void> {
+  const settings = await getModeSettings(deps.db, storeId, mode);
+  if (settings.raw.payment_provider !== 'toss' || !settings.raw.toss_secret_key_sealed) throw new ApiError('RECONCILIATION_NOT_AVAILABLE');
+}
+
+/**
+ * Records a run of one store, mode and KST day as `running`. With `enqueue` the run is a job (claimed by a worker,
+ * enqueued in the same transaction); without it the caller runs it at once (CLI). One run of a day at a time:
+ * RECONCILIATION_IN_PROGRESS with `details.id` of the running one.
+ */
+export async function startReconciliation(
+  deps: Deps,
+  storeId: string,
+  input: { mode: Mode; date: string; source: ReconciliationSource; enqueue: boolean },
+): Promise<ReconciliationView> {
+  assertDay(deps, input.date);
+  await assertTossConfigured(deps, storeId, input.mode);
+  const now = deps.clock.now();
+  const id = newId('rcn', deps.clock);
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const running = await repo.runningFor(trx, storeId, input.mode, input.date);
+      if (running) throw new ApiError('RECONCILIATION_IN_PROGRESS', { details: { id: running } });
+      await repo.insertReconciliation(trx, {
+        id, store_id: storeId, mode: input.mode, day: input.date, status: 'running', source: input.source,
+        gateway_transactions: 0, difference_count: 0, failure_code: null, failure_message: null, created_at: now, completed_at: null,
+      });
+      if (input.enqueue) await enqueueJob(trx, deps.clock, { name: RUN_JOB, payload: { id }, dedupeKey: `${RUN_JOB}:${id}`, maxAttempts: 1 });
+    });
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // Two starts raced past the check: the partial unique index kept one.
+    if (/reconciliations_running|unique/i.test(String((err as Error).message))) {
+      throw new ApiError('RECONCILIATION_IN_PROGRESS', { details: { id: (await repo.runningFor(deps.db, storeId, input.mode, input.date)) ?? '' } });
+    }
+    throw err;
+  }
+  return view((await repo.findReconciliationById(deps.db, id))!);
+}
+
+/** Every transaction of the day at the gateway, page after page (`startingAfter` = the last key of the page before). */
+async function gatewayDay(
+  deps: Deps,
+  storeId: string,
+  mode: Mode,
+  day: string,
+): Promise<{ ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string }> {
+  const settings = await getModeSettings(deps.db, storeId, mode);
+  const provider = settings.raw.payment_provider === 'toss' ? providerFor(deps, settings.raw) : null;
+  if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
+  const { from, to } = dayRange(day);
+  const transactions: GatewayTransaction[] = [];
+  let startingAfter: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await provider.listTransactions({ startDate: from, endDate: to, startingAfter, limit: deps.config.reconciliationPageSize });
+    if (r.status === 'failed') return { ok: false, code: r.code, message: MESSAGES.reconciliation.gatewayFailed(r.code, r.message) };
+    if (r.status === 'unknown') return { ok: false, code: 'GATEWAY_UNAVAILABLE', message: MESSAGES.reconciliation.gatewayUnknown(r.message) };
+    transactions.push(...r.value.transactions);
+    if (!r.value.nextStartingAfter) break;
+    startingAfter = r.value.nextStartingAfter;
+  }
+  return { ok: true, transactions };
+}
+
+/**
+ * Runs a `running` reconciliation to its end: reads the day at the gateway (no transaction open meanwhile), then our
+ * orders and refunds, and in one transaction stores the differences, marks it `completed` and writes the
+ * `reconciliation.completed` event. A gateway that refuses or does not answer marks it `failed` (start another).
+ * Nothing of ours changes here: each difference is handed to `sync`, which changes only what a lookup at the gateway
+ * proves. A run that is no longer `running` is left alone, so a retried job does nothing twice.
+ */
+export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPayment = noSync): Promise<ReconciliationWithDifferences | null> {
+  const row = await repo.findReconciliationById(deps.db, id);
+  if (!row || row.status !== 'running') return row ? getReconciliation(deps, row.store_id, id) : null;
+  const day = await gatewayDay(deps, row.store_id, row.mode, row.day);
+  const now = () => deps.clock.now();
+  if (!day.ok) {
+    await repo.finishReconciliation(deps.db, id, { status: 'failed', gateway_transactions: 0, difference_count: 0, failure_code: day.code, failure_message: day.message, completed_at: now() });
+    deps.log?.warn({ reconciliationId: id, code: day.code }, 'reconciliation failed');
+    return getReconciliation(deps, row.store_id, id);
+  }
+  const { from, to } = dayRange(row.day);
+  const keys = [...new Set(day.transactions.map((t) => t.paymentKey))];
+  const orderIds = [...new Set(day.transactions.map((t) => t.orderId))];
+  const [paidHere, known, refundsHere] = await Promise.all([
+    repo.paidInRange(deps.db, row.store_id, row.mode, from, to),
+    repo.ordersByKeysOrIds(deps.db, row.store_id, row.mode, keys, orderIds),
+    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to),
+  ]);
+  const differences = compareDay({ transactions: day.transactions, paidHere, known, refundsHere });
+  const finished = await deps.db.transaction().execute(async (trx) => {
+    const done = await repo.finishReconciliation(trx, id, {
+      status: 'completed', gateway_transactions: day.transactions.length, difference_count: differences.length, failure_code: null, failure_message: null, completed_at: now(),
+    });
+    if (!done) return false;
+    await repo.insertDifferences(
+      trx,
+      differences.map((d, seq) => ({ reconciliation_id: id, seq, kind: d.kind, order_id: d.orderId, payment_key: d.paymentKey, our_amount: d.ourAmount, gateway_amount: d.gatewayAmount })),
+    );
+    const summary = view((await repo.findReconciliationById(trx, id))!);
+    await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: 'reconciliation.completed', data: { ...summary } });
+    return true;
+  });
+  if (finished) {
+    deps.log?.info({ reconciliationId: id, day: row.day, differences: differences.length }, 'reconciliation completed');
+    for (const d of differences) {
+      try {
+        await sync({ storeId: row.store_id, mode: row.mode, paymentKey: d.paymentKey ?? undefined, orderId: d.orderId });
+      } catch (err) {
+        deps.log?.warn({ err, reconciliationId: id, paymentKey: d.paymentKey }, 'reconciliation: payment sync failed');
+      }
+    }
+  }
+  return getReconciliation(deps, row.store_id, id);
+}
+
+export async function getReconciliation(deps: Pick<Deps, 'db'>, storeId: string, id: string): Promise<ReconciliationWithDifferences> {
+  const r = await repo.findReconciliation(deps.db, storeId, id);
+  if (!r) throw new ApiError('RECONCILIATION_NOT_FOUND');
+  const rows = await repo.differencesOf(deps.db, id);
+  return {
+    ...view(r),
+    differences: rows.map((d) => ({ kind: d.kind, orderId: d.order_id, paymentKey: d.payment_key, ourAmount: d.our_amount === null ? null : Number(d.our_amount), gatewayAmount: d.gateway_amount === null ? null : Number(d.gateway_amount) })),
+  };
+}
+
+export async function listReconciliations(deps: Pick<Deps, 'db'>, storeId: string, q: PageParams & { mode?: Mode }): Promise<Page<ReconciliationView>> {
+  return listPage(
+    q,
+    () => repo.countReconciliations(deps.db, storeId, q.mode),
+    (offset, limit) => repo.pageReconciliations(deps.db, storeId, q.mode, offset, limit),
+    view,
+  );
+}
+
+/**
+ * The daily scheduler: from RECONCILIATION_HOUR_KST on, each KST day, a run of the day before for every store and
+ * mode with Toss keys. Safe to run any number of times: a job run of a day exists at most once (a unique index).
+ */
+export async function runDailyReconciliation(deps: Deps, now: Date): Promise<number> {
+  const hourKst = new Date(now.getTime() + 9 * 3_600_000).getUTCHours();
+  if (hourKst < deps.config.reconciliationHourKst) return 0;
+  const day = addDays(kstDate(now), -1);
+  let started = 0;
+  for (const s of await repo.tossStoreModes(deps.db)) {
+    if (await repo.jobRunExists(deps.db, s.store_id, s.mode, day)) continue;
+    try {
+      await startReconciliation(deps, s.store_id, { mode: s.mode, date: day, source: 'job', enqueue: true });
+      started++;
+    } catch (err) {
+      // A run of that day is going on (console), or another process started the job's first: nothing to do now.
+      if (err instanceof ApiError && err.code === 'RECONCILIATION_IN_PROGRESS') continue;
+      if (/reconciliations_job_day|unique/i.test(String((err as Error).message))) continue;
+      throw err;
+    }
+  }
+  return started;
+}
