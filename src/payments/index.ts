@@ -6,7 +6,7 @@ import type { PaymentProvider } from './provider';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
-export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult } from './provider';
+export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult, IssueBillingKeyInput, ListTransactionsInput, TransactionPage, GatewayTransaction } from './provider';
 export { SimulatorProvider, TEST_CARDS } from './simulator';
 export { TossProvider } from './toss';
 
@@ -35,7 +35,13 @@ export function providerFor(
   if (settings.payment_provider === 'toss') {
     const secretKey = revealTossSecret(deps.config.masterKey, settings.toss_secret_key_sealed);
     if (!secretKey) return null;
-    return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, clock: deps.clock });
+    return new TossProvider({
+      secretKey,
+      baseUrl: deps.config.tossApiBaseUrl,
+      timeoutMs: deps.config.tossTimeoutMs,
+      slowTimeoutMs: deps.config.tossBillingTimeoutMs,
+      clock: deps.clock,
+    });
   }
   return null;
 }

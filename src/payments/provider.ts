@@ -39,7 +39,13 @@ export interface ConfirmResult {
 export interface RefundInput {
   paymentKey: string;
   amount: number;
+  /** Our full reason; a gateway with a shorter limit (Toss: 200 characters) is sent a truncated copy. */
   reason: string;
+  /**
+   * What we believe is still cancelable before this refund. Toss receives it on partial cancels and refuses the
+   * cancel (NOT_MATCHES_REFUNDABLE_AMOUNT) when its own balance differs, e.g. after a cancel in its merchant admin.
+   */
+  refundableAmount?: number | null;
   /** Reused on every retry of the same refund so the gateway cancels at most once. */
   idempotencyKey: string;
 }
@@ -61,6 +67,41 @@ export interface BillingKeyResult {
   cardSummary: string | null;
 }
 
+export interface IssueBillingKeyInput {
+  authKey: string;
+  customerKey: string;
+  /** Reused on a retry of the same issue; by default Toss's adapter derives one from (customerKey, authKey). */
+  idempotencyKey?: string;
+}
+
+/** One approval or cancel at the gateway (Toss's transactions API). */
+export interface GatewayTransaction {
+  transactionKey: string;
+  paymentKey: string;
+  orderId: string;
+  /** The gateway's own status word (Toss: DONE, CANCELED, PARTIAL_CANCELED, ...). */
+  status: string;
+  amount: number;
+  transactedAt: Date;
+  method: string | null;
+}
+
+export interface ListTransactionsInput {
+  /** KST local date-times as Toss takes them, e.g. `2026-11-25T00:00:00` and `2026-11-25T23:59:59.999`. */
+  startDate: string;
+  endDate: string;
+  /** The last transactionKey of the previous page. */
+  startingAfter?: string;
+  /** Page size (Toss: 1–10000, default 100). */
+  limit?: number;
+}
+
+export interface TransactionPage {
+  items: GatewayTransaction[];
+  /** Pass as `startingAfter` for the next page; null when the page was empty. */
+  lastKey: string | null;
+}
+
 export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
 export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
 
@@ -79,7 +120,7 @@ export interface PaymentProvider {
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;
-  issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>>;
+  issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>>;
   chargeBillingKey(input: {
     billingKey: string;
     customerKey: string;
@@ -88,4 +129,8 @@ export interface PaymentProvider {
     orderName: string;
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>>;
+  /** Makes a billing key unusable at the gateway (a subscription ended). Already gone counts as succeeded. */
+  deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>>;
+  /** One page of the gateway's approvals and cancels in a period, for reconciliation. */
+  listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
 }

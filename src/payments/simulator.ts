@@ -2,6 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentMethod } from '../orders/tables';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
+  ListTransactionsInput,
+  TransactionPage,
   AuthorizeInput,
   AuthorizeResult,
   BillingKeyResult,
@@ -305,5 +307,15 @@ export class SimulatorProvider implements PaymentProvider {
     }
     this.#charges.set(input.idempotencyKey, result);
     return result;
+  }
+
+  /** Billing keys live in the key itself here, so there is nothing to forget: deleting always succeeds. */
+  async deleteBillingKey(_input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
+    return { status: 'succeeded', value: { deleted: true } };
+  }
+
+  /** The simulator keeps no ledger to reconcile against: an empty page. */
+  async listTransactions(_input: ListTransactionsInput): Promise<Outcome<TransactionPage>> {
+    return { status: 'succeeded', value: { items: [], lastKey: null } };
   }
 }

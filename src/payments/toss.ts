@@ -1,6 +1,21 @@
+import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
-import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
+import type {
+  BillingKeyResult,
+  ConfirmInput,
+  ConfirmResult,
+  GatewayTransaction,
+  IssueBillingKeyInput,
+  ListTransactionsInput,
+  Outcome,
+  PaymentEntry,
+  PaymentLookup,
+  PaymentProvider,
+  RefundInput,
+  RefundResult,
+  TransactionPage,
+} from './provider';
+import { cardSummary, isBilling, isPayment, isTransaction, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -11,6 +26,24 @@ type Reply =
   | { kind: 'unknown'; message: string };
 
 const UNKNOWN = '결제사 응답을 확인하지 못했습니다. 결제 상태를 조회한 뒤 다시 시도해 주세요.';
+
+/** Toss takes at most 200 characters of `cancelReason` (Payment cancel API); longer reasons are refused. */
+export const TOSS_CANCEL_REASON_MAX = 200;
+/** Toss documents that billing charges and transaction listings may take up to 60 s: never give up on them sooner. */
+export const TOSS_SLOW_CALL_MIN_MS = 60_000;
+
+/** setTimeout/clearTimeout, injectable so tests drive deadlines with fake timers instead of waiting. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const realTimers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+
+/** The reason as Toss may take it: at most 200 characters (code points, so a Korean or emoji reason is never split). */
+export function tossCancelReason(reason: string): string {
+  const chars = Array.from(reason);
+  return chars.length <= TOSS_CANCEL_REASON_MAX ? reason : chars.slice(0, TOSS_CANCEL_REASON_MAX).join('');
+}
 
 /**
  * Toss Payments core API (https://docs.tosspayments.com/reference). Secret-key Basic auth, JSON in and out.
@@ -26,21 +59,30 @@ export class TossProvider implements PaymentProvider {
   readonly #authorization: string;
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
+  readonly #slowTimeoutMs: number;
   readonly #clock: Clock;
+  readonly #timers: Timers;
 
-  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; clock?: Clock }) {
+  /**
+   * `timeoutMs` bounds confirm, cancel, lookups and billing-key issue/delete (default 10 s); `slowTimeoutMs` bounds
+   * billing charges and transaction listings, which Toss says may take up to 60 s (default 60 s).
+   */
+  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; slowTimeoutMs?: number; clock?: Clock; timers?: Timers }) {
     this.#authorization = `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`;
     this.#baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
+    // The configuration refuses less than 60 s; tests may pass a shorter one for answers that never come.
+    this.#slowTimeoutMs = opts.slowTimeoutMs ?? TOSS_SLOW_CALL_MIN_MS;
     this.#clock = opts.clock ?? systemClock;
+    this.#timers = opts.timers ?? realTimers;
   }
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<Reply> {
+  async #call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string, slow = false): Promise<Reply> {
     const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.#timeoutMs);
+    const timer = this.#timers.setTimeout(() => controller.abort(), slow ? this.#slowTimeoutMs : this.#timeoutMs);
     let status: number;
     let text: string;
     try {
@@ -59,8 +101,10 @@ export class TossProvider implements PaymentProvider {
       const timedOut = controller.signal.aborted;
       return { kind: 'unknown', message: timedOut ? `${UNKNOWN} (응답 시간 초과)` : `${UNKNOWN} (연결 오류: ${(err as Error).message})` };
     } finally {
-      clearTimeout(timer);
+      this.#timers.clearTimeout(timer);
     }
+    // DELETE answers may carry no body; an empty 2xx is a plain success.
+    if (status >= 200 && status < 300 && text.trim() === '') return { kind: 'ok', body: null };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -140,7 +184,14 @@ export class TossProvider implements PaymentProvider {
 
   async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
     const path = `/v1/payments/${encodeURIComponent(input.paymentKey)}/cancel`;
-    const reply = await this.#call('POST', path, { cancelReason: input.reason, cancelAmount: input.amount }, input.idempotencyKey);
+    // Toss refuses a cancelReason over 200 characters; the full reason stays on our refund record.
+    const body: Record<string, unknown> = { cancelReason: tossCancelReason(input.reason), cancelAmount: input.amount };
+    // For a partial cancel Toss recommends sending what we believe is still cancelable: if a cancel happened
+    // elsewhere (merchant admin, a concurrent request), Toss answers NOT_MATCHES_REFUNDABLE_AMOUNT instead of cancelling.
+    if (input.refundableAmount !== undefined && input.refundableAmount !== null && input.amount < input.refundableAmount) {
+      body.refundableAmount = input.refundableAmount;
+    }
+    const reply = await this.#call('POST', path, body, input.idempotencyKey);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok') {
       if (!isPayment(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
@@ -150,10 +201,11 @@ export class TossProvider implements PaymentProvider {
       // "Already canceled" may be this very refund, retried after a lost answer: believe it only when the cancel is there.
       const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(input.paymentKey)}`);
       if (found.status !== 'succeeded') return { status: 'unknown', message: found.message };
-      // Toss does not echo our idempotency key in `cancels`, so amount and reason are what identify this refund.
+      // Toss does not echo our idempotency key in `cancels`, so amount and reason (as sent) identify this refund.
+      const sentReason = tossCancelReason(input.reason);
       const cancel = [...(found.value.cancels ?? [])]
         .reverse()
-        .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? input.reason) === input.reason && (c.cancelStatus ?? 'DONE') === 'DONE');
+        .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? sentReason) === sentReason && (c.cancelStatus ?? 'DONE') === 'DONE');
       if (!cancel) return { status: 'unknown', message: `${UNKNOWN} (이미 취소된 결제이나 이 환불 금액의 취소 내역이 없습니다)` };
       const at = cancel.canceledAt ? new Date(cancel.canceledAt) : null;
       return { status: 'succeeded', value: { refundedAt: at && !Number.isNaN(at.getTime()) ? at : this.#clock.now(), balanceAmount: found.value.balanceAmount } };
@@ -174,8 +226,10 @@ export class TossProvider implements PaymentProvider {
     return { status: 'succeeded', value: { status: mapTossStatus(p.status), totalAmount: p.totalAmount, balanceAmount: p.balanceAmount } };
   }
 
-  async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {
-    const reply = await this.#call('POST', '/v1/billing/authorizations/issue', { authKey: input.authKey, customerKey: input.customerKey });
+  async issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>> {
+    // An authKey is single-use, so (customerKey, authKey) names one issue: retries after a lost answer get the same key.
+    const idempotencyKey = input.idempotencyKey ?? `billing-issue-${createHash('sha256').update(`${input.customerKey}:${input.authKey}`).digest('hex').slice(0, 48)}`;
+    const reply = await this.#call('POST', '/v1/billing/authorizations/issue', { authKey: input.authKey, customerKey: input.customerKey }, idempotencyKey);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
     if (!isBilling(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (빌링키 응답 형식 오류)` };
@@ -191,7 +245,7 @@ export class TossProvider implements PaymentProvider {
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>> {
     const body = { customerKey: input.customerKey, amount: input.amount, orderId: input.orderId, orderName: input.orderName };
-    const reply = await this.#call('POST', `/v1/billing/${encodeURIComponent(input.billingKey)}`, body, input.idempotencyKey);
+    const reply = await this.#call('POST', `/v1/billing/${encodeURIComponent(input.billingKey)}`, body, input.idempotencyKey, true);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok') {
       return isPayment(reply.body) ? this.#approved(reply.body, input) : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
@@ -202,5 +256,40 @@ export class TossProvider implements PaymentProvider {
       return this.#settleAlreadyProcessed(await this.#getPayment(`/v1/payments/orders/${encodeURIComponent(input.orderId)}`), input, reply);
     }
     return { status: 'failed', code: reply.code, message: reply.message };
+  }
+
+  /**
+   * DELETE /v1/billing/{billingKey}: the card stops being chargeable at Toss. A key Toss no longer knows
+   * (NOT_FOUND_BILLING) is as deleted as it gets, so that reads as succeeded too.
+   */
+  async deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
+    const reply = await this.#call('DELETE', `/v1/billing/${encodeURIComponent(input.billingKey)}`);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') {
+      if (reply.code === 'NOT_FOUND_BILLING' || reply.code === 'NOT_FOUND') return { status: 'succeeded', value: { deleted: true } };
+      return { status: 'failed', code: reply.code, message: reply.message };
+    }
+    return { status: 'succeeded', value: { deleted: true } };
+  }
+
+  /** GET /v1/transactions: one page of approvals and cancels between two KST times (Toss may take up to 60 s). */
+  async listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>> {
+    const q = new URLSearchParams({ startDate: input.startDate, endDate: input.endDate });
+    if (input.startingAfter) q.set('startingAfter', input.startingAfter);
+    if (input.limit !== undefined) q.set('limit', String(input.limit));
+    const reply = await this.#call('GET', `/v1/transactions?${q.toString()}`, undefined, undefined, true);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    if (!Array.isArray(reply.body) || !reply.body.every(isTransaction)) return { status: 'unknown', message: `${UNKNOWN} (거래 목록 형식 오류)` };
+    const items: GatewayTransaction[] = reply.body.map((t) => ({
+      transactionKey: t.transactionKey,
+      paymentKey: t.paymentKey,
+      orderId: t.orderId,
+      status: t.status,
+      amount: t.amount,
+      transactedAt: new Date(t.transactionAt),
+      method: t.method ?? null,
+    }));
+    return { status: 'succeeded', value: { items, lastKey: items.length ? items[items.length - 1].transactionKey : null } };
   }
 }

@@ -101,6 +101,8 @@ test('an amount other than the session amount after coupon is refused before the
     lookupPayment: (k) => (calls.push('lookupPayment'), sim.lookupPayment(k)),
     issueBillingKey: (i) => (calls.push('issueBillingKey'), sim.issueBillingKey(i)),
     chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
+    deleteBillingKey: (i) => (calls.push('deleteBillingKey'), sim.deleteBillingKey(i)),
+    listTransactions: (i) => (calls.push('listTransactions'), sim.listTransactions(i)),
   };
   const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: counting, paymentKey: auth.paymentKey, expectedAmount: 100 });
   assert.equal(r.kind, 'refused');
