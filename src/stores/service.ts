@@ -16,6 +16,7 @@ import * as keysRepo from './api-keys-repo';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 import { MESSAGES } from '../platform/messages';
+import { isTossWidgetKey } from '../payments/toss-keys';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -150,6 +151,12 @@ export async function updateModeSettings(
   if (input.paymentProvider === 'simulator' && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
+  // Our payment window needs Toss's API keys; payment-widget keys (gck/gsk) would fail every checkout at Toss.
+  const widgetKeys = [
+    ...(input.tossClientKey && isTossWidgetKey(input.tossClientKey) ? [{ field: 'tossClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
+    ...(input.tossSecretKey && isTossWidgetKey(input.tossSecretKey) ? [{ field: 'tossSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
+  ];
+  if (widgetKeys.length) throw validationError(widgetKeys);
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
