@@ -112,7 +112,7 @@ async function issued(customerKey = `cus_contract_${++seq}`): Promise<any> {
 
 test('every fixture cites its source page and names its endpoint or event', () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
-  assert.ok(files.length >= 12);
+  assert.ok(files.length >= 12, `${files.length} fixture files`);
   for (const f of files) {
     const x = fixture(f);
     assert.ok(Array.isArray(x.source) && x.source.length > 0, `${f}: source`);
@@ -228,7 +228,7 @@ test('GET /v1/transactions: documented Transaction items, paged; INVALID_TRANSAC
   const r = await call('GET', `/v1/transactions?${q}`);
   assert.equal(r.status, doc.response.status, r.text);
   assertShape(r.body, doc.response.body, 'transactions');
-  assert.ok(r.body.some((t: any) => t.paymentKey === p.paymentKey && t.status === 'PARTIAL_CANCELED' && t.amount === 1000));
+  assert.ok(r.body.some((t: any) => t.paymentKey === p.paymentKey && t.status === 'PARTIAL_CANCELED' && t.amount === 1000), 'the merchant-admin cancel is listed');
   const page = await call('GET', `/v1/transactions?${q}&limit=1`);
   assert.equal(page.body.length, 1);
   const next = await call('GET', `/v1/transactions?${q}&limit=1&startingAfter=${page.body[0].transactionKey}`);
@@ -307,6 +307,6 @@ test('what our adapter sends matches the documented requests (field names and ty
     const extra = Object.keys(c.body).filter((k) => !(k in shape.fields));
     assert.deepEqual(extra, [], `${file}: undocumented fields sent`);
     assert.equal(c.headers.authorization, `Basic ${Buffer.from(`${fake.secretKey}:`).toString('base64')}`);
-    assert.ok(c.headers['idempotency-key'] && c.headers['idempotency-key'].length <= COMMON.idempotency.maxLength);
+    assert.ok(c.headers['idempotency-key'] && c.headers['idempotency-key'].length <= COMMON.idempotency.maxLength, `${file}: Idempotency-Key sent, at most 300 characters`);
   }
 });

@@ -215,8 +215,8 @@ test('transactions: approvals and cancels of a KST period, paged with startingAf
     for (const t of page.value.items) all.push(`${t.paymentKey}:${t.status}:${t.amount}`);
     after = page.value.lastKey!;
   }
-  assert.ok(all.includes(`${key}:DONE:7000`));
-  assert.ok(all.includes(`${key}:PARTIAL_CANCELED:2000`));
+  assert.ok(all.includes(`${key}:DONE:7000`), 'the approval is listed');
+  assert.ok(all.includes(`${key}:PARTIAL_CANCELED:2000`), 'the cancel is listed');
   const bad = await toss.listTransactions({ startDate: `${day}T00:00:00`, endDate: `${day}T23:59:59`, startingAfter: 'nope' });
   assert.equal(bad.status === 'failed' && bad.code, 'INVALID_TRANSACTION_KEY');
 });
