@@ -57,8 +57,13 @@ export interface Config {
   payAttemptsPerSession: number;
   /** Toss Payments API base URL (override only to point at a local fake in tests). */
   tossApiBaseUrl: string;
-  /** How long to wait for Toss before treating the outcome as unknown. */
+  /** How long to wait for Toss before treating the outcome as unknown (confirm, cancel, lookups, billing-key issue). */
   tossTimeoutMs: number;
+  /**
+   * How long to wait for Toss's billing charges and transaction listings, which Toss says may take up to 60 s
+   * (at least 60 s; kept apart from `tossTimeoutMs` so a slow card company never turns a charge into "unknown").
+   */
+  tossBillingTimeoutMs: number;
   /**
    * How long an API key's row may be served from memory (0 turns the cache off). Rotation and revocation reach every
    * process at once through database notifications; this bounds staleness if a notification is ever lost.
@@ -261,6 +266,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
+    tossBillingTimeoutMs: int(env, 'TOSS_BILLING_TIMEOUT_MS', 65_000, 60_000),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
     licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),

@@ -6,7 +6,7 @@ import type { PaymentProvider } from './provider';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
-export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult, CredentialsCheck, GatewayTransaction, ListTransactionsInput, TransactionPage } from './provider';
+export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage } from './provider';
 export { SimulatorProvider, TEST_CARDS } from './simulator';
 export { TossProvider } from './toss';
 
@@ -41,5 +41,5 @@ export function providerFor(
 
 /** Toss with the given secret key: the store's sealed key (providerFor), or a key being saved, to verify it first. */
 export function tossProviderFor(deps: Pick<AppDeps, 'config' | 'clock'>, secretKey: string): PaymentProvider {
-  return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, clock: deps.clock });
+  return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, slowTimeoutMs: deps.config.tossBillingTimeoutMs, clock: deps.clock });
 }

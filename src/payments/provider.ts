@@ -39,7 +39,13 @@ export interface ConfirmResult {
 export interface RefundInput {
   paymentKey: string;
   amount: number;
+  /** Our full reason; a gateway with a shorter limit (Toss: 200 characters) is sent a truncated copy. */
   reason: string;
+  /**
+   * What we believe is still cancelable before this refund. Toss receives it on partial cancels and refuses the
+   * cancel (NOT_MATCHES_REFUNDABLE_AMOUNT) when its own balance differs, e.g. after a cancel in its merchant admin.
+   */
+  refundableAmount?: number | null;
   /** Reused on every retry of the same refund so the gateway cancels at most once. */
   idempotencyKey: string;
 }
@@ -65,6 +71,13 @@ export interface CredentialsCheck {
 export interface BillingKeyResult {
   billingKey: string;
   cardSummary: string | null;
+}
+
+export interface IssueBillingKeyInput {
+  authKey: string;
+  customerKey: string;
+  /** Reused on a retry of the same issue; by default Toss's adapter derives one from (customerKey, authKey). */
+  idempotencyKey?: string;
 }
 
 /**
@@ -129,7 +142,7 @@ export interface PaymentProvider {
    * when it could not be asked (network failure, timeout, 5xx). Used before a store's keys are saved.
    */
   verifyCredentials(): Promise<Outcome<CredentialsCheck>>;
-  issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>>;
+  issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>>;
   chargeBillingKey(input: {
     billingKey: string;
     customerKey: string;
@@ -138,6 +151,8 @@ export interface PaymentProvider {
     orderName: string;
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>>;
+  /** Makes a billing key unusable at the gateway (a subscription ended). Already gone counts as succeeded. */
+  deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>>;
   /** The approvals and cancels the gateway recorded in a time range, oldest first, one page at a time (reconciliation). */
   listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
 }

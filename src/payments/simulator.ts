@@ -329,6 +329,11 @@ export class SimulatorProvider implements PaymentProvider {
     return result;
   }
 
+  /** Billing keys live in the key itself here, so there is nothing to forget: deleting always succeeds. */
+  async deleteBillingKey(_input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
+    return { status: 'succeeded', value: { deleted: true } };
+  }
+
   /**
    * The approvals and cancels this simulator instance made in the range, oldest first, paged like Toss's
    * GET /v1/transactions (startingAfter = a transactionKey; an unknown one fails INVALID_TRANSACTION_KEY). Only what

@@ -16,14 +16,60 @@ export interface TossPayment {
   cancels?: Array<{ cancelAmount: number; canceledAt?: string | null; cancelReason?: string | null; cancelStatus?: string | null; transactionKey?: string | null }> | null;
 }
 
-/** Toss Payments' Billing object (billing key issue answer). */
+/** Toss Payments' Billing object (billing key issue answer). `cardCompany`/`cardNumber` are gone since API version 2024-06-01. */
 export interface TossBilling {
   billingKey: string;
   customerKey: string;
-  cardCompany?: string | null;
-  cardNumber?: string | null;
-  card?: { number?: string | null } | null;
+  card?: { issuerCode?: string | null; acquirerCode?: string | null; number?: string | null } | null;
 }
+
+/** One item of Toss's transactions API (GET /v1/transactions). */
+export interface TossTransaction {
+  transactionKey: string;
+  paymentKey: string;
+  orderId: string;
+  status: string;
+  amount: number;
+  transactionAt: string;
+  method?: string | null;
+}
+
+/**
+ * Toss's card company codes (issuerCode / acquirerCode) → the Korean name buyers know, from Toss's code table
+ * (https://docs.tosspayments.com/codes/org-codes#카드사-코드).
+ */
+export const TOSS_CARD_COMPANIES: Readonly<Record<string, string>> = {
+  '3K': '기업비씨',
+  '46': '광주',
+  '71': '롯데',
+  '30': 'KDB산업',
+  '31': 'BC',
+  '51': '삼성',
+  '38': '새마을',
+  '41': '신한',
+  '62': '신협',
+  '36': '씨티',
+  '33': '우리',
+  W1: '우리',
+  '37': '우체국',
+  '39': '저축',
+  '35': '전북',
+  '42': '제주',
+  '15': '카카오뱅크',
+  '3A': '케이뱅크',
+  '24': '토스뱅크',
+  '21': '하나',
+  '61': '현대',
+  '11': 'KB국민',
+  '91': 'NH농협',
+  '34': 'Sh수협',
+  '6D': '다이너스',
+  '4M': '마스터',
+  '3C': '유니온페이',
+  '7A': '아메리칸 익스프레스',
+  '4J': 'JCB',
+  '4V': 'VISA',
+};
 
 // Korean names are what the API returns by default; the English forms come back under `Accept-Language: en-US`.
 const EASY_PAY: Record<string, PaymentMethod> = {
@@ -79,6 +125,12 @@ export const TOSS_AMBIGUOUS_CODES = new Set([
   'IDEMPOTENT_REQUEST_PROCESSING',
   // 400 "일시적인 오류가 발생했습니다": a temporary failure at the card company or wallet.
   'PROVIDER_ERROR',
+  // 403 "반복적인 요청은 허용되지 않습니다. 잠시 후 다시 시도해주세요.": Toss throttled us; the request may be retried later.
+  'FORBIDDEN_CONSECUTIVE_REQUEST',
+  // Card-company and payment-system hiccups Toss tells callers to retry later.
+  'CARD_PROCESSING_ERROR',
+  'FAILED_CARD_COMPANY_RESPONSE',
+  'UNKNOWN_PAYMENT_ERROR',
   // Temporary-failure codes Toss documents under 500; listed so they stay ambiguous whatever status carries them.
   'FAILED_INTERNAL_SYSTEM_PROCESSING',
   'FAILED_PAYMENT_INTERNAL_SYSTEM_PROCESSING',
@@ -107,11 +159,16 @@ export function tossError(v: unknown): { code: string; message: string } | null 
   return typeof e.code === 'string' ? { code: e.code, message: typeof e.message === 'string' ? e.message : e.code } : null;
 }
 
-/** A masked card number for receipts and the portal, e.g. `신한 4330-12**-****-123*`; null when Toss sent none. */
+/**
+ * A masked card number for receipts and the portal, e.g. `신한 43301234****123*`; null when Toss sent none.
+ * Reads `card.issuerCode` / `card.number` (API 2022-11-16 and later); the company name comes from Toss's code table.
+ */
 export function cardSummary(b: TossBilling): string | null {
-  const number = b.card?.number ?? b.cardNumber ?? null;
+  const number = b.card?.number ?? null;
   if (!number) return null;
-  return b.cardCompany ? `${b.cardCompany} ${number}` : number;
+  const code = b.card?.issuerCode ?? null;
+  const company = code ? TOSS_CARD_COMPANIES[code] ?? null : null;
+  return company ? `${company} ${number}` : number;
 }
 
 /**
@@ -121,15 +178,6 @@ export function cardSummary(b: TossBilling): string | null {
  * An approval has status DONE and the approved amount; each cancel is its own transaction (CANCELED or
  * PARTIAL_CANCELED) with the canceled amount.
  */
-export interface TossTransaction {
-  transactionKey: string;
-  paymentKey: string;
-  orderId: string;
-  amount: number;
-  status: string;
-  transactionAt: string;
-}
-
 export function isTransaction(v: unknown): v is TossTransaction {
   const t = v as TossTransaction;
   return (

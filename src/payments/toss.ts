@@ -1,6 +1,20 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
-import type { BillingKeyResult, ConfirmInput, ConfirmResult, CredentialsCheck, ListTransactionsInput, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult, TransactionPage } from './provider';
+import type {
+  BillingKeyResult,
+  ConfirmInput,
+  ConfirmResult,
+  CredentialsCheck,
+  IssueBillingKeyInput,
+  ListTransactionsInput,
+  Outcome,
+  PaymentEntry,
+  PaymentLookup,
+  PaymentProvider,
+  RefundInput,
+  RefundResult,
+  TransactionPage,
+} from './provider';
 import { cardSummary, isBilling, isPayment, isTransaction, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
@@ -11,13 +25,28 @@ type Reply =
   | { kind: 'error'; httpStatus: number; code: string; message: string }
   | { kind: 'unknown'; message: string };
 
-/**
- * Toss documents that a transactions query over a busy period may take up to 60 s to answer, so it has its own
- * deadline, well above a confirm's (TOSS_TIMEOUT_MS).
- */
-export const TOSS_TRANSACTIONS_TIMEOUT_MS = 60_000;
 
 const UNKNOWN = '결제사 응답을 확인하지 못했습니다. 결제 상태를 조회한 뒤 다시 시도해 주세요.';
+
+/** Toss takes at most 200 characters of `cancelReason` (Payment cancel API); longer reasons are refused. */
+export const TOSS_CANCEL_REASON_MAX = 200;
+/** Toss documents that billing charges and transaction listings may take up to 60 s: never give up on them sooner. */
+export const TOSS_SLOW_CALL_MIN_MS = 60_000;
+/** A transactions query over a busy period may take as long: it runs on the slow deadline, never a confirm's. */
+export const TOSS_TRANSACTIONS_TIMEOUT_MS = TOSS_SLOW_CALL_MIN_MS;
+
+/** setTimeout/clearTimeout, injectable so tests drive deadlines with fake timers instead of waiting. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const realTimers: Timers = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+
+/** The reason as Toss may take it: at most 200 characters (code points, so a Korean or emoji reason is never split). */
+export function tossCancelReason(reason: string): string {
+  const chars = Array.from(reason);
+  return chars.length <= TOSS_CANCEL_REASON_MAX ? reason : chars.slice(0, TOSS_CANCEL_REASON_MAX).join('');
+}
 
 /**
  * Toss Payments core API (https://docs.tosspayments.com/reference). Secret-key Basic auth, JSON in and out.
@@ -33,23 +62,30 @@ export class TossProvider implements PaymentProvider {
   readonly #authorization: string;
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
-  readonly #transactionsTimeoutMs: number;
+  readonly #slowTimeoutMs: number;
   readonly #clock: Clock;
+  readonly #timers: Timers;
 
-  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; transactionsTimeoutMs?: number; clock?: Clock }) {
+  /**
+   * `timeoutMs` bounds confirm, cancel, lookups and billing-key issue/delete (default 10 s); `slowTimeoutMs` bounds
+   * billing charges and transaction listings, which Toss says may take up to 60 s (default 60 s).
+   */
+  constructor(opts: { secretKey: string; baseUrl: string; timeoutMs?: number; slowTimeoutMs?: number; clock?: Clock; timers?: Timers }) {
     this.#authorization = `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`;
     this.#baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.#timeoutMs = opts.timeoutMs ?? 10_000;
-    this.#transactionsTimeoutMs = opts.transactionsTimeoutMs ?? TOSS_TRANSACTIONS_TIMEOUT_MS;
+    // The configuration refuses less than 60 s; tests may pass a shorter one for answers that never come.
+    this.#slowTimeoutMs = opts.slowTimeoutMs ?? TOSS_SLOW_CALL_MIN_MS;
     this.#clock = opts.clock ?? systemClock;
+    this.#timers = opts.timers ?? realTimers;
   }
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string, timeoutMs = this.#timeoutMs): Promise<Reply> {
+  async #call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string, slow = false): Promise<Reply> {
     const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const timer = this.#timers.setTimeout(() => controller.abort(), slow ? this.#slowTimeoutMs : this.#timeoutMs);
     let status: number;
     let text: string;
     try {
@@ -68,8 +104,10 @@ export class TossProvider implements PaymentProvider {
       const timedOut = controller.signal.aborted;
       return { kind: 'unknown', message: timedOut ? `${UNKNOWN} (응답 시간 초과)` : `${UNKNOWN} (연결 오류: ${(err as Error).message})` };
     } finally {
-      clearTimeout(timer);
+      this.#timers.clearTimeout(timer);
     }
+    // DELETE answers may carry no body; an empty 2xx is a plain success.
+    if (status >= 200 && status < 300 && text.trim() === '') return { kind: 'ok', body: null };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -149,7 +187,14 @@ export class TossProvider implements PaymentProvider {
 
   async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
     const path = `/v1/payments/${encodeURIComponent(input.paymentKey)}/cancel`;
-    const reply = await this.#call('POST', path, { cancelReason: input.reason, cancelAmount: input.amount }, input.idempotencyKey);
+    // Toss refuses a cancelReason over 200 characters; the full reason stays on our refund record.
+    const body: Record<string, unknown> = { cancelReason: tossCancelReason(input.reason), cancelAmount: input.amount };
+    // For a partial cancel Toss recommends sending what we believe is still cancelable: if a cancel happened
+    // elsewhere (merchant admin, a concurrent request), Toss answers NOT_MATCHES_REFUNDABLE_AMOUNT instead of cancelling.
+    if (input.refundableAmount !== undefined && input.refundableAmount !== null && input.amount < input.refundableAmount) {
+      body.refundableAmount = input.refundableAmount;
+    }
+    const reply = await this.#call('POST', path, body, input.idempotencyKey);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok') {
       if (!isPayment(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
@@ -159,10 +204,11 @@ export class TossProvider implements PaymentProvider {
       // "Already canceled" may be this very refund, retried after a lost answer: believe it only when the cancel is there.
       const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(input.paymentKey)}`);
       if (found.status !== 'succeeded') return { status: 'unknown', message: found.message };
-      // Toss does not echo our idempotency key in `cancels`, so amount and reason are what identify this refund.
+      // Toss does not echo our idempotency key in `cancels`, so amount and reason (as sent) identify this refund.
+      const sentReason = tossCancelReason(input.reason);
       const cancel = [...(found.value.cancels ?? [])]
         .reverse()
-        .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? input.reason) === input.reason && (c.cancelStatus ?? 'DONE') === 'DONE');
+        .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? sentReason) === sentReason && (c.cancelStatus ?? 'DONE') === 'DONE');
       if (!cancel) return { status: 'unknown', message: `${UNKNOWN} (이미 취소된 결제이나 이 환불 금액의 취소 내역이 없습니다)` };
       const at = cancel.canceledAt ? new Date(cancel.canceledAt) : null;
       return { status: 'succeeded', value: { refundedAt: at && !Number.isNaN(at.getTime()) ? at : this.#clock.now(), balanceAmount: found.value.balanceAmount } };
@@ -200,8 +246,10 @@ export class TossProvider implements PaymentProvider {
     return { status: 'unknown', message: `${UNKNOWN} (HTTP ${reply.httpStatus} ${reply.code}: ${reply.message})` };
   }
 
-  async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {
-    const reply = await this.#call('POST', '/v1/billing/authorizations/issue', { authKey: input.authKey, customerKey: input.customerKey });
+  async issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>> {
+    // An authKey is single-use, so (customerKey, authKey) names one issue: retries after a lost answer get the same key.
+    const idempotencyKey = input.idempotencyKey ?? `billing-issue-${createHash('sha256').update(`${input.customerKey}:${input.authKey}`).digest('hex').slice(0, 48)}`;
+    const reply = await this.#call('POST', '/v1/billing/authorizations/issue', { authKey: input.authKey, customerKey: input.customerKey }, idempotencyKey);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
     if (!isBilling(reply.body)) return { status: 'unknown', message: `${UNKNOWN} (빌링키 응답 형식 오류)` };
@@ -217,7 +265,7 @@ export class TossProvider implements PaymentProvider {
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>> {
     const body = { customerKey: input.customerKey, amount: input.amount, orderId: input.orderId, orderName: input.orderName };
-    const reply = await this.#call('POST', `/v1/billing/${encodeURIComponent(input.billingKey)}`, body, input.idempotencyKey);
+    const reply = await this.#call('POST', `/v1/billing/${encodeURIComponent(input.billingKey)}`, body, input.idempotencyKey, true);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok') {
       return isPayment(reply.body) ? this.#approved(reply.body, input) : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
@@ -231,6 +279,20 @@ export class TossProvider implements PaymentProvider {
   }
 
   /**
+   * DELETE /v1/billing/{billingKey}: the card stops being chargeable at Toss. A key Toss no longer knows
+   * (NOT_FOUND_BILLING) is as deleted as it gets, so that reads as succeeded too.
+   */
+  async deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
+    const reply = await this.#call('DELETE', `/v1/billing/${encodeURIComponent(input.billingKey)}`);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') {
+      if (reply.code === 'NOT_FOUND_BILLING' || reply.code === 'NOT_FOUND') return { status: 'succeeded', value: { deleted: true } };
+      return { status: 'failed', code: reply.code, message: reply.message };
+    }
+    return { status: 'succeeded', value: { deleted: true } };
+  }
+
+  /**
    * GET /v1/transactions?startDate&endDate[&startingAfter]&limit: one page of the approvals and cancels Toss recorded
    * in the range (by transactionAt), oldest first. Toss answers a plain array; a full page means another may follow,
    * asked for with `startingAfter` = the last transactionKey. Read-only, so any failure is just "not now": 4xx → failed
@@ -240,7 +302,7 @@ export class TossProvider implements PaymentProvider {
     const q = new URLSearchParams({ startDate: tossKstDateTime(input.startDate), endDate: tossKstDateTime(input.endDate) });
     if (input.startingAfter) q.set('startingAfter', input.startingAfter);
     q.set('limit', String(input.limit));
-    const reply = await this.#call('GET', `/v1/transactions?${q}`, undefined, undefined, this.#transactionsTimeoutMs);
+    const reply = await this.#call('GET', `/v1/transactions?${q}`, undefined, undefined, true);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
     if (!Array.isArray(reply.body) || !reply.body.every(isTransaction)) return { status: 'unknown', message: `${UNKNOWN} (거래 내역 형식 오류)` };

@@ -58,6 +58,8 @@ export const MESSAGES = {
     tooManyReturnUrlDomains: '도메인은 50개까지 등록할 수 있습니다.',
     returnUrlDomainInvalid: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).',
     simulatorNotInLive: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.',
+    tossWidgetClientKey: '결제위젯 연동 키(gck)는 사용할 수 없습니다. 토스페이먼츠 개발자센터의 API 개별 연동 키에서 클라이언트 키(test_ck_ 또는 live_ck_로 시작)를 입력해 주세요.',
+    tossWidgetSecretKey: '결제위젯 연동 키(gsk)는 사용할 수 없습니다. 토스페이먼츠 개발자센터의 API 개별 연동 키에서 시크릿 키(test_sk_ 또는 live_sk_로 시작)를 입력해 주세요.',
     ipAllowlistEntryInvalid: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.',
     // Toss keys, checked before they are stored (issue 20)
     tossClientKeyShape: '토스페이먼츠 클라이언트 키가 아닙니다. 개발자센터의 클라이언트 키(test_ck_… 또는 live_ck_…)를 입력해 주세요.',

@@ -12,7 +12,7 @@ import { writeEvent } from '../platform/events';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
-import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundView, type RefundRow, type RefundView } from './model';
+import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
 import { MESSAGES } from '../platform/messages';
 
@@ -131,6 +131,9 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
       amount: refund.amount,
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
+      // What our books say is still refundable before this refund (refunded_amount only counts succeeded refunds,
+      // and one refund is in flight per order); Toss refuses a partial cancel when its balance says otherwise.
+      refundableAmount: refundableAmount(order),
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');

@@ -18,6 +18,7 @@ import { markTossKeysVerified } from './toss-state-repo';
 import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 import { MESSAGES } from '../platform/messages';
+import { isTossWidgetKey } from '../payments/toss-keys';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -152,6 +153,12 @@ export async function updateModeSettings(
   if (input.paymentProvider === 'simulator' && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
+  // Our payment window needs Toss's API keys; payment-widget keys (gck/gsk) would fail every checkout at Toss.
+  const widgetKeys = [
+    ...(input.tossClientKey && isTossWidgetKey(input.tossClientKey.trim()) ? [{ field: 'tossClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
+    ...(input.tossSecretKey && isTossWidgetKey(input.tossSecretKey.trim()) ? [{ field: 'tossSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
+  ];
+  if (widgetKeys.length) throw validationError(widgetKeys);
   // Keys as pasted often carry a stray space or line break; Toss would refuse them for it.
   const tossClientKey = typeof input.tossClientKey === 'string' ? input.tossClientKey.trim() || input.tossClientKey : input.tossClientKey;
   const tossSecretKey = typeof input.tossSecretKey === 'string' ? input.tossSecretKey.trim() || input.tossSecretKey : input.tossSecretKey;

@@ -13,6 +13,7 @@ import type { PlannedRefund } from './cancel-tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import * as cancelRepo from './cancel-repo';
+import { enqueueBillingKeyDeletion } from './billing-key-delete';
 import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -150,6 +151,8 @@ async function endNow(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRo
   // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine).
   await cancelRepo.expireLicensesOnCancel(trx, sub.id, at);
   await event(trx, deps, ended, 'subscription.ended', { cancellation });
+  // The card must never be charged again: its billing key is deleted at the gateway once this commits.
+  await enqueueBillingKeyDeletion(trx, deps, ended);
   return ended;
 }
 

@@ -10,6 +10,7 @@ import * as repo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
 import type { EndReason } from './tables';
 import type { Deps } from './renewal';
+import { enqueueBillingKeyDeletion } from './billing-key-delete';
 
 /**
  * Recording what the gateway answered for a subscription charge (split from renewal.ts, which claims and calls):
@@ -233,6 +234,7 @@ export async function endSubscription(trx: Db, deps: Pick<Deps, 'clock'>, sub: S
   const ended = await repo.updateSubscription(trx, sub.id, { status: 'ended', end_reason: reason, ended_at: endedAt, next_retry_at: null, updated_at: now });
   await repo.expireLicensesOnEnd(trx, sub.id, now);
   await writeSubscriptionEnded(trx, deps.clock, ended);
+  await enqueueBillingKeyDeletion(trx, deps, ended);
   return ended;
 }
 

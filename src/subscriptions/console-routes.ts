@@ -5,6 +5,7 @@ import { op } from '../platform/http/route';
 import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
 import { billingTask } from './renewal';
+import { registerBillingKeyDeletion } from './billing-key-delete';
 import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
 import { subscriptionView } from './model';
 import * as subs from './service';
@@ -58,6 +59,7 @@ export const PlanChangeResultSchema = Obj(
  */
 const subscriptionsBillingModule: Module = async (app, deps) => {
   deps.worker.addTask(billingTask(deps));
+  registerBillingKeyDeletion(deps);
 
   app.get(
     '/admin/v1/subscriptions',

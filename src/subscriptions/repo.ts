@@ -63,6 +63,11 @@ export async function updateSubscription(trx: Db, id: string, patch: Updateable<
   return trx.updateTable('subscriptions').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Forgets a billing key deleted at the gateway, unless another key has replaced it meanwhile. */
+export async function clearBillingKey(db: Db, id: string, sealed: string, now: Date): Promise<void> {
+  await db.updateTable('subscriptions').set({ billing_key_sealed: null, updated_at: now }).where('id', '=', id).where('billing_key_sealed', '=', sealed).execute();
+}
+
 /**
  * Subscriptions with something due by their own clock (service clock + test clock offset): a period end reached
  * (renewal, or ending a scheduled cancel) or a dunning retry due. `onlyId` narrows it to one (test clock advance).

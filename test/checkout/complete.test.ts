@@ -102,6 +102,7 @@ test('an amount other than the session amount after coupon is refused before the
     verifyCredentials: () => (calls.push('verifyCredentials'), sim.verifyCredentials()),
     issueBillingKey: (i) => (calls.push('issueBillingKey'), sim.issueBillingKey(i)),
     chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
+    deleteBillingKey: (i) => (calls.push('deleteBillingKey'), sim.deleteBillingKey(i)),
     listTransactions: (i) => (calls.push('listTransactions'), sim.listTransactions(i)),
   };
   const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: counting, paymentKey: auth.paymentKey, expectedAmount: 100 });

@@ -6,6 +6,23 @@ import { randomBytes } from 'node:crypto';
  * A local stand-in for the Toss Payments core API (https://docs.tosspayments.com/reference), speaking the documented
  * protocol closely enough to exercise the adapter: secret-key Basic auth, `{ code, message }` error bodies with the
  * documented HTTP statuses, Idempotency-Key replay (same key + path + method → the first answer, no second effect).
+ * Its answers are checked against the recorded documentation in test/fixtures/toss/ by test/payments/toss-contract.test.ts.
+ *
+ * Documented behaviours (see test/fixtures/toss/README.md):
+ * - confirm within 10 minutes of the payment request, else 404 NOT_FOUND_PAYMENT_SESSION: call
+ *   `requestPayment({ paymentKey, orderId, amount })` to start the window's session on the fake's clock (keys confirmed
+ *   without one have no session to expire);
+ * - Idempotency-Key of at most 300 characters (400 INVALID_IDEMPOTENCY_KEY); the same key while its first request is
+ *   still being processed → 409 IDEMPOTENT_REQUEST_PROCESSING;
+ * - cancel: `cancelReason` of at most 200 characters; `refundableAmount`, when sent, must equal the balance
+ *   (400 NOT_MATCHES_REFUNDABLE_AMOUNT);
+ * - slow answers: `hold(kind)` keeps the next request of that kind unanswered until released (billing charges may take
+ *   up to 60 s at Toss), without any real waiting;
+ * - a wallet paid with a registered card: a key containing `regcard` as well as a wallet name comes back as method
+ *   '간편결제' with `card` filled and `easyPay.amount` 0 (the wallet's own money paid nothing);
+ * - `cancelAtToss(paymentKey, amount)`: a cancel made in Toss's merchant admin (상점관리자), outside our API;
+ * - DELETE /v1/billing/{billingKey}; GET /v1/transactions (paged with startingAfter / limit);
+ * - `webhook(eventType, ...)`: the body Toss would post for PAYMENT_STATUS_CHANGED / CANCEL_STATUS_CHANGED / BILLING_DELETED.
  *
  * Payment keys are whatever the caller sends (the real one comes from Toss's payment window). The fake derives the
  * payment method from the key so callers can pick one: a key containing `kakaopay` / `naverpay` / `tosspay` comes back
@@ -22,19 +39,31 @@ import { randomBytes } from 'node:crypto';
  */
 export type FakeTossMode = 'ok' | 'decline' | 'timeout' | 'error500' | 'already_processed' | 'lost_answer' | 'amount_mismatch';
 
+/** What `hold` can delay: billing charges, confirms, cancels, transaction listings, or any request. */
+export type FakeTossHoldKind = 'billing_charge' | 'billing_issue' | 'billing_delete' | 'confirm' | 'cancel' | 'lookup' | 'transactions' | 'any';
+
+export interface FakeTossHold {
+  /** Resolves when the held request has arrived (and, for POSTs, is being processed). */
+  arrived: Promise<void>;
+  /** Lets the request be processed and answered. */
+  release(): void;
+}
+
 export interface FakeToss {
   baseUrl: string;
   /** The one secret key this merchant has; any other gets 401 UNAUTHORIZED_KEY on every endpoint. */
   secretKey: string;
   /** The client key issued beside it (same kind: `test_ck_…` with `test_sk_…`, `live_ck_…` with `live_sk_…`). */
   clientKey: string;
-  close(): Promise<void>;
-  payments: Map<string, any>;
   /**
    * Toss's transaction ledger (GET /v1/transactions): one Transaction per approval (status DONE) and per cancel
    * (CANCELED / PARTIAL_CANCELED, amount = the canceled amount), in the order they happened.
    */
   transactions: any[];
+  close(): Promise<void>;
+  payments: Map<string, any>;
+  /** Billing keys Toss holds (deleted ones are removed). */
+  billingKeys: Map<string, { customerKey: string; cardNumber: string }>;
   setMode(m: FakeTossMode): void;
   calls: Array<{ method: string; path: string; query: URLSearchParams; body: any; headers: Record<string, string | undefined> }>;
   /**
@@ -43,83 +72,148 @@ export interface FakeToss {
    * the returned promise. Kill tests end our server here, between Toss's work and our record of it.
    */
   beforeAnswer: ((call: FakeToss['calls'][number], answer: { status: number; body: unknown }) => void | Promise<void>) | null;
+  /** The payment window's session for a key, started now on the fake's clock (confirm must follow within 10 minutes). */
+  requestPayment(input: { paymentKey: string; orderId: string; amount: number }): void;
+  /** Holds the next request of this kind unanswered until `release()`: a slow gateway without real waiting. */
+  hold(kind: FakeTossHoldKind): FakeTossHold;
+  /**
+   * The next request of this kind gets this documented error instead (nothing changes at the fake), e.g.
+   * 403 FORBIDDEN_CONSECUTIVE_REQUEST or 400 PROVIDER_ERROR, Toss's "try again later" answers.
+   */
+  answerNext(kind: FakeTossHoldKind, error: { status: number; code: string; message: string }): void;
+  /** A cancel made in Toss's merchant admin (상점관리자): changes the payment at Toss, tells our API nothing. */
+  cancelAtToss(paymentKey: string, amount: number, reason?: string): any;
+  /** The body Toss posts to a registered webhook URL for this event. */
+  webhook(eventType: 'PAYMENT_STATUS_CHANGED' | 'CANCEL_STATUS_CHANGED', paymentKey: string): any;
+  webhook(eventType: 'BILLING_DELETED', billingKey: string): any;
 }
+
+/** What the fake reads the time from (a ManualClock in tests): timestamps and the 10-minute confirm window. */
+export interface FakeTossClock {
+  now(): Date;
+}
+
+/** Toss keeps a payment window's session for 10 minutes: confirm after that is NOT_FOUND_PAYMENT_SESSION. */
+export const CONFIRM_WINDOW_MS = 10 * 60_000;
 
 const kst = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+09:00');
 
-function easyPayFor(paymentKey: string): { method: string; easyPay: { provider: string; amount: number; discountAmount: number } | null } {
+/** The wallet a key names, and whether the wallet paid with a registered card (`regcard`) or its own money. */
+function easyPayFor(paymentKey: string): { provider: string | null; withCard: boolean } {
   const k = paymentKey.toLowerCase();
   const provider = k.includes('kakaopay') ? '카카오페이' : k.includes('naverpay') ? '네이버페이' : k.includes('tosspay') ? '토스페이' : null;
-  return provider ? { method: '간편결제', easyPay: { provider, amount: 0, discountAmount: 0 } } : { method: '카드', easyPay: null };
+  return { provider, withCard: !provider || k.includes('regcard') };
 }
+
+const txKey = () => randomBytes(16).toString('hex').toUpperCase();
 
 /**
  * `kind` picks the pair the fake's merchant holds (Toss issues `test_…` and `live_…` pairs,
  * https://docs.tosspayments.com/reference/using-api/authorization); a live-mode store needs the live pair.
- * `clock`: where approvedAt / canceledAt / transactionAt come from (default: real time), so a test with a fixed clock
- * can reconcile the day it paid on.
+ * `clock`: where approvedAt / canceledAt / transactionAt come from and the confirm window runs (default: real time).
  */
-export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live'; clock?: { now(): Date } }): Promise<FakeToss> {
-  const clock = opts?.clock ?? { now: () => new Date() };
-  const transactions: any[] = [];
+export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live'; clock?: FakeTossClock }): Promise<FakeToss> {
   const kind = opts?.kind ?? (opts?.secretKey?.startsWith('live_') ? 'live' : 'test');
   const secretKey = opts?.secretKey ?? `${kind}_sk_${randomBytes(12).toString('hex')}`;
   const clientKey = `${kind}_ck_${randomBytes(12).toString('hex')}`;
+  let beforeAnswer: FakeToss['beforeAnswer'] = null;
+  const clock: FakeTossClock = opts?.clock ?? { now: () => new Date() };
   const expectedAuth = `Basic ${Buffer.from(`${secretKey}:`).toString('base64')}`;
   const payments = new Map<string, any>();
   const billingKeys = new Map<string, { customerKey: string; cardNumber: string }>();
   const replays = new Map<string, { status: number; body: unknown }>();
+  const inFlight = new Set<string>();
+  const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date }>();
+  /** Every approval and cancel, in order: what GET /v1/transactions lists. */
+  const transactions: any[] = [];
+  const injected: Array<{ kind: FakeTossHoldKind; error: { status: number; code: string; message: string } }> = [];
+  const holds: Array<{ kind: FakeTossHoldKind; arrive: () => void; released: Promise<void> }> = [];
   const calls: FakeToss['calls'] = [];
   const sockets = new Set<Socket>();
   let mode: FakeTossMode = 'ok';
-  let beforeAnswer: FakeToss['beforeAnswer'] = null;
 
-  /** A Transaction as GET /v1/transactions lists it (fields as in https://docs.tosspayments.com/guides/apis/transactions). */
-  function ledger(payment: any, transactionKey: string, status: string, amount: number, at: string): void {
+  function recordTransaction(p: any, status: string, amount: number, transactionKey: string, at: string): void {
     transactions.push({
-      mId: payment.mId,
+      mId: p.mId,
       transactionKey,
-      paymentKey: payment.paymentKey,
-      orderId: payment.orderId,
-      currency: 'KRW',
-      method: payment.method,
-      customerKey: null,
+      paymentKey: p.paymentKey,
+      orderId: p.orderId,
+      method: p.method,
+      customerKey: p.type === 'BILLING' ? p.customerKey ?? null : null,
       useEscrow: false,
-      receiptUrl: null,
-      amount,
+      receiptUrl: p.receipt?.url ?? null,
       status,
       transactionAt: at,
+      currency: 'KRW',
+      amount,
     });
   }
 
-  function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string }) {
+  function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string; customerKey?: string }) {
     const now = clock.now();
-    const kind = input.method === '카드' ? { method: '카드', easyPay: null } : easyPayFor(input.paymentKey);
+    const wallet = input.method === '카드' ? { provider: null, withCard: true } : easyPayFor(input.paymentKey);
     const totalAmount = mode === 'amount_mismatch' ? input.amount + 1000 : input.amount;
-    return {
+    const lastTransactionKey = txKey();
+    const card = wallet.withCard
+      ? {
+          issuerCode: '41',
+          acquirerCode: '41',
+          number: '43301234****123*',
+          installmentPlanMonths: 0,
+          isInterestFree: false,
+          interestPayer: null,
+          approveNo: '00000000',
+          useCardPoint: false,
+          cardType: '신용',
+          ownerType: '개인',
+          acquireStatus: 'READY',
+          amount: totalAmount,
+        }
+      : null;
+    const payment = {
       mId: 'tosspayments',
       version: '2022-11-16',
-      lastTransactionKey: randomBytes(16).toString('hex').toUpperCase(),
+      lastTransactionKey,
       paymentKey: input.paymentKey,
       orderId: input.orderId,
       orderName: input.orderName,
-      currency: 'KRW',
-      method: kind.method,
+      taxExemptionAmount: 0,
       status: 'DONE',
-      requestedAt: kst(now),
+      requestedAt: kst(sessions.get(input.paymentKey)?.startedAt ?? now),
       approvedAt: kst(now),
+      useEscrow: false,
+      cultureExpense: false,
+      card,
+      virtualAccount: null,
+      transfer: null,
+      mobilePhone: null,
+      giftCertificate: null,
+      cashReceipt: null,
+      cashReceipts: null,
+      discount: null,
+      cancels: null as null | any[],
+      secret: null,
       type: input.type,
+      // A wallet's own money pays `easyPay.amount`; paid with a registered card it is 0 and `card.amount` is the total.
+      easyPay: wallet.provider ? { provider: wallet.provider, amount: wallet.withCard ? 0 : totalAmount, discountAmount: 0 } : null,
+      country: 'KR',
+      failure: null,
+      isPartialCancelable: true,
+      receipt: { url: `https://dashboard.tosspayments.com/receipt/redirection?transactionId=${encodeURIComponent(input.paymentKey)}&ref=PX` },
+      checkout: { url: `https://api.tosspayments.com/v1/payments/${encodeURIComponent(input.paymentKey)}/checkout` },
+      currency: 'KRW',
       totalAmount,
       balanceAmount: totalAmount,
       suppliedAmount: Math.round(totalAmount / 1.1),
       vat: totalAmount - Math.round(totalAmount / 1.1),
       taxFreeAmount: 0,
-      card: kind.method === '카드' ? { issuerCode: '4V', acquirerCode: '41', number: '43301234****123*', installmentPlanMonths: 0, approveNo: '00000000', cardType: '신용', ownerType: '개인', amount: totalAmount } : null,
-      easyPay: kind.easyPay ? { ...kind.easyPay, amount: totalAmount } : null,
-      cancels: null as null | any[],
-      failure: null,
-      country: 'KR',
+      method: wallet.provider ? '간편결제' : '카드',
+      metadata: null,
     };
+    // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.
+    Object.defineProperty(payment, 'customerKey', { value: input.customerKey ?? null, enumerable: false });
+    recordTransaction(payment, 'DONE', totalAmount, lastTransactionKey, payment.approvedAt);
+    return payment;
   }
 
   type Answer = { status: number; body: unknown };
@@ -129,13 +223,16 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     const { paymentKey, orderId, amount } = body ?? {};
     if (typeof paymentKey !== 'string' || typeof orderId !== 'string' || !Number.isInteger(amount)) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     if (!/^[A-Za-z0-9_-]{6,64}$/.test(orderId)) return err(400, 'INVALID_ORDER_ID', 'orderId는 영문 대소문자, 숫자, 특수문자(-, _) 만 허용합니다. 6자 이상 64자 이하여야 합니다.');
-    if (mode === 'decline') return err(403, 'REJECT_CARD_PAYMENT', '한도초과 혹은 잔액부족으로 결제에 실패했습니다.');
     const existing = payments.get(paymentKey);
     if (existing) return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
+    const session = sessions.get(paymentKey);
+    if (session && clock.now().getTime() - session.startedAt.getTime() > CONFIRM_WINDOW_MS) {
+      return err(404, 'NOT_FOUND_PAYMENT_SESSION', '결제 시간이 만료되어 결제 진행 데이터가 존재하지 않습니다.');
+    }
+    if (mode === 'decline') return err(403, 'REJECT_CARD_PAYMENT', '한도초과 혹은 잔액부족으로 결제에 실패했습니다.');
     if ([...payments.values()].some((p) => p.orderId === orderId)) return err(400, 'DUPLICATED_ORDER_ID', '이미 승인 및 취소가 진행된 중복된 주문번호 입니다. 다른 주문번호로 진행해주세요.');
     const payment = newPayment({ paymentKey, orderId, orderName: '테스트 주문', amount, type: 'NORMAL' });
     payments.set(paymentKey, payment);
-    ledger(payment, payment.lastTransactionKey, 'DONE', payment.totalAmount, payment.approvedAt);
     if (mode === 'already_processed') return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
     return { status: 200, body: payment };
   }
@@ -143,24 +240,36 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   function cancel(paymentKey: string, body: any): Answer {
     const payment = payments.get(paymentKey);
     if (!payment) return err(404, 'NOT_FOUND_PAYMENT', '존재하지 않는 결제 정보 입니다.');
-    if (typeof body?.cancelReason !== 'string' || body.cancelReason.length === 0) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    // cancelReason: required, at most 200 characters (Payment cancel API, request body).
+    if (typeof body?.cancelReason !== 'string' || body.cancelReason.length === 0 || Array.from(body.cancelReason).length > 200) {
+      return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    }
     if (mode === 'decline') return err(403, 'NOT_CANCELABLE_PAYMENT', '취소 할 수 없는 결제 입니다.');
     if (payment.balanceAmount === 0) return err(400, 'ALREADY_CANCELED_PAYMENT', '이미 취소된 결제 입니다.');
+    if (body.refundableAmount !== undefined && body.refundableAmount !== payment.balanceAmount) {
+      return err(400, 'NOT_MATCHES_REFUNDABLE_AMOUNT', '잔액 결과가 일치하지 않습니다.');
+    }
     const cancelAmount = body.cancelAmount ?? payment.balanceAmount;
     if (!Number.isInteger(cancelAmount) || cancelAmount <= 0 || cancelAmount > payment.balanceAmount) return err(403, 'NOT_CANCELABLE_AMOUNT', '취소 할 수 없는 금액 입니다.');
+    applyCancel(payment, cancelAmount, body.cancelReason);
+    return { status: 200, body: payment };
+  }
+
+  function applyCancel(payment: any, cancelAmount: number, cancelReason: string): void {
     payment.balanceAmount -= cancelAmount;
     payment.status = payment.balanceAmount === 0 ? 'CANCELED' : 'PARTIAL_CANCELED';
-    const cancelKey = randomBytes(16).toString('hex').toUpperCase();
+    const transactionKey = txKey();
     const canceledAt = kst(clock.now());
-    payment.lastTransactionKey = cancelKey;
-    ledger(payment, cancelKey, payment.status, cancelAmount, canceledAt);
+    payment.lastTransactionKey = transactionKey;
     payment.cancels = [
       ...(payment.cancels ?? []),
       {
-        transactionKey: cancelKey,
-        cancelReason: body.cancelReason,
+        transactionKey,
+        cancelReason,
         taxExemptionAmount: 0,
         canceledAt,
+        easyPayDiscountAmount: 0,
+        receiptKey: null,
         cancelAmount,
         taxFreeAmount: 0,
         refundableAmount: payment.balanceAmount,
@@ -168,7 +277,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         cancelRequestId: null,
       },
     ];
-    return { status: 200, body: payment };
+    recordTransaction(payment, payment.status, cancelAmount, transactionKey, canceledAt);
   }
 
   function issueBilling(body: any): Answer {
@@ -184,9 +293,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         authenticatedAt: kst(clock.now()),
         method: '카드',
         billingKey,
-        card: { issuerCode: '4V', acquirerCode: '41', number: '43301234****123*', cardType: '신용', ownerType: '개인' },
-        cardCompany: '신한',
-        cardNumber: '43301234****123*',
+        // `cardCompany` / `cardNumber` are left out: removed in API version 2024-06-01, so nothing may rely on them.
+        card: { issuerCode: '41', acquirerCode: '41', number: '43301234****123*', cardType: '신용', ownerType: '개인' },
       },
     };
   }
@@ -200,46 +308,46 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (mode === 'decline') return err(403, 'REJECT_CARD_PAYMENT', '한도초과 혹은 잔액부족으로 결제에 실패했습니다.');
     const existing = [...payments.values()].find((p) => p.orderId === orderId);
     if (existing) return err(400, 'DUPLICATED_ORDER_ID', '이미 승인 및 취소가 진행된 중복된 주문번호 입니다. 다른 주문번호로 진행해주세요.');
-    const payment = newPayment({ paymentKey: `tbill_${randomBytes(12).toString('hex')}`, orderId, orderName, amount, type: 'BILLING', method: '카드' });
+    const payment = newPayment({ paymentKey: `tbill_${randomBytes(12).toString('hex')}`, orderId, orderName, amount, type: 'BILLING', method: '카드', customerKey });
     payments.set(payment.paymentKey, payment);
-    ledger(payment, payment.lastTransactionKey, 'DONE', payment.totalAmount, payment.approvedAt);
     if (mode === 'already_processed') return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
     return { status: 200, body: payment };
   }
 
-  /**
-   * GET /v1/transactions (https://docs.tosspayments.com/common/apis/list-transactions-settlements): startDate and
-   * endDate are required, KST wall-clock date-times without offset (`2022-01-01T00:00:00`, milliseconds allowed),
-   * both inclusive, matched against transactionAt; startingAfter is a transactionKey to continue after (one Toss does
-   * not know answers 400 INVALID_TRANSACTION_KEY "잘못된 페이징 키 입니다.", as reported on
-   * https://techchat.tosspayments.com/m/1377493933021728779); limit defaults to 100 and is at most 10000.
-   * The answer is a plain JSON array of Transaction objects, oldest first.
-   */
+  function deleteBilling(billingKey: string): Answer {
+    if (!billingKeys.delete(billingKey)) return err(404, 'NOT_FOUND_BILLING', '존재하지 않는 빌링 결제 인증 정보 입니다.');
+    return { status: 200, body: null };
+  }
+
+  /** `2022-01-01T00:00:00` or with `.SSS`: a KST local time (the transactions API takes local times). */
+  function kstLocal(s: string | null): number | null {
+    if (!s || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/.test(s)) return null;
+    const t = Date.parse(`${s}+09:00`);
+    return Number.isNaN(t) ? null : t;
+  }
+
   function listTransactions(query: URLSearchParams): Answer {
-    const kstLocal = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?$/;
-    const start = query.get('startDate');
-    const end = query.get('endDate');
-    if (!start || !end || !kstLocal.test(start) || !kstLocal.test(end)) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
-    const from = new Date(`${start}+09:00`).getTime();
-    const to = new Date(`${end}+09:00`).getTime() + (end.includes('.') ? 0 : 999);
+    const start = kstLocal(query.get('startDate'));
+    const end = kstLocal(query.get('endDate'));
+    if (start === null || end === null) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     const limit = query.has('limit') ? Number(query.get('limit')) : 100;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
-    const inRange = transactions.filter((t) => {
-      const at = new Date(t.transactionAt).getTime();
-      return at >= from && at <= to;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    let list = transactions.filter((t) => {
+      const at = Date.parse(t.transactionAt);
+      return at >= start && at <= end;
     });
-    let first = 0;
     const after = query.get('startingAfter');
     if (after) {
-      const i = inRange.findIndex((t) => t.transactionKey === after);
+      const i = list.findIndex((t) => t.transactionKey === after);
       if (i < 0) return err(400, 'INVALID_TRANSACTION_KEY', '잘못된 페이징 키 입니다.');
-      first = i + 1;
+      list = list.slice(i + 1);
     }
-    return { status: 200, body: inRange.slice(first, first + limit) };
+    return { status: 200, body: list.slice(0, limit) };
   }
 
   function route(method: string, path: string, body: any, query: URLSearchParams): Answer {
     let m: RegExpExecArray | null;
+    if (method === 'DELETE' && (m = /^\/v1\/billing\/([^/]+)$/.exec(path))) return deleteBilling(decodeURIComponent(m[1]));
     if (method === 'GET' && path === '/v1/transactions') return listTransactions(query);
     if (method === 'POST' && path === '/v1/payments/confirm') return confirm(body);
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/cancel$/.exec(path))) return cancel(decodeURIComponent(m[1]), body);
@@ -257,9 +365,21 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     return err(404, 'NOT_FOUND', '존재하지 않는 정보 입니다.');
   }
 
-  function handle(req: IncomingMessage, raw: string, res: ServerResponse): void {
+  function holdKind(method: string, path: string): FakeTossHoldKind | null {
+    if (method === 'POST' && path === '/v1/payments/confirm') return 'confirm';
+    if (method === 'POST' && /^\/v1\/payments\/[^/]+\/cancel$/.test(path)) return 'cancel';
+    if (method === 'GET' && path === '/v1/transactions') return 'transactions';
+    if (method === 'POST' && path === '/v1/billing/authorizations/issue') return 'billing_issue';
+    if (method === 'POST' && /^\/v1\/billing\/[^/]+$/.test(path)) return 'billing_charge';
+    if (method === 'DELETE' && /^\/v1\/billing\/[^/]+$/.test(path)) return 'billing_delete';
+    if (method === 'GET' && path.startsWith('/v1/payments/')) return 'lookup';
+    return null;
+  }
+
+  async function handle(req: IncomingMessage, raw: string, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const [path, search = ''] = (req.url ?? '/').split('?');
+    const [path, search] = (req.url ?? '/').split('?');
+    const query = new URLSearchParams(search ?? '');
     let body: any = null;
     if (raw) {
       try {
@@ -272,16 +392,17 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       const v = req.headers[name];
       return Array.isArray(v) ? v.join(', ') : v;
     };
-    calls.push({ method, path, query: new URLSearchParams(search), body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
+    calls.push({ method, path, query, body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
+    const call = calls[calls.length - 1];
     const write = (a: { status: number; body: unknown }) => {
-      if (res.destroyed) return; // the caller is gone (a kill test ended it in beforeAnswer)
+      if (res.destroyed || res.writableEnded) return; // the caller is gone (a kill test ended it in beforeAnswer)
       res.writeHead(a.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(a.body));
+      // DELETE answers carry no body.
+      res.end(a.body === null ? '' : JSON.stringify(a.body));
     };
     const send = (a: { status: number; body: unknown }) => {
       if (!beforeAnswer) return write(a);
-      // send runs in the same tick as the push above, so the last call is this request.
-      void Promise.resolve(beforeAnswer(calls.at(-1)!, a)).then(() => write(a), () => write(a));
+      void Promise.resolve(beforeAnswer(call, a)).then(() => write(a), () => write(a));
     };
     // An unknown secret key: 401 with Toss's error object `{ code, message }`, on every endpoint, before anything else
     // (https://docs.tosspayments.com/reference/error-codes: "401 UNAUTHORIZED_KEY 인증되지 않은 시크릿 키 혹은 클라이언트
@@ -291,21 +412,41 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (mode === 'timeout') return; // never answered; close() tears the socket down
     if (mode === 'error500') return send({ status: 500, body: { code: 'FAILED_INTERNAL_SYSTEM_PROCESSING', message: '내부 시스템 처리 작업이 실패했습니다. 잠시 후 다시 시도해주세요.' } });
     const idem = method === 'POST' ? header('idempotency-key') : undefined;
+    // Idempotency keys are at most 300 characters (Toss: 멱등키 최대 길이 300자).
+    if (idem !== undefined && (idem.length === 0 || idem.length > 300)) return send(err(400, 'INVALID_IDEMPOTENCY_KEY', '잘못된 멱등키 입니다.'));
     // Toss scopes idempotency by API key + URL + method.
     const replayKey = idem ? `${method} ${path} ${idem}` : null;
+    if (replayKey && inFlight.has(replayKey)) return send(err(409, 'IDEMPOTENT_REQUEST_PROCESSING', '이전 멱등 요청이 처리중입니다. 잠시 후 다시 시도해주세요.'));
     const replay = replayKey ? replays.get(replayKey) : undefined;
     if (replay) return send(replay);
-    const answer = route(method, path, body, new URLSearchParams(search));
-    if (replayKey) replays.set(replayKey, { status: answer.status, body: structuredClone(answer.body) });
-    if (mode === 'lost_answer' && method === 'POST') return;
-    send({ status: answer.status, body: answer.body });
+    if (replayKey) inFlight.add(replayKey);
+    try {
+      const kind = holdKind(method, path);
+      const j = injected.findIndex((x) => x.kind === 'any' || x.kind === kind);
+      if (j >= 0) {
+        const [{ error }] = injected.splice(j, 1);
+        return send(err(error.status, error.code, error.message));
+      }
+      const i = holds.findIndex((h) => h.kind === 'any' || h.kind === kind);
+      if (i >= 0) {
+        const [h] = holds.splice(i, 1);
+        h.arrive();
+        await h.released;
+      }
+      const answer = route(method, path, body, query);
+      if (replayKey) replays.set(replayKey, { status: answer.status, body: structuredClone(answer.body) });
+      if (mode === 'lost_answer' && method === 'POST') return;
+      send({ status: answer.status, body: answer.body });
+    } finally {
+      if (replayKey) inFlight.delete(replayKey);
+    }
   }
 
   const server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c));
-    req.on('end', () => handle(req, raw, res));
+    req.on('end', () => void handle(req, raw, res));
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -318,17 +459,52 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     baseUrl: `http://127.0.0.1:${port}`,
     secretKey,
     clientKey,
-    payments,
     transactions,
+    payments,
     calls,
-    setMode(m) {
-      mode = m;
-    },
     get beforeAnswer() {
       return beforeAnswer;
     },
     set beforeAnswer(hook) {
       beforeAnswer = hook;
+    },
+    billingKeys,
+    setMode(m) {
+      mode = m;
+    },
+    requestPayment(input) {
+      sessions.set(input.paymentKey, { orderId: input.orderId, amount: input.amount, startedAt: clock.now() });
+    },
+    hold(kind) {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((r) => (arrive = r));
+      const released = new Promise<void>((r) => (release = r));
+      holds.push({ kind, arrive, released });
+      return { arrived, release };
+    },
+    answerNext(kind, error) {
+      injected.push({ kind, error });
+    },
+    cancelAtToss(paymentKey, amount, reason = '상점관리자 취소') {
+      const payment = payments.get(paymentKey);
+      if (!payment) throw new Error(`fake toss: no payment ${paymentKey}`);
+      if (!Number.isInteger(amount) || amount <= 0 || amount > payment.balanceAmount) throw new Error(`fake toss: cannot cancel ${amount} of ${payment.balanceAmount}`);
+      applyCancel(payment, amount, reason);
+      return structuredClone(payment);
+    },
+    webhook(eventType: 'PAYMENT_STATUS_CHANGED' | 'CANCEL_STATUS_CHANGED' | 'BILLING_DELETED', key: string): any {
+      const createdAt = new Date(clock.now().getTime() + 9 * 3600_000).toISOString().replace(/Z$/, '');
+      if (eventType === 'BILLING_DELETED') {
+        const billing = billingKeys.get(key);
+        return { eventType, createdAt, data: { mId: 'tosspayments', billingKey: key, customerKey: billing?.customerKey ?? null } };
+      }
+      const payment = payments.get(key);
+      if (!payment) throw new Error(`fake toss: no payment ${key}`);
+      if (eventType === 'PAYMENT_STATUS_CHANGED') return { eventType, createdAt, data: structuredClone(payment) };
+      const last = payment.cancels?.at(-1);
+      if (!last) throw new Error(`fake toss: payment ${key} has no cancel`);
+      return { eventType, createdAt, data: { paymentKey: payment.paymentKey, orderId: payment.orderId, ...structuredClone(last) } };
     },
     async close() {
       for (const s of sockets) s.destroy();

@@ -44,8 +44,10 @@ test('a Payment needs key, status and integer amounts', () => {
   assert.ok(!isPayment(null));
 });
 
-test('card summary from a Billing answer', () => {
-  assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c', cardCompany: '현대', card: { number: '43301234****123*' } }), '현대 43301234****123*');
-  assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c', cardNumber: '43301234****123*' }), '43301234****123*');
+test('card summary reads card.issuerCode / card.number (cardCompany/cardNumber are gone since API 2024-06-01)', () => {
+  assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c', card: { issuerCode: '61', number: '43301234****123*' } }), '현대 43301234****123*');
+  assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c', card: { issuerCode: '11', number: '9490****1234' } }), 'KB국민 9490****1234');
+  // An issuer code missing from the table still shows the masked number.
+  assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c', card: { issuerCode: 'ZZ', number: '43301234****123*' } }), '43301234****123*');
   assert.equal(cardSummary({ billingKey: 'b', customerKey: 'c' }), null);
 });

@@ -337,7 +337,7 @@ test('transactions: GET /v1/transactions with KST startDate/endDate, limit and s
 
 test('transactions have their own deadline (at least 60 s by default), not the confirm timeout', async () => {
   assert.ok(TOSS_TRANSACTIONS_TIMEOUT_MS >= 60_000);
-  const own = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: SHORT_MS, transactionsTimeoutMs: SHORT_MS * 3, clock });
+  const own = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: SHORT_MS, slowTimeoutMs: SHORT_MS * 3, clock });
   fake.setMode('timeout');
   const started = performance.now();
   const r = await own.listTransactions({ startDate: new Date(0), endDate: new Date(1), limit: 10 });

@@ -64,6 +64,22 @@ test('the owner sets the name, allow-list and payment setup; secrets are never r
   assert.ok(row.toss_secret_key_sealed && !row.toss_secret_key_sealed.includes('live_sk_secret'), 'stored encrypted');
   const sim = await t.app.inject({ method: 'PUT', url: '/admin/v1/store/settings/live', headers: h, payload: { paymentProvider: 'simulator' } });
   assert.equal(sim.statusCode, 400, 'the simulator is never used for live money');
+  // Toss's payment-widget keys (gck/gsk) cannot open the payment window this service uses: refused, nothing stored.
+  const widget = await t.app.inject({
+    method: 'PUT',
+    url: '/admin/v1/store/settings/live',
+    headers: h,
+    payload: { paymentProvider: 'toss', tossClientKey: 'live_gck_widget', tossSecretKey: 'live_gsk_widget' },
+  });
+  assert.equal(widget.statusCode, 400, widget.body);
+  assert.equal(widget.json().code, 'VALIDATION_FAILED');
+  const fields = widget.json().details.fields;
+  assert.deepEqual(fields.map((f: any) => f.field), ['tossClientKey', 'tossSecretKey']);
+  assert.match(fields[0].message, /API 개별 연동 키/);
+  const kept = await t.db.selectFrom('store_mode_settings').selectAll().where('mode', '=', 'live').where('toss_client_key', '=', 'live_ck_abc').executeTakeFirst();
+  assert.ok(kept, 'the earlier API keys are still the stored ones');
+  const testWidget = await t.app.inject({ method: 'PUT', url: '/admin/v1/store/settings/test', headers: h, payload: { tossClientKey: 'test_gck_docs_Ovk5rk1EwkEbP0W43n07xlzm' } });
+  assert.equal(testWidget.statusCode, 400);
 });
 
 test('API keys: created with scopes, IP list and products; plaintext once; invalid CIDR refused; owner-scoped', async () => {

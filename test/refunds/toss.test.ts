@@ -17,7 +17,7 @@ let seq = 0;
 
 before(async () => {
   fake = await startFakeToss({ kind: 'live' });
-  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300 } });
+  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300, tossBillingTimeoutMs: 300 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   liveKey = (await s.newKey({ mode: 'live' })).key;
@@ -51,7 +51,8 @@ test('a refund cancels at Toss with cancelAmount, cancelReason and the refund\'s
   assert.equal(res.statusCode, 200, res.body);
   const [call] = cancels();
   assert.equal(call.path, `/v1/payments/${paymentKey}/cancel`);
-  assert.deepEqual(call.body, { cancelReason: '고객 요청', cancelAmount: 4_000 });
+  // A partial cancel carries what our books say is still refundable, as Toss recommends.
+  assert.deepEqual(call.body, { cancelReason: '고객 요청', cancelAmount: 4_000, refundableAmount: 10_000 });
   assert.equal(call.headers['idempotency-key'], `refund-${res.json().refund.id}`);
   assert.equal(fake.payments.get(paymentKey).balanceAmount, 6_000);
   assert.equal(res.json().order.refundedAmount, 4_000);
@@ -62,6 +63,28 @@ test('a refund cancels at Toss with cancelAmount, cancelReason and the refund\'s
   assert.equal(rest.json().refund.reason, null);
   assert.equal(rest.json().order.status, 'refunded');
   assert.equal(fake.payments.get(paymentKey).status, 'CANCELED');
+});
+
+test('a 300-character refund reason refunds at Toss: Toss gets its 200-character limit, the refund keeps the full reason', async () => {
+  const { orderId, paymentKey } = await tossOrder();
+  const reason = '환불 사유 '.repeat(50); // 300 characters
+  assert.equal(Array.from(reason).length, 300);
+  const res = await refund(t, liveKey, orderId, { amount: 3_000, reason });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().refund.reason, reason);
+  const [call] = cancels();
+  assert.equal(call.body.cancelReason, reason.slice(0, 200));
+  assert.equal(fake.payments.get(paymentKey).balanceAmount, 7_000);
+});
+
+test('after a cancel made in Toss\'s merchant admin, the next partial refund is refused by Toss (NOT_MATCHES_REFUNDABLE_AMOUNT), not cancelled on top', async () => {
+  const { orderId, paymentKey } = await tossOrder(10_000);
+  fake.cancelAtToss(paymentKey, 3_000);
+  const res = await refund(t, liveKey, orderId, { amount: 2_000, reason: '부분 환불' });
+  assert.equal(res.statusCode, 502, res.body);
+  assert.equal(res.json().code, 'PG_REFUND_FAILED');
+  assert.equal(res.json().details.gatewayCode, 'NOT_MATCHES_REFUNDABLE_AMOUNT');
+  assert.equal(fake.payments.get(paymentKey).balanceAmount, 7_000, 'Toss cancelled nothing more');
 });
 
 test('Toss refusing the cancel → PG_REFUND_FAILED with Toss\'s code; the order is unchanged', async () => {

@@ -17,7 +17,7 @@ let product: any;
 
 before(async () => {
   fake = await startFakeToss({ kind: 'live' });
-  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300 } });
+  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300, tossBillingTimeoutMs: 300 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
@@ -110,4 +110,33 @@ test('a lost answer to the first billing charge is reconciled with the same idem
   assert.ok(sub.billing_key_sealed);
   const paid = [...fake.payments.values()].filter((p) => p.orderId === first.body.orderId);
   assert.equal(paid.length, 1);
+});
+
+test('a subscription that ends has its billing key deleted at Toss by a job after the commit, retried when Toss does not answer', async () => {
+  const { session, customerKey } = await launch();
+  const ok = await billingSuccess(session, { authKey: 'auth_end', customerKey });
+  assert.equal(ok.statusCode, 303, ok.body);
+  const billingKey = [...fake.billingKeys.entries()].find(([, b]) => b.customerKey === customerKey)![0];
+  // Toss's first answer to the delete is a 500: nothing deleted, try again later.
+  fake.answerNext('billing_delete', { status: 500, code: 'FAILED_INTERNAL_SYSTEM_PROCESSING', message: '내부 시스템 처리 작업이 실패했습니다. 잠시 후 다시 시도해주세요.' });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v1/subscriptions/${customerKey}/cancel`,
+    headers: { ...bearer(live), 'content-type': 'application/json', 'idempotency-key': `end-${customerKey}` },
+    payload: { timing: 'immediate' },
+  });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().subscription.status, 'ended');
+  // The cancel itself never called Toss's delete: the job does, outside the transaction.
+  await t.deps.worker.runOnce();
+  const deletes = () => fake.calls.filter((c) => c.method === 'DELETE' && c.path === `/v1/billing/${billingKey}`);
+  assert.equal(deletes().length, 1, 'tried once');
+  assert.ok(fake.billingKeys.has(billingKey), 'Toss failed: the key is still there');
+  t.clock.advance(5_000); // the queue's first retry delay
+  await t.deps.worker.runOnce();
+  assert.equal(deletes().length, 2);
+  assert.equal(fake.billingKeys.has(billingKey), false, 'deleted at Toss');
+  const row = await t.db.selectFrom('subscriptions').select('billing_key_sealed').where('id', '=', customerKey).executeTakeFirstOrThrow();
+  assert.equal(row.billing_key_sealed, null, 'our copy is forgotten');
+  t.clock.set('2026-11-01T00:00:00.000Z');
 });
