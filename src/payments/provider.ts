@@ -54,6 +54,22 @@ export interface PaymentLookup {
   status: 'paid' | 'partially_canceled' | 'canceled' | 'failed' | 'pending' | 'unknown';
   totalAmount: number;
   balanceAmount: number;
+  /** The gateway's payment key and the orderId it was approved for (null where the gateway does not say). */
+  paymentKey: string;
+  orderId: string | null;
+  /** Every cancel of the payment the gateway knows, oldest first (whoever made it: us, or the gateway's own admin). */
+  cancels: PaymentCancel[];
+}
+
+/** One cancel of a payment as the gateway reports it (Toss: an entry of Payment.cancels). */
+export interface PaymentCancel {
+  /** The gateway's own key of this cancel transaction (Toss: `transactionKey`); null where the gateway has none. */
+  transactionKey: string | null;
+  amount: number;
+  canceledAt: Date | null;
+  reason: string | null;
+  /** `done`: the money went back; `in_progress` / `aborted`: not (yet) (Toss's cancelStatus). */
+  status: 'done' | 'in_progress' | 'aborted';
 }
 
 export interface BillingKeyResult {
@@ -79,6 +95,8 @@ export interface PaymentProvider {
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;
+  /** The payment approved (or attempted) for our order id, when the payment key is not known. */
+  lookupPaymentByOrderId(orderId: string): Promise<Outcome<PaymentLookup>>;
   issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>>;
   chargeBillingKey(input: {
     billingKey: string;

@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../platform/clock';
 import type { BillingKeyResult, ConfirmInput, ConfirmResult, Outcome, PaymentEntry, PaymentLookup, PaymentProvider, RefundInput, RefundResult } from './provider';
-import { cardSummary, isBilling, isPayment, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
+import { cardSummary, isBilling, isPayment, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -169,9 +169,12 @@ export class TossProvider implements PaymentProvider {
 
   async lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>> {
     const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(paymentKey)}`);
-    if (found.status !== 'succeeded') return found;
-    const p = found.value;
-    return { status: 'succeeded', value: { status: mapTossStatus(p.status), totalAmount: p.totalAmount, balanceAmount: p.balanceAmount } };
+    return found.status === 'succeeded' ? { status: 'succeeded', value: lookupOf(found.value) } : found;
+  }
+
+  async lookupPaymentByOrderId(orderId: string): Promise<Outcome<PaymentLookup>> {
+    const found = await this.#getPayment(`/v1/payments/orders/${encodeURIComponent(orderId)}`);
+    return found.status === 'succeeded' ? { status: 'succeeded', value: lookupOf(found.value) } : found;
   }
 
   async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {

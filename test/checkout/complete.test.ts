@@ -99,6 +99,7 @@ test('an amount other than the session amount after coupon is refused before the
     confirmPayment: (i) => (calls.push('confirmPayment'), sim.confirmPayment(i)),
     refund: (i) => (calls.push('refund'), sim.refund(i)),
     lookupPayment: (k) => (calls.push('lookupPayment'), sim.lookupPayment(k)),
+    lookupPaymentByOrderId: (o) => (calls.push('lookupPaymentByOrderId'), sim.lookupPaymentByOrderId(o)),
     issueBillingKey: (i) => (calls.push('issueBillingKey'), sim.issueBillingKey(i)),
     chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
   };

@@ -29,6 +29,32 @@ export interface FakeToss {
   payments: Map<string, any>;
   setMode(m: FakeTossMode): void;
   calls: Array<{ method: string; path: string; body: any; headers: Record<string, string | undefined> }>;
+  /**
+   * A cancel made outside our API, as a seller does in Toss's merchant admin (상점관리자): Toss's own cancel, with its
+   * transactionKey and cancelStatus DONE, no call from us. Returns the Payment after it (what Toss's lookup answers).
+   */
+  cancelAtToss(paymentKey: string, amount: number, reason?: string): any;
+}
+
+// ---------- webhook bodies ----------
+// As Toss documents them (https://docs.tosspayments.com/reference/using-api/webhook-events): `{ eventType, createdAt,
+// data }`, createdAt in `yyyy-MM-dd'T'HH:mm:ss.SSSSSS` (KST, no offset). Toss signs none of these three.
+
+const webhookCreatedAt = (d = new Date()) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace('Z', '000');
+
+/** PAYMENT_STATUS_CHANGED: `data` is the whole Payment object whose status changed (DONE, CANCELED, PARTIAL_CANCELED, ABORTED, EXPIRED). */
+export function paymentStatusChangedBody(payment: any): { eventType: 'PAYMENT_STATUS_CHANGED'; createdAt: string; data: any } {
+  return { eventType: 'PAYMENT_STATUS_CHANGED', createdAt: webhookCreatedAt(), data: structuredClone(payment) };
+}
+
+/** CANCEL_STATUS_CHANGED: `data` is the Cancel object whose cancelStatus changed (sent for foreign easy-pay cancels). */
+export function cancelStatusChangedBody(cancel: any): { eventType: 'CANCEL_STATUS_CHANGED'; createdAt: string; data: any } {
+  return { eventType: 'CANCEL_STATUS_CHANGED', createdAt: webhookCreatedAt(), data: structuredClone(cancel) };
+}
+
+/** BILLING_DELETED: `data` is `{ billingKey, reason }` (reason nullable). */
+export function billingDeletedBody(billingKey: string, reason: string | null = '삭제 API 요청'): { eventType: 'BILLING_DELETED'; createdAt: string; data: { billingKey: string; reason: string | null } } {
+  return { eventType: 'BILLING_DELETED', createdAt: webhookCreatedAt(), data: { billingKey, reason } };
 }
 
 const kst = (d: Date) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace(/\.\d{3}Z$/, '+09:00');
@@ -230,6 +256,11 @@ export async function startFakeToss(opts?: { secretKey?: string }): Promise<Fake
     calls,
     setMode(m) {
       mode = m;
+    },
+    cancelAtToss(paymentKey, amount, reason = '상점관리자 취소') {
+      const answer = cancel(paymentKey, { cancelReason: reason, cancelAmount: amount });
+      if (answer.status !== 200) throw new Error(`cancelAtToss: ${JSON.stringify(answer.body)}`);
+      return structuredClone(answer.body);
     },
     async close() {
       for (const s of sockets) s.destroy();

@@ -141,7 +141,7 @@ test('refund: partial then rest, over-refund refused, retry with the same idempo
   const rest = await sim.refund({ paymentKey: key, amount: 7000, reason: '나머지', idempotencyKey: 'rf3' });
   assert.equal(rest.status === 'succeeded' && rest.value.balanceAmount, 0);
   const lookup = await sim.lookupPayment(key);
-  assert.deepEqual(lookup, { status: 'succeeded', value: { status: 'canceled', totalAmount: 10000, balanceAmount: 0 } });
+  assert.deepEqual(lookup, { status: 'succeeded', value: { status: 'canceled', totalAmount: 10000, balanceAmount: 0, paymentKey: key, orderId: null, cancels: [] } });
   const afterAll = await sim.refund({ paymentKey: key, amount: 1, reason: '또', idempotencyKey: 'rf4' });
   assert.equal(afterAll.status === 'failed' && afterAll.code, 'ALREADY_CANCELED_PAYMENT');
 });

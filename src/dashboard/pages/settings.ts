@@ -109,7 +109,7 @@ interface Flash {
 async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: Flash = {}, status = 200): Promise<FastifyReply> {
   const L = ctx.lang;
   const t = (k: Parameters<typeof m>[1], v?: Record<string, string>) => m(L, k, v);
-  const store = await getStoreView(deps.db, ctx.member.storeId);
+  const store = await getStoreView(deps, ctx.member.storeId);
   const s = store.settings[ctx.mode];
   const biz = await getBusinessDetails(deps.db, ctx.member.storeId);
   // Same rule as GET /admin/v1/store/business-details: live checkout needs the details set.

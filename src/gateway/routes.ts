@@ -1,0 +1,24 @@
+import type { Module } from '../deps';
+import { ApiError, validationError } from '../platform/errors';
+import { MESSAGES } from '../platform/messages';
+import { receiveTossWebhook, registerTossWebhookJob } from './webhook';
+
+type Params = { Params: { storeId: string; mode: string } };
+
+/**
+ * Payment gateways calling us. `POST /gateway/toss/webhook/{storeId}/{mode}` is the URL a store registers in Toss's
+ * developer center (shown as `settings.<mode>.tossWebhookUrl`). Public: Toss signs none of these events, so the body
+ * is only a hint of which payment to read back from Toss's API (see src/gateway/sync.ts). Answers 200 at once (the
+ * work is a job); Toss retries anything else up to 7 times over 3 days. Not part of the API documents.
+ */
+const gatewayModule: Module = async (app, deps) => {
+  registerTossWebhookJob(deps);
+  app.post<Params>('/gateway/toss/webhook/:storeId/:mode', { schema: { hide: true } }, async (req, reply) => {
+    const r = await receiveTossWebhook(deps, req.params.storeId, req.params.mode, req.body);
+    if (r.status === 'not_found') throw new ApiError('NOT_FOUND');
+    if (r.status === 'invalid') throw validationError([{ field: 'eventType', message: MESSAGES.validation.required }]);
+    return reply.code(200).send({ received: true });
+  });
+};
+
+export default gatewayModule;
