@@ -79,6 +79,7 @@ test('a 3,000원 cancel in Toss\'s merchant admin after our 5,000원 refund arri
   assert.equal(ours.statusCode, 200, ours.body);
   assert.equal((await findTossState(t.db, s.storeId, 'live')).firstWebhookAt, null);
 
+  t.clock.advance(60_000); // the seller cancels at Toss a minute later
   const atToss = fake.cancelAtToss(paymentKey, 3_000, '상점관리자 부분 취소');
   await deliver(await webhookUrl(s, 'live'), paymentStatusChangedBody(atToss));
   await t.deps.worker.runOnce();
@@ -98,8 +99,10 @@ test('a 3,000원 cancel in Toss\'s merchant admin after our 5,000원 refund arri
   assert.equal(order.status, 'paid');
   const events = await refundedEvents(orderId);
   assert.equal(events.length, 2);
-  assert.equal((events[1].data as any).refund.source, 'gateway');
-  assert.equal((events[1].data as any).order.refundedAmount, 8_000);
+  const fromGateway = events.find((e: any) => e.data.refund.source === 'gateway');
+  assert.ok(fromGateway, 'order.refunded for the gateway refund');
+  assert.equal((fromGateway.data as any).refund.amount, 3_000);
+  assert.equal((fromGateway.data as any).order.refundedAmount, 8_000);
   assert.ok((await findTossState(t.db, s.storeId, 'live')).firstWebhookAt, 'a webhook Toss confirmed counts as received');
 
   // The next refund is checked against what is really left (2,000), not 5,000.
@@ -149,6 +152,9 @@ test('a forged webhook changes nothing: a payment key Toss does not know, a stat
     cancelStatusChangedBody(claimedCancel.cancels[0]),
   ];
   for (const body of forged) await deliver(await webhookUrl(s, 'live'), body);
+  for (const body of [forged[0], forged[3]]) await deliver(await webhookUrl(other, 'live'), body);
+  await t.deps.worker.runOnce();
+  assert.equal((await findTossState(t.db, other.storeId, 'live')).firstWebhookAt, null, 'a webhook Toss does not confirm does not count as received');
   // And the real payment sent to another store's URL: that store's order book has no such order.
   await deliver(await webhookUrl(other, 'live'), paymentStatusChangedBody(claimedCancel));
   await t.deps.worker.runOnce();

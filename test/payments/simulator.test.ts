@@ -158,9 +158,9 @@ test('lookup reports paid, partially canceled and the amounts', async () => {
   const { sim } = setup();
   const key = authorizeCard(sim, TEST_CARDS.success, 20000);
   await confirm(sim, key, 20000);
-  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 20000, balanceAmount: 20000 } });
+  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 20000, balanceAmount: 20000, paymentKey: key, orderId: null, cancels: [] } });
   await sim.refund({ paymentKey: key, amount: 5000, reason: 'x', idempotencyKey: 'k' });
-  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 20000, balanceAmount: 15000 } });
+  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 20000, balanceAmount: 15000, paymentKey: key, orderId: null, cancels: [] } });
   const missing = await sim.lookupPayment('nope');
   assert.equal(missing.status, 'failed');
 });
