@@ -227,3 +227,16 @@ test('BILLING_DELETED clears the subscription\'s card (subscription.updated card
   await t.deps.worker.runOnce();
   assert.equal((await eventsOf(t, s.storeId, 'subscription.updated')).filter((e: any) => e.data.id === subscriptionId).length, updates.length);
 });
+
+test('webhooks are limited per store and mode (each costs a Toss lookup): over the limit → 429 with Retry-After, which Toss retries later', async () => {
+  const { TOSS_WEBHOOKS_PER_MINUTE } = await import('../../src/gateway/routes');
+  const store = await createTestStore(t);
+  const url = `/gateway/toss/webhook/${store.storeId}/live`;
+  const send = () => t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ eventType: 'DEPOSIT_CALLBACK', data: {} }) });
+  for (let i = 0; i < TOSS_WEBHOOKS_PER_MINUTE; i++) assert.equal((await send()).statusCode, 200);
+  const over = await send();
+  assert.equal(over.statusCode, 429, over.body);
+  assert.ok(Number(over.headers['retry-after']) >= 1);
+  // Another mode of the same store has its own allowance.
+  assert.equal((await t.app.inject({ method: 'POST', url: `/gateway/toss/webhook/${store.storeId}/test`, headers: { 'content-type': 'application/json' }, payload: '{"eventType":"DEPOSIT_CALLBACK","data":{}}' })).statusCode, 200);
+});

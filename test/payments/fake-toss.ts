@@ -37,8 +37,11 @@ export interface FakeToss {
 }
 
 // ---------- webhook bodies ----------
-// As Toss documents them (https://docs.tosspayments.com/reference/using-api/webhook-events): `{ eventType, createdAt,
-// data }`, createdAt in `yyyy-MM-dd'T'HH:mm:ss.SSSSSS` (KST, no offset). Toss signs none of these three.
+// As Toss documents them (https://docs.tosspayments.com/reference/using-api/webhook-events, the event reference; and
+// https://docs.tosspayments.com/en/webhooks, https://docs.tosspayments.com/guides/webhook): `{ eventType, createdAt, data }`,
+// createdAt in `yyyy-MM-dd'T'HH:mm:ss.SSSSSS` (KST, no offset). Only payout.changed / seller.changed carry a signature
+// header; none of these three is signed, so a receiver must confirm them through the API. Toss expects a 200 and
+// otherwise retries up to 7 times (1, 4, 16, 64, 256, 1024, 4096 minutes later).
 
 const webhookCreatedAt = (d = new Date()) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace('Z', '000');
 
