@@ -17,6 +17,7 @@ import benchReference from './bench/reference';
 import audit from './audit/routes';
 import dashboard from './dashboard/routes';
 import reconciliation from './reconciliation/routes';
+import gateway from './gateway/routes';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, pages, receiptPages, portalPages, benchReference, audit, reconciliation, dashboard];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, dashboard];

@@ -1,3 +1,4 @@
+import type { Mode } from '../platform/tables';
 import { sql } from 'kysely';
 import type { Db } from '../db';
 import { jsonb } from '../db';
@@ -15,6 +16,11 @@ export function lockSession(trx: Db, id: string): Promise<SessionRow | undefined
 /** A session without a lock (reconciliation reads first, then settles in its own locking transaction). */
 export function findSession(db: Db, id: string): Promise<SessionRow | undefined> {
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The session whose reserved order id a gateway payment names (Toss's orderId), within one store and mode. */
+export function findSessionByPendingOrderId(db: Db, storeId: string, mode: Mode, orderId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('checkout_sessions').selectAll().where('pending_order_id', '=', orderId).where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirst();
 }
 
 /** The product's name, which a first charge to a billing key sends as its orderName. */

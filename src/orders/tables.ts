@@ -74,9 +74,12 @@ export interface OrderRefundsTable {
   failure_code: ColumnType<string | null, string | null | undefined, string | null>;
   reconcile_attempts: ColumnType<number, number | undefined, number>;
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A refund made at the gateway (source 'gateway'): the gateway's cancel transaction key, unique per store and mode (017). */
+  gateway_transaction_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel';
+/** Who asked for a refund; `gateway`: made at the payment gateway itself (e.g. Toss's merchant admin) and learned from it. */
+export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel' | 'gateway';
 
 export interface OrdersTables {
   orders: OrdersTable;

@@ -60,6 +60,22 @@ export interface PaymentLookup {
   status: 'paid' | 'partially_canceled' | 'canceled' | 'failed' | 'pending' | 'unknown';
   totalAmount: number;
   balanceAmount: number;
+  /** The gateway's payment key and the orderId it was approved for (null where the gateway does not say). */
+  paymentKey: string;
+  orderId: string | null;
+  /** Every cancel of the payment the gateway knows, oldest first (whoever made it: us, or the gateway's own admin). */
+  cancels: PaymentCancel[];
+}
+
+/** One cancel of a payment as the gateway reports it (Toss: an entry of Payment.cancels). */
+export interface PaymentCancel {
+  /** The gateway's own key of this cancel transaction (Toss: `transactionKey`); null where the gateway has none. */
+  transactionKey: string | null;
+  amount: number;
+  canceledAt: Date | null;
+  reason: string | null;
+  /** `done`: the money went back; `in_progress` / `aborted`: not (yet) (Toss's cancelStatus). */
+  status: 'done' | 'in_progress' | 'aborted';
 }
 
 /** The gateway accepted the credentials the provider was built with (one harmless authenticated call). */
@@ -142,6 +158,8 @@ export interface PaymentProvider {
    * when it could not be asked (network failure, timeout, 5xx). Used before a store's keys are saved.
    */
   verifyCredentials(): Promise<Outcome<CredentialsCheck>>;
+  /** The payment approved (or attempted) for our order id, when the payment key is not known. */
+  lookupPaymentByOrderId(orderId: string): Promise<Outcome<PaymentLookup>>;
   issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>>;
   chargeBillingKey(input: {
     billingKey: string;

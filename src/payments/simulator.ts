@@ -274,13 +274,26 @@ export class SimulatorProvider implements PaymentProvider {
     if (known) {
       const balanceAmount = known.totalAmount - known.canceled;
       const status = known.canceled === 0 ? 'paid' : balanceAmount === 0 ? 'canceled' : 'partially_canceled';
-      return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount } };
+      return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount, ...this.#identity(paymentKey) } };
     }
     const key = parseKey(paymentKey);
     if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
-    if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount } };
+    if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey) } };
     // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
-    return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0 } };
+    return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0, ...this.#identity(paymentKey) } };
+  }
+
+  /**
+   * The simulator keeps only the canceled total (no cancel transactions) and binds keys to order ids by MAC, not by
+   * an index, so a lookup names neither the order nor individual cancels.
+   */
+  #identity(paymentKey: string): Pick<PaymentLookup, 'paymentKey' | 'orderId' | 'cancels'> {
+    return { paymentKey, orderId: null, cancels: [] };
+  }
+
+  /** Simulated payments are found by payment key only (see #identity). */
+  async lookupPaymentByOrderId(_orderId: string): Promise<Outcome<PaymentLookup>> {
+    return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
   }
 
   async issueBillingKey(input: { authKey: string; customerKey: string }): Promise<Outcome<BillingKeyResult>> {

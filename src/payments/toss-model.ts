@@ -1,5 +1,5 @@
 import type { PaymentMethod } from '../orders/tables';
-import type { PaymentLookup } from './provider';
+import type { PaymentCancel, PaymentLookup } from './provider';
 
 /** The parts of Toss Payments' Payment object this service reads (https://docs.tosspayments.com/reference#payment-객체). */
 export interface TossPayment {
@@ -189,4 +189,24 @@ export function isTransaction(v: unknown): v is TossTransaction {
 /** Toss's startDate/endDate: KST wall-clock time with milliseconds and no offset (`2022-01-01T00:00:00.000`). */
 export function tossKstDateTime(t: Date): string {
   return new Date(t.getTime() + 9 * 3_600_000).toISOString().replace(/Z$/, '');
+}
+
+/** A Toss Payment read as our lookup: status, amounts, and every cancel with Toss's transactionKey. */
+export function lookupOf(p: TossPayment): PaymentLookup {
+  const date = (v: string | null | undefined) => {
+    const d = v ? new Date(v) : null;
+    return d && !Number.isNaN(d.getTime()) ? d : null;
+  };
+  // Toss's Cancel.cancelStatus: DONE, IN_PROGRESS or ABORTED; older answers leave it out for a finished cancel.
+  const status = (s: string | null | undefined): PaymentCancel['status'] => (s === 'IN_PROGRESS' ? 'in_progress' : s === 'ABORTED' ? 'aborted' : 'done');
+  return {
+    status: mapTossStatus(p.status),
+    totalAmount: p.totalAmount,
+    balanceAmount: p.balanceAmount,
+    paymentKey: p.paymentKey,
+    orderId: typeof p.orderId === 'string' ? p.orderId : null,
+    cancels: (p.cancels ?? [])
+      .filter((c) => c && Number.isSafeInteger(c.cancelAmount))
+      .map((c) => ({ transactionKey: c.transactionKey ?? null, amount: c.cancelAmount, canceledAt: date(c.canceledAt), reason: c.cancelReason ?? null, status: status(c.cancelStatus) })),
+  };
 }

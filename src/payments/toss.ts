@@ -15,7 +15,7 @@ import type {
   RefundResult,
   TransactionPage,
 } from './provider';
-import { cardSummary, isBilling, isPayment, isTransaction, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
+import { cardSummary, isBilling, isPayment, isTransaction, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -224,9 +224,12 @@ export class TossProvider implements PaymentProvider {
 
   async lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>> {
     const found = await this.#getPayment(`/v1/payments/${encodeURIComponent(paymentKey)}`);
-    if (found.status !== 'succeeded') return found;
-    const p = found.value;
-    return { status: 'succeeded', value: { status: mapTossStatus(p.status), totalAmount: p.totalAmount, balanceAmount: p.balanceAmount } };
+    return found.status === 'succeeded' ? { status: 'succeeded', value: lookupOf(found.value) } : found;
+  }
+
+  async lookupPaymentByOrderId(orderId: string): Promise<Outcome<PaymentLookup>> {
+    const found = await this.#getPayment(`/v1/payments/orders/${encodeURIComponent(orderId)}`);
+    return found.status === 'succeeded' ? { status: 'succeeded', value: lookupOf(found.value) } : found;
   }
 
   /**

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import type { Db } from '../db';
 import type { Config } from '../config';
 import type { Clock } from '../platform/clock';
@@ -30,7 +31,9 @@ export async function reconcileCommand(deps: { db: Db; clock: Clock; config: Con
     }
     throw err;
   }
-  const r = (await runReconciliation(deps, id, paymentSyncFor(deps)))!;
+  // What the sync logs (a lookup Toss could not answer) goes to stderr, apart from the printed table.
+  const log = pino({ level: deps.config.logLevel ?? 'warn' }, pino.destination(2));
+  const r = (await runReconciliation(deps, id, paymentSyncFor({ ...deps, log })))!;
   const lines = [
     `reconciliation : ${r.id}`,
     `store          : ${store} (${r.mode})`,

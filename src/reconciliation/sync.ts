@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { Mode } from '../platform/tables';
+import { syncTossPayment } from '../gateway/sync';
 
 /**
  * Applies what a lookup of one payment at Toss proves (the Toss webhook's path): a cancel made at Toss becomes a
@@ -8,14 +9,13 @@ import type { Mode } from '../platform/tables';
  */
 export type SyncTossPayment = (p: { storeId: string; mode: Mode; paymentKey?: string; orderId?: string }) => Promise<unknown>;
 
-/** Until the webhook work is merged: reconciliation only reports. */
+/** Reports only (tests that check the comparison alone). */
 export const noSync: SyncTossPayment = async () => undefined;
 
 /**
- * The sync function the app's reconciliation runs use (job, console, dashboard, CLI).
- * MERGE POINT: once `syncTossPayment(deps, { storeId, mode, paymentKey?, orderId? })` (Toss webhooks) is on the
- * branch, return `(p) => syncTossPayment(deps, p)` here.
+ * The sync function the app's reconciliation runs use (job, console, dashboard, CLI): the Toss webhook's own path,
+ * so what a reconciliation changes is exactly what a lookup at Toss proves.
  */
-export function paymentSyncFor(_deps: Pick<AppDeps, 'db' | 'clock' | 'config'>): SyncTossPayment {
-  return noSync;
+export function paymentSyncFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>): SyncTossPayment {
+  return (p) => syncTossPayment(deps, p);
 }

@@ -20,6 +20,17 @@ export function lockOrder(trx: Db, f: OrderScope, id: string): Promise<OrderRow 
   return q.forUpdate().executeTakeFirst();
 }
 
+/** An order of the store and mode by id (Toss's orderId is our order id), unlocked. */
+export function findOrderInStore(db: Db, storeId: string, mode: Mode, id: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirst();
+}
+
+/** The gateway cancel transaction keys already recorded as refunds of the order. */
+export async function gatewayTransactionKeys(db: Db, orderId: string): Promise<Set<string>> {
+  const rows = await db.selectFrom('order_refunds').select('gateway_transaction_key').where('order_id', '=', orderId).where('gateway_transaction_key', 'is not', null).execute();
+  return new Set(rows.map((r) => r.gateway_transaction_key!));
+}
+
 export function lockOrderById(trx: Db, id: string): Promise<OrderRow | undefined> {
   return trx.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }

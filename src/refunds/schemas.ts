@@ -9,8 +9,10 @@ export const RefundStatusSchema = Type.Union([Type.Literal('pending'), Type.Lite
     '(an `order.refunded` event follows when it succeeded). While a refund of an order is `pending` or `unknown`, other refunds of it answer REFUND_IN_PROGRESS.',
 });
 
-export const RefundSourceSchema = Type.Union([Type.Literal('api'), Type.Literal('console'), Type.Literal('refund_request'), Type.Literal('subscription_cancel')], {
-  description: 'Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation)',
+export const RefundSourceSchema = Type.Union([Type.Literal('api'), Type.Literal('console'), Type.Literal('refund_request'), Type.Literal('subscription_cancel'), Type.Literal('gateway')], {
+  description:
+    'Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation), ' +
+    '`gateway` (a cancel made at the payment gateway itself, e.g. in Toss\'s merchant admin, learned from its webhook and confirmed with its API)',
 });
 
 /** The refund record: the contract's `{ id, amount, currency, reason, refundedAt }` plus its state and links. */

@@ -173,7 +173,8 @@ async function settle(deps: Deps, refundId: string, outcome: Outcome<RefundResul
   });
 }
 
-async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<{ row: RefundRow; order: OrderView }> {
+/** Records a refund the gateway carried out: the order's totals, licences on a full refund, `order.refunded`. Inside the caller's transaction, order locked. */
+export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<{ row: RefundRow; order: OrderView }> {
   const next = afterRefund(order, refund.amount);
   await repo.recordRefunded(trx, order.id, { ...next, at: now });
   const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });

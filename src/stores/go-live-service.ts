@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import type { AppDeps } from '../deps';
 import { getBusinessDetails } from './business-details';
 import { goLiveChecklist, type GoLiveChecklist } from './go-live';
 import { hasLivePayment, hasLiveRefund } from './go-live-repo';
@@ -6,9 +6,10 @@ import { getStoreView } from './service';
 import { findTossState } from './toss-state-repo';
 
 /** The store's go-live checklist, from its settings, business details, Toss state and live orders. */
-export async function getGoLiveChecklist(db: Db, storeId: string): Promise<GoLiveChecklist> {
+export async function getGoLiveChecklist(deps: Pick<AppDeps, 'db' | 'config'>, storeId: string): Promise<GoLiveChecklist> {
+  const { db } = deps;
   const [store, biz, toss, livePaymentDone, liveRefundDone] = await Promise.all([
-    getStoreView(db, storeId),
+    getStoreView(deps, storeId),
     getBusinessDetails(db, storeId),
     findTossState(db, storeId, 'live'),
     hasLivePayment(db, storeId),

@@ -38,7 +38,7 @@ const storesModule: Module = async (app, deps) => {
   );
 
   app.get('/admin/v1/store', op({ operationId: 'getStore', summary: 'Read the store and its settings', tags }, { auth: 'owner' }, { response: { 200: StoreSchema } }), async (req) =>
-    svc.getStoreView(deps.db, req.owner!.storeId),
+    svc.getStoreView(deps, req.owner!.storeId),
   );
 
   app.patch(

@@ -14,6 +14,11 @@ export const ModeSettingsSchema = Obj(
     tossClientKey: Nullable(Type.String()),
     tossSecretKeySet: Type.Boolean({ description: 'Whether a Toss secret key is stored (it is never returned)' }),
     checkoutConfigured: Type.Boolean(),
+    tossWebhookUrl: Type.String({
+      description:
+        'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
+        'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss deleted clears the subscription\'s card',
+    }),
   },
   { title: 'ModeSettings' },
 );

@@ -19,6 +19,7 @@ import { SCOPES, type Scope } from '../platform/http/route';
 import type { Clock } from '../platform/clock';
 import { MESSAGES } from '../platform/messages';
 import { isTossWidgetKey } from '../payments/toss-keys';
+import { tossWebhookUrl } from '../gateway/url';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -50,10 +51,12 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
   };
 }
 
-export async function getStoreView(db: Db, storeId: string): Promise<StoreView> {
+/** The store with both modes' settings; `deps.config.publicBaseUrl` makes each mode's Toss webhook URL. */
+export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId: string): Promise<StoreView> {
+  const { db } = deps;
   const store = await repo.findStore(db, storeId);
   const settings = await repo.listModeSettings(db, storeId);
-  const by = (m: Mode) => settingsView(settings.find((s) => s.mode === m)!);
+  const by = (m: Mode) => ({ ...settingsView(settings.find((s) => s.mode === m)!), tossWebhookUrl: tossWebhookUrl(deps.config.publicBaseUrl, storeId, m) });
   return {
     id: store.id,
     name: store.name,
@@ -86,7 +89,7 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
       { store_id: id, mode: 'live', return_url_domains: [], payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
     ]);
   });
-  return { store: await getStoreView(db, id), ownerToken: owner.token };
+  return { store: await getStoreView(deps, id), ownerToken: owner.token };
 }
 
 /** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
@@ -98,7 +101,7 @@ export async function updateStore(deps: Deps, storeId: string, input: { name?: s
   if (input.name !== undefined) patch.name = input.name;
   await repo.updateStoreRow(deps.db, storeId, patch);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
-  return getStoreView(deps.db, storeId);
+  return getStoreView(deps, storeId);
 }
 
 async function storeExists(db: Db, storeId: string): Promise<void> {
@@ -111,7 +114,7 @@ export async function setPublicContactVerified(deps: Deps, storeId: string, veri
   const updated = await repo.setStorePublicContactVerified(deps.db, storeId, verified, deps.clock.now());
   if (updated === 0) throw new ApiError('NOT_FOUND');
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
-  return getStoreView(deps.db, storeId);
+  return getStoreView(deps, storeId);
 }
 
 /**
@@ -174,7 +177,7 @@ export async function updateModeSettings(
     if (keysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, keysVerifiedAt);
   });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
-  return getStoreView(deps.db, storeId);
+  return getStoreView(deps, storeId);
 }
 
 export function apiKeyView(k: Selectable<ApiKeysTable>, now: Date): ApiKeyView {

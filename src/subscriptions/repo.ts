@@ -26,6 +26,18 @@ export function lockSubscription(trx: Db, id: string): Promise<SubscriptionRow |
   return trx.selectFrom('subscriptions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** Subscriptions of a store and mode that still hold a billing key (to find the one a gateway says it deleted). */
+export function subscriptionsHoldingBillingKey(db: Db, storeId: string, mode: Mode): Promise<Pick<SubscriptionRow, 'id' | 'billing_key_sealed'>[]> {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'billing_key_sealed'])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('status', '<>', 'ended')
+    .where('billing_key_sealed', 'is not', null)
+    .execute();
+}
+
 export function getSubscription(db: Db, id: string): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -106,7 +106,7 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     description:
       '`data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), ' +
       '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
-      '`card_updated` (with `card`), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). ' +
+      '`card_updated` (with `card`), `card_removed` (the gateway deleted the card\'s billing key, e.g. Toss\'s `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). ' +
       'Receivers should ignore kinds they do not know.',
     data: Type.Composite([SubscriptionSchema, Obj({ change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled', 'payment_failed'] }) }, { additionalProperties: true }) })], {
       additionalProperties: false,

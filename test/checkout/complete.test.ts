@@ -100,6 +100,7 @@ test('an amount other than the session amount after coupon is refused before the
     refund: (i) => (calls.push('refund'), sim.refund(i)),
     lookupPayment: (k) => (calls.push('lookupPayment'), sim.lookupPayment(k)),
     verifyCredentials: () => (calls.push('verifyCredentials'), sim.verifyCredentials()),
+    lookupPaymentByOrderId: (o) => (calls.push('lookupPaymentByOrderId'), sim.lookupPaymentByOrderId(o)),
     issueBillingKey: (i) => (calls.push('issueBillingKey'), sim.issueBillingKey(i)),
     chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
     deleteBillingKey: (i) => (calls.push('deleteBillingKey'), sim.deleteBillingKey(i)),

@@ -98,4 +98,9 @@ test('Settings: members and roles (owner only), return URLs, write-only Toss sec
     const page = await t.app.inject({ url: '/dashboard/settings', headers: owner.headers });
     assert.match(page.body, /data-testid="business-details"/);
   });
+
+  await tc.test('payment settings show the mode\'s Toss webhook URL to register at Toss', async () => {
+    const page = await t.app.inject({ url: '/dashboard/settings', headers: owner.headers });
+    assert.ok(page.body.includes(`value="http://localhost:3000/gateway/toss/webhook/${s.storeId}/test" readonly`), 'the test-mode session shows the test-mode URL');
+  });
 });

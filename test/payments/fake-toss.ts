@@ -88,6 +88,30 @@ export interface FakeToss {
   webhook(eventType: 'BILLING_DELETED', billingKey: string): any;
 }
 
+// ---------- webhook bodies ----------
+// As Toss documents them (https://docs.tosspayments.com/reference/using-api/webhook-events, the event reference; and
+// https://docs.tosspayments.com/en/webhooks, https://docs.tosspayments.com/guides/webhook): `{ eventType, createdAt, data }`,
+// createdAt in `yyyy-MM-dd'T'HH:mm:ss.SSSSSS` (KST, no offset). Only payout.changed / seller.changed carry a signature
+// header; none of these three is signed, so a receiver must confirm them through the API. Toss expects a 200 and
+// otherwise retries up to 7 times (1, 4, 16, 64, 256, 1024, 4096 minutes later).
+
+const webhookCreatedAt = (d = new Date()) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace('Z', '000');
+
+/** PAYMENT_STATUS_CHANGED: `data` is the whole Payment object whose status changed (DONE, CANCELED, PARTIAL_CANCELED, ABORTED, EXPIRED). */
+export function paymentStatusChangedBody(payment: any): { eventType: 'PAYMENT_STATUS_CHANGED'; createdAt: string; data: any } {
+  return { eventType: 'PAYMENT_STATUS_CHANGED', createdAt: webhookCreatedAt(), data: structuredClone(payment) };
+}
+
+/** CANCEL_STATUS_CHANGED: `data` is the Cancel object whose cancelStatus changed (sent for foreign easy-pay cancels). */
+export function cancelStatusChangedBody(cancel: any): { eventType: 'CANCEL_STATUS_CHANGED'; createdAt: string; data: any } {
+  return { eventType: 'CANCEL_STATUS_CHANGED', createdAt: webhookCreatedAt(), data: structuredClone(cancel) };
+}
+
+/** BILLING_DELETED: `data` is `{ billingKey, reason }` (reason nullable). */
+export function billingDeletedBody(billingKey: string, reason: string | null = '삭제 API 요청'): { eventType: 'BILLING_DELETED'; createdAt: string; data: { billingKey: string; reason: string | null } } {
+  return { eventType: 'BILLING_DELETED', createdAt: webhookCreatedAt(), data: { billingKey, reason } };
+}
+
 /** What the fake reads the time from (a ManualClock in tests): timestamps and the 10-minute confirm window. */
 export interface FakeTossClock {
   now(): Date;

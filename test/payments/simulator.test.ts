@@ -141,7 +141,7 @@ test('refund: partial then rest, over-refund refused, retry with the same idempo
   const rest = await sim.refund({ paymentKey: key, amount: 7000, reason: '나머지', idempotencyKey: 'rf3' });
   assert.equal(rest.status === 'succeeded' && rest.value.balanceAmount, 0);
   const lookup = await sim.lookupPayment(key);
-  assert.deepEqual(lookup, { status: 'succeeded', value: { status: 'canceled', totalAmount: 10000, balanceAmount: 0 } });
+  assert.deepEqual(lookup, { status: 'succeeded', value: { status: 'canceled', totalAmount: 10000, balanceAmount: 0, paymentKey: key, orderId: null, cancels: [] } });
   const afterAll = await sim.refund({ paymentKey: key, amount: 1, reason: '또', idempotencyKey: 'rf4' });
   assert.equal(afterAll.status === 'failed' && afterAll.code, 'ALREADY_CANCELED_PAYMENT');
 });
@@ -158,9 +158,9 @@ test('lookup reports paid, partially canceled and the amounts', async () => {
   const { sim } = setup();
   const key = authorizeCard(sim, TEST_CARDS.success, 20000);
   await confirm(sim, key, 20000);
-  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 20000, balanceAmount: 20000 } });
+  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 20000, balanceAmount: 20000, paymentKey: key, orderId: null, cancels: [] } });
   await sim.refund({ paymentKey: key, amount: 5000, reason: 'x', idempotencyKey: 'k' });
-  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 20000, balanceAmount: 15000 } });
+  assert.deepEqual(await sim.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 20000, balanceAmount: 15000, paymentKey: key, orderId: null, cancels: [] } });
   const missing = await sim.lookupPayment('nope');
   assert.equal(missing.status, 'failed');
 });

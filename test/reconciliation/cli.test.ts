@@ -11,7 +11,7 @@ import { startFakeToss } from '../payments/fake-toss';
 // `commerce reconcile` against an embedded database in a temporary DATA_DIR and the fake Toss API, in real time
 // (the CLI's clock is the system's): today's KST day, with one payment at Toss that the store never recorded.
 test('CLI: commerce reconcile --store --date runs one reconciliation now and prints its differences', async () => {
-  const fake = await startFakeToss();
+  const fake = await startFakeToss({ kind: 'live' });
   const dir = mkdtempSync(join(tmpdir(), 'commerce-reconcile-cli-'));
   const saved = { ...process.env };
   Object.assign(process.env, { DATA_DIR: dir, MASTER_KEY: 'c'.repeat(64), LOG_LEVEL: 'warn', TOSS_API_BASE_URL: fake.baseUrl });
@@ -36,7 +36,7 @@ test('CLI: commerce reconcile --store --date runs one reconciliation now and pri
     const { updateModeSettings } = await import('../../src/stores/service');
     const d = await openDatabase({ databaseUrl: null, dataDir: dir, poolSize: 1 });
     try {
-      await updateModeSettings({ db: d.db, clock: systemClock, config: loadConfig() }, storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_cli', tossSecretKey: fake.secretKey });
+      await updateModeSettings({ db: d.db, clock: systemClock, config: loadConfig() }, storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
     } finally {
       await d.close();
     }

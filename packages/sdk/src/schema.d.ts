@@ -812,7 +812,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -1524,8 +1524,8 @@ export interface components {
             /** @description Whether the seller asked to keep the order's licenses on a full refund */
             keepLicenses: boolean;
             refundRequestId: string | null;
-            /** @description Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation) */
-            source: "api" | "console" | "refund_request" | "subscription_cancel";
+            /** @description Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation), `gateway` (a cancel made at the payment gateway itself, e.g. in Toss's merchant admin, learned from its webhook and confirmed with its API) */
+            source: "api" | "console" | "refund_request" | "subscription_cancel" | "gateway";
             /** @description Why a refund failed (or why an unknown one needs the seller's attention); null otherwise */
             failure: components["schemas"]["RefundFailure"] | null;
             /**
@@ -4755,8 +4755,8 @@ export interface operations {
                             /** @description Whether the seller asked to keep the order's licenses on a full refund */
                             keepLicenses: boolean;
                             refundRequestId: string | null;
-                            /** @description Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation) */
-                            source: "api" | "console" | "refund_request" | "subscription_cancel";
+                            /** @description Who asked: `api` (POST /v1/orders/{id}/refund), `console` (seller console), `refund_request` (an approved refund request), `subscription_cancel` (an immediate subscription cancellation), `gateway` (a cancel made at the payment gateway itself, e.g. in Toss's merchant admin, learned from its webhook and confirmed with its API) */
+                            source: "api" | "console" | "refund_request" | "subscription_cancel" | "gateway";
                             /** @description Why a refund failed (or why an unknown one needs the seller's attention); null otherwise */
                             failure: {
                                 /** @description The gateway's code (e.g. Toss `NOT_CANCELABLE_PAYMENT`), or `RECONCILE_MISMATCH` when the gateway's state could not be matched */

@@ -44,6 +44,8 @@ const m = catalog(
     secretSet: '시크릿 키가 설정되어 있습니다. 바꾸려면 새 키를 입력하세요 (저장된 키는 다시 보여 드리지 않습니다).',
     secretUnset: '시크릿 키가 없습니다.',
     secretClear: '저장된 시크릿 키 지우기',
+    webhookUrl: '토스 웹훅 URL',
+    webhookUrlHint: '토스페이먼츠 개발자센터의 웹훅 메뉴에 이 모드의 키로 이 주소를 등록하고 PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED, BILLING_DELETED 이벤트를 선택하세요. 상점관리자에서 한 취소가 여기 환불(출처: 결제대행사)로 기록되고, 토스가 삭제한 빌링키는 구독의 카드에서 지워집니다.',
     saved: '저장했습니다.',
     refundPolicy: '환불 정책 기본값',
     refundPolicyNote: '환불 정책은 상품마다 설정합니다 (상품 편집 화면). 상점 전체 기본값은 없습니다.',
@@ -79,6 +81,8 @@ const m = catalog(
     secretSet: 'A secret key is set. Enter a new one to replace it (the stored key is never shown again).',
     secretUnset: 'No secret key.',
     secretClear: 'Remove the stored secret key',
+    webhookUrl: 'Toss webhook URL',
+    webhookUrlHint: 'Register this address in the Webhook menu of Toss\'s developer center, for this mode\'s keys, with the events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED. Cancels made in Toss\'s merchant admin are then recorded here as refunds (source: gateway), and a billing key Toss deleted is cleared from its subscription.',
     saved: 'Saved.',
     refundPolicy: 'Refund policy defaults',
     refundPolicyNote: 'Refund policies are set per product (product editor). The store has no store-wide default.',
@@ -111,11 +115,11 @@ interface Flash {
 async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: Flash = {}, status = 200): Promise<FastifyReply> {
   const L = ctx.lang;
   const t = (k: Parameters<typeof m>[1], v?: Record<string, string>) => m(L, k, v);
-  const store = await getStoreView(deps.db, ctx.member.storeId);
+  const store = await getStoreView(deps, ctx.member.storeId);
   const s = store.settings[ctx.mode];
   const biz = await getBusinessDetails(deps.db, ctx.member.storeId);
   // The go-live checklist sits beside the live switch's settings in both modes: it is what live mode still lacks.
-  const goLive = await getGoLiveChecklist(deps.db, ctx.member.storeId);
+  const goLive = await getGoLiveChecklist(deps, ctx.member.storeId);
   // Same rule as GET /admin/v1/store/business-details: live checkout needs the details set.
   const liveReady = biz !== null;
   const value = (f: BusinessField): string => (flash.business ? flash.business[f] : (biz?.[f] ?? ''));
@@ -162,6 +166,8 @@ ${ctx.mode === 'test' ? html`<option value="simulator"${s.paymentProvider === 's
 <label for="sk">${t('secretKey')}</label><input type="password" id="sk" name="tossSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="sk-hint">
 <p class="hint" id="sk-hint" data-testid="secret-state">${s.tossSecretKeySet ? t('secretSet') : t('secretUnset')}</p>
 ${s.tossSecretKeySet ? html`<label class="method"><input type="checkbox" name="clearSecret" value="1"> ${t('secretClear')}</label>` : ''}
+<label for="twh">${t('webhookUrl')}</label><input type="text" id="twh" value="${s.tossWebhookUrl}" readonly aria-describedby="twh-hint" data-testid="toss-webhook-url">
+<p class="hint" id="twh-hint">${t('webhookUrlHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
 </form>
 <section class="card" aria-labelledby="rp-h"><h2 id="rp-h">${t('refundPolicy')}</h2><p class="muted">${t('refundPolicyNote')}</p></section>`;
