@@ -75,7 +75,8 @@ export async function recordGatewayCancels(deps: Deps, orderId: string, cancels:
         refunded_at: null,
         updated_at: now,
       });
-      const { row: settled } = await recordSucceeded(trx, deps, order, row, now);
+      // Dated when Toss canceled (what the daily reconciliation compares by KST day), not when we learned of it.
+      const { row: settled } = await recordSucceeded(trx, deps, order, row, c.canceledAt ?? now);
       refunds.push(settled);
       order = (await repo.lockOrderById(trx, order.id))!;
     }

@@ -20,10 +20,10 @@ let p: any;
 let seq = 0;
 
 before(async () => {
-  fake = await startFakeToss();
+  fake = await startFakeToss({ kind: 'live' });
   t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 5_000 } });
   s = await createTestStore(t);
-  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
+  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   liveKey = (await s.newKey({ mode: 'live' })).key;
   p = await product(t, s, { mode: 'live' });
 });
@@ -136,7 +136,7 @@ test('a repeated or out-of-order webhook changes nothing twice', async () => {
 
 test('a forged webhook changes nothing: a payment key Toss does not know, a status Toss does not confirm, another order\'s id', async () => {
   const other = await createTestStore(t);
-  await updateModeSettings(t.deps, other.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_live_client_key', tossSecretKey: fake.secretKey });
+  await updateModeSettings(t.deps, other.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   const { orderId, paymentKey } = await tossOrder(10_000);
   const second = await tossOrder(10_000);
   const real = fake.payments.get(paymentKey);
