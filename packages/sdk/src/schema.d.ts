@@ -865,6 +865,38 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "reconciliation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reconciliation with Toss Payments completed
+         * @description `data` is the Reconciliation record (`id`, `mode`, `date` (the KST day compared), `status: completed`, `differenceCount`, `gatewayTransactions`, …). Read its differences with `GET /admin/v1/reconciliations/{id}` (seller console). Sent once per completed run, daily and on demand; a failed run sends nothing.
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_reconciliation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "license.issue": {
         parameters: {
             query?: never;
@@ -943,7 +975,7 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "RECONCILIATION_NOT_FOUND" | "RECONCILIATION_NOT_AVAILABLE" | "RECONCILIATION_IN_PROGRESS" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
             /** @description fields | required | free object */
@@ -1545,7 +1577,7 @@ export interface components {
         RefundOrderRequest: {
             /** @description Integer won to refund; omitted = everything still refundable (amount − refundedAmount). Not greater than 0 → REFUND_AMOUNT_INVALID; above what is left → REFUND_EXCEEDS. A fractional number is a VALIDATION_FAILED. */
             amount?: number;
-            /** @description Shown on the order's refunds and sent to the payment gateway as the cancel reason; at most 500 characters */
+            /** @description Shown on the order's refunds and sent to the payment gateway as the cancel reason (cut to the gateway's limit: Toss takes 200 characters; the full reason is kept here); at most 500 characters */
             reason?: string | null;
             /** @description Default `false`. A refund that leaves nothing refundable revokes the order's licenses (they answer `revoked` from then on) unless this is true. Partial refunds never revoke. */
             keepLicenses?: boolean;
@@ -5414,6 +5446,87 @@ export interface operations {
                             /** @description Refund requests filed for the seller's approval (a buyer's cancel that `requiresApproval`) */
                             refundRequestIds: string[];
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_reconciliation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "reconciliation.completed";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** Reconciliation */
+                    data: {
+                        /** @description Reconciliation id (`rcn_…`) */
+                        id: string;
+                        /** @description `live` 또는 `test` */
+                        mode: "live" | "test";
+                        /**
+                         * Format: date
+                         * @description The KST calendar day compared (YYYY-MM-DD)
+                         */
+                        date: string;
+                        /** @description `running` until the comparison is done; `completed` (differences are final); `failed` (Toss refused or did not answer the transactions query: see `failure`, start another) */
+                        status: "running" | "completed" | "failed";
+                        /** @description `job`: the daily schedule; `console`: started here or on the dashboard; `cli`: `commerce reconcile` */
+                        source: "job" | "console" | "cli";
+                        /** @description Transactions (approvals and cancels) Toss listed for the day */
+                        gatewayTransactions: number;
+                        differenceCount: number;
+                        /** @description Why a `failed` run failed (Toss's code, or GATEWAY_UNAVAILABLE / NOT_CONFIGURED); null otherwise */
+                        failure: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /** @description When it completed or failed; null while running */
+                        completedAt: string | null;
                     };
                 };
             };
