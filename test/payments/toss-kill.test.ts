@@ -36,11 +36,11 @@ const children = new Set<ChildProcess>();
 
 before(async () => {
   if (!PG) return;
-  fake = await startFakeToss();
+  fake = await startFakeToss({ kind: 'live' });
   db = await createTestDatabase();
   t = await createTestApp({ database: db, config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 10_000 } });
   s = await createTestStore(t);
-  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: 'test_ck_kill_client_key', tossSecretKey: fake.secretKey });
+  await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   live = (await s.newKey({ mode: 'live' })).key;
 });
 after(async () => {
