@@ -202,6 +202,10 @@ export const MESSAGES = {
     urlRefused:
       `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +
       '개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.',
+    /** A loopback URL (localhost, 127.x, [::1]) on a port the operator did not list, in a mode that allows loopback. */
+    loopbackPortNotListed: (port: number, listed: readonly number[]): string =>
+      `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 포트 ${port}은(는) WEBHOOK_LOOPBACK_PORTS(${listed.join(',')})에 없습니다. ` +
+      `이 포트로 받으려면 서버를 WEBHOOK_LOOPBACK_PORTS=${[...listed, port].join(',')} 설정으로 다시 시작하세요.`,
     loopbackResponseOmitted: '(생략됨: 루프백 주소로 보낸 전달의 응답 본문은 기록하지 않습니다)',
     disabled: {
       manual: '판매자가 비활성화했습니다.',

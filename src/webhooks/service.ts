@@ -1,3 +1,4 @@
+import { MESSAGES } from '../platform/messages';
 import type { AppDeps } from '../deps';
 import { ApiError } from '../platform/errors';
 import { writeEvent } from '../platform/events';
@@ -9,7 +10,7 @@ import { envelopeOf, runDeliveryOnce } from './delivery';
 import { DELIVERY_ENDPOINT_DISABLED_ERROR, DISABLED_REASONS, LOOPBACK_RESPONSE_OMITTED, generateSecret, liveSecrets, openSecrets, rotateSecrets, sealSecret, SELF_SENT_EVENT_TYPES, TEST_EVENT_TYPE } from './model';
 import * as repo from './repo';
 import * as eventsRepo from './events-repo';
-import { guardWebhookUrl, loopbackPorts, namesLoopback, URL_REFUSED_MESSAGE } from './ssrf';
+import { guardWebhookUrl, loopbackPorts, namesLoopback, parseWebhookUrl, URL_REFUSED_MESSAGE, urlPort } from './ssrf';
 import type { EventDetailView, EventView, WebhookDeliveryView, WebhookEndpointView, WebhookSecretsView } from './schemas';
 
 /** Seller-console use cases of the webhooks module. Each owns its transaction; HTTP calls happen outside them. */
@@ -73,9 +74,23 @@ const eventView = (e: Parameters<typeof envelopeOf>[0]): EventView => envelopeOf
  * the operator's log (`internal`), or the answer would map the service's internal DNS and network for anyone.
  */
 async function assertUrlAllowed(deps: Deps, url: string, mode: Mode): Promise<string> {
-  const r = await guardWebhookUrl(url, { loopbackPorts: loopbackPorts(deps.config, mode) });
-  if (!r.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', { message: URL_REFUSED_MESSAGE, internal: `webhook URL refused: ${r.reason}` });
+  const ports = loopbackPorts(deps.config, mode);
+  const r = await guardWebhookUrl(url, { loopbackPorts: ports });
+  if (!r.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', { message: refusalMessage(url, ports), internal: `webhook URL refused: ${r.reason}` });
   return r.url.toString();
+}
+
+/**
+ * The generic refusal, except for a URL that itself names a loopback host (localhost, 127.x, [::1]) on a port the
+ * operator did not list while loopback is allowed for this mode: then the developer is told which port and which list,
+ * since nothing about the network is revealed by repeating what the URL and the operator's own setting say.
+ */
+function refusalMessage(raw: string, ports: readonly number[]): string {
+  if (ports.length === 0 || !namesLoopback(raw)) return URL_REFUSED_MESSAGE;
+  const parsed = parseWebhookUrl(raw);
+  if (!parsed.ok) return URL_REFUSED_MESSAGE;
+  const port = urlPort(parsed.url);
+  return ports.includes(port) ? URL_REFUSED_MESSAGE : MESSAGES.webhooks.loopbackPortNotListed(port, ports);
 }
 
 async function loadEndpoint(deps: Deps, storeId: string, id: string): Promise<repo.EndpointRow> {

@@ -150,7 +150,7 @@ async function startServer(path: string, extra: Record<string, string>): Promise
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const port = Number(extra.PORT);
+  const port = Number(extra.RECEIVER_PORT);
   for (let i = 0; ; i++) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${out}`);
     const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
@@ -256,7 +256,7 @@ createServer(async (req, res) => {
   const response = await POST(request);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(Buffer.from(await response.arrayBuffer()));
-}).listen(Number(process.env.PORT));
+}).listen(Number(process.env.RECEIVER_PORT), '127.0.0.1');
 `;
 
 /** Every KEY=value line names a real setting and the whole block passes the service's own validation. */
@@ -371,7 +371,10 @@ for (const file of guideFiles()) {
         const port = await freePort();
         const check = CHECKS[b.attrs.check ?? ''];
         assert.ok(check, `${where}: unknown check "${b.attrs.check}"`);
-        const ctx = { PORT: String(port), ...(await check.prepare?.(port)) };
+        // The example receivers run beside the service: they must not read its PORT, and they bind loopback only.
+        assert.doesNotMatch(code, /process\.env\.PORT\b/, `${where}: an example receiver reads the service's own PORT variable`);
+        if (run === 'server') assert.match(code, /\.listen\(.*'127\.0\.0\.1'/, `${where}: an example receiver must bind 127.0.0.1`);
+        const ctx = { RECEIVER_PORT: String(port), ...(await check.prepare?.(port)) };
         let path: string;
         if (run === 'next-route') {
           writeBlock('route.ts', code);

@@ -135,11 +135,21 @@ test('WEBHOOK_LOOPBACK_PORTS: loopback is allowed only to the listed ports, at r
   const unlisted = await startReceiver({ listed: false });
   const other = await startReceiver();
   try {
-    for (const url of [unlisted.url(), `http://localhost:${unlisted.port}/h`, `http://[::1]:${unlisted.port}/h`, 'http://127.0.0.1/h', 'https://localhost/h']) {
+    const listed = dev.deps.config.webhookLoopbackPorts.join(',');
+    for (const [url, port] of [[unlisted.url(), unlisted.port], [`http://localhost:${unlisted.port}/h`, unlisted.port], [`http://[::1]:${unlisted.port}/h`, unlisted.port], ['http://127.0.0.1/h', 80], ['https://localhost/h', 443]] as const) {
       const res = await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'test', url, eventTypes: ['order.paid'] });
       assert.equal(res.status, 400, `not a listed port: ${url}`);
-      assert.equal(res.body.message, URL_REFUSED);
+      assert.equal(res.body.code, 'WEBHOOK_URL_NOT_ALLOWED');
+      // The developer is told which port was refused and which list the server runs with.
+      assert.ok(res.body.message.includes(`포트 ${port}은(는) WEBHOOK_LOOPBACK_PORTS(${listed})에 없습니다`), `${url}: ${res.body.message}`);
+      assert.ok(res.body.message.includes(`WEBHOOK_LOOPBACK_PORTS=${listed},${port}`), res.body.message);
     }
+    // A name that is not itself loopback keeps the generic answer (how names resolve is not the seller's to learn).
+    const named = await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'test', url: 'http://10.0.0.1:9/h', eventTypes: ['order.paid'] });
+    assert.equal(named.body.message, URL_REFUSED);
+    // Live mode never gets the loopback exception, so it never names the list either.
+    const live = await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'live', url: `http://localhost:${unlisted.port}/h`, eventTypes: ['order.paid'] });
+    assert.equal(live.body.message, URL_REFUSED);
     assert.equal((await admin(dev, ds)('POST', '/admin/v1/webhook-endpoints', { mode: 'test', url: rx.url('/listed'), eventTypes: ['order.paid'] })).status, 201);
     // Registered on a listed port, then the operator narrows the list: delivery checks the port again, sends nothing.
     const store = await createTestStore(dev);
