@@ -3,6 +3,7 @@
 // with the SQL migrations beside it. npm packages stay external (loaded from node_modules at run time), so the
 // bundle holds only our code. Production runs this JavaScript; tsx is for development and tests only.
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,3 +25,11 @@ await build({
 });
 // src/db/index.ts reads its migrations from `<its own directory>/migrations`; in the bundle that is dist/.
 cpSync(join(root, 'src/db/migrations'), join(out, 'migrations'), { recursive: true });
+
+// The client packages as npm tarballs (their prepack compiles them), served at /downloads/<name>-<version>.tgz so a
+// seller's app installs them from this service: they are not on a public registry.
+const packs = join(out, 'packages');
+mkdirSync(packs, { recursive: true });
+for (const name of ['license-client', 'sdk']) {
+  execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: join(root, 'packages', name), stdio: ['ignore', 'ignore', 'inherit'] });
+}

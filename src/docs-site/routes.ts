@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FAVICON_SVG } from '../platform/brand';
 import { LANGS, loadGuides, type Guide, type Lang } from './guides';
 import { guidePage, indexPage } from './layout';
+import downloads from './downloads';
 
 /**
  * The documentation site: `/docs` (Korean) and `/docs/en` list the guides (docs/guides/{ko,en}/*.md, rendered once
@@ -34,5 +35,6 @@ export default async function docsSite(app: FastifyInstance): Promise<void> {
     const body = LANGS.includes(req.params.lang as Lang) ? pages.get(`/docs/${req.params.lang}/${req.params.slug}`) : undefined;
     return body ? send(reply, body) : reply.callNotFound();
   });
+  await app.register(downloads);
   app.get('/docs/favicon.svg', hide, async (_req, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG));
 }

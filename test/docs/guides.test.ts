@@ -35,6 +35,7 @@ let toss: FakeToss;
 let s: TestStore;
 let baseUrl: string;
 let work: string;
+let outer: string;
 const env: Record<string, string> = {};
 let restoreDns: () => void = () => {};
 
@@ -102,18 +103,22 @@ before(async () => {
   };
 
   // A project folder as a reader's would be: the packages the examples import, and nothing else.
-  work = mkdtempSync(join(tmpdir(), 'commerce-guides-'));
+  // The third-party packages sit in the folder above it (node resolves upwards; an `npm install` in the project, as
+  // the licenses guide runs, would remove links it did not make). The license client is not linked: the guide's own
+  // install step fetches it from the service's /downloads, as a reader does.
+  outer = mkdtempSync(join(tmpdir(), 'commerce-guides-'));
+  work = join(outer, 'app');
+  mkdirSync(join(outer, 'node_modules'), { recursive: true });
+  mkdirSync(work);
   writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  mkdirSync(join(work, 'node_modules', '@commerce'), { recursive: true });
-  for (const name of ['express', 'fastify', 'standardwebhooks', 'tsx']) symlinkSync(join(ROOT, 'node_modules', name), join(work, 'node_modules', name));
-  symlinkSync(join(ROOT, 'packages', 'license-client'), join(work, 'node_modules', '@commerce', 'license-client'));
+  for (const name of ['express', 'fastify', 'standardwebhooks', 'tsx']) symlinkSync(join(ROOT, 'node_modules', name), join(outer, 'node_modules', name));
 });
 
 after(async () => {
   restoreDns();
   await t?.close();
   await toss?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  if (outer) rmSync(outer, { recursive: true, force: true });
 });
 
 interface Ran {
