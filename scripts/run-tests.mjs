@@ -1,9 +1,19 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under test/, src/ and packages/ with node's test runner (through tsx).
-// Node 20's --test does not expand globs or pick up .ts files by itself, hence this list.
-import { readdirSync, statSync } from 'node:fs';
+// Runs the *.test.ts files under test/, src/ and packages/ (through tsx), several files at once, each in its own
+// process with its own database, and prints each file's output when it ends, then the time each part took.
+//
+//   node scripts/run-tests.mjs            the fast suite: every file except the slow ones (`npm test`)
+//   node scripts/run-tests.mjs --slow     only the slow files: browsers (test/browser/) and files marked `@slow`
+//                                         (several server processes, kill -9, npm pack) (`npm run test:slow`)
+//   node scripts/run-tests.mjs --all      both (CI)
+//   node scripts/run-tests.mjs <part>…    only files whose path contains one of the parts (fast and slow alike)
+//
+// TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
+// database or on sockets part of the time).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 
 function walk(dir, out = []) {
   let entries;
@@ -21,16 +31,74 @@ function walk(dir, out = []) {
   return out;
 }
 
-const filter = process.argv.slice(2);
+/** Slow: the browser tests, and files that say so in their first lines with `@slow` (and why). */
+function isSlow(file) {
+  if (file.startsWith(join('test', 'browser'))) return true;
+  return /@slow\b/.test(readFileSync(file, 'utf8').slice(0, 2000));
+}
+
+const args = process.argv.slice(2);
+const group = args.includes('--all') ? 'all' : args.includes('--slow') ? 'slow' : 'fast';
+const filter = args.filter((a) => !a.startsWith('--'));
 let files = ['test', 'src', 'packages'].flatMap((d) => walk(d)).sort();
 if (filter.length) files = files.filter((f) => filter.some((x) => f.includes(x)));
+else if (group !== 'all') files = files.filter((f) => isSlow(f) === (group === 'slow'));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const concurrency = process.env.TEST_CONCURRENCY ?? '2';
-const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
-});
-process.exit(res.status ?? 1);
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? availableParallelism() + 1));
+const label = filter.length ? `files matching ${filter.join(', ')}` : { fast: 'the fast suite', slow: 'the slow suite', all: 'every test file' }[group];
+console.log(`running ${files.length} test files (${label}), ${concurrency} at a time`);
+
+// Long files first, so the pool does not end waiting on one: the browser and multi-process files, then by size.
+const weight = (f) => (isSlow(f) ? 1e9 : 0) + statSync(f).size;
+const queue = [...files].sort((a, b) => weight(b) - weight(a));
+
+const started = Date.now();
+const results = [];
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', file], {
+      env: { ...process.env, NODE_ENV: 'test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code, signal) => {
+      const seconds = (Date.now() - t0) / 1000;
+      const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+      const r = { file, seconds, ok: code === 0, code: code ?? signal, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled') };
+      if (r.pass + r.fail + r.cancelled + r.skipped === 0) r.ok = false; // a file that ran no test at all is a failure, not a pass
+      process.stdout.write(`\n━━ ${file} — ${r.ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n${out}`);
+      resolve(r);
+    });
+  });
+}
+
+async function lane() {
+  for (let f = queue.shift(); f; f = queue.shift()) results.push(await runFile(f));
+}
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
+
+const total = (Date.now() - started) / 1000;
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+const byPart = new Map();
+for (const r of results) {
+  const part = r.file.split('/').slice(0, 2).join('/');
+  byPart.set(part, (byPart.get(part) ?? 0) + r.seconds);
+}
+console.log('\n━━ time per part (seconds of file time; files run in parallel)');
+for (const [part, s] of [...byPart].sort((a, b) => b[1] - a[1])) console.log(`${s.toFixed(1).padStart(8)}  ${part}`);
+console.log('\n━━ slowest files');
+for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`${r.seconds.toFixed(1).padStart(8)}  ${r.file}`);
+const failed = results.filter((r) => !r.ok);
+console.log(`\n━━ ${label}: ${results.length} files, ${sum('pass')} tests passed, ${sum('fail')} failed, ${sum('cancelled')} cancelled, ${sum('skipped')} skipped, in ${(total / 60).toFixed(1)} min (${total.toFixed(0)} s)`);
+if (failed.length) {
+  console.log('failed files:');
+  for (const r of failed) console.log(`  ${r.file} (exit ${r.code}, ${r.fail} failed)`);
+}
+process.exit(failed.length ? 1 : 0);

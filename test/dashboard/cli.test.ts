@@ -1,3 +1,4 @@
+// @slow: runs the operator CLI as its own processes (npm run test:slow)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';

@@ -1,3 +1,4 @@
+// @slow: starts the guides' servers as their own processes and runs npm install (npm run test:slow)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,3 +1,4 @@
+// @slow: starts servers as their own processes and kills them with kill -9 (npm run test:slow)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

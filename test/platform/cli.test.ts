@@ -1,3 +1,4 @@
+// @slow: starts the built service as its own process (npm run test:slow)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';

@@ -1,3 +1,4 @@
+// @slow: generates a client and compiles it with tsc (npm run test:slow)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @slow: packs the package with npm and installs it in a fresh project (npm run test:slow)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

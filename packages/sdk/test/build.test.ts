@@ -1,3 +1,4 @@
+// @slow: compiles the SDK with tsc (npm run test:slow)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
