@@ -84,3 +84,28 @@ export function loadGuides(dir = guidesDir()): Guide[] {
   }
   return out;
 }
+
+/** A page of the reference manual: `docs/manual/*.md`, in English, moved out of the README (`/docs/manual/<slug>`). */
+export interface ManualPage {
+  slug: string;
+  title: string;
+  summary: string;
+  html: string;
+}
+
+/** The manual sits beside the guides: `docs/manual`. Pages are listed in file-name order (`01-…`). */
+export function loadManual(dir = join(dirname(guidesDir()), 'manual')): ManualPage[] {
+  if (!existsSync(dir)) return [];
+  const md = markdown();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((file) => {
+      const source = readFileSync(join(dir, file), 'utf8');
+      const tokens = md.lexer(source);
+      const heading = tokens.find((t): t is Tokens.Heading => t.type === 'heading' && t.depth === 1);
+      const para = tokens.find((t): t is Tokens.Paragraph => t.type === 'paragraph');
+      if (!heading) throw new Error(`manual/${file}: a page starts with a "# Title"`);
+      return { slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: plain(heading.text), summary: para ? plain(para.text) : '', html: md.parse(source) as string };
+    });
+}

@@ -1,6 +1,6 @@
 import { escapeHtml } from '../pages/html';
 import { PRODUCT_NAME } from '../platform/brand';
-import type { Guide, Lang } from './guides';
+import type { Guide, Lang, ManualPage } from './guides';
 
 const TEXT = {
   ko: { guides: '가이드', reference: 'API 레퍼런스', console: '판매자 콘솔 API', other: 'English', intro: '판매자 서버에서 결제를 받고, 웹훅을 확인하고, 라이선스를 나눠 주는 방법을 차례로 설명합니다. 모든 코드 예시는 실제 서비스를 상대로 테스트에서 실행됩니다.', refAbout: '모든 엔드포인트, 요청·응답 스키마, 오류 코드 (OpenAPI 3.1)', consoleAbout: '상점, API 키, 설정, 상품, 쿠폰, 웹훅 엔드포인트 (소유자 토큰)', openapi: 'OpenAPI 문서 (JSON)', home: '문서 홈' },
@@ -73,7 +73,7 @@ ${body}
 </html>`;
 }
 
-export function indexPage(lang: Lang, guides: Guide[]): string {
+export function indexPage(lang: Lang, guides: Guide[], manual: ManualPage[] = []): string {
   const t = TEXT[lang];
   const cards = guides
     .filter((g) => g.lang === lang)
@@ -85,6 +85,10 @@ export function indexPage(lang: Lang, guides: Guide[]): string {
 <ul class="cards">
 ${cards}
 </ul>
+${manual.length ? `<h2>${lang === 'ko' ? '매뉴얼 (영어)' : 'Manual'}</h2>
+<ul class="cards">
+${manual.map((m) => `<li><a href="/docs/manual/${m.slug}" hreflang="en">${escapeHtml(m.title)}</a><p lang="en">${escapeHtml(m.summary)}</p></li>`).join('\n')}
+</ul>` : ''}
 <h2>${t.reference}</h2>
 <ul class="cards">
 <li><a href="/docs/reference">${t.reference}</a><p>${t.refAbout} · <a href="/v1/openapi.json">${t.openapi}</a></p></li>
@@ -97,4 +101,10 @@ export function guidePage(guide: Guide, hasOther: boolean): string {
   const other = guide.lang === 'ko' ? 'en' : 'ko';
   const crumb = `<p class="crumb"><a href="/docs/${guide.lang}">← ${TEXT[guide.lang].home}</a></p>`;
   return page(guide.lang, `${guide.title} — ${PRODUCT_NAME}`, hasOther ? `/docs/${other}/${guide.slug}` : `/docs/${other}`, crumb + guide.html);
+}
+
+/** A manual page (English only; the language button leads to the Korean docs home). */
+export function manualPage(m: ManualPage): string {
+  const crumb = `<p class="crumb"><a href="/docs/en">← ${TEXT.en.home}</a></p>`;
+  return page('en', `${m.title} — ${PRODUCT_NAME}`, '/docs/ko', crumb + m.html);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FAVICON_SVG } from '../platform/brand';
-import { LANGS, loadGuides, type Guide, type Lang } from './guides';
-import { guidePage, indexPage } from './layout';
+import { LANGS, loadGuides, loadManual, type Guide, type Lang } from './guides';
+import { guidePage, indexPage, manualPage } from './layout';
 import downloads from './downloads';
 
 /**
@@ -10,8 +10,10 @@ import downloads from './downloads';
  */
 export default async function docsSite(app: FastifyInstance): Promise<void> {
   const guides = loadGuides();
+  const manual = loadManual();
   const pages = new Map<string, string>();
-  for (const lang of LANGS) pages.set(`/docs/${lang}`, indexPage(lang, guides));
+  for (const lang of LANGS) pages.set(`/docs/${lang}`, indexPage(lang, guides, manual));
+  for (const m of manual) pages.set(`/docs/manual/${m.slug}`, manualPage(m));
   const key = (g: Pick<Guide, 'lang' | 'slug'>) => `/docs/${g.lang}/${g.slug}`;
   for (const g of guides) pages.set(key(g), guidePage(g, guides.some((o) => o.lang !== g.lang && o.slug === g.slug)));
 
@@ -32,7 +34,8 @@ export default async function docsSite(app: FastifyInstance): Promise<void> {
     return body ? send(reply, body) : reply.callNotFound();
   });
   app.get<{ Params: { lang: string; slug: string } }>('/docs/:lang/:slug', hide, async (req, reply) => {
-    const body = LANGS.includes(req.params.lang as Lang) ? pages.get(`/docs/${req.params.lang}/${req.params.slug}`) : undefined;
+    const known = LANGS.includes(req.params.lang as Lang) || req.params.lang === 'manual';
+    const body = known ? pages.get(`/docs/${req.params.lang}/${req.params.slug}`) : undefined;
     return body ? send(reply, body) : reply.callNotFound();
   });
   await app.register(downloads);
