@@ -86,7 +86,11 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       });
       return { kind: 'done' as const, done: { timing: 'now' as const, orderId: null, amount: 0 } };
     }
-    const step = await claim(trx, deps, sub, { kind: 'difference', start: own, end: sub.current_period_end, attempt: 0, target, amount: difference }, now);
+    // A second upgrade at the same instant (after the first was charged, or failed) is a new change, not a retry of the
+    // first: it takes the next slot. Concurrent requests still meet on the row lock, and the in-flight check above
+    // sends the later one away while the first is with the gateway.
+    const attempt = await repo.countSlotCharges(trx, sub.id, 'difference', own);
+    const step = await claim(trx, deps, sub, { kind: 'difference', start: own, end: sub.current_period_end, attempt, target, amount: difference }, now);
     if (step.kind !== 'charge') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
     return { kind: 'charge' as const, chargeId: step.chargeId, amount: difference };
   });

@@ -125,6 +125,18 @@ export async function claimCharge(trx: Db, row: Insertable<SubscriptionChargesTa
     .executeTakeFirst();
 }
 
+/** How many charges of one kind a subscription has for one period start (finished ones: callers check in-flight first). */
+export async function countSlotCharges(db: Db, subscriptionId: string, kind: 'renewal' | 'difference', periodStart: Date): Promise<number> {
+  const r = await db
+    .selectFrom('subscription_charges')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('subscription_id', '=', subscriptionId)
+    .where('kind', '=', kind)
+    .where('period_start', '=', periodStart)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export function findCharge(db: Db, subscriptionId: string, kind: 'renewal' | 'difference', periodStart: Date, attempt: number): Promise<SubscriptionChargeRow | undefined> {
   return db
     .selectFrom('subscription_charges')

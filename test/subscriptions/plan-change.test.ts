@@ -71,6 +71,22 @@ test('an upgrade takes effect now and charges the prorated difference (order.pai
   t.clock.set('2026-11-01T00:00:00.000Z');
 });
 
+test('two upgrades at the same instant (basic → pro → max) are two changes: each charged its own difference, never a 5xx', async () => {
+  const p = await createSubscriptionProduct(t, s, { plans: [...PLANS, { id: 'max', name: '맥스', monthlyPrice: 29_900, yearlyPrice: 299_000 }] });
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id });
+  t.clock.set('2026-11-11T00:00:00.000Z');
+  const first = await change(subscriptionId, { planId: 'pro', interval: 'monthly' });
+  assert.equal(first.statusCode, 200, first.body);
+  const second = await change(subscriptionId, { planId: 'max', interval: 'monthly' });
+  assert.equal(second.statusCode, 200, second.body);
+  assert.equal(second.json().subscription.planId, 'max');
+  assert.equal(second.json().amount, 6_666, '(29,900 − 19,900) × 20/30');
+  assert.notEqual(second.json().orderId, first.json().orderId);
+  const diffs = await t.db.selectFrom('orders').select(['amount', 'plan_id']).where('subscription_id', '=', subscriptionId).where('subscription_event', '=', 'difference').orderBy('created_at').execute();
+  assert.deepEqual(diffs.map((o) => [Number(o.amount), o.plan_id]), [[6_666, 'pro'], [6_666, 'max']]);
+  t.clock.set('2026-11-01T00:00:00.000Z');
+});
+
 test('a downgrade waits for the next renewal (plan_change_scheduled, pendingPlanChange), which charges the cheaper price and switches the plan', async () => {
   const p = await createSubscriptionProduct(t, s, { plans: PLANS });
   const { subscriptionId } = await subscribe(t, s, { productId: p.id, planId: 'pro' });
