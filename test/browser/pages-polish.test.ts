@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { createTestApp, bearer } from '../helpers/app';
+import { createTestApp, bearer, post } from '../helpers/app';
+import { subscribe } from '../subscriptions/factory';
 import { createProduct, createSession, createSubscriptionProduct, submitPayForm } from '../checkout/factory';
 import { signIn, addSessionToBrowser } from '../dashboard/helpers';
 import { TEST_CARDS } from '../../src/payments';
@@ -56,6 +57,9 @@ test('dashboard home, tab bar, refund form, receipt, guide, footers and the subs
     const subProduct = await createSubscriptionProduct(t, s);
     const subSession = await createSession(t, s.key, { productId: subProduct.id, planId: 'basic', interval: 'monthly' });
     const oneTimeSession = await createSession(t, s.key, { productId: product.id });
+    const sub = await subscribe(t, s, { productId: subProduct.id });
+    const portal = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId: sub.subscriptionId, returnUrl: 'https://example.com/account' } });
+    assert.equal(portal.statusCode, 200, portal.body);
     const guide = '/docs/ko/accept-payments';
 
     browser = await launchChromium(chromium);
@@ -135,6 +139,10 @@ test('dashboard home, tab bar, refund form, receipt, guide, footers and the subs
       await axeClean(page, `subscription payment page ${width}`);
       await page.goto(oneTimeSession.url);
       assert.doesNotMatch((await page.textContent('.test')) ?? '', /0341/);
+      // The buyer portal's wider column (720 px on a desktop) carries its footer along.
+      await page.goto(portal.json().url);
+      await page.screenshot({ path: `/tmp/pages-portal-${width}.png`, fullPage: true });
+      await footerAligned(page, `portal ${width}`);
 
       // 4. A guide's code-language label sits above the code, never over its first line.
       await page.goto(`${base}${guide}`);
