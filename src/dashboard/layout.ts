@@ -25,8 +25,9 @@ header.top button{background:#fff;color:#191f28;border:0;padding:6px 10px;font-s
 .usermenu{display:flex;gap:8px;align-items:center;flex-wrap:wrap;font-size:13px}
 .usermenu form{margin:0}
 .testbanner{background:#fff4e5;color:#5c3a00;border-bottom:2px dashed #f59f00;padding:8px 16px;font-size:13px;font-weight:600}
-nav.sections{background:#fff;border-bottom:1px solid #e5e8eb;display:flex;gap:4px;overflow-x:auto;padding:0 12px;-webkit-overflow-scrolling:touch}
+nav.sections{background:#fff;border-bottom:1px solid #e5e8eb;display:flex;flex-wrap:wrap;gap:0 4px;padding:0 12px}
 nav.sections a{display:block;padding:12px 10px;color:#333d4b;text-decoration:none;font-size:15px;white-space:nowrap;border-bottom:3px solid transparent}
+@media (max-width:720px){nav.sections{padding:2px 8px}nav.sections a{padding:8px 8px 6px}}
 nav.sections a[aria-current=page]{border-color:#3182f6;color:#1b64da;font-weight:700}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px}
 .stat{background:#fff;border-radius:12px;padding:14px}
@@ -59,7 +60,11 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .narrow{max-width:420px;margin:24px auto}
 .dash .method{overflow-wrap:anywhere;min-width:0;font-size:14px}
 .dash pre{max-width:100%;overflow-x:auto}
-svg.chart{width:100%;max-width:720px;height:auto;display:block}
+svg.chart{width:100%;height:140px;display:block}
+.chart-box{margin-top:8px}
+.chart-max,.chart-axis{color:#4e5968;font-size:13px;margin:0;font-variant-numeric:tabular-nums}
+.chart-max{margin-bottom:4px}
+.chart-axis{display:flex;justify-content:space-between;gap:8px;margin-top:4px}
 `);
 
 export interface NavItem {

@@ -46,13 +46,14 @@ function markdown(): Marked {
       code({ text, lang }: Tokens.Code) {
         const language = (lang ?? '').match(/^[A-Za-z0-9_+-]*/)?.[0] ?? '';
         const label = language ? `<span class="code-lang">${escapeHtml(language)}</span>` : '';
-        return `<div class="code">${label}<pre><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}</code></pre></div>\n`;
+        return `<div class="code">${label}<pre tabindex="0"><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}</code></pre></div>\n`;
       },
       table(token: Tokens.Table) {
-        // A wide table scrolls inside its own box on a phone instead of widening the page.
+        // A wide table scrolls inside its own box on a phone instead of widening the page; like a code block, the box
+        // takes keyboard focus so it can be scrolled without a pointer.
         const head = token.header.map((c) => `<th>${this.parser.parseInline(c.tokens)}</th>`).join('');
         const rows = token.rows.map((r) => `<tr>${r.map((c) => `<td>${this.parser.parseInline(c.tokens)}</td>`).join('')}</tr>`).join('\n');
-        return `<div class="table"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>\n`;
+        return `<div class="table" tabindex="0"><table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>\n`;
       },
     },
   });

@@ -27,10 +27,11 @@ p,li{font-size:1rem}
 a{color:#2b59c3}
 code{font-family:"D2Coding","NanumGothicCoding",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#f1f3f8;border-radius:4px;padding:.1em .35em;word-break:normal;overflow-wrap:anywhere}
 td code,th code{white-space:nowrap}
-.code{position:relative;margin:1em 0}
+.code{margin:1em 0;background:#141a26;border-radius:8px}
 .code pre{margin:0;background:#141a26;color:#e8ecf4;border-radius:8px;padding:14px 16px;overflow-x:auto;line-height:1.55;font-size:.85rem}
 .code pre code{background:none;padding:0;color:inherit;word-break:normal;white-space:pre}
-.code-lang{position:absolute;top:6px;right:10px;font-size:.7rem;color:#9aa6bd;text-transform:uppercase;letter-spacing:.05em}
+.code-lang{display:block;padding:6px 16px 0;text-align:right;font-size:.7rem;line-height:1.4;color:#9aa6bd;text-transform:uppercase;letter-spacing:.05em}
+.code-lang+pre{padding-top:4px;border-radius:0 0 8px 8px}
 .table{overflow-x:auto;margin:1em 0}
 table{border-collapse:collapse;min-width:100%;font-size:.92rem}
 th,td{border:1px solid #dde2ec;padding:6px 10px;text-align:left;vertical-align:top}

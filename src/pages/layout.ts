@@ -5,7 +5,8 @@ export const CSS = raw(`
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:#f2f4f6;color:#191f28;font:16px/1.5 -apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Noto Sans KR","Malgun Gothic",sans-serif}
-main{max-width:480px;margin:0 auto;padding:16px}
+:root{--col:480px}
+main{max-width:var(--col);margin:0 auto;padding:16px}
 .store{display:flex;justify-content:space-between;align-items:center;color:#4e5968;font-size:14px;margin:4px 2px 12px}
 .badge{background:#fff4e5;color:#8a4b00;border:1px solid #ffd8a8;border-radius:999px;padding:2px 10px;font-size:12px;font-weight:600}
 .card{background:#fff;border-radius:16px;padding:20px;margin-bottom:12px;box-shadow:0 1px 2px rgba(0,0,0,.04)}
@@ -67,8 +68,9 @@ ul.terms li{margin:4px 0}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 button:disabled{opacity:.6;cursor:progress}
 .key{display:flex;gap:8px;align-items:center;margin-top:8px}
-.key code{flex:1;font-size:15px;background:#f2f4f6;border-radius:8px;padding:10px 12px;user-select:all;-webkit-user-select:all;overflow-wrap:anywhere}
+.key code{flex:1;min-width:0;font-size:15px;background:#f2f4f6;border-radius:8px;padding:10px 12px;user-select:all;-webkit-user-select:all;white-space:nowrap;overflow-x:auto;overflow-wrap:normal}
 .key button{width:auto;padding:10px 14px;font-size:14px;background:#e8f3ff;color:#1b64da}
+@media (max-width:480px){.key{flex-wrap:wrap}.key code{flex-basis:100%}}
 ul.list{list-style:none;margin:0;padding:0}
 ul.list li{border-top:1px solid #f2f4f6;padding:10px 0}
 ul.list li:first-child{border-top:0;padding-top:0}
@@ -78,7 +80,7 @@ ul.list li:first-child{border-top:0;padding-top:0}
 .status.approved{background:#e9f9ef;color:#0a7c42}
 .status.held{background:#fff4e5;color:#8a4b00}
 .card .card{box-shadow:none;border:1px solid #e5e8eb;padding:16px}
-footer.biz{max-width:480px;margin:4px auto 24px;padding:12px 20px 0;color:#4e5968;font-size:12px;line-height:1.6;border-top:1px solid #d1d6db}
+footer.biz{width:calc(100% - 32px);max-width:calc(var(--col) - 32px);margin:4px auto 24px;padding:12px 0 0;color:#4e5968;font-size:12px;line-height:1.6;border-top:1px solid #d1d6db}
 footer.biz p{margin:0}
 footer.biz a{color:#4e5968}
 footer.biz .sample{color:#8a5a00;font-weight:600;margin-bottom:4px}

@@ -44,7 +44,7 @@ export function licensesCard(licenses: OrderLicenseView[], lang: 'ko' | 'en' = '
       (l, i) => html`<li>
       <div class="line"><span class="status ${l.status === 'active' ? 'approved' : l.status === 'pending' ? 'held' : 'canceled'}">${c.status[l.status]}</span><span class="muted">${l.expiresAt ? until(new Date(l.expiresAt)) : c.noExpiry}</span></div>
       ${l.key
-        ? html`<div class="key"><code id="license-key-${i}" class="license-key">${l.key}</code><button type="button" data-copy="license-key-${i}"${lang === 'en' ? html` data-copied="${c.copied}"` : ''} hidden aria-label="${c.copyLabel}">${c.copy}</button></div>`
+        ? html`<div class="key"><code id="license-key-${i}" class="license-key" tabindex="0">${l.key}</code><button type="button" data-copy="license-key-${i}"${lang === 'en' ? html` data-copied="${c.copied}"` : ''} hidden aria-label="${c.copyLabel}">${c.copy}</button></div>`
         : html`<p class="muted">${c.pending}</p>`}
     </li>`,
     )}

@@ -40,7 +40,7 @@ const CSS = raw(`<style>
 .status{border-radius:999px;padding:2px 10px;font-size:12px;font-weight:700;white-space:nowrap}
 .status.active{background:#e8f7ee;color:#0a7c42}.status.past_due{background:#fff4e5;color:#b25e00}.status.ended{background:#f2f4f6;color:#6b7684}
 .choices{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin-top:16px}
-@media (min-width:640px){main{max-width:720px}}
+@media (min-width:640px){:root{--col:720px}}
 dl.amounts dt{white-space:nowrap}
 .choice{border:1px solid #d1d6db;border-radius:12px;padding:12px;display:flex;flex-direction:column;gap:6px;min-width:0}
 .choice h3{font-size:15px;margin:0}

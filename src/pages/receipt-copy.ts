@@ -39,6 +39,8 @@ export function koDay(d: Date): string {
 
 /** The last day before an instant at 00:00 KST: deadlines are written as the end of that day. */
 const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
+/** The last minute before an instant at 00:00 KST (23:59 of the last day). */
+const lastMinute = (end: Date): Date => new Date(end.getTime() - 60_000);
 
 const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
 
@@ -64,8 +66,11 @@ const KO = {
   testMode: '테스트 모드',
   time: (d: Date) => kst(d),
   day: koDay,
-  /** A window's last day, as Korean deadlines are written: `2026-11-10 24:00`. */
-  endOfDay: (end: Date) => `${kstDate(lastDay(end))} 24:00`,
+  /**
+   * A window's end (00:00 KST of the day after its last day) in the receipt's one time format: `2026년 11월 10일 오후
+   * 11:59` - the last minute of the last day, so "까지" reads as that whole day, like every other time on the page.
+   */
+  endOfDay: (end: Date) => kst(lastMinute(end)),
   money: (n: number) => won(n),
   order: {
     aria: '주문 내역',
@@ -127,7 +132,7 @@ const EN: ReceiptCopy = {
   testMode: 'Test mode',
   time: enTime,
   day: enDay,
-  endOfDay: (end) => `the end of ${enDay(lastDay(end))} (24:00 KST)`,
+  endOfDay: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
   money: (n) => `₩${n.toLocaleString('en-US')}`,
   order: {
     aria: 'Order',

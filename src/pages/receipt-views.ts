@@ -37,7 +37,9 @@ dl.amounts dd{overflow-wrap:anywhere}
 main{overflow-wrap:break-word}
 html[lang=ko] main{word-break:keep-all}
 .legal a[href^="tel:"]{white-space:nowrap}
-@media (min-width:900px){main{max-width:600px;padding-top:40px}footer.biz{max-width:600px}}
+#order-id{white-space:nowrap}
+@media (max-width:480px){dl.amounts dd#order-id{grid-column:1/-1;margin-top:-4px}}
+@media (min-width:900px){:root{--col:600px}main{padding-top:40px}}
 </style>`);
 
 export interface ReceiptForm {

@@ -183,6 +183,7 @@ ${summary(ctx, f.price)}
           <li><code>${cardGroups(TEST_CARDS.unknown)}</code> 결과 확인 지연</li>
           <li><code>${cardGroups(TEST_CARDS.refundFails)}</code> 승인, 이후 환불 실패</li>
           <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
+          ${ctx.session.billing_interval ? html`<li><code>${cardGroups(TEST_CARDS.renewalDeclined)}</code> 첫 결제 승인, 이후 정기결제(갱신·플랜 변경 차액) 거절</li>` : ''}
         </ul>
         간편결제는 승인 화면을 거칩니다.</div>`
         : ''}

@@ -68,7 +68,7 @@ test('seller dashboard business pages in Chromium: create a product, see a hoste
     // 4. Refund it in full from the order page.
     await page.click(`tr[data-order-id="${order.id}"] a`);
     await page.waitForURL(new RegExp(`/dashboard/orders/${order.id}$`));
-    assert.equal(await page.inputValue('#refund-amount'), '15000');
+    assert.equal(await page.inputValue('#refund-amount'), '15,000');
     await page.fill('#refund-reason', '구매자 요청으로 환불');
     await Promise.all([page.waitForURL(/done=refunded/), page.click('#refund-form button[type=submit]')]);
     assert.match((await page.textContent('#order-status')) ?? '', /전액 환불/);

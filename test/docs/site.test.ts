@@ -34,7 +34,7 @@ test('each guide page renders, switches language to the same guide, and every li
     assert.match(res.headers['content-security-policy'] as string, /default-src 'none'/);
     assert.ok(res.body.includes(`href="/docs/${other}/${slugOf(f)}"`), `${url}: language switch`);
     assert.ok(!/run=|check=|expect=/.test(res.body), `${url}: test annotations stay out of the page`);
-    assert.match(res.body, /<pre><code class="language-/);
+    assert.match(res.body, /<pre tabindex="0"><code class="language-/);
     for (const [, href] of res.body.matchAll(/href="([^"]+)"/g)) {
       if (/^https?:/.test(href!) || href!.startsWith('#')) continue;
       const target = new URL(href!, `http://localhost${url}`).pathname;

@@ -57,7 +57,7 @@ test('a service-issued license reaches the buyer: in the Order, in order.paid (v
 
   const receipt = await t.app.inject({ url: new URL(order.receiptUrl).pathname + new URL(order.receiptUrl).search });
   assert.equal(receipt.statusCode, 200);
-  assert.match(receipt.body, new RegExp(`<code id="license-key-0" class="license-key">${lic.key}</code>`), 'selectable text');
+  assert.match(receipt.body, new RegExp(`<code id="license-key-0" class="license-key" tabindex="0">${lic.key}</code>`), 'selectable text');
   assert.match(receipt.body, /<button type="button" data-copy="license-key-0" hidden aria-label="라이선스 키 복사">복사<\/button>/);
   assert.match(receipt.body, /<script src="\/pay-assets\/pay.js" defer>/);
   assert.match(String(receipt.headers['content-security-policy']), /script-src 'self'/);

@@ -59,7 +59,7 @@ test('a one-time order: the withdrawal period, its effect (3 business days, 연 
   const ko = await open(order);
   assert.match(ko, /<html lang="ko">/);
   // paid Monday 11-02 (KST); day 7 is Monday 11-09, a business day
-  assert.equal(text(ko, 'withdrawal-window'), '결제일로부터 7일 이내, 2026-11-09 24:00까지 청약철회(구매 취소)를 요청하면 결제 금액 전액을 환불받을 수 있습니다.');
+  assert.equal(text(ko, 'withdrawal-window'), '결제일로부터 7일 이내, 2026년 11월 9일 오후 11:59까지 청약철회(구매 취소)를 요청하면 결제 금액 전액을 환불받을 수 있습니다.');
   assert.match(text(ko, 'withdrawal-how'), /이 페이지의 ‘환불 요청하기’/);
   assert.match(text(ko, 'withdrawal-how'), /위약금이나 손해배상을 물지 않습니다/);
   assert.match(text(ko, 'withdrawal-effect'), /3영업일 이내에 결제 대금을 환불합니다/);
@@ -80,7 +80,7 @@ test('a one-time order: the withdrawal period, its effect (3 business days, 연 
   const en = await open(order, 'en');
   assert.match(en, /<html lang="en">/);
   assert.equal(text(en, 'order-status'), 'Paid');
-  assert.equal(text(en, 'withdrawal-window'), 'You may withdraw from this purchase within 7 days of payment, until the end of Nov 9, 2026 (24:00 KST), and get the full amount back.');
+  assert.equal(text(en, 'withdrawal-window'), 'You may withdraw from this purchase within 7 days of payment, until the end of Nov 9, 2026 (11:59 PM KST), and get the full amount back.');
   assert.match(text(en, 'withdrawal-how'), /no penalty or damages/);
   assert.match(text(en, 'withdrawal-effect'), /within 3 business days of receiving the request/);
   assert.match(text(en, 'withdrawal-effect'), /12:00 noon \(Korea time\) on the 3rd business day/);
@@ -129,7 +129,7 @@ test('a restricted product (trial offered and restriction marked, as sold): the 
   assert.match(text(ko, 'restriction-why'), /키를 활성화한 뒤에 한 환불 요청은 법정 청약철회가 아닙니다 \(전자상거래법 제17조 제2항 제5호·제6항\)/);
   assert.match(text(ko, 'restriction-why'), /자동으로 승인되지 않습니다/);
   assert.match(text(ko, 'restriction-state'), /아직 활성화되지 않았습니다/);
-  assert.match(text(ko, 'withdrawal-window'), /2026-11-09 24:00까지 청약철회/);
+  assert.match(text(ko, 'withdrawal-window'), /2026년 11월 9일 오후 11:59까지 청약철회/);
   let en = await open(order, 'en');
   assert.match(text(en, 'restriction'), /offered a trial before purchase/);
   assert.match(text(en, 'restriction-why'), /not a statutory withdrawal \(Article 17\(2\)5 and 17\(6\) of the Act\)/);
@@ -209,17 +209,17 @@ test('a test-mode subscription\'s receipt follows its test clock: past the windo
   const advance = (days: number) => c.t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/test-clock/advance`, headers: owner(c.s), payload: { days } });
 
   let ko = await open(order);
-  assert.match(text(ko, 'window-hint'), /^청약철회 기간: 2026-11-09 24:00까지/);
-  assert.match(text(ko, 'withdrawal-window'), /2026-11-09 24:00까지 청약철회/);
+  assert.match(text(ko, 'window-hint'), /^청약철회 기간: 2026년 11월 9일 오후 11:59까지/);
+  assert.match(text(ko, 'withdrawal-window'), /2026년 11월 9일 오후 11:59까지 청약철회/);
 
   assert.equal((await advance(10)).statusCode, 200);
   ko = await open(order);
   assert.ok(!has(ko, 'window-hint'), 'the subscription\'s own time is 11-12: the form offers no statutory withdrawal');
-  assert.equal(text(ko, 'withdrawal-window'), '이 주문의 청약철회 기간(결제일로부터 7일)은 2026-11-09 24:00에 끝났습니다. 그 뒤의 환불 요청은 판매자가 환불 규정에 따라 검토합니다.');
+  assert.equal(text(ko, 'withdrawal-window'), '이 주문의 청약철회 기간(결제일로부터 7일, 2026년 11월 9일 오후 11:59까지)이 끝났습니다. 그 뒤의 환불 요청은 판매자가 환불 규정에 따라 검토합니다.');
   const en = await open(order, 'en');
-  assert.match(text(en, 'withdrawal-window'), /^The withdrawal period of this order \(7 days from payment\) ended at the end of Nov 9, 2026 \(24:00 KST\)/);
+  assert.match(text(en, 'withdrawal-window'), /^The withdrawal period of this order \(7 days from payment\) ended at the end of Nov 9, 2026 \(11:59 PM KST\)/);
   // The service clock did not move: an order outside the subscription, paid at the same moment, is still in its window.
-  assert.match(text(await open(oneTime), 'withdrawal-window'), /2026-11-09 24:00까지 청약철회/);
+  assert.match(text(await open(oneTime), 'withdrawal-window'), /2026년 11월 9일 오후 11:59까지 청약철회/);
   const rr = await file(c, order);
   assert.equal(rr.statutory, false, 'filed on the subscription\'s clock, after its window');
   assert.equal(rr.requestedAt, new Date(Date.parse(MONDAY_10_KST) + 10 * DAY).toISOString());
@@ -236,6 +236,6 @@ test('a test-mode subscription\'s receipt follows its test clock: past the windo
   const renewal = await getOrder(c, sub.latestOrderId);
   const renewalKo = await open(renewal);
   // the renewal was paid 12-03 10:00 KST on the subscription's clock: its own 7-day window, open on that clock
-  assert.match(text(renewalKo, 'withdrawal-window'), /2026-12-10 24:00까지 청약철회/);
-  assert.match(text(renewalKo, 'window-hint'), /2026-12-10 24:00까지/);
+  assert.match(text(renewalKo, 'withdrawal-window'), /2026년 12월 10일 오후 11:59까지 청약철회/);
+  assert.match(text(renewalKo, 'window-hint'), /2026년 12월 10일 오후 11:59까지/);
 });

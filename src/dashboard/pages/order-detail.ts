@@ -43,8 +43,8 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
   <input type="hidden" name="idem" value="${randomUUID()}">
   <p class="muted">${L(`환불 가능 금액: ${money('ko', refundable)}`, `Refundable: ${money('en', refundable)}`)}</p>
   <label for="refund-amount">${L('환불 금액 (원)', 'Amount (KRW)')}</label>
-  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? String(refundable)}" aria-describedby="refund-amount-hint">
-  <p class="hint" id="refund-amount-hint">${L('비워 두면 남은 금액 전부를 환불합니다.', 'Leave empty to refund everything left.')}</p>
+  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? refundable.toLocaleString('en-US')}" aria-describedby="refund-amount-hint">
+  <p class="hint" id="refund-amount-hint">${L('쉼표는 넣어도 되고 빼도 됩니다. 비워 두면 남은 금액 전부를 환불합니다.', 'Commas are optional. Leave empty to refund everything left.')}</p>
   <label for="refund-reason">${L('사유 (구매자에게 보이며 결제대행사에 전달됩니다)', 'Reason (shown to the buyer, sent to the gateway)')}</label>
   <textarea id="refund-reason" name="reason" maxlength="500">${form?.reason ?? ''}</textarea>
   <label class="check"><input type="checkbox" name="keepLicenses"${form?.keepLicenses ? html` checked` : ''}> ${L('전액 환불이어도 라이선스 유지', 'Keep licenses even on a full refund')}</label>
