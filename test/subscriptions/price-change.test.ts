@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner, createProduct } from '../checkout/factory';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
@@ -208,4 +210,22 @@ test('console refusals: no price, unknown plan, an interval the plan does not of
   assert.equal(anon.statusCode, 401);
   assert.equal((await t.app.inject({ url: '/admin/v1/price-changes/ppc_nope', headers: owner(s) })).json().code, 'PRICE_CHANGE_NOT_FOUND');
   assert.equal((await t.app.inject({ url: '/admin/v1/price-changes', headers: owner(other) })).json().total, 0, 'another store sees none');
+});
+
+test('every price-change event written above matches its documented webhook schema, and the docs name the kinds and the end reason', async () => {
+  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const rows = await t.db.selectFrom('events').selectAll().where('type', 'in', ['subscription.updated', 'subscription.ended']).execute();
+  const ours = rows.filter((e) => String((e.data as any).change?.kind ?? '').startsWith('price_change') || (e.data as any).endReason === 'price_change_declined');
+  const kinds = new Set(ours.map((e) => (e.data as any).change?.kind ?? (e.data as any).endReason));
+  assert.deepEqual([...kinds].sort(), ['price_change_accepted', 'price_change_declined', 'price_change_scheduled']);
+  for (const e of ours) {
+    const hook = doc.webhooks[e.type].post;
+    const validate = ajv.compile(hook.requestBody.content['application/json'].schema);
+    const envelope = { id: e.id, type: e.type, mode: e.mode, createdAt: e.created_at.toISOString(), data: e.data };
+    assert.ok(validate(envelope), `${e.type}: ${ajv.errorsText(validate.errors)}`);
+  }
+  const text = JSON.stringify(doc.webhooks);
+  for (const word of ['price_change_scheduled', 'price_change_accepted', 'price_change_declined', 'decideBy', 'consentRequired']) assert.ok(text.includes(word), word);
 });
