@@ -166,7 +166,7 @@ function priceChangeBox(p: PortalPage, sub: SubscriptionView, c: PortalPriceChan
     return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="accepted">
   <h3>가격 변경 안내</h3>${amounts}
   <p>${dateOnly(c.acceptedAt)}에 새 가격에 동의하셨습니다. ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
-  <p class="hint">원하지 않으시면 그 전에 위에서 해지할 수 있습니다.</p>
+  <p class="hint">원하지 않으시면 그 전에 아래에서 해지할 수 있습니다.</p>
 </div>`;
   }
   return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="required">

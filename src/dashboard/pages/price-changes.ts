@@ -41,9 +41,9 @@ ${
   <label for="pc-plan">${L('요금제', 'Plan')}</label>
   <select id="pc-plan" name="planId">${plans.map((pl) => html`<option value="${pl.id}"${v('planId') === pl.id ? html` selected` : ''}>${pl.name} (${pl.id})</option>`)}</select>
   <label for="pc-monthly">${L('새 월간 가격 (원, 비우면 변경 없음)', 'New monthly price (KRW; empty: unchanged)')}</label>
-  <input id="pc-monthly" name="monthlyPrice" inputmode="numeric" value="${v('monthlyPrice')}">
+  <input type="text" id="pc-monthly" name="monthlyPrice" inputmode="numeric" value="${v('monthlyPrice')}">
   <label for="pc-yearly">${L('새 연간 가격 (원, 비우면 변경 없음)', 'New yearly price (KRW; empty: unchanged)')}</label>
-  <input id="pc-yearly" name="yearlyPrice" inputmode="numeric" value="${v('yearlyPrice')}">
+  <input type="text" id="pc-yearly" name="yearlyPrice" inputmode="numeric" value="${v('yearlyPrice')}">
   <label for="pc-date">${L('적용일 (30일 이상 뒤)', 'Effective date (30+ days away)')}</label>
   <input id="pc-date" type="date" name="effectiveDate" min="${min}" value="${v('effectiveDate')}" required>
   <p><button type="submit" class="primary">${L('가격 변경 예약', 'Schedule price change')}</button></p>
