@@ -75,7 +75,10 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     // A plan price change (src/subscriptions/price-change.ts): an agreed increase or a decrease sets the price; an
     // increase the buyer did not agree to ends the subscription at this period end, charging nothing.
-    if (await repo.openCancellation(trx, sub.id)) return { kind: 'idle' };
+    if (await repo.openCancellation(trx, sub.id)) {
+      deps.log.info({ subscriptionId: sub.id }, 'renewal not run: an immediate cancellation is in progress');
+      return { kind: 'idle' };
+    }
     await noticeIfMissed(trx, deps.clock, sub, own);
     const priced = await priceAtRenewal(trx, sub, planned, own);
     if (priced.kind === 'end') {
