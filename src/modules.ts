@@ -7,6 +7,7 @@ import refunds from './refunds/routes';
 import refundRequests from './refunds/requests/routes';
 import subscriptions from './subscriptions/routes';
 import subscriptionsBilling from './subscriptions/console-routes';
+import priceChanges from './subscriptions/price-change-routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';
@@ -20,4 +21,4 @@ import reconciliation from './reconciliation/routes';
 import gateway from './gateway/routes';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, dashboard];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, dashboard];

@@ -6,6 +6,7 @@ import { layout } from './layout';
 import { methodLabel } from './form';
 import { storeFooter } from './footer';
 import type { BusinessDetailsView } from '../stores/schemas';
+import type { PortalPriceChange } from '../subscriptions/price-change';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
 const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
@@ -18,6 +19,8 @@ export interface PortalSubscription {
   planName: string;
   /** The product's plans, for the plan change form. */
   plans: Array<{ id: string; name: string; monthlyPrice: number | null; yearlyPrice: number | null }>;
+  /** Plan price changes the buyer was told about and that have not taken effect yet. */
+  priceChanges?: PortalPriceChange[];
 }
 
 export interface PortalPage {
@@ -56,6 +59,11 @@ button:disabled{opacity:.45;cursor:not-allowed}
 .orders li:first-child{border-top:0}
 .orders .amt{text-align:right;font-weight:700;font-variant-numeric:tabular-nums}
 .orders a{color:#1b64da;font-size:13px}
+.price-change{border:1px solid #ffd8a8;background:#fff9f0;border-radius:12px;padding:12px 14px;margin-top:14px}
+.price-change h3{font-size:15px;margin:0 0 6px}
+.price-change p{margin:4px 0;font-size:14px;word-break:keep-all}
+.price-change .amount{font-weight:700;font-variant-numeric:tabular-nums}
+.price-change button{margin-top:8px}
 .back{display:block;text-align:center;margin:20px 0 8px;color:#1b64da;font-weight:600}
 details summary{cursor:pointer;font-weight:600;font-size:14px;color:#4e5968;margin-top:14px}
 </style>`);
@@ -132,11 +140,44 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
     <dt>${sub.cancelAtPeriodEnd ? '해지 예정일' : '다음 결제일'}</dt><dd>${dateOnly(sub.currentPeriodEnd)}</dd>`}
     <dt>결제 카드</dt><dd>${sub.card ? `${sub.card.brand ?? '카드'} ${sub.card.last4 ?? ''}` : '-'}</dd>
   </dl>
+  ${sub.status !== 'ended' ? (s.priceChanges ?? []).map((c) => priceChangeBox(p, sub, c)) : ''}
   ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
   ${sub.status === 'active' ? planForm(p, s) : ''}
   ${sub.status !== 'ended' && p.cardEntry ? cardForm(p, sub) : ''}
 </section>`;
+}
+
+/**
+ * A plan price change the buyer was told about: old and new amount, from when, and what happens without consent
+ * (전자상거래법 시행령 2025-02-14: an increase needs the buyer's consent; without it the subscription ends at its period
+ * end and nothing more is charged). A decrease needs no answer.
+ */
+function priceChangeBox(p: PortalPage, sub: SubscriptionView, c: PortalPriceChange): SafeHtml {
+  const per = c.billingInterval === 'monthly' ? '월' : '연';
+  const amounts = html`<p class="amount">${per} ${won(c.currentAmount)} → ${per} ${won(c.newAmount)}</p>`;
+  if (!c.consentRequired) {
+    return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="none">
+  <h3>가격 인하 안내</h3>${amounts}
+  <p>${dateOnly(c.decideBy)} 결제부터 낮아진 가격으로 결제됩니다. 따로 하실 일은 없습니다.</p>
+</div>`;
+  }
+  if (c.acceptedAt) {
+    return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="accepted">
+  <h3>가격 변경 안내</h3>${amounts}
+  <p>${dateOnly(c.acceptedAt)}에 새 가격에 동의하셨습니다. ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
+  <p class="hint">원하지 않으시면 그 전에 아래에서 해지할 수 있습니다.</p>
+</div>`;
+  }
+  return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="required">
+  <h3>가격 변경 안내 · 동의가 필요합니다</h3>${amounts}
+  <p>${dateOnly(c.effectiveAt)}부터 이 요금제의 가격이 오릅니다. 동의하시면 ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
+  <p><strong>동의하지 않으시면 구독은 ${dateOnly(c.decideBy)}에 종료되고 새 가격은 결제되지 않습니다.</strong> 그때까지는 지금 가격으로 이용하실 수 있습니다.</p>
+  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/price-changes/${encodeURIComponent(c.priceChangeId)}/accept">
+    ${csrfField(p.csrf)}
+    <button type="submit" class="later" data-action="accept-price">새 가격(${per} ${won(c.newAmount)})에 동의</button>
+  </form>
+</div>`;
 }
 
 function cardForm(p: PortalPage, sub: SubscriptionView): SafeHtml {

@@ -10,6 +10,7 @@ import { cancelSubscription, previewOf, undoScheduledCancel } from '../subscript
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
 import { updateCard } from '../subscriptions/service';
 import { changePlan } from '../subscriptions/plan-change';
+import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
 import { portalCardLaunchPage } from './toss-billing-view';
@@ -127,6 +128,18 @@ const portalModule: Module = async (app, deps) => {
             ? '다음 결제일부터 새 요금제가 적용됩니다.'
             : '예약된 요금제 변경을 취소했습니다.';
       return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  /** The buyer agrees to a plan price increase they were told about (src/subscriptions/price-change.ts). */
+  app.post<{ Params: { token: string; subscriptionId: string; priceChangeId: string } }>('/portal/:token/subscriptions/:subscriptionId/price-changes/:priceChangeId/accept', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await acceptPriceChange(deps, g.sub!.id, req.params.priceChangeId);
+      return reply.redirect(back(req.params.token, { notice: '새 가격에 동의했습니다. 적용일 이후 첫 결제일부터 새 가격으로 갱신됩니다.' }), 303);
     } catch (err) {
       return failed(reply, req.params.token, err);
     }
@@ -254,6 +267,7 @@ async function buyerSubscription(deps: Pick<AppDeps, 'db'>, s: PortalSessionRow,
 async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, banner: { kind: 'error' | 'info'; text: string } | null): Promise<string> {
   const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
   const subs: PortalSubscription[] = [];
+  const priceChanges = await portalPriceChanges(deps.db, rows.map((r) => r.id));
   for (const row of rows) {
     const product = await findProductPlans(deps.db, row.product_id);
     subs.push({
@@ -261,6 +275,7 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
       preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
       planName: product?.plans.find((p) => p.id === row.plan_id)?.name ?? row.plan_id,
       plans: product?.plans ?? [],
+      priceChanges: priceChanges.get(row.id) ?? [],
     });
   }
   const orderRows = rows.length ? await subscriptionOrders(deps.db, rows.map((r) => r.id)) : [];

@@ -95,6 +95,10 @@ export const ERROR_CATALOG = {
   TEST_MODE_ONLY: { status: 409, message: '테스트 모드에서만 사용할 수 있는 기능입니다.' },
   SUBSCRIPTION_CHARGE_NOT_FOUND: { status: 404, message: '구독 결제 기록을 찾을 수 없습니다.' },
   SUBSCRIPTION_CHARGE_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없어 확인이 필요한(needs_attention) 구독 결제만 직접 확정할 수 있습니다.' },
+  // plan price changes for existing subscribers (issue 21)
+  PRICE_CHANGE_NOT_FOUND: { status: 404, message: '가격 변경 예약을 찾을 수 없습니다.' },
+  PRICE_CHANGE_PENDING: { status: 409, message: '이 요금제에는 아직 적용되지 않은 가격 변경 예약이 있습니다. 먼저 그 예약을 취소해 주세요.' },
+  PRICE_CHANGE_NOT_CANCELABLE: { status: 409, message: '적용일이 지났거나 이미 취소된 가격 변경은 취소할 수 없습니다.' },
   // protocol-level refusals (issue 8): answered on the raw socket before any route runs
   HEADERS_TOO_LARGE: { status: 431, message: '요청 헤더가 너무 큽니다 (최대 16KB).' },
   REQUEST_TIMEOUT: { status: 408, message: '요청을 제시간에 다 받지 못했습니다. 다시 시도해 주세요.' },

@@ -189,6 +189,16 @@ export const MESSAGES = {
     testClockRange: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.',
   },
 
+  // Plan price changes for existing subscribers (issue 21): the console's scheduling rules and the portal's consent.
+  priceChanges: {
+    noticeTooShort: '적용일은 지금부터 30일 이상 뒤여야 합니다 (전자상거래법 시행령: 정기결제 금액 인상은 30일 전에 알리고 동의를 받아야 합니다).',
+    noPrice: 'monthlyPrice 또는 yearlyPrice 중 하나는 있어야 합니다.',
+    notSubscription: '구독 상품의 요금제만 가격을 바꿀 수 있습니다.',
+    unknownPlan: '상품의 요금제(pricing.plans[].id)에 없는 planId입니다.',
+    intervalNotOffered: '이 요금제는 이 결제 주기를 제공하지 않습니다.',
+    notOffered: '이 구독에 동의할 가격 변경이 없습니다.',
+  },
+
   // Licenses: revoked licenses, and the license app's request nonce.
   licenses: {
     alreadyRevoked: '이미 폐기된 라이선스입니다.',

@@ -14,6 +14,12 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
+ * - `price_change_scheduled`: the seller scheduled a new price for the subscription's plan (src/subscriptions/price-change.ts);
+ *   with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies
+ *   to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: the
+ *   buyer must agree in the portal, or the subscription ends at that renewal without a charge); or `canceled: true`
+ *   when the seller withdrew it
+ * - `price_change_accepted`: the buyer agreed in the portal to the increase (same fields, plus `acceptedAt`)
  */
 export type ChangeKind =
   | 'period_renewed'
@@ -23,7 +29,9 @@ export type ChangeKind =
   | 'card_updated'
   | 'card_removed'
   | 'plan_changed'
-  | 'plan_change_scheduled';
+  | 'plan_change_scheduled'
+  | 'price_change_scheduled'
+  | 'price_change_accepted';
 
 /** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
 export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {

@@ -12,6 +12,8 @@ export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
  *   past_due  → active     a retry or a card update paid the current period
  *   past_due  → ended      the last retry failed (`endReason: payment_failed`)
  *   active    → ended      the period ended with `cancelAtPeriodEnd` (`endReason: canceled`), or an immediate cancel
+ *   active    → ended      the renewal that would charge a plan price increase the buyer did not agree to
+ *                          (`endReason: price_change_declined`, nothing charged; src/subscriptions/price-change.ts)
  * `ended` is final.
  */
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'ended'] as const;

@@ -12,6 +12,7 @@ import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRo
 import * as repo from './repo';
 import type { ChargeTarget } from './tables';
 import { MESSAGES } from '../platform/messages';
+import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
 
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -69,11 +70,27 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
       await endSubscription(trx, deps, sub, 'canceled', sub.current_period_end);
       return { kind: 'progress' };
     }
-    const target: Target = sub.pending_plan
+    const planned: Target = sub.pending_plan
       ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}) }
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
+    // A plan price change (src/subscriptions/price-change.ts): an agreed increase or a decrease sets the price; an
+    // increase the buyer did not agree to ends the subscription at this period end, charging nothing.
+    if (await repo.openCancellation(trx, sub.id)) {
+      deps.log.info({ subscriptionId: sub.id }, 'renewal not run: an immediate cancellation is in progress');
+      return { kind: 'idle' };
+    }
+    await noticeIfMissed(trx, deps.clock, sub, own);
+    const priced = await priceAtRenewal(trx, sub, planned, own);
+    if (priced.kind === 'end') {
+      await resolvePriceChange(trx, sub, priced.priceChangeId, 'ended', own);
+      await endSubscription(trx, deps, sub, 'price_change_declined', sub.current_period_end);
+      return { kind: 'progress' };
+    }
+    const target = priced.target;
     const start = sub.current_period_end;
-    return claim(trx, deps, sub, { kind: 'renewal', start, end: periodEnd(start, target.interval), attempt: 0, target }, now);
+    const claimed = await claim(trx, deps, sub, { kind: 'renewal', start, end: periodEnd(start, target.interval), attempt: 0, target }, now);
+    if (claimed.kind === 'charge' && priced.applied) await resolvePriceChange(trx, sub, priced.applied, 'applied', own);
+    return claimed;
   }
   if (sub.status === 'past_due' && sub.next_retry_at && sub.next_retry_at <= own) {
     if (sub.cancel_at_period_end) {

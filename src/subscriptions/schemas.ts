@@ -7,8 +7,9 @@ export const SubscriptionStatusSchema = Type.Union([Type.Literal('active'), Type
     '`active` (paid up; may carry `cancelAtPeriodEnd`), `past_due` (a renewal failed and retries are scheduled, see `nextRetryAt`), `ended` (final; see `endReason`)',
 });
 
-export const EndReasonSchema = Type.Union([Type.Literal('canceled'), Type.Literal('payment_failed')], {
-  description: '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed)',
+export const EndReasonSchema = Type.Union([Type.Literal('canceled'), Type.Literal('payment_failed'), Type.Literal('price_change_declined')], {
+  description:
+    '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed), `price_change_declined` (the buyer did not agree to a price increase: ended at the period end, nothing charged)',
 });
 
 export const CardSummarySchema = Obj(

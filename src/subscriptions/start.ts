@@ -5,6 +5,7 @@ import type { SessionRow } from '../checkout/model';
 import { jsonb } from '../db';
 import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from './model';
 import { insertSubscription } from './repo';
+import { noticeIfMissed } from './price-change';
 
 /**
  * Creates the subscription of a paid subscription checkout, inside the transaction that records its first order
@@ -20,7 +21,7 @@ export async function startSubscription(
   const now = deps.clock.now();
   const id = subscriptionIdForSession(s.id);
   const card = parseCardSummary(input.billing?.cardSummary ?? null);
-  return insertSubscription(trx, {
+  const row = await insertSubscription(trx, {
     id,
     store_id: s.store_id,
     mode: s.mode,
@@ -58,4 +59,7 @@ export async function startSubscription(
     created_at: now,
     updated_at: now,
   });
+  // A plan price change already scheduled concerns this subscriber too (told now, applied after 30 days at the earliest).
+  await noticeIfMissed(trx, deps.clock, row, now);
+  return row;
 }

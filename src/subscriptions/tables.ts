@@ -5,7 +5,7 @@ import type { SaleTerms } from '../orders/terms';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
 export type BillingInterval = 'monthly' | 'yearly';
-export type EndReason = 'canceled' | 'payment_failed';
+export type EndReason = 'canceled' | 'payment_failed' | 'price_change_declined';
 
 /** A downgrade (or interval change) waiting for the next renewal. */
 export interface PendingPlan {
@@ -86,7 +86,41 @@ export interface SubscriptionChargesTable {
   updated_at: Date;
 }
 
+/** A seller's scheduled new price for a plan (migration 021). */
+export interface PlanPriceChangesTable {
+  id: string;
+  store_id: string;
+  mode: Mode;
+  product_id: string;
+  plan_id: string;
+  monthly_price: number | null;
+  yearly_price: number | null;
+  effective_at: Date;
+  created_at: Timestamp;
+  canceled_at: Date | null;
+}
+
+export type PriceChangeOutcome = 'applied' | 'ended' | 'superseded' | 'moot';
+
+/** One subscription told about a price change, and the buyer's answer (migration 021). */
+export interface SubscriptionPriceChangesTable {
+  subscription_id: string;
+  price_change_id: string;
+  billing_interval: BillingInterval;
+  current_amount: number;
+  new_amount: number;
+  applies_from: Date;
+  decide_by: Date;
+  notified_at: Date;
+  accepted_at: Date | null;
+  outcome: PriceChangeOutcome | null;
+  resolved_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface SubscriptionsTables {
   subscriptions: SubscriptionsTable;
   subscription_charges: SubscriptionChargesTable;
+  plan_price_changes: PlanPriceChangesTable;
+  subscription_price_changes: SubscriptionPriceChangesTable;
 }

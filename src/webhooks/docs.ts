@@ -106,7 +106,9 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     description:
       '`data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), ' +
       '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
-      '`card_updated` (with `card`), `card_removed` (the gateway deleted the card\'s billing key, e.g. Toss\'s `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). ' +
+      '`card_updated` (with `card`), `card_removed` (the gateway deleted the card\'s billing key, e.g. Toss\'s `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), ' +
+      '`price_change_scheduled` (the seller scheduled a new price for the subscription\'s plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer\'s consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), ' +
+      '`price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). ' +
       'Receivers should ignore kinds they do not know.',
     data: Type.Composite([SubscriptionSchema, Obj({ change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled', 'payment_failed'] }) }, { additionalProperties: true }) })], {
       additionalProperties: false,
@@ -117,7 +119,7 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     type: 'subscription.ended',
     summary: 'A subscription actually ended',
     description:
-      '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. ' +
+      '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. ' +
       'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).',
     data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
   },

@@ -10,6 +10,7 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import { act, BIZ_CSS, flash, money, oneOf, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tag, tr, type Problem, type Query, validateLike } from './kit';
 import { productBodyOf, productForm, valuesOf, type ProductFormValues } from './product-form';
 import { couponRoutes } from './coupons';
+import { priceChangeRoutes, priceChangeSection } from './price-changes';
 
 export function catalogTabs(ctx: DashboardContext, current: 'products' | 'coupons') {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
@@ -32,6 +33,7 @@ async function renderForm(
   values: ProductFormValues,
   problem: Problem | null,
   done?: string,
+  price?: { problem: Problem; typed: Query },
 ): Promise<FastifyReply> {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const p = target.product;
@@ -42,10 +44,17 @@ async function renderForm(
     { title: p ? L(`상품 수정: ${p.name}`, `Edit product: ${p.name}`) : L('새 상품', 'New product'), nav: '/dashboard/products' },
     html`${BIZ_CSS}
 <p><a href="/dashboard/products">← ${L('상품 목록', 'All products')}</a></p>
-${flash(done, { created: L('상품을 만들었습니다.', 'Product created.'), saved: L('저장했습니다.', 'Saved.'), archived: L('보관했습니다. 새 결제를 받지 않습니다.', 'Archived; it takes no new checkouts.') })}
+${flash(done, {
+  created: L('상품을 만들었습니다.', 'Product created.'),
+  saved: L('저장했습니다.', 'Saved.'),
+  archived: L('보관했습니다. 새 결제를 받지 않습니다.', 'Archived; it takes no new checkouts.'),
+  price_change: L('가격 변경을 예약했고 구독자들에게 알렸습니다.', 'Price change scheduled; subscribers were told.'),
+  price_change_canceled: L('가격 변경 예약을 취소했습니다.', 'Price change withdrawn.'),
+})}
 ${problemBox(problem)}
 ${p ? html`<p>${p.status === 'archived' ? tag(L('보관됨', 'Archived'), 'bad') : tag(L('판매 중', 'Active'), 'good')} <span class="mono small">${p.id}</span> · ${L('판매', 'sold')} ${p.soldCount}</p>` : ''}
 ${productForm(ctx, action, values, { isNew: !p, savedPlanIds: p?.pricing.plans.map((pl) => pl.id) ?? [], errors: problem?.fields ?? [] })}
+${p && p.type === 'subscription' ? await priceChangeSection(deps, ctx, p, price?.problem ?? null, price?.typed) : ''}
 ${
   p && p.status === 'active'
     ? html`<form class="card" method="post" action="${action}/archive"><h2>${L('보관', 'Archive')}</h2><p class="muted">${L('보관한 상품은 새 체크아웃을 만들 수 없습니다. 기존 주문과 구독은 그대로입니다.', 'An archived product takes no new checkouts; existing orders and subscriptions stay.')}</p>${csrfField(ctx)}<button type="submit" class="warn">${L('상품 보관', 'Archive product')}</button></form>`
@@ -53,7 +62,7 @@ ${
       ? html`<form class="card" method="post" action="${action}">${csrfField(ctx)}<input type="hidden" name="restore" value="1"><button type="submit" class="plain">${L('다시 판매', 'Restore')}</button></form>`
       : ''
 }`,
-    problem?.status ?? 200,
+    problem?.status ?? price?.problem.status ?? 200,
   );
 }
 
@@ -154,6 +163,10 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/products
     return redirectTo(req, reply, `/dashboard/products/${encodeURIComponent(id)}?done=archived`);
   });
 
+  await priceChangeRoutes(app, deps, async (reply, ctx, id, problem, typed) => {
+    const p = await loadOwn(ctx, id);
+    return renderForm(deps, reply, ctx, { product: p, type: p.type }, valuesOf(p), null, undefined, { problem, typed });
+  });
   await couponRoutes(app, deps);
 };
 
