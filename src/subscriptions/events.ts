@@ -14,6 +14,9 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
+ * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
+ *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
+ *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
  */
 export type ChangeKind =
   | 'period_renewed'
@@ -23,7 +26,8 @@ export type ChangeKind =
   | 'card_updated'
   | 'card_removed'
   | 'plan_changed'
-  | 'plan_change_scheduled';
+  | 'plan_change_scheduled'
+  | 'trial_will_end';
 
 /** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
 export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {
