@@ -11,6 +11,7 @@ import { declineMessage, OWN_REFUSALS, outcomePages } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
+import { MESSAGES } from '../platform/messages';
 import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -200,6 +201,8 @@ export function payHandlers(deps: Deps) {
       });
       // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
+      // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
+      if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
       const attempt = v.attempt;
       const entry = page.provider!.paymentEntry;
