@@ -203,7 +203,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: MESSAGES.checkout.amountChanged } as const;
       }
       if (input.paymentKey === null && q.amount > 0) throw new Error('a payment key is required for a non-zero amount');
-      // The recurring charge needs the buyer's own consent (전자상거래법 제13조의2), whatever page or client sent this.
+      // The recurring charge needs the buyer's own consent (전자상거래법 제13조⑥), whatever page or client sent this.
       if (s.billing_interval && !input.attempt.recurringConsent) {
         return { kind: 'refused', field: null, code: 'RECURRING_CONSENT_REQUIRED', message: MESSAGES.checkout.recurringConsentRequired } as const;
       }

@@ -68,7 +68,7 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     agreeTerms: all || ticked('agreeTerms'),
     agreePrivacy: all || ticked('agreePrivacy'),
     agreeThirdParty: all || ticked('agreeThirdParty'),
-    // Separate on purpose: consent to a recurring charge is its own decision (전자상거래법 제13조의2), not part of "전체 동의".
+    // Separate on purpose: consent to a recurring charge is its own decision (전자상거래법 제13조⑥), not part of "전체 동의".
     agreeRecurring: ticked('agreeRecurring'),
     action: get('action'),
     decision: get('decision'),

@@ -132,7 +132,7 @@ const CYCLE_WORD = { monthly: '매월', yearly: '매년' } as const;
 const CYCLE_NAME = { monthly: '1개월마다', yearly: '1년마다' } as const;
 
 /**
- * Beside the pay button of a subscription (전자상거래법 제13조의2, enforcement decree as amended 2025-02-14): the
+ * Beside the pay button of a subscription (전자상거래법 제13조⑥ and 제13조의2, 시행령 제20조의2, in force 2025-02-14): the
  * amount, the cycle, the first recurring charge date and how to cancel, in plain words before the buyer pays, and a
  * separate, unticked checkbox whose sentence is kept with the subscription as the buyer's consent.
  */

@@ -120,7 +120,7 @@ export const MESSAGES = {
 
   // Checkout: session creation (live setup, metadata) and the refusals of a payment attempt.
   checkout: {
-    /** The payment page's separate recurring-charge consent (전자상거래법 제13조의2) was not ticked: nothing is charged. */
+    /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',
     /** A free-trial checkout charges nothing, so a first-payment coupon has nothing to discount. */
     trialNeedsCard: '무료 체험은 체험 종료 후 결제할 카드를 등록해야 시작할 수 있습니다. 신용·체크카드를 선택해 주세요.',

@@ -2,8 +2,8 @@ import { periodEnd } from '../checkout/model';
 import type { BillingInterval, RecurringConsent } from './tables';
 
 /**
- * The recurring-charge consent (전자상거래법 제13조의2 and its enforcement decree as amended 2025-02-14): before the
- * first charge the payment page says, next to the pay button, what will be charged, how often, from when, and how to
+ * The recurring-charge consent (전자상거래법 제13조⑥ "hidden renewal" and 시행령 제20조의2, in force 2025-02-14, with
+ * 제13조의2 against drip pricing and 제21조① against obstructed cancellation): before the first charge the payment page says, next to the pay button, what will be charged, how often, from when, and how to
  * cancel, and asks for a separate, unticked consent to the recurring charge. The sentence the buyer ticked is kept
  * with the subscription, word for word, with its time and this version (change it with the wording).
  */

@@ -27,7 +27,7 @@ export const RecurringConsentSchema = Obj(
   {
     title: 'RecurringConsent',
     description:
-      'The buyer\'s separate consent to the recurring charge (전자상거래법 제13조의2; enforcement decree as amended 2025-02-14), kept word for word. The payment page refuses to pay without it.',
+      'The buyer\'s separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.',
   },
 );
 

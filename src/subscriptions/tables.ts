@@ -69,7 +69,7 @@ export interface SubscriptionsTable {
 }
 
 /**
- * The buyer's separate consent to the recurring charge (전자상거래법 제13조의2): the exact sentence next to the
+ * The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥): the exact sentence next to the
  * checkbox they ticked, when, and which wording version (src/subscriptions/consent.ts CONSENT_VERSION).
  */
 export interface RecurringConsent {

@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 export const FINAL_NOTICE_DAYS = 3;
 
 /**
- * When a free trial's conversion notices are due (전자상거래법 시행령 as amended 2025-02-14, read as in the README's
+ * When a free trial's conversion notices are due (전자상거래법 제13조⑥, 시행령 제20조의2: 30 days; read as in the README's
  * "Free trials"): `leadDays` (TRIAL_NOTICE_DAYS, default 30) before the first charge; a trial no longer than that
  * cannot be told that early, so it is told at signup and again FINAL_NOTICE_DAYS before its end (when it is longer
  * than those days).
