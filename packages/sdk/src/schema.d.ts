@@ -1539,7 +1539,7 @@ export interface components {
         };
         /**
          * RecurringConsent
-         * @description The buyer's separate consent to the recurring charge (전자상거래법 제13조의2; enforcement decree as amended 2025-02-14), kept word for word. The payment page refuses to pay without it.
+         * @description The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.
          */
         RecurringConsent: {
             /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
