@@ -192,3 +192,24 @@ test('a free trial takes no coupon; plans validate trialDays (1–365) and show 
     assert.equal(bad.statusCode, 400, bad.body);
   }
 });
+
+test('every event a trial writes (order.paid at 0 won, trial_will_end, the conversion) matches its documented webhook schema', async () => {
+  const { default: Ajv } = await import('ajv');
+  const { default: addFormats } = await import('ajv-formats');
+  const p = await trialProduct(5);
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id });
+  await advance(subscriptionId, { days: 3 }); // the 'final' notice (day 2)
+  await advance(subscriptionId, { days: 3 }); // the conversion (day 5)
+  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const rows = await t.db.selectFrom('events').selectAll().where('type', 'in', ['order.paid', 'subscription.updated']).execute();
+  const mine = rows.filter((e) => (e.data as any).id === subscriptionId || (e.data as any).subscriptionId === subscriptionId);
+  const kinds = mine.map((e) => (e.type === 'order.paid' ? `paid:${(e.data as any).amount}` : (e.data as any).change.kind)).sort();
+  assert.deepEqual(kinds, ['paid:0', 'paid:9900', 'period_renewed', 'trial_will_end', 'trial_will_end']);
+  for (const e of mine) {
+    const validate = ajv.compile(doc.webhooks[e.type].post.requestBody.content['application/json'].schema);
+    const envelope = { id: e.id, type: e.type, mode: e.mode, createdAt: e.created_at.toISOString(), data: e.data };
+    assert.ok(validate(envelope), `${e.type}: ${ajv.errorsText(validate.errors)}`);
+  }
+});
