@@ -213,3 +213,23 @@ test('every event a trial writes (order.paid at 0 won, trial_will_end, the conve
     assert.ok(validate(envelope), `${e.type}: ${ajv.errorsText(validate.errors)}`);
   }
 });
+
+test('an upgrade during the trial takes effect at once without a charge; the first charge at the trial end is the new price', async () => {
+  const p = await createSubscriptionProduct(t, s, {
+    plans: [
+      { id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: null, trialDays: 10 },
+      { id: 'pro', name: '프로', monthlyPrice: 19_900, yearlyPrice: null, trialDays: 10 },
+    ],
+  });
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id });
+  await advance(subscriptionId, { days: 2 });
+  const up = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'monthly' } });
+  assert.equal(up.statusCode, 200, up.body);
+  assert.equal(up.json().timing, 'now');
+  assert.equal(up.json().amount, 0);
+  assert.equal(up.json().subscription.trialing, true);
+  assert.equal((await ordersOf(subscriptionId)).length, 1, 'no difference order in a trial');
+  await advance(subscriptionId, { days: 9 });
+  const orders = await ordersOf(subscriptionId);
+  assert.deepEqual(orders.map((o) => Number(o.amount)), [0, 19_900]);
+});
