@@ -64,6 +64,13 @@ test('a 14-day trial checkout registers the card and charges nothing: a 0-won or
   const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
   assert.equal(order.licenses.length, 1, 'licences are issued at the trial start');
   assert.equal(order.licenses[0].status, 'active');
+
+  // The portal says it is a trial, when the first charge comes and that cancelling before it costs nothing.
+  const portal = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId } });
+  assert.equal(portal.statusCode, 200, portal.body);
+  const html = (await t.app.inject({ url: new URL(portal.json().url).pathname })).body;
+  assert.match(html, /무료 체험 중입니다\. 2026년 11월 15일에 체험이 끝나면 9,900원이 처음 결제됩니다\. 그 전에 해지하면 결제되지 않습니다\./);
+  assert.match(html, /정기결제 동의 내용/);
 });
 
 test('notices for a trial shorter than TRIAL_NOTICE_DAYS: one at signup and one 3 days before the end (once each, however often the job runs); the first charge at the trial end takes the plan amount', async () => {
