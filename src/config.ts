@@ -93,6 +93,11 @@ export interface Config {
    * Toss keys once a day, from RECONCILIATION_HOUR_KST on; `off`: only on demand (console, dashboard, CLI).
    */
   reconciliationSchedule: 'daily' | 'off';
+  /**
+   * TRIAL_NOTICE_DAYS (1–365, default 30): a free trial's conversion notice (`trial_will_end`) is written this many
+   * days before its first charge; a trial no longer than that gets one at signup and another 3 days before its end.
+   */
+  trialNoticeDays: number;
   /** RECONCILIATION_HOUR_KST (0–23, default 6): the KST hour from which the daily run reconciles the day before. */
   reconciliationHourKst: number;
   /** RECONCILIATION_PAGE_SIZE (1–5000, default 1000): transactions asked of Toss per page (`limit`). */
@@ -274,6 +279,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
     settlementSchedule: settlementSchedule(env),
     reconciliationSchedule: reconciliationSchedule(env),
+    trialNoticeDays: atMost(int(env, 'TRIAL_NOTICE_DAYS', 30, 1), 365, 'TRIAL_NOTICE_DAYS'),
     reconciliationHourKst: atMost(int(env, 'RECONCILIATION_HOUR_KST', 6, 0), 23, 'RECONCILIATION_HOUR_KST'),
     reconciliationPageSize: atMost(int(env, 'RECONCILIATION_PAGE_SIZE', 1000, 1), 5000, 'RECONCILIATION_PAGE_SIZE'),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),

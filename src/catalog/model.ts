@@ -20,7 +20,7 @@ export function productView(p: ProductRow): ProductView {
     pricing: {
       currency: 'KRW',
       price: p.type === 'one_time' ? p.price : null,
-      plans: p.plans.map((pl) => ({ id: pl.id, name: pl.name, monthlyPrice: pl.monthlyPrice, yearlyPrice: pl.yearlyPrice, currency: 'KRW' as const })),
+      plans: p.plans.map((pl) => ({ id: pl.id, name: pl.name, monthlyPrice: pl.monthlyPrice, yearlyPrice: pl.yearlyPrice, trialDays: pl.trialDays ?? null, currency: 'KRW' as const })),
     },
     refundPolicy: {
       refundDays: p.refund_days,

@@ -12,6 +12,9 @@ export const LicenseModeSchema = Type.Union([Type.Literal('none'), Type.Literal(
 });
 
 const PLAN_ID_PATTERN = '^[A-Za-z0-9_-]{1,40}$';
+/** A plan's free trial: at least a day, at most a year (longer "trials" are a discount, not a trial). */
+export const MIN_TRIAL_DAYS = 1;
+export const MAX_TRIAL_DAYS = 365;
 
 export const PlanSchema = Obj(
   {
@@ -19,6 +22,14 @@ export const PlanSchema = Obj(
     name: Type.String(),
     monthlyPrice: Nullable(Won('Price per month; null when the plan is not offered monthly')),
     yearlyPrice: Nullable(Won('Price per year; null when the plan is not offered yearly')),
+    trialDays: Nullable(
+      Type.Integer({
+        minimum: MIN_TRIAL_DAYS,
+        maximum: MAX_TRIAL_DAYS,
+        description:
+          'Free trial in days (1–365): checkout registers the card and charges nothing; the first charge (the plan price) is due when the trial ends. Null: no trial. A session keeps the value it was created with.',
+      }),
+    ),
     currency: CurrencySchema,
   },
   { title: 'ProductPlan' },
@@ -69,6 +80,7 @@ const PlanInput = Obj({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   monthlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 }))),
   yearlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000 }))),
+  trialDays: Type.Optional(Nullable(Type.Integer({ minimum: MIN_TRIAL_DAYS, maximum: MAX_TRIAL_DAYS, description: 'Free trial in days (1–365); null or left out: none' }))),
   currency: Type.Optional(CurrencySchema),
 });
 

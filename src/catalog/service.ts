@@ -67,6 +67,7 @@ function normalizePlans(plans: NonNullable<NonNullable<CreateProductInput['prici
     name: p.name,
     monthlyPrice: p.monthlyPrice ?? null,
     yearlyPrice: p.yearlyPrice ?? null,
+    trialDays: p.trialDays ?? null,
   }));
 }
 

@@ -6,6 +6,8 @@ export interface PlanRecord {
   name: string;
   monthlyPrice: number | null;
   yearlyPrice: number | null;
+  /** Free trial in days before the first charge (1–365); absent or null: none. */
+  trialDays?: number | null;
 }
 
 export interface ProductsTable {

@@ -13,6 +13,8 @@ import { encryptSecret } from '../platform/crypto';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { termsOfProduct } from '../orders/terms';
 import { startSubscription } from '../subscriptions/start';
+import { trialEnd } from '../subscriptions/consent';
+import { writeDueTrialNotices } from '../subscriptions/trial-notices';
 import { quote } from './quote';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
 import {
@@ -201,6 +203,10 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: MESSAGES.checkout.amountChanged } as const;
       }
       if (input.paymentKey === null && q.amount > 0) throw new Error('a payment key is required for a non-zero amount');
+      // The recurring charge needs the buyer's own consent (전자상거래법 제13조⑥), whatever page or client sent this.
+      if (s.billing_interval && !input.attempt.recurringConsent) {
+        return { kind: 'refused', field: null, code: 'RECURRING_CONSENT_REQUIRED', message: MESSAGES.checkout.recurringConsentRequired } as const;
+      }
 
       if (!(await reserveStock(trx, s.product_id))) return { kind: 'unavailable', code: 'SOLD_OUT' } as const;
       if (q.couponRow && !(await reserveCoupon(trx, q.couponRow.id))) {
@@ -277,7 +283,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     coupon: p.coupon,
     coupon_id: p.couponId,
     period_start: isSubscription ? now : null,
-    period_end: isSubscription ? periodEnd(now, s.billing_interval!) : null,
+    // A free trial's first order is its 0-won trial period; the first charge is the renewal at its end.
+    period_end: isSubscription ? (s.trial_days ? trialEnd(now, s.trial_days) : periodEnd(now, s.billing_interval!)) : null,
     // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
     paid_at: now,
     confirmed_at: null,
@@ -294,7 +301,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     updated_at: now,
   });
   // The subscription starts in the same transaction as its first order: both exist, or neither.
-  if (isSubscription) await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null });
+  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);
   await issueLicensesForOrder(trx, deps, row.id);
   // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).
@@ -305,6 +312,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     type: 'order.paid',
     data: { ...order, subscriptionEvent: row.subscription_event, ...(row.subscription_id ? { subscriptionId: row.subscription_id } : {}) },
   });
+  // A short free trial's conversion notice is due at signup (see trialNoticeSchedule).
+  if (sub?.trial_ends_at) await writeDueTrialNotices(trx, deps, sub, now);
   return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order };
 }
 

@@ -11,11 +11,13 @@ export type Quote =
 
 /**
  * What the buyer pays for a session with an optional coupon code: the session's list price less the coupon's
- * discount (see couponDiscount for the rounding). Used to show the price on the page and again, under the
+ * discount (see couponDiscount for the rounding); 0 for a free-trial session. Used to show the price on the page and again, under the
  * session's lock, when the payment starts, so the amount charged is the amount shown unless the coupon changed.
  */
-export async function quote(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'product_id' | 'amount'>, couponCode: string | null, now: Date): Promise<Quote> {
+export async function quote(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'product_id' | 'amount' | 'trial_days'>, couponCode: string | null, now: Date): Promise<Quote> {
   const code = couponCode ? normalizeCouponCode(couponCode) : '';
+  // A free trial charges nothing now (the card is registered for the first charge at the trial's end): no coupon.
+  if (s.trial_days) return code ? { ok: false, message: MESSAGES.checkout.trialNoCoupon } : { ok: true, originalAmount: s.amount, discount: 0, amount: 0, coupon: null, couponRow: null };
   if (!code) return { ok: true, originalAmount: s.amount, discount: 0, amount: s.amount, coupon: null, couponRow: null };
   const c = await findCouponByCode(db, s.store_id, s.mode, code);
   if (!c) return { ok: false, message: MESSAGES.coupons.unknownCode };

@@ -132,6 +132,7 @@ export async function createSession(
     plan_id: input.planId ?? null,
     billing_interval: input.interval ?? null,
     amount: price.amount,
+    trial_days: price.plan?.trialDays ?? null,
     customer_name: input.customer?.name ?? null,
     customer_email: input.customer?.email ?? null,
     customer_phone: input.customer?.phone ?? null,

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 import type { OrderCoupon, PaymentMethod } from '../orders/tables';
 import type { SaleTerms } from '../orders/terms';
@@ -15,6 +16,8 @@ export interface CheckoutAttempt {
   buyerPhoneTyped?: string;
   /** When the buyer ticked the required agreements (전자금융거래 이용약관, 개인정보 수집·이용, 제3자 제공). */
   agreedAt?: string;
+  /** Subscriptions: the separate recurring-charge consent the buyer ticked, worded as the page showed it. */
+  recurringConsent?: { text: string; consentedAt: string; version: string };
 }
 
 /**
@@ -57,6 +60,8 @@ export interface CheckoutSessionsTable {
   plan_id: string | null;
   billing_interval: 'monthly' | 'yearly' | null;
   amount: number;
+  /** The plan's free trial in days when the session was created (migration 020); null: none. */
+  trial_days: ColumnType<number | null, number | null | undefined, number | null>;
   customer_name: string | null;
   customer_email: string | null;
   customer_phone: string | null;

@@ -1,6 +1,8 @@
 import type { PaymentMethod } from '../orders/tables';
 import type { CheckoutAttempt } from '../checkout/tables';
 import { won } from './html';
+import { consentRecord, type RecurringTerms } from '../subscriptions/consent';
+import { MESSAGES } from '../platform/messages';
 
 export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: string }> = [
   { value: 'card', label: '신용·체크카드', payWith: '카드로' },
@@ -37,6 +39,8 @@ export interface FormValues {
   agreeTerms: boolean;
   agreePrivacy: boolean;
   agreeThirdParty: boolean;
+  /** Subscriptions: the separate recurring-charge consent (never ticked by "전체 동의"). */
+  agreeRecurring: boolean;
 }
 
 export type FieldErrors = Partial<Record<keyof FormValues | 'agreements', string>>;
@@ -64,6 +68,8 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     agreeTerms: all || ticked('agreeTerms'),
     agreePrivacy: all || ticked('agreePrivacy'),
     agreeThirdParty: all || ticked('agreeThirdParty'),
+    // Separate on purpose: consent to a recurring charge is its own decision (전자상거래법 제13조⑥), not part of "전체 동의".
+    agreeRecurring: ticked('agreeRecurring'),
     action: get('action'),
     decision: get('decision'),
   };
@@ -86,7 +92,7 @@ export function normalizePhone(raw: string): string | null {
  */
 export function validateBuyer(
   v: FormValues,
-  opts: { needCardNumber: boolean; amount?: number; subscription?: boolean; now: Date },
+  opts: { needCardNumber: boolean; amount?: number; subscription?: boolean; now: Date; recurring?: RecurringTerms },
 ): { attempt: CheckoutAttempt; errors: null } | { attempt: null; errors: FieldErrors } {
   const errors: FieldErrors = {};
   if (!v.buyerName) errors.buyerName = '이름을 입력해 주세요.';
@@ -109,6 +115,7 @@ export function validateBuyer(
     } else installmentMonths = n;
   }
   if (!AGREEMENTS.every((a) => v[a])) errors.agreements = '결제를 진행하려면 필수 약관에 모두 동의해 주세요.';
+  if (opts.recurring && !v.agreeRecurring) errors.agreeRecurring = MESSAGES.checkout.recurringConsentRequired;
   if (Object.keys(errors).length) return { attempt: null, errors };
   return {
     attempt: {
@@ -120,6 +127,7 @@ export function validateBuyer(
       ...(installmentMonths ? { installmentMonths } : {}),
       buyerPhoneTyped: v.buyerPhone,
       agreedAt: opts.now.toISOString(),
+      ...(opts.recurring ? { recurringConsent: consentRecord(opts.recurring, opts.now) } : {}),
     },
     errors: null,
   };
@@ -137,5 +145,6 @@ export function valuesFromAttempt(a: CheckoutAttempt): FormValues {
     agreeTerms: !!a.agreedAt,
     agreePrivacy: !!a.agreedAt,
     agreeThirdParty: !!a.agreedAt,
+    agreeRecurring: !!a.recurringConsent,
   };
 }

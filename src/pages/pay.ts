@@ -11,6 +11,8 @@ import { declineMessage, OWN_REFUSALS, outcomePages } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
+import { MESSAGES } from '../platform/messages';
+import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -44,10 +46,17 @@ const emptyValues = (s: SessionRow): FormValues => ({
   agreeTerms: false,
   agreePrivacy: false,
   agreeThirdParty: false,
+  agreeRecurring: false,
 });
 
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
 export function payHandlers(deps: Deps) {
+  /** A subscription's recurring terms as the page states them (from the session's sold terms); undefined otherwise. */
+  const recurringOf = (page: LoadedPage, dueNow: number): RecurringTerms | undefined => {
+    const s = page.session;
+    return s.billing_interval ? recurringTerms({ amount: s.amount, billing_interval: s.billing_interval, trial_days: s.trial_days }, dueNow, deps.clock.now()) : undefined;
+  };
+
   async function renderForm(status: number, page: LoadedPage, typed: FormValues, opts: { errors?: FieldErrors; banner?: string; couponApplied?: boolean } = {}) {
     // The card number is never sent back to the browser, whatever went wrong (decline, checksum, another field).
     const values: FormValues = { ...typed, cardNumber: '' };
@@ -56,7 +65,8 @@ export function payHandlers(deps: Deps) {
     let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };
     if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
     else errors.couponCode ??= q.message;
-    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now() }));
+    const recurring = recurringOf(page, price.amount);
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now(), recurring }));
   }
 
   const notFound = () =>
@@ -182,9 +192,17 @@ export function payHandlers(deps: Deps) {
         return renderForm(q.ok ? 200 : 422, page, values, { couponApplied: q.ok && !!values.couponCode });
       }
       const q = await priceQuote(deps, page, values.couponCode || null);
-      const v = validateBuyer(values, { needCardNumber: page.simulated, amount: q.ok ? q.amount : page.session.amount, subscription: !!page.session.billing_interval, now: deps.clock.now() });
+      const v = validateBuyer(values, {
+        needCardNumber: page.simulated,
+        amount: q.ok ? q.amount : page.session.amount,
+        subscription: !!page.session.billing_interval,
+        now: deps.clock.now(),
+        recurring: recurringOf(page, q.ok ? q.amount : page.session.amount),
+      });
       // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
+      // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
+      if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
       const attempt = v.attempt;
       const entry = page.provider!.paymentEntry;
@@ -201,8 +219,9 @@ export function payHandlers(deps: Deps) {
         return pay(page, values, attempt, auth.paymentKey, q.amount, billingAuthKey);
       }
 
-      // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment.
-      if (q.amount === 0) return pay(page, values, attempt, null, 0);
+      // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment. A free trial
+      // charges nothing too, but registers the card (billing-auth window) for the first charge at its end.
+      if (q.amount === 0 && !page.session.trial_days) return pay(page, values, attempt, null, 0);
       if (!page.tossClientKey) return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다.' }));
       await saveAttempt(deps, page.session.id, attempt);
       const nonce = randomBytes(16).toString('base64');

@@ -30,7 +30,9 @@ export function tossBillingLaunchPage(ctx: PageContext, price: PriceLine, attemp
     nonce,
     title: `${ctx.product.name} 정기결제`,
     heading: '결제 카드를 등록해 주세요',
-    text: '정기결제에 사용할 카드를 토스페이먼츠 창에서 등록하면 첫 결제 금액이 바로 결제되고, 이후 결제일마다 같은 카드로 자동 결제됩니다.',
+    text: ctx.session.trial_days
+      ? `정기결제에 사용할 카드를 토스페이먼츠 창에서 등록하면 ${ctx.session.trial_days}일 무료 체험이 시작됩니다. 지금은 결제되지 않고, 체험이 끝나는 날부터 같은 카드로 자동 결제됩니다.`
+      : '정기결제에 사용할 카드를 토스페이먼츠 창에서 등록하면 첫 결제 금액이 바로 결제되고, 이후 결제일마다 같은 카드로 자동 결제됩니다.',
     button: '카드 등록 창 열기',
     openFailed: '카드 등록 창을 열지 못했습니다.',
     loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',

@@ -5,6 +5,7 @@ import { op } from '../platform/http/route';
 import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
 import { billingTask } from './renewal';
+import { trialNoticeTask } from './trial-notices';
 import { registerBillingKeyDeletion } from './billing-key-delete';
 import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
 import { subscriptionView } from './model';
@@ -59,6 +60,7 @@ export const PlanChangeResultSchema = Obj(
  */
 const subscriptionsBillingModule: Module = async (app, deps) => {
   deps.worker.addTask(billingTask(deps));
+  deps.worker.addTask(trialNoticeTask(deps));
   registerBillingKeyDeletion(deps);
 
   app.get(

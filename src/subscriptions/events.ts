@@ -20,6 +20,9 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   buyer must agree in the portal, or the subscription ends at that renewal without a charge); or `canceled: true`
  *   when the seller withdrew it
  * - `price_change_accepted`: the buyer agreed in the portal to the increase (same fields, plus `acceptedAt`)
+ * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
+ *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
+ *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
  */
 export type ChangeKind =
   | 'period_renewed'
@@ -31,7 +34,8 @@ export type ChangeKind =
   | 'plan_changed'
   | 'plan_change_scheduled'
   | 'price_change_scheduled'
-  | 'price_change_accepted';
+  | 'price_change_accepted'
+  | 'trial_will_end';
 
 /** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
 export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {

@@ -14,6 +14,7 @@ export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
  *   active    → ended      the period ended with `cancelAtPeriodEnd` (`endReason: canceled`), or an immediate cancel
  *   active    → ended      the renewal that would charge a plan price increase the buyer did not agree to
  *                          (`endReason: price_change_declined`, nothing charged; src/subscriptions/price-change.ts)
+ * A free trial is `active` with `trialing` (its period is the trial, paid 0); its end is an ordinary renewal.
  * `ended` is final.
  */
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'ended'] as const;
@@ -72,6 +73,14 @@ export function subscriptionIdForSession(sessionId: string): string {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/**
+ * In its free trial: active, and its current period is still the trial (the first charge, the renewal at the trial's
+ * end, moves the period to start at `trial_ends_at` or makes it past_due).
+ */
+export function isTrialing(s: Pick<SubscriptionRow, 'status' | 'trial_ends_at' | 'current_period_start'>): boolean {
+  return s.status === 'active' && s.trial_ends_at !== null && s.current_period_start < s.trial_ends_at;
+}
+
 /** The documented Subscription record from its row. The billing key never leaves the database. */
 export function subscriptionView(s: SubscriptionRow): SubscriptionView {
   return {
@@ -101,6 +110,9 @@ export function subscriptionView(s: SubscriptionRow): SubscriptionView {
       ? { planId: s.pending_plan.planId, billingInterval: s.pending_plan.interval, amount: s.pending_plan.amount, currency: 'KRW', effectiveAt: s.current_period_end.toISOString() }
       : null,
     nextRetryAt: s.status === 'past_due' ? iso(s.next_retry_at) : null,
+    trialEndsAt: iso(s.trial_ends_at),
+    trialing: isTrialing(s),
+    recurringConsent: s.recurring_consent ? { text: s.recurring_consent.text, consentedAt: s.recurring_consent.consentedAt } : null,
     createdAt: s.created_at.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { jsonb } from '../db';
 import { ApiError } from '../platform/errors';
 import { validationError } from '../platform/errors';
-import { prorateDifference, subscriptionNow, subscriptionView } from './model';
+import { isTrialing, prorateDifference, subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { claim, executeCharge, type Deps } from './renewal';
 import { writeSubscriptionUpdated } from './events';
@@ -73,7 +73,8 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       });
       return { kind: 'done' as const, done: { timing: 'next_renewal' as const, orderId: null, amount: 0 } };
     }
-    const difference = prorateDifference(current.amount, target.amount, sub.current_period_start, sub.current_period_end, own);
+    // A free trial has paid nothing for its period: an upgrade in it starts now at no charge (its first charge is the new price).
+    const difference = isTrialing(sub) ? 0 : prorateDifference(current.amount, target.amount, sub.current_period_start, sub.current_period_end, own);
     if (difference === 0) {
       // Nothing left of the period to pay for: the new plan starts without a charge.
       const updated = await repo.updateSubscription(trx, sub.id, { plan_id: target.planId, amount: target.amount, pending_plan: jsonb(null), terms: jsonb(chargeTerms(sub, target)), updated_at: now });

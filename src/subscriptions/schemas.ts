@@ -20,6 +20,18 @@ export const CardSummarySchema = Obj(
   { title: 'SubscriptionCard' },
 );
 
+export const RecurringConsentSchema = Obj(
+  {
+    text: Type.String({ description: 'The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel' }),
+    consentedAt: DateTime('When the buyer submitted the payment page with the box ticked'),
+  },
+  {
+    title: 'RecurringConsent',
+    description:
+      'The buyer\'s separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.',
+  },
+);
+
 export const PendingPlanChangeSchema = Obj(
   {
     planId: Type.String(),
@@ -61,6 +73,14 @@ export const SubscriptionSchema = Obj(
     metadata: Nullable(StringMap({ description: 'Copied from the checkout session' })),
     pendingPlanChange: Nullable(PendingPlanChangeSchema),
     nextRetryAt: Nullable(DateTime('`past_due` only: when the next renewal retry runs')),
+    trialEndsAt: Nullable(
+      DateTime('When the free trial ends and the first charge (`amount`) is due, as the renewal at `currentPeriodEnd`; null when the subscription started without a trial'),
+    ),
+    trialing: Type.Boolean({
+      description:
+        'In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended.',
+    }),
+    recurringConsent: Nullable(RecurringConsentSchema, { description: 'Null only for subscriptions started before consents were recorded' }),
     createdAt: DateTime(),
   },
   { title: 'Subscription' },

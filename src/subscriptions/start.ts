@@ -56,6 +56,10 @@ export async function startSubscription(
     test_clock_offset_ms: 0,
     // The first order's terms are the subscription's: renewals are sold under them (a plan change swaps the list prices).
     terms: jsonb(o.terms),
+    // The buyer's separate consent to the recurring charge, as the payment page worded it (전자상거래법 제13조⑥).
+    recurring_consent: jsonb(s.attempt?.recurringConsent ?? null),
+    // A trial's first order covers the trial: its end is the first charge (the renewal at the period end).
+    trial_ends_at: s.trial_days ? o.period_end! : null,
     created_at: now,
     updated_at: now,
   });

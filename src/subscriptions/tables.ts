@@ -60,8 +60,29 @@ export interface SubscriptionsTable {
   test_clock_offset_ms: number;
   /** The terms the buyer agreed to (migration 015): those of the first order, the plan's list prices following plan changes. */
   terms: ColumnType<SaleTerms, RawBuilder<unknown>, RawBuilder<unknown>>;
+  /** The buyer's consent to the recurring charge as the payment page worded it (migration 020); null before it. */
+  recurring_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
+  /** When the free trial ends and the first charge is due (migration 020); null without a trial. */
+  trial_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Timestamp;
   updated_at: Date;
+}
+
+/**
+ * The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥): the exact sentence next to the
+ * checkbox they ticked, when, and which wording version (src/subscriptions/consent.ts CONSENT_VERSION).
+ */
+export interface RecurringConsent {
+  text: string;
+  consentedAt: string;
+  version: string;
+}
+
+export interface SubscriptionTrialNoticesTable {
+  subscription_id: string;
+  notice: 'lead' | 'signup' | 'final';
+  due_at: Date;
+  written_at: Date;
 }
 
 export interface SubscriptionChargesTable {
@@ -123,4 +144,5 @@ export interface SubscriptionsTables {
   subscription_charges: SubscriptionChargesTable;
   plan_price_changes: PlanPriceChangesTable;
   subscription_price_changes: SubscriptionPriceChangesTable;
+  subscription_trial_notices: SubscriptionTrialNoticesTable;
 }

@@ -3,6 +3,7 @@ import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { runAutoApprovals } from '../refunds/requests/service';
 import { processSubscription, type Deps } from './renewal';
+import { runTrialNotices } from './trial-notices';
 import type { SubscriptionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
 
@@ -33,7 +34,9 @@ export async function advanceTestClock(deps: Deps, storeId: string, subscription
     // filed by an immediate cancel is approved on this clock) and receipt windows follow it.
     return repo.updateSubscription(trx, row.id, { test_clock_offset_ms: Number(row.test_clock_offset_ms) + ms, updated_at: deps.clock.now() });
   });
-  let processed = await processSubscription(deps, sub.id, deps.clock.now());
+  // Conversion notices fall due before the trial's first charge: write them first (none once the trial is over).
+  let processed = await runTrialNotices(deps, deps.clock.now(), sub.id);
+  processed += await processSubscription(deps, sub.id, deps.clock.now());
   // Refund requests of its orders are due on its own time too (statutory auto-approval inside 3 business days).
   processed += await runAutoApprovals(deps, subscriptionNow(sub, deps.clock.now()), sub.id);
   const fresh = (await repo.getSubscription(deps.db, sub.id))!;

@@ -52,6 +52,7 @@ test('a buyer subscribes with a test card, opens the portal, sees both cancel op
     await page.check('input[name="method"][value="card"]');
     await page.fill('#cardNumber', TEST_CARDS.success.replace(/(\d{4})(?=\d)/g, '$1 '));
     await page.check('#agreeAll');
+    await page.check('#agreeRecurring'); // the separate recurring-charge consent
     await Promise.all([page.waitForURL(`${shopUrl}/thanks?**`), page.click('button.pay')]);
     const orderId = new URL(page.url()).searchParams.get('order_id')!;
     const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();

@@ -30,7 +30,7 @@ test('a product has every field of the Product schema; one-time and subscription
   assert.equal(one.description, null);
   assert.equal(one.saleStartsAt, null);
   const sub = await createSubscriptionProduct(t, s, { refundPolicy: { refundDays: 14, clawbackDisclosed: true } });
-  assert.deepEqual(sub.pricing, { currency: 'KRW', price: null, plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, currency: 'KRW' }] });
+  assert.deepEqual(sub.pricing, { currency: 'KRW', price: null, plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, trialDays: null, currency: 'KRW' }] });
   assert.equal(sub.refundPolicy.refundDays, 14);
   assert.equal(sub.refundPolicy.clawbackDisclosed, true);
 });

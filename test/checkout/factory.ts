@@ -58,8 +58,11 @@ export const payPath = (session: { url: string }) => new URL(session.url).pathna
 
 export const BUYER = { buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678' };
 
-/** The required agreement checkboxes, ticked (the payment page refuses to pay without them). */
-export const AGREED = { agreeTerms: 'on', agreePrivacy: 'on', agreeThirdParty: 'on' };
+/**
+ * The required agreement checkboxes, ticked (the payment page refuses to pay without them), and a subscription's
+ * separate recurring-charge consent (ignored on one-time products).
+ */
+export const AGREED = { agreeTerms: 'on', agreePrivacy: 'on', agreeThirdParty: 'on', agreeRecurring: 'on' };
 
 /** Submits the payment form the way a browser without JavaScript does (urlencoded, agreements ticked, the pay button pressed). */
 export function submitPayForm(t: TestApp, session: { url: string }, fields: Record<string, string> = {}) {

@@ -37,7 +37,7 @@ test('dashboard products and coupons: create, edit, archive through the catalog 
     const res = await postForm(t, admin, '/dashboard/products', {
       type: 'subscription', name: '프로 멤버십', description: '매월 새 강의',
       plan0_id: 'pro', plan0_name: '프로', plan0_monthly: '19,900', plan0_yearly: '199,000',
-      plan1_name: '라이트', plan1_monthly: '9900', plan1_yearly: '',
+      plan1_name: '라이트', plan1_monthly: '9900', plan1_yearly: '', plan1_trial: '14',
       refundDays: '14', penaltyRate: '5', trialOffered: 'on', licenseMode: 'service', maxActivations: '3', stock: '',
     });
     assert.equal(res.statusCode, 303, res.body);
@@ -45,7 +45,7 @@ test('dashboard products and coupons: create, edit, archive through the catalog 
     const p = (await t.app.inject({ url: `/admin/v1/products/${productId}`, headers: bearer(store.ownerToken) })).json();
     assert.equal(p.mode, 'test');
     assert.equal(p.name, '프로 멤버십');
-    assert.deepEqual(p.pricing.plans.map((pl: any) => [pl.name, pl.monthlyPrice, pl.yearlyPrice]), [['프로', 19_900, 199_000], ['라이트', 9_900, null]]);
+    assert.deepEqual(p.pricing.plans.map((pl: any) => [pl.name, pl.monthlyPrice, pl.yearlyPrice, pl.trialDays]), [['프로', 19_900, 199_000, null], ['라이트', 9_900, null, 14]]);
     assert.equal(p.pricing.plans[0].id, 'pro');
     assert.deepEqual(p.refundPolicy, { refundDays: 14, trialOffered: true, usageRestrictionMarked: false, clawbackDisclosed: false, penaltyRate: 5 });
     assert.deepEqual(p.license, { mode: 'service', maxActivations: 3, validityDays: null });
@@ -60,6 +60,7 @@ test('dashboard products and coupons: create, edit, archive through the catalog 
     // Editing says that what was sold keeps its terms (issue 19: a product edit never changes existing buyers' refunds).
     assert.match(form.body, /id="future-sales-only">변경 내용은 이후 판매에만 적용됩니다/);
     const liteId = /name="plan1_id" value="([^"]+)"/.exec(form.body)![1];
+    assert.match(form.body, /name="plan1_trial" value="14"/, 'the free trial reads back into the form');
     const res = await postForm(t, admin, `/dashboard/products/${productId}`, {
       name: '프로 멤버십 2', plan0_id: 'pro', plan0_name: '프로', plan0_monthly: '24900', plan0_yearly: '249000', plan1_id: liteId, plan1_name: '라이트', plan1_monthly: '9900',
       refundDays: '14', penaltyRate: '5', licenseMode: 'service', maxActivations: '3',

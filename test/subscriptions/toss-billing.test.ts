@@ -140,3 +140,24 @@ test('a subscription that ends has its billing key deleted at Toss by a job afte
   assert.equal(row.billing_key_sealed, null, 'our copy is forgotten');
   t.clock.set('2026-11-01T00:00:00.000Z');
 });
+
+test('live free trial: the page opens the card-registration window, the success redirect issues the billing key and charges nothing; the first charge is the renewal at the trial end', async () => {
+  const trial = await createSubscriptionProduct(t, s, { mode: 'live', name: '체험 멤버십', plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: null, trialDays: 7 }] });
+  const session = await createSession(t, live, { productId: trial.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
+  const customerKey = `sub_${session.id.slice(3)}`;
+  const res = await submitPayForm(t, session);
+  assert.equal(res.statusCode, 200, res.body);
+  assert.ok(res.body.includes('requestBillingAuth'), 'a 0-won trial still registers the card');
+  const chargesBefore = billingCharges().length;
+  const ok = await billingSuccess(session, { authKey: 'auth_trial', customerKey });
+  assert.equal(ok.statusCode, 303, ok.body);
+  assert.equal(billingCharges().length, chargesBefore, 'nothing charged at the trial start');
+  const sub = (await t.app.inject({ url: `/v1/subscriptions/${customerKey}`, headers: bearer(live) })).json();
+  assert.equal(sub.trialing, true);
+  assert.ok(sub.card, 'the billing key is kept for the first charge');
+  assert.match(sub.recurringConsent.text, /체험 종료일 .*부터 매월 9,900원/);
+  await runBilling(t.deps, new Date(new Date(sub.trialEndsAt).getTime() + 60_000));
+  const charges = billingCharges();
+  assert.equal(charges.length, chargesBefore + 1);
+  assert.equal(charges.at(-1)!.body.amount, 9_900);
+});

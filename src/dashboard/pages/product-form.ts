@@ -30,7 +30,7 @@ export function productBodyOf(b: Query, type: 'one_time' | 'subscription'): Reco
     const name = str(b[`plan${i}_name`], 200);
     if (name === undefined) continue;
     const id = str(b[`plan${i}_id`], 60);
-    plans.push({ ...(id ? { id } : {}), name, monthlyPrice: num(b[`plan${i}_monthly`]), yearlyPrice: num(b[`plan${i}_yearly`]) });
+    plans.push({ ...(id ? { id } : {}), name, monthlyPrice: num(b[`plan${i}_monthly`]), yearlyPrice: num(b[`plan${i}_yearly`]), trialDays: num(b[`plan${i}_trial`]) });
   }
   const licenseMode = str(b.licenseMode) ?? 'none';
   return {
@@ -80,6 +80,7 @@ export function valuesOf(p: ProductView): ProductFormValues {
     f[`plan${i}_name`] = pl.name;
     f[`plan${i}_monthly`] = pl.monthlyPrice ?? '';
     f[`plan${i}_yearly`] = pl.yearlyPrice ?? '';
+    f[`plan${i}_trial`] = pl.trialDays ?? '';
   });
   return { type: p.type, fields: f };
 }
@@ -121,6 +122,7 @@ export function productForm(ctx: DashboardContext, action: string, values: Produ
       <div><label for="plan${i}-name">${L('이름', 'Name')}</label><input type="text" id="plan${i}-name" name="plan${i}_name" value="${v(f, `plan${i}_name`)}"></div>
       <div><label for="plan${i}-monthly">${L('월간 가격', 'Monthly')}</label><input type="text" inputmode="numeric" id="plan${i}-monthly" name="plan${i}_monthly" value="${v(f, `plan${i}_monthly`)}"></div>
       <div><label for="plan${i}-yearly">${L('연간 가격', 'Yearly')}</label><input type="text" inputmode="numeric" id="plan${i}-yearly" name="plan${i}_yearly" value="${v(f, `plan${i}_yearly`)}"></div>
+      <div><label for="plan${i}-trial">${L('무료 체험(일)', 'Free trial (days)')}</label><input type="text" inputmode="numeric" id="plan${i}-trial" name="plan${i}_trial" value="${v(f, `plan${i}_trial`)}" placeholder="${L('없음', 'none')}"></div>
     </div></div>`;
     })}</fieldset>`
   }
