@@ -12,6 +12,7 @@ import { eventsOfOrder } from '../../webhooks/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
+import { bidiMessage, hasBidiControl } from '../../platform/text';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -151,6 +152,7 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
         const amount = intField(form.amount);
         if (amount === 'invalid') throw validationProblem(ctx);
         if (form.reason.length > 500) throw reasonProblem(ctx);
+        if (hasBidiControl(form.reason)) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: bidiMessage(tr(ctx.lang, '사유', 'reason')) }] } });
         if (!idem || !IDEM.test(idem)) throw staleForm();
         const requestKey = `dashboard:${idem}`;
         // The same form sent again: its refund exists already, so show it rather than refund (or audit) twice.
