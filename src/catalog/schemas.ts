@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery, Won } from '../platform/http/schemas';
+import { PlainText } from '../platform/text';
 
 export const ProductTypeSchema = Type.Union([Type.Literal('one_time'), Type.Literal('subscription')], {
   description: '`one_time` (paid once, `pricing.price`) or `subscription` (billed monthly or yearly by a plan in `pricing.plans`)',
@@ -77,7 +78,7 @@ export const ListProductsQuery = PageQuery();
 
 const PlanInput = Obj({
   id: Type.Optional(Type.String({ pattern: PLAN_ID_PATTERN, description: 'Stable plan id (letters, digits, `_`, `-`); generated when left out' })),
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PlainText({ minLength: 1, maxLength: 100 }),
   monthlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 100_000_000 }))),
   yearlyPrice: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000 }))),
   trialDays: Type.Optional(Nullable(Type.Integer({ minimum: MIN_TRIAL_DAYS, maximum: MAX_TRIAL_DAYS, description: 'Free trial in days (1–365); null or left out: none' }))),
@@ -99,8 +100,8 @@ const LicenseInput = Obj({
 });
 
 const productEditable = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Nullable(Type.String({ maxLength: 5000 })),
+  name: PlainText({ minLength: 1, maxLength: 200 }),
+  description: Nullable(PlainText({ maxLength: 5000 })),
   price: Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'One-time products only (won)' })),
   plans: Type.Array(PlanInput, { maxItems: 20, description: 'Subscriptions only: at least one plan, each with a monthly and/or yearly price' }),
   refundPolicy: RefundPolicyInput,
@@ -184,7 +185,7 @@ export const CouponPage = PageOf(CouponSchema, 'CouponPage');
 export const CreateCouponBody = Obj({
   mode: ModeSchema,
   code: Type.String({ pattern: '^[A-Za-z0-9_-]{2,40}$', description: 'Letters, digits, `_`, `-`; case-insensitive' }),
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PlainText({ minLength: 1, maxLength: 100 }),
   discountType: DiscountTypeSchema,
   discountValue: Type.Integer({ minimum: 1, maximum: 1_000_000_000 }),
   validFrom: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
@@ -195,7 +196,7 @@ export const CreateCouponBody = Obj({
 export type CreateCouponInput = Static<typeof CreateCouponBody>;
 
 export const UpdateCouponBody = Obj({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
   validFrom: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   validUntil: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   maxRedemptions: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100_000_000 }))),

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, StringMap } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
 import { METADATA_LIMITS } from './model';
+import { PlainText, EmailText } from '../platform/text';
 
 export const CheckoutSessionStatusSchema = Type.Union([Type.Literal('open'), Type.Literal('completed'), Type.Literal('expired')], {
   description: '`open` until paid (`completed`) or until 30 minutes after creation (`expired`, computed when read)',
@@ -34,8 +35,8 @@ export const CreateCheckoutSessionBody = Obj(
     interval: Type.Optional(IntervalSchema),
     customer: Type.Optional(
       Obj({
-        name: Type.Optional(Type.String({ maxLength: 100 })),
-        email: Type.Optional(Type.String({ maxLength: 254 })),
+        name: Type.Optional(PlainText({ maxLength: 100 })),
+        email: Type.Optional(EmailText()),
         phone: Type.Optional(Type.String({ maxLength: 40 })),
       }, { description: 'Prefills the buyer fields of the payment page' }),
     ),

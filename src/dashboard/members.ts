@@ -6,6 +6,7 @@ import { recordAudit, type AuditActor, type AuditOrigin } from '../audit/service
 import { decoyHash, generatePassword, hashPassword, verifyPassword, PASSWORD_MAX, PASSWORD_MIN } from './password';
 import * as repo from './members-repo';
 import type { MemberRole, StoreMembersTable } from './tables';
+import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
@@ -24,8 +25,6 @@ export interface MemberView {
 export function memberView(r: Selectable<StoreMembersTable>): MemberView {
   return { id: r.id, storeId: r.store_id, email: r.email, name: r.name, role: r.role, createdAt: r.created_at, disabledAt: r.disabled_at };
 }
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -54,8 +53,9 @@ export interface CreateMemberInput {
 export async function createMember(deps: Deps, input: CreateMemberInput, actor: AuditActor, origin?: AuditOrigin | null): Promise<{ member: MemberView; password: string; generated: boolean }> {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
-  if (!EMAIL.test(email) || email.length > 254) throw validationError([{ field: 'email', message: '이메일 주소의 형식이 올바르지 않습니다.' }]);
+  if (!isValidEmail(email)) throw validationError([{ field: 'email', message: '이메일 주소의 형식이 올바르지 않습니다.' }]);
   if (name.length < 1 || name.length > 100) throw validationError([{ field: 'name', message: '이름은 1자 이상 100자 이하여야 합니다.' }]);
+  if (hasBidiControl(name)) throw validationError([{ field: 'name', message: bidiMessage('이름') }]);
   assertRole(input.role);
   const role = input.role;
   const generated = input.password === undefined;

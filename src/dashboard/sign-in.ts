@@ -15,8 +15,23 @@ import { can } from './roles';
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 30, windowSec: 15 * 60 };
 
 /** Only our own dashboard paths are followed after sign-in (no open redirect). */
-function safeNext(v: unknown): string {
-  return typeof v === 'string' && /^\/dashboard(\/[A-Za-z0-9._~\-/]*)?(\?[A-Za-z0-9._~\-=&%]*)?$/.test(v) && !v.startsWith('/dashboard/login') ? v : '/dashboard';
+/**
+ * Where to go after signing in: a path under /dashboard, resolved against the dashboard (so `..` and `.` segments,
+ * `%2e%2e` included, are normalised before the check), never the sign-in page itself; anything else is /dashboard.
+ */
+export function safeNext(v: unknown): string {
+  if (typeof v !== 'string' || !/^\/dashboard(\/[A-Za-z0-9._~\-/%]*)?(\?[A-Za-z0-9._~\-=&%]*)?$/.test(v)) return '/dashboard';
+  const base = 'http://dashboard.invalid';
+  let url: URL;
+  try {
+    url = new URL(v, `${base}/dashboard/`);
+  } catch {
+    return '/dashboard';
+  }
+  const path = url.pathname;
+  if (url.origin !== base || !(path === '/dashboard' || path.startsWith('/dashboard/'))) return '/dashboard';
+  if (path === '/dashboard/login' || path.startsWith('/dashboard/login/')) return '/dashboard';
+  return path + url.search;
 }
 
 async function failures(limiter: RateLimiterAbstract, key: string): Promise<{ used: number; resetSec: number }> {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { NONCE_MAX_LENGTH, NONCE_PATTERN } from './model';
+import { PlainText } from '../platform/text';
 
 export const LicenseStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('pending'), Type.Literal('expired'), Type.Literal('revoked')], {
   description:
@@ -155,8 +156,8 @@ export const AdminListLicensesQuery = PageQuery({
   buyerEmail: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Exact, case-insensitive' })),
 });
 
-export const RevokeBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { title: 'RevokeLicenseRequest' });
-export const ReissueBody = Obj({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Revoke reason recorded on the old license (default `reissued`)' })) }, { title: 'ReissueLicenseRequest' });
+export const RevokeBody = Obj({ reason: Type.Optional(PlainText({ minLength: 1, maxLength: 500 })) }, { title: 'RevokeLicenseRequest' });
+export const ReissueBody = Obj({ reason: Type.Optional(PlainText({ minLength: 1, maxLength: 500, description: 'Revoke reason recorded on the old license (default `reissued`)' })) }, { title: 'ReissueLicenseRequest' });
 
 export const SigningKeyAdminSchema = Obj(
   {

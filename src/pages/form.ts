@@ -3,6 +3,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { won } from './html';
 import { consentRecord, type RecurringTerms } from '../subscriptions/consent';
 import { MESSAGES } from '../platform/messages';
+import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: string }> = [
   { value: 'card', label: '신용·체크카드', payWith: '카드로' },
@@ -75,8 +76,6 @@ export function readForm(body: unknown): FormValues & { action: string; decision
   };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** Korean mobile/landline number as digits (`+82 10-…` becomes `010…`), or null when it is not one. */
 export function normalizePhone(raw: string): string | null {
   let d = raw.replace(/[\s\-().]/g, '');
@@ -97,8 +96,9 @@ export function validateBuyer(
   const errors: FieldErrors = {};
   if (!v.buyerName) errors.buyerName = '이름을 입력해 주세요.';
   else if (v.buyerName.length > 50) errors.buyerName = '이름은 50자 이하로 입력해 주세요.';
+  else if (hasBidiControl(v.buyerName)) errors.buyerName = bidiMessage('이름');
   if (!v.buyerEmail) errors.buyerEmail = '이메일을 입력해 주세요.';
-  else if (!EMAIL.test(v.buyerEmail) || v.buyerEmail.length > 254) errors.buyerEmail = '올바른 이메일 주소를 입력해 주세요.';
+  else if (!isValidEmail(v.buyerEmail)) errors.buyerEmail = '올바른 이메일 주소를 입력해 주세요.';
   const phone = normalizePhone(v.buyerPhone);
   if (!v.buyerPhone) errors.buyerPhone = '휴대폰 번호를 입력해 주세요.';
   else if (!phone) errors.buyerPhone = '올바른 휴대폰 번호를 입력해 주세요. (예: 010-1234-5678)';

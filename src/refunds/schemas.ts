@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { OrderSchema } from '../orders/schemas';
 import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery, Won } from '../platform/http/schemas';
+import { PlainText } from '../platform/text';
 
 export const RefundStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('unknown')], {
   description:
@@ -49,7 +50,7 @@ export const RefundOrderBody = Obj(
           'Integer won to refund; omitted = everything still refundable (amount − refundedAmount). Not greater than 0 → REFUND_AMOUNT_INVALID; above what is left → REFUND_EXCEEDS. A fractional number is a VALIDATION_FAILED.',
       }),
     ),
-    reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }), { description: 'Shown on the order\'s refunds and sent to the payment gateway as the cancel reason (cut to the gateway\'s limit: Toss takes 200 characters; the full reason is kept here); at most 500 characters' })),
+    reason: Type.Optional(Nullable(PlainText({ maxLength: 500 }), { description: 'Shown on the order\'s refunds and sent to the payment gateway as the cancel reason (cut to the gateway\'s limit: Toss takes 200 characters; the full reason is kept here); at most 500 characters' })),
     keepLicenses: Type.Optional(
       // No `default` keyword: the handler applies it (`?? false`), and a default in a named request schema makes
       // openapi-typescript's generated clients require the field.

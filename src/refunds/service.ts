@@ -47,11 +47,19 @@ export interface RefundOrderInput {
    * otherwise), or IDEMPOTENCY_KEY_CONFLICT when the key was used for another order or amount.
    */
   requestKey?: string | null;
+  /**
+   * With `requestKey`: a second call with the same key answers the first refund as it stands (`replayed: true`,
+   * whatever its status, even `pending` while the first call still waits on the gateway) instead of its error.
+   * The dashboard's form uses it so a double submit shows the refund in progress or made, never a 5xx.
+   */
+  answerReplay?: boolean;
 }
 
 export interface RefundOrderResult {
   refund: RefundView;
   order: OrderView;
+  /** Set when `answerReplay` answered an earlier refund made with the same `requestKey`. */
+  replayed?: boolean;
 }
 
 /**
@@ -101,6 +109,9 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
   });
 
   const { order } = first;
+  if (first.replay && input.answerReplay) {
+    return { refund: refundView(first.refund), order: (await loadOrderView(deps.db, order.id, deps))!, replayed: true };
+  }
   const { row: settled, order: after } = first.replay
     ? { row: first.refund, order: null }
     : await settle(deps, first.refund.id, await askGateway(deps, order, first.refund));

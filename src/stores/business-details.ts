@@ -6,6 +6,7 @@ import { findBusinessDetails, findBusinessDetailsByOrder, upsertBusinessDetails,
 import { findStoreId } from './repo';
 import type { BusinessDetailsInput, BusinessDetailsView } from './schemas';
 import { MESSAGES } from '../platform/messages';
+import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'database'>>;
 
@@ -45,7 +46,6 @@ export function isSupportPhone(raw: string): boolean {
   return /^0\d{8,10}$/.test(d) || /^1[568]\d{6}$/.test(d);
 }
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Checks and normalises the console's input; VALIDATION_FAILED lists every bad field with a Korean message. */
 export function checkBusinessDetails(input: BusinessDetailsInput): Omit<BusinessDetailsRow, 'store_id' | 'updated_at' | 'sample'> {
@@ -54,6 +54,7 @@ export function checkBusinessDetails(input: BusinessDetailsInput): Omit<Business
     const v = String(input[field] ?? '').trim();
     if (!v) fields.push({ field, message: MESSAGES.businessDetails.required(label) });
     else if (v.length > max) fields.push({ field, message: MESSAGES.businessDetails.tooLong(label, max) });
+    else if (hasBidiControl(v)) fields.push({ field, message: bidiMessage(label) });
     return v;
   };
   const companyName = text('companyName', MESSAGES.businessDetails.labels.companyName, 100);
@@ -65,7 +66,7 @@ export function checkBusinessDetails(input: BusinessDetailsInput): Omit<Business
   const phone = input.supportPhone?.trim() || null;
   const email = input.supportEmail?.trim() || null;
   if (phone && !isSupportPhone(phone)) fields.push({ field: 'supportPhone', message: MESSAGES.businessDetails.supportPhoneInvalid });
-  if (email && (!EMAIL_RE.test(email) || email.length > 254)) fields.push({ field: 'supportEmail', message: MESSAGES.businessDetails.supportEmailInvalid });
+  if (email && !isValidEmail(email)) fields.push({ field: 'supportEmail', message: MESSAGES.businessDetails.supportEmailInvalid });
   if (!phone && !email) fields.push({ field: 'supportPhone', message: MESSAGES.businessDetails.supportContactRequired });
   if (fields.length) throw validationError(fields);
   return {

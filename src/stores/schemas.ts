@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
+import { PlainText } from '../platform/text';
 
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
@@ -37,7 +38,7 @@ export const StoreSchema = Obj(
 export type StoreView = Static<typeof StoreSchema>;
 
 export const CreateStoreBody = Obj({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PlainText({ minLength: 1, maxLength: 100 }),
   publicContactVerified: Type.Optional(Type.Boolean()),
 }, { title: 'CreateStoreRequest' });
 export const CreateStoreResult = Obj({
@@ -46,7 +47,7 @@ export const CreateStoreResult = Obj({
 }, { title: 'CreateStoreResult' });
 
 export const UpdateStoreBody = Obj({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),
@@ -94,7 +95,7 @@ export type ApiKeyView = Static<typeof ApiKeySchema>;
 
 export const CreateApiKeyBody = Obj({
   mode: ModeSchema,
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PlainText({ minLength: 1, maxLength: 100 }),
   scopes: Type.Array(ScopeSchema, { minItems: 1, uniqueItems: true }),
   ipAllowlist: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 2, maxLength: 64 }), { maxItems: 100, description: 'IPv4/IPv6 addresses or CIDR ranges' }))),
   productIds: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000, description: 'Limit the key to these products' }))),
@@ -133,7 +134,7 @@ export const BusinessDetailsBody = Obj(
     mailOrderNumber: Type.String({ maxLength: 200, description: '통신판매업 신고번호, 1–60 characters (exempt sellers write the exemption)' }),
     address: Type.String({ maxLength: 400, description: '사업장 주소, 1–200 characters' }),
     supportPhone: Type.Optional(Nullable(Type.String({ maxLength: 30, description: 'Korean phone number (02-1234-5678, 010-…, 1588-1234)' }))),
-    supportEmail: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+    supportEmail: Type.Optional(Nullable(Type.String({ maxLength: 254 }))), // checked by validateBusinessDetails (HTML e-mail grammar)
   },
   { title: 'BusinessDetailsRequest', description: 'The whole set, every time. At least one of `supportPhone` and `supportEmail`.' },
 );

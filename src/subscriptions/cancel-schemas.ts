@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, Won } from '../platform/http/schemas';
 import { SubscriptionSchema } from './schemas';
+import { PlainText } from '../platform/text';
 
 const KRW = CurrencySchema;
 
@@ -93,7 +94,7 @@ export const CancelBody = Obj(
     timing: Type.Union([Type.Literal('period_end'), Type.Literal('immediate')], {
       description: '`period_end`: ends at the current period end (no refund); `immediate`: ends now and refunds exactly what the cancel preview shows at this moment',
     }),
-    reason: Type.Optional(Type.String({ maxLength: 500, description: 'Free text kept with the cancellation and passed to the refund' })),
+    reason: Type.Optional(PlainText({ maxLength: 500, description: 'Free text kept with the cancellation and passed to the refund' })),
   },
   { title: 'CancelSubscriptionRequest' },
 );

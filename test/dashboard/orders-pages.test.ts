@@ -104,7 +104,7 @@ test('dashboard orders: search, CSV, detail and refunds with the API\'s rules, a
       postForm(t, owner, `/dashboard/orders/${order}/refund`, { amount: '1000', idem }),
       postForm(t, owner, `/dashboard/orders/${order}/refund`, { amount: '1000', idem }),
     ]);
-    assert.ok([a.statusCode, b.statusCode].every((s) => s === 303 || s === 502), `${a.statusCode} ${b.statusCode}`);
+    assert.deepEqual([a.statusCode, b.statusCode], [303, 303]);
     const rows = (await refundRows(t, order)).filter((r) => r.amount === 1000);
     assert.equal(rows.length, 1);
   });

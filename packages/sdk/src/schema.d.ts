@@ -989,7 +989,7 @@ export interface components {
             amount?: number;
             /** @description Set true to approve an `amount` different from the amount asked for */
             confirmAmount?: boolean;
-            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) */
+            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) (no bidi control characters) */
             reason?: string;
         };
         /** ApproveRefundRequestResult */
@@ -1061,7 +1061,7 @@ export interface components {
         CancelSubscriptionRequest: {
             /** @description `period_end`: ends at the current period end (no refund); `immediate`: ends now and refunds exactly what the cancel preview shows at this moment */
             timing: "period_end" | "immediate";
-            /** @description Free text kept with the cancellation and passed to the refund */
+            /** @description Free text kept with the cancellation and passed to the refund (no bidi control characters) */
             reason?: string;
         };
         /** CancelSubscriptionResult */
@@ -1121,7 +1121,9 @@ export interface components {
             interval?: "monthly" | "yearly";
             /** @description Prefills the buyer fields of the payment page */
             customer?: {
+                /** @description No bidi control characters */
                 name?: string;
+                /** Format: email */
                 email?: string;
                 phone?: string;
             };
@@ -1657,7 +1659,7 @@ export interface components {
         };
         /** RefundRequestDecisionBody */
         RefundRequestDecisionBody: {
-            /** @description Required: missing or blank → REFUND_REASON_REQUIRED */
+            /** @description Required: missing or blank → REFUND_REASON_REQUIRED (no bidi control characters) */
             reason?: string;
         };
         /** RefundRequestPage */

@@ -7,6 +7,7 @@ import { adminGetLicense, adminListLicenses, reissueLicense, revokeLicense } fro
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import type { Lang } from '../i18n';
 import { act, BIZ_CSS, flash, labelTag, LICENSE_STATUS_LABEL, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tr, when, type Problem, type Query } from './kit';
+import { bidiMessage, hasBidiControl } from '../../platform/text';
 
 const statusTag = (lang: Lang, s: string) => labelTag(lang, LICENSE_STATUS_LABEL, s, 'active', ['revoked', 'expired']);
 
@@ -119,6 +120,7 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/licenses
         reply,
         async (ctx) => {
           if (reason && reason.length > 500) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: '사유는 500자 이하로 입력해 주세요.' }] } });
+          if (reason && hasBidiControl(reason)) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: bidiMessage('사유') }] } });
           const current = await adminGetLicense(deps, ctx.member.storeId, id);
           if (current.mode !== ctx.mode) throw new ApiError('LICENSE_NOT_FOUND');
           return action === 'revoke' ? revokeLicense(deps, ctx.member.storeId, id, reason) : reissueLicense(deps, ctx.member.storeId, id, reason);

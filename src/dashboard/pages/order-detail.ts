@@ -12,6 +12,7 @@ import { eventsOfOrder } from '../../webhooks/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
+import { bidiMessage, hasBidiControl } from '../../platform/text';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -61,6 +62,7 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 ${flash(done, {
   refunded: L('환불했습니다.', 'Refunded.'),
   replayed: L('이 환불 요청은 이미 처리되었습니다. 아래에서 결과를 확인하세요.', 'This refund was already sent; see its state below.'),
+  inflight: L('이 환불 요청은 이미 처리 중입니다. 잠시 후 새로 고쳐 결과를 확인하세요.', 'This refund is already being processed; reload in a moment to see its result.'),
 })}
 ${problemBox(problem)}
 <div class="cols">
@@ -150,11 +152,12 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
         const amount = intField(form.amount);
         if (amount === 'invalid') throw validationProblem(ctx);
         if (form.reason.length > 500) throw reasonProblem(ctx);
+        if (hasBidiControl(form.reason)) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: bidiMessage(tr(ctx.lang, '사유', 'reason')) }] } });
         if (!idem || !IDEM.test(idem)) throw staleForm();
         const requestKey = `dashboard:${idem}`;
         // The same form sent again: its refund exists already, so show it rather than refund (or audit) twice.
         const earlier = await findRefundByRequestKey(deps, ctx.member.storeId, ctx.mode, requestKey);
-        if (earlier && earlier.orderId === id) return { replayed: true as const, refundId: earlier.id };
+        if (earlier && earlier.orderId === id) return { replayed: true as const, refundId: earlier.id, inFlight: inFlight(earlier.status) };
         const r = await refundOrder(deps, {
           storeId: ctx.member.storeId,
           mode: ctx.mode,
@@ -165,11 +168,15 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
           keepLicenses: form.keepLicenses,
           source: 'console',
           requestKey,
+          // A copy sent while the first is still with the gateway (it passed the check above before the first was
+          // recorded) is answered with that refund, in progress or made, not PG_REFUND_AMBIGUOUS's 502.
+          answerReplay: true,
         });
+        if (r.replayed) return { replayed: true as const, refundId: r.refund.id, inFlight: inFlight(r.refund.status) };
         return { replayed: false as const, refundId: r.refund.id, amount: r.refund.amount };
       },
       async (r) => {
-        if (r.replayed) return redirectTo(req, reply, `${path}?done=replayed`);
+        if (r.replayed) return redirectTo(req, reply, `${path}?done=${r.inFlight ? 'inflight' : 'replayed'}`);
         await auditAction(deps.db, deps, req, { action: 'order.refunded', target: { type: 'order', id }, details: { refundId: r.refundId, amount: r.amount, keepLicenses: form.keepLicenses } });
         return redirectTo(req, reply, `${path}?done=refunded`);
       },
@@ -178,6 +185,8 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
   });
 }
 
+
+const inFlight = (status: string): boolean => status === 'pending' || status === 'unknown';
 
 function validationProblem(ctx: DashboardContext): ApiError {
   return new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'amount', message: tr(ctx.lang, '환불 금액은 원 단위 정수로 입력해 주세요.', 'Enter the amount as whole won.') }] } });

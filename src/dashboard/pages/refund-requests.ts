@@ -10,6 +10,7 @@ import { refundableAmount } from '../../refunds/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import type { Lang } from '../i18n';
 import { act, BIZ_CSS, checked, flash, intField, money, oneOf, orderStatusTag, PAGE_SIZE, pageOf, pager, problemBox, qs, remaining, str, tag, tr, when, type Problem, type Query } from './kit';
+import { bidiMessage, hasBidiControl } from '../../platform/text';
 
 const STATUSES: readonly RefundRequestStatus[] = ['requested', 'held', 'approved', 'rejected', 'canceled'];
 const STATUS_LABEL: Record<RefundRequestStatus, [string, string]> = {
@@ -169,6 +170,7 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/refund-r
         async (ctx) => {
           const scope = { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null };
           if (form.reason.length > 500) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: '사유는 500자 이하로 입력해 주세요.' }] } });
+          if (hasBidiControl(form.reason)) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: bidiMessage('사유') }] } });
           if (action === 'hold') return holdRequest(deps, scope, id, form.reason, 'console');
           if (action === 'reject') return rejectRequest(deps, scope, id, form.reason, 'console');
           const amount = intField(form.amount);

@@ -11,6 +11,7 @@ import { listOrders } from '../../orders/service';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import type { Lang } from '../i18n';
 import { act, BIZ_CSS, flash, intField, money, oneOf, orderStatusTag, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tag, tr, when, type Problem, type Query } from './kit';
+import { bidiMessage, hasBidiControl } from '../../platform/text';
 
 const STATUSES: readonly SubscriptionStatus[] = ['active', 'past_due', 'ended'];
 const STATUS_LABEL: Record<SubscriptionStatus, [string, string]> = { active: ['이용 중', 'Active'], past_due: ['결제 실패', 'Past due'], ended: ['종료', 'Ended'] };
@@ -167,6 +168,7 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/subscrip
       async (ctx) => {
         if (!timing) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'timing', message: '해지 시점을 선택해 주세요.' }] } });
         if (reason && reason.length > 500) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: '사유는 500자 이하로 입력해 주세요.' }] } });
+        if (reason && hasBidiControl(reason)) throw new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: 'reason', message: bidiMessage('사유') }] } });
         return cancelSubscription(deps, { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null }, id, { timing, reason }, 'seller');
       },
       async (r) => {

@@ -40,7 +40,8 @@ const invalidKey = () => new ApiError('API_KEY_INVALID');
 export function bearerToken(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
   if (typeof h !== 'string') return null;
-  const m = /^Bearer ([^\s]+)$/.exec(h.trim());
+  // RFC 9110 §11.1: the scheme is case-insensitive and 1*SP separates it from the token.
+  const m = /^Bearer +([^\s]+)$/i.exec(h.trim());
   return m ? m[1] : null;
 }
 

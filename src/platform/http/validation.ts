@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationError, type FieldError } from '../errors';
 import { MESSAGES } from '../messages';
+import { NO_BIDI_PATTERN, bidiMessage, isValidEmail } from '../text';
 
 /** Limits every request is held to before anything recursive or any SQL sees it (README, API conventions). */
 export const MAX_JSON_DEPTH = 64;
@@ -19,6 +20,9 @@ function makeAjv(coerce: boolean): Ajv {
   addFormats(ajv);
   // Dates must also be real instants PostgreSQL stores as given: years 1970..9999 (UTC), no `0000-01-01`.
   const base = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  // `email` is the HTML standard's valid e-mail address (ajv-formats' own accepts forms the pages refuse); the length
+  // is checked first, so the regex never runs on a long string.
+  ajv.addFormat('email', { type: 'string', validate: isValidEmail });
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => base.validate(s) && dateInRange(s), compare: base.compare } as any);
   return ajv;
 }
@@ -149,7 +153,7 @@ function fieldPath(instancePath: string, extra?: string): string {
   return parts.join('.');
 }
 
-function koreanMessage(e: ErrorObject): string {
+function koreanMessage(e: ErrorObject, field: string): string {
   const p = e.params as Record<string, any>;
   switch (e.keyword) {
     case 'required':
@@ -176,7 +180,7 @@ function koreanMessage(e: ErrorObject): string {
     case 'format':
       return MESSAGES.validation.badFormat(p.format, MIN_DATE_YEAR, MAX_DATE_YEAR);
     case 'pattern':
-      return MESSAGES.validation.patternMismatch;
+      return p.pattern === NO_BIDI_PATTERN ? bidiMessage(field) : MESSAGES.validation.patternMismatch;
     case 'x-chars':
       return p.reason === 'nul' ? MESSAGES.validation.nulCharacter : MESSAGES.validation.loneSurrogate;
     case 'enum':
@@ -211,7 +215,7 @@ export function ajvToFields(errors: ErrorObject[], part?: string): FieldError[] 
     if (seen.has(field) || seen.has(key)) continue;
     seen.add(field);
     seen.add(key);
-    out.push({ field, message: koreanMessage(e) });
+    out.push({ field, message: koreanMessage(e, field) });
   }
   return out;
 }

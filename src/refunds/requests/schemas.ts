@@ -3,6 +3,7 @@ import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery,
 import { OrderSchema } from '../../orders/schemas';
 import { RefundSchema } from '../schemas';
 import { MAX_REASON } from './model';
+import { PlainText } from '../../platform/text';
 
 export const RefundRequestStatusSchema = Type.Union(
   [Type.Literal('requested'), Type.Literal('held'), Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('canceled')],
@@ -59,7 +60,7 @@ const filters = {
 export const ListRefundRequestsQuery = PageQuery(filters);
 export const AdminListRefundRequestsQuery = PageQuery({ mode: Type.Optional(ModeSchema), ...filters });
 
-const Reason = (description: string) => Type.Optional(Type.String({ maxLength: MAX_REASON, description }));
+const Reason = (description: string) => Type.Optional(PlainText({ maxLength: MAX_REASON, description }));
 
 export const ApproveBody = Obj(
   {
