@@ -14,6 +14,11 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
+ * - `renewal_upcoming`: a yearly plan renews soon (`renewsAt`, `amount`); written once per period, MAIL_RENEWAL_NOTICE_DAYS ahead
+ * - `trial_will_end`: a free trial converts to paid soon (`trialEndsAt`, `amount`, `currency`, `interval`)
+ * - `price_change_scheduled`: the plan's price changes for this subscriber; consent is asked in the portal
+ *   (`priceChangeId`, `planId`, `currentAmount`, `newAmount`, `effectiveAt`, `decideBy`)
+ * - `price_change_accepted`: the buyer agreed to the new price in the portal
  */
 export type ChangeKind =
   | 'period_renewed'
@@ -23,7 +28,11 @@ export type ChangeKind =
   | 'card_updated'
   | 'card_removed'
   | 'plan_changed'
-  | 'plan_change_scheduled';
+  | 'plan_change_scheduled'
+  | 'renewal_upcoming'
+  | 'trial_will_end'
+  | 'price_change_scheduled'
+  | 'price_change_accepted';
 
 /** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
 export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {
