@@ -65,7 +65,8 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   const order = orderId ? await loadOrderView(deps.db, orderId, deps) : null;
   const subId = row.event_type.startsWith('subscription.') ? s(d.id) : s(d.subscriptionId);
   const subRow = subId ? await getSubscription(deps.db, subId) : undefined;
-  const subscription = subRow ? (subscriptionView(subRow) as unknown as Record<string, unknown>) : null;
+  const current = subRow ? (subscriptionView(subRow) as unknown as Record<string, unknown>) : null;
+  const subscription = row.event_type.startsWith('subscription.') ? { ...(current ?? {}), ...d } : current;
   let portal: string | null = null;
   if (subRow && PORTAL_KINDS.has(kind)) {
     const now = deps.clock.now();

@@ -18,7 +18,10 @@ export interface RenderInput {
   business: BusinessDetailsView | null;
   /** The order the mail is about, read at send time (its licences as they are now). */
   order: OrderView | null;
-  /** The subscription as it is now (its view; fields other helpers add, e.g. recurringConsent, read when present). */
+  /**
+   * The subscription: for subscription events, the event's record over the current view (the mail tells what the
+   * event said; fields other helpers add, e.g. recurringConsent, read when present); otherwise the current view.
+   */
   subscription: Record<string, unknown> | null;
   /** A buyer-portal link minted for this mail (payment failed, trial and price notices). */
   portalUrl: string | null;
@@ -75,7 +78,7 @@ function portal(url: string | null, label = '구독 관리 (카드 변경·해�
 /** The content of each kind, from what the event said and what the mail read at send time. */
 function content(i: RenderInput): Content {
   const d = i.data;
-  const sub = { ...(i.subscription ?? {}), ...(d.change ? d : {}) } as Record<string, unknown>;
+  const sub = i.subscription ?? {};
   const change = (d.change ?? {}) as Record<string, unknown>;
   const name = s(sub.productName) || s(i.order?.productName);
   switch (i.kind) {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
+import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
 
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
@@ -31,6 +32,7 @@ export const StoreSchema = Obj(
     createdAt: DateTime(),
     updatedAt: DateTime(),
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
+    buyerMails: BuyerMailsSchema,
   },
   { title: 'Store' },
 );
@@ -47,6 +49,7 @@ export const CreateStoreResult = Obj({
 
 export const UpdateStoreBody = Obj({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  buyerMails: Type.Optional(BuyerMailsPatch),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),
