@@ -113,6 +113,11 @@ export async function runMailOnce(deps: Deps, now: Date, opts: { transport?: Mai
 
 async function handle(deps: Deps, row: MailRow, token: string, transport?: MailTransport): Promise<void> {
   const now = deps.clock.now();
+  // Checked before rendering: a parked mail is not rendered (nor a portal link minted) every hour for nothing.
+  if (row.mode === 'live' && (!deps.config.smtpUrl || !deps.config.mailFrom)) {
+    await repo.settleMail(deps.db, row.id, token, { status: 'unconfigured', nextAttemptAt: new Date(now.getTime() + UNCONFIGURED_RECHECK_MS), lastError: 'SMTP_URL is not set' }, now);
+    return;
+  }
   let rendered: Awaited<ReturnType<typeof renderRow>>;
   try {
     rendered = await renderRow(deps, row);
@@ -131,13 +136,9 @@ async function handle(deps: Deps, row: MailRow, token: string, transport?: MailT
     await repo.settleMail(deps.db, row.id, token, { status: 'captured', subject: mail.subject, text: mail.text, html: mail.html, lastError: null }, now);
     return;
   }
-  if (!deps.config.smtpUrl || !deps.config.mailFrom) {
-    await repo.settleMail(deps.db, row.id, token, { status: 'unconfigured', nextAttemptAt: new Date(now.getTime() + UNCONFIGURED_RECHECK_MS), lastError: 'SMTP_URL is not set' }, now);
-    return;
-  }
   try {
     const t = transport ?? (await smtpTransport(deps));
-    await t.send({ from: deps.config.mailFrom, to: row.recipient, subject: mail.subject, text: mail.text, html: mail.html });
+    await t.send({ from: deps.config.mailFrom!, to: row.recipient, subject: mail.subject, text: mail.text, html: mail.html });
   } catch (err) {
     await retry(deps, row, token, err, deps.clock.now());
     return;
