@@ -227,3 +227,27 @@ test('trial and price-change notices the other modules emit are mailed: trial_wi
   const all = await t.db.selectFrom('mail_outbox').select('kind').where('event_type', 'like', 'subscription.%').execute();
   assert.ok(!all.some((m) => !MAIL_KINDS.includes(m.kind as any)), 'card_updated writes no mail');
 });
+
+test('a seller-issued key: the confirmation waits for it (rendered at send time) and carries it once issued', async () => {
+  const { createProduct: createLicenseProduct } = await import('../licenses/factory');
+  const { insertPaidOrder } = await import('../refunds/factory');
+  const { loadOrderView } = await import('../../src/orders/service');
+  const { applyIssuedKey } = await import('../../src/licenses/issue-repo');
+  const { keyColumns } = await import('../../src/licenses/keys');
+  const productId = await createLicenseProduct(t, s.storeId, { licenseMode: 'seller', name: '판매자 발급 앱' });
+  const orderId = await insertPaidOrder(t, s.storeId, productId, { licenses: true });
+  await t.db.transaction().execute(async (trx) => {
+    const order = (await loadOrderView(trx, orderId, t.deps))!;
+    assert.equal(order.licenses[0].status, 'pending');
+    await writeEvent(trx, t.clock, { storeId: s.storeId, mode: 'test', type: 'order.paid', data: { ...order, subscriptionEvent: null } });
+  });
+  const [mail] = (await mailsOf('order_confirmation')).filter((m) => (m.data as any).id === orderId);
+  assert.equal((await captured(mail.id)).status, 'pending', 'waits while the seller has not issued the key');
+  const lic = await t.db.selectFrom('licenses').select('id').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  await applyIssuedKey(t.db, lic.id, keyColumns(t.deps.config.masterKey, 'SELLER-KEY-0001'), { expiresAt: null, maxActivations: 3 }, t.clock.now());
+  t.clock.advance(60_000);
+  const m = await captured(mail.id);
+  assert.equal(m.status, 'captured');
+  assert.ok(m.text_body!.includes('SELLER-KEY-0001'), 'the key issued after the payment is in the mail');
+  t.clock.set('2026-11-01T00:00:00.000Z');
+});
