@@ -1,5 +1,6 @@
 import { loadConfig } from './config';
 import { createRuntime } from './runtime';
+import { registerMailHook } from './mail/module';
 import { createDemo, demoBanner, demoRestartBanner, findDemoStore, hasAnyStore } from './demo';
 import { openDatabase } from './db';
 import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
@@ -57,6 +58,8 @@ function flag(args: string[], name: string): string | undefined {
 async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config: ReturnType<typeof loadConfig> }) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  // Events these commands write (a reconciliation applying a refund) get their buyer mails as in the server.
+  registerMailHook();
   try {
     await database.migrate();
     return await fn({ db: database.db, clock: systemClock, config });

@@ -109,6 +109,8 @@ export interface Config {
   smtpUrl: string | null;
   /** MAIL_FROM: the sender of those mails (`Store <no-reply@example.com>`); required with SMTP_URL. */
   mailFrom: string | null;
+  /** MAIL_RENEWAL_NOTICE_DAYS (1–90, default 30): days before a yearly plan's renewal that the buyer is told (src/mail). */
+  mailRenewalNoticeDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -284,6 +286,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     reconciliationPageSize: atMost(int(env, 'RECONCILIATION_PAGE_SIZE', 1000, 1), 5000, 'RECONCILIATION_PAGE_SIZE'),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
     ...smtp(env),
+    mailRenewalNoticeDays: atMost(int(env, 'MAIL_RENEWAL_NOTICE_DAYS', 30, 1), 90, 'MAIL_RENEWAL_NOTICE_DAYS'),
   };
   const merged = { ...config, ...overrides };
   // Judged on what the environment asked for: programmatic overrides (tests) may fill the port list later.

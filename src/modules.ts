@@ -19,6 +19,7 @@ import audit from './audit/routes';
 import dashboard from './dashboard/routes';
 import reconciliation from './reconciliation/routes';
 import gateway from './gateway/routes';
+import mail from './mail/module';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, dashboard];
+export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, mail, dashboard];

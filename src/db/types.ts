@@ -10,6 +10,7 @@ import type { CancelPortalTables } from '../subscriptions/cancel-tables';
 import type { DashboardTables } from '../dashboard/tables';
 import type { StoresTables } from '../stores/tables';
 import type { ReconciliationTables } from '../reconciliation/tables';
+import type { MailTables } from '../mail/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -24,4 +25,5 @@ export interface DB
     CancelPortalTables,
     DashboardTables,
     StoresTables,
-    ReconciliationTables {}
+    ReconciliationTables,
+    MailTables {}

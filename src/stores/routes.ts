@@ -44,7 +44,12 @@ const storesModule: Module = async (app, deps) => {
   app.patch(
     '/admin/v1/store',
     op(
-      { operationId: 'updateStore', summary: 'Update the store name', description: '`publicContactVerified` is set by the operator only: sending it answers 403 ADMIN_FORBIDDEN.', tags },
+      {
+        operationId: 'updateStore',
+        summary: 'Update the store name and which mails the service sends to its buyers',
+        description: '`publicContactVerified` is set by the operator only: sending it answers 403 ADMIN_FORBIDDEN. `buyerMails` turns mail kinds on or off (kinds left out stay as they are).',
+        tags,
+      },
       { auth: 'owner', errors: ['ADMIN_FORBIDDEN'] },
       { body: UpdateStoreBody, response: { 200: StoreSchema } },
     ),

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
 import { PlainText } from '../platform/text';
+import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
 
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
@@ -32,6 +33,7 @@ export const StoreSchema = Obj(
     createdAt: DateTime(),
     updatedAt: DateTime(),
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
+    buyerMails: BuyerMailsSchema,
   },
   { title: 'Store' },
 );
@@ -48,6 +50,7 @@ export const CreateStoreResult = Obj({
 
 export const UpdateStoreBody = Obj({
   name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
+  buyerMails: Type.Optional(BuyerMailsPatch),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),

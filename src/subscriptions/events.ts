@@ -23,6 +23,7 @@ import { subscriptionView, type SubscriptionRow } from './model';
  * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
  *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
  *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
+ * - `renewal_upcoming`: a yearly plan renews soon (`renewsAt`, `amount`); written once per period, MAIL_RENEWAL_NOTICE_DAYS ahead
  */
 export type ChangeKind =
   | 'period_renewed'
@@ -35,7 +36,8 @@ export type ChangeKind =
   | 'plan_change_scheduled'
   | 'price_change_scheduled'
   | 'price_change_accepted'
-  | 'trial_will_end';
+  | 'trial_will_end'
+  | 'renewal_upcoming';
 
 /** `subscription.updated`: the whole Subscription record after the change, plus `change: { kind, … }`. Same transaction as the change. */
 export async function writeSubscriptionUpdated(trx: Db, clock: Clock, row: SubscriptionRow, change: { kind: ChangeKind } & Record<string, unknown>): Promise<void> {

@@ -110,6 +110,7 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
       '`price_change_scheduled` (the seller scheduled a new price for the subscription\'s plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer\'s consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), ' +
       '`price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). ' +
       '`trial_will_end` (a free trial\'s conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial\'s first charge itself is a `period_renewed`. ' +
+      '`renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). ' +
       'Receivers should ignore kinds they do not know.',
     data: Type.Composite([SubscriptionSchema, Obj({ change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled', 'payment_failed'] }) }, { additionalProperties: true }) })], {
       additionalProperties: false,

@@ -5,6 +5,7 @@ const TABS = [
   { href: '/dashboard/developers', ko: 'API 키', en: 'API keys' },
   { href: '/dashboard/developers/webhooks', ko: '웹훅', en: 'Webhooks' },
   { href: '/dashboard/developers/events', ko: '이벤트 로그', en: 'Event log' },
+  { href: '/dashboard/developers/mailbox', ko: '메일함', en: 'Mailbox' },
 ];
 
 /** The tabs of the Developers section. */

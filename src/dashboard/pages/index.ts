@@ -13,6 +13,7 @@ import subscriptionsPage from './subscriptions';
 import productsPage from './products';
 import licensesPage from './licenses';
 import reconciliationPage from './reconciliation';
+import mailboxPage from './mailbox';
 
 /** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
@@ -20,5 +21,5 @@ export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
 export const PAGES: DashboardPage[] = [
   homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
-  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage,
+  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, mailboxPage,
 ];

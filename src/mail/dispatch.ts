@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../deps';
+import { jsonb } from '../db';
+import { newId } from '../platform/ids';
+import { randomBase62, sha256Hex } from '../platform/crypto';
+import { RETRY_SCHEDULE_MS } from '../jobs/queue';
+import { loadOrderView } from '../orders/service';
+import { getBusinessDetails } from '../stores/business-details';
+import { getSubscription, insertPortalSession } from '../subscriptions/repo';
+import { subscriptionView } from '../subscriptions/model';
+import { portalUrl } from '../subscriptions/portal';
+import type { MailKind } from './kinds';
+import { renderMail, type RenderedMail } from './render';
+import * as repo from './repo';
+import type { MailRow } from './repo';
+
+/**
+ * The mail outbox's worker side (the in-server worker and `commerce worker` both run it):
+ *   lease due mails (committed, SKIP LOCKED) -> render each -> test mode: keep it ('captured'), never SMTP;
+ *   live: send through SMTP_URL outside any transaction -> record the outcome (only the lease holder does).
+ * SMTP down: the mail goes back to pending on the webhook schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and
+ * is marked 'failed' after the last; nothing is lost. Live mode without SMTP_URL: 'unconfigured', looked at again
+ * every hour, and sent once SMTP_URL is set (no attempt counted).
+ */
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'> & { worker?: { id: string } };
+
+export interface MailTransport {
+  send(m: { from: string; to: string; subject: string; text: string; html: string }): Promise<void>;
+}
+
+/** The SMTP timeouts: bounded, as for the dashboard's member mails (nodemailer's defaults wait up to 2 minutes). */
+export const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+export const UNCONFIGURED_RECHECK_MS = 3_600_000;
+/** A seller-issued licence key still pending: the confirmation waits for it this long, then goes without it. */
+export const KEY_WAIT_MS = 30 * 60_000;
+/** Portal links in mails open the portal for 7 days (the API's portal sessions last an hour: a mail is read later). */
+export const MAIL_PORTAL_TTL_MS = 7 * 24 * 3_600_000;
+
+const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled']);
+const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmation', 'subscription_started', 'renewal_receipt']);
+
+async function smtpTransport(deps: Deps): Promise<MailTransport> {
+  // Loaded on first use: most deployments never mail, and the module costs resident memory in every process.
+  const { default: nodemailer } = await import('nodemailer');
+  const transport = nodemailer.createTransport({ url: deps.config.smtpUrl!, ...SMTP_TIMEOUTS });
+  return {
+    async send(m) {
+      try {
+        await transport.sendMail(m);
+      } finally {
+        transport.close();
+      }
+    },
+  };
+}
+
+/** Reads what the mail shows as it is now, and renders it. */
+export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: RenderedMail; waitForKeys: boolean }> {
+  const kind = row.kind as MailKind;
+  const d = row.data;
+  const orderId =
+    row.event_type === 'order.paid' ? s(d.id)
+    : row.event_type === 'order.refunded' ? s((d.order as Record<string, unknown> | undefined)?.id)
+    : s(d.orderId) ?? s(d.latestOrderId);
+  const order = orderId ? await loadOrderView(deps.db, orderId, deps) : null;
+  const subId = row.event_type.startsWith('subscription.') ? s(d.id) : s(d.subscriptionId);
+  const subRow = subId ? await getSubscription(deps.db, subId) : undefined;
+  const current = subRow ? (subscriptionView(subRow) as unknown as Record<string, unknown>) : null;
+  const subscription = row.event_type.startsWith('subscription.') ? { ...(current ?? {}), ...d } : current;
+  let portal: string | null = null;
+  if (subRow && PORTAL_KINDS.has(kind)) {
+    const now = deps.clock.now();
+    const token = randomBase62(40);
+    await insertPortalSession(deps.db, {
+      id: newId('ps', deps.clock),
+      store_id: subRow.store_id,
+      mode: subRow.mode,
+      buyer_email: subRow.buyer_email,
+      subscription_id: subRow.id,
+      product_ids: jsonb(null),
+      return_url: null,
+      token_hash: sha256Hex(token),
+      csrf_secret: randomBase62(32),
+      expires_at: new Date(now.getTime() + MAIL_PORTAL_TTL_MS),
+      created_at: now,
+    });
+    portal = portalUrl(deps.config.publicBaseUrl, token);
+  }
+  const mail = renderMail({
+    kind,
+    data: d,
+    storeName: await repo.storeNameOf(deps.db, row.store_id),
+    business: await getBusinessDetails(deps.db, row.store_id),
+    order,
+    subscription,
+    portalUrl: portal,
+  });
+  const waitForKeys = ORDER_KINDS.has(kind) && !!order?.licenses.some((l) => l.status === 'pending');
+  return { mail, waitForKeys };
+}
+
+const s = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** Sends (or keeps) every due mail once. Returns how many mails were handled. */
+export async function runMailOnce(deps: Deps, now: Date, opts: { transport?: MailTransport; limit?: number } = {}): Promise<number> {
+  const token = `${deps.worker?.id ?? 'wrk'}:${randomBytes(6).toString('hex')}`;
+  // Longer than the slowest send (connection + greeting + socket timeouts) with room to record it.
+  const leaseUntil = new Date(now.getTime() + 2 * (SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout) + 60_000);
+  const rows = await deps.db.transaction().execute((trx) => repo.leaseDueMails(trx, { now, token, leaseUntil, limit: opts.limit ?? 50 }));
+  for (const row of rows) await handle(deps, row, token, opts.transport);
+  return rows.length;
+}
+
+async function handle(deps: Deps, row: MailRow, token: string, transport?: MailTransport): Promise<void> {
+  const now = deps.clock.now();
+  // Checked before rendering: a parked mail is not rendered (nor a portal link minted) every hour for nothing.
+  if (row.mode === 'live' && (!deps.config.smtpUrl || !deps.config.mailFrom)) {
+    await repo.settleMail(deps.db, row.id, token, { status: 'unconfigured', nextAttemptAt: new Date(now.getTime() + UNCONFIGURED_RECHECK_MS), lastError: 'SMTP_URL is not set' }, now);
+    return;
+  }
+  let rendered: Awaited<ReturnType<typeof renderRow>>;
+  try {
+    rendered = await renderRow(deps, row);
+  } catch (err) {
+    deps.log.error({ err, mailId: row.id }, 'mail render failed');
+    await retry(deps, row, token, err, now);
+    return;
+  }
+  const { mail, waitForKeys } = rendered;
+  if (waitForKeys && now.getTime() - row.created_at.getTime() < KEY_WAIT_MS) {
+    await repo.settleMail(deps.db, row.id, token, { status: 'pending', nextAttemptAt: new Date(now.getTime() + 60_000) }, now);
+    return;
+  }
+  if (row.mode === 'test') {
+    // Test mode never mails: the rendered mail is kept for the dashboard's mailbox.
+    await repo.settleMail(deps.db, row.id, token, { status: 'captured', subject: mail.subject, text: mail.text, html: mail.html, lastError: null }, now);
+    return;
+  }
+  try {
+    const t = transport ?? (await smtpTransport(deps));
+    await t.send({ from: deps.config.mailFrom!, to: row.recipient, subject: mail.subject, text: mail.text, html: mail.html });
+  } catch (err) {
+    await retry(deps, row, token, err, deps.clock.now());
+    return;
+  }
+  // A live mail keeps its subject only: the body carries licence keys and a portal link, not kept at rest.
+  await repo.settleMail(deps.db, row.id, token, { status: 'sent', attempts: row.attempts + 1, subject: mail.subject, sentAt: deps.clock.now(), lastError: null }, deps.clock.now());
+}
+
+async function retry(deps: Deps, row: MailRow, token: string, err: unknown, now: Date): Promise<void> {
+  const attempt = row.attempts + 1;
+  const delay = RETRY_SCHEDULE_MS[attempt - 1];
+  // The message only: nodemailer errors name host and port, never the URL's credentials.
+  const error = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+  deps.log.warn({ mailId: row.id, attempt, error }, 'mail send failed');
+  await repo.settleMail(
+    deps.db,
+    row.id,
+    token,
+    delay === undefined ? { status: 'failed', attempts: attempt, lastError: error } : { status: 'pending', attempts: attempt, nextAttemptAt: new Date(now.getTime() + delay), lastError: error },
+    now,
+  );
+}

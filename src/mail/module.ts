@@ -1,0 +1,20 @@
+import type { Module } from '../deps';
+import { registerEventHook } from '../platform/events';
+import { runMailOnce } from './dispatch';
+import { mailOnEvent } from './hook';
+import { runRenewalNoticesOnce } from './renewal-notice';
+
+/** Mail to buyers: the event hook that writes the outbox, the worker that sends it, and the renewal-notice scan. */
+/** Registers the outbox hook; also called by CLI commands that write events without building the app. */
+export function registerMailHook(): void {
+  registerEventHook('mail', mailOnEvent);
+}
+
+const mailModule: Module = async (_app, deps) => {
+  registerMailHook();
+  deps.worker.addTask({ name: 'mail.send', intervalMs: 1_000, run: (now) => runMailOnce(deps, now) });
+  // Daily in effect (each period is noticed once); hourly so a worker restart or a test clock move is caught soon.
+  deps.worker.addTask({ name: 'mail.renewal-notices', intervalMs: 3_600_000, run: (now) => runRenewalNoticesOnce(deps, now) });
+};
+
+export default mailModule;

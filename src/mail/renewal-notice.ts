@@ -1,0 +1,33 @@
+import type { AppDeps } from '../deps';
+import { lockSubscription } from '../subscriptions/repo';
+import { writeSubscriptionUpdated } from '../subscriptions/events';
+import * as repo from './repo';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+/**
+ * The daily upcoming-renewal notice for yearly plans: for each active yearly subscription whose period ends within
+ * MAIL_RENEWAL_NOTICE_DAYS (on its own clock: a test-mode subscription's test clock), writes `subscription.updated`
+ * with change `{ kind: 'renewal_upcoming', renewsAt, amount }` once per period (mail_renewal_notices keeps the
+ * period), and the mail hook mails it. Safe to run twice and from two workers.
+ */
+export async function runRenewalNoticesOnce(deps: Deps, now: Date): Promise<number> {
+  const windowMs = deps.config.mailRenewalNoticeDays * 86_400_000;
+  let n = 0;
+  for (;;) {
+    const due = await repo.yearlyRenewalsDue(deps.db, now, windowMs, 100);
+    if (due.length === 0) return n;
+    for (const candidate of due) {
+      await deps.db.transaction().execute(async (trx) => {
+        const sub = await lockSubscription(trx, candidate.id);
+        // Changed meanwhile (canceled, renewed, ended): the next scan sees it as it is now.
+        if (!sub || sub.status !== 'active' || sub.cancel_at_period_end || sub.billing_interval !== 'yearly' || sub.current_period_end.getTime() !== candidate.current_period_end.getTime()) return;
+        if (!(await repo.claimRenewalNotice(trx, sub.id, sub.current_period_end, deps.clock.now()))) return;
+        const amount = sub.pending_plan ? sub.pending_plan.amount : Number(sub.amount);
+        await writeSubscriptionUpdated(trx, deps.clock, sub, { kind: 'renewal_upcoming', renewsAt: sub.current_period_end.toISOString(), amount });
+        n++;
+      });
+    }
+    if (due.length < 100) return n;
+  }
+}

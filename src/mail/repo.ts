@@ -1,0 +1,144 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../db';
+import { jsonb } from '../db';
+import type { Mode } from '../platform/tables';
+import type { MailOutboxTable, MailStatus } from './tables';
+
+export type MailRow = Selectable<MailOutboxTable>;
+
+/** One mail per (event, kind, recipient): a second insert of the same is a no-op. Returns whether a row was written. */
+export async function insertMail(trx: Db, row: Insertable<MailOutboxTable>): Promise<boolean> {
+  const r = await trx.insertInto('mail_outbox').values(row).onConflict((oc) => oc.columns(['event_id', 'kind', 'recipient']).doNothing()).executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function disabledKinds(db: Db, storeId: string): Promise<string[]> {
+  const row = await db.selectFrom('store_mail_settings').select('disabled_kinds').where('store_id', '=', storeId).executeTakeFirst();
+  return row?.disabled_kinds ?? [];
+}
+
+export async function setDisabledKinds(db: Db, storeId: string, kinds: string[], now: Date): Promise<void> {
+  await db
+    .insertInto('store_mail_settings')
+    .values({ store_id: storeId, disabled_kinds: jsonb(kinds), updated_at: now })
+    .onConflict((oc) => oc.column('store_id').doUpdateSet({ disabled_kinds: jsonb(kinds), updated_at: now }))
+    .execute();
+}
+
+export async function buyerEmailOfOrder(db: Db, orderId: string): Promise<string | null> {
+  const row = await db.selectFrom('orders').select('buyer_email').where('id', '=', orderId).executeTakeFirst();
+  return row?.buyer_email ?? null;
+}
+
+export async function storeNameOf(db: Db, storeId: string): Promise<string> {
+  const row = await db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirst();
+  return row?.name ?? '';
+}
+
+/**
+ * Leases due mails to one worker: pending ones whose time has come and whose lease (if any) ran out, and live mails
+ * parked for want of SMTP. FOR UPDATE SKIP LOCKED: two workers never lease the same mail.
+ */
+export async function leaseDueMails(trx: Db, o: { now: Date; token: string; leaseUntil: Date; limit: number }): Promise<MailRow[]> {
+  const due = await trx
+    .selectFrom('mail_outbox')
+    .select('id')
+    .where('status', 'in', ['pending', 'unconfigured'])
+    .where('next_attempt_at', '<=', o.now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', o.now)]))
+    .orderBy('next_attempt_at')
+    .limit(o.limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (due.length === 0) return [];
+  return trx
+    .updateTable('mail_outbox')
+    .set({ locked_by: o.token, locked_until: o.leaseUntil, updated_at: o.now })
+    .where('id', 'in', due.map((d) => d.id))
+    .returningAll()
+    .execute();
+}
+
+export interface MailOutcome {
+  status: MailStatus;
+  attempts?: number;
+  nextAttemptAt?: Date;
+  lastError?: string | null;
+  subject?: string | null;
+  text?: string | null;
+  html?: string | null;
+  sentAt?: Date | null;
+}
+
+/** Records what happened to a leased mail; only the lease holder moves it (a lease that ran out belongs to another). */
+export async function settleMail(db: Db, id: string, token: string, o: MailOutcome, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('mail_outbox')
+    .set({
+      status: o.status,
+      ...(o.attempts !== undefined ? { attempts: o.attempts } : {}),
+      ...(o.nextAttemptAt ? { next_attempt_at: o.nextAttemptAt } : {}),
+      ...(o.lastError !== undefined ? { last_error: o.lastError } : {}),
+      ...(o.subject !== undefined ? { subject: o.subject } : {}),
+      ...(o.text !== undefined ? { text_body: o.text } : {}),
+      ...(o.html !== undefined ? { html_body: o.html } : {}),
+      ...(o.sentAt !== undefined ? { sent_at: o.sentAt } : {}),
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .where('locked_by', '=', token)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export function listMails(db: Db, storeId: string, mode: Mode, limit: number, offset: number): Promise<MailRow[]> {
+  return db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countMails(db: Db, storeId: string, mode: Mode): Promise<number> {
+  const r = await db.selectFrom('mail_outbox').select(sql<string>`count(*)`.as('n')).where('store_id', '=', storeId).where('mode', '=', mode).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export function findMail(db: Db, storeId: string, mode: Mode, id: string): Promise<MailRow | undefined> {
+  return db.selectFrom('mail_outbox').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('id', '=', id).executeTakeFirst();
+}
+
+/** Yearly subscriptions renewing in (now, until] with no notice yet for their current period. */
+export function yearlyRenewalsDue(db: Db, now: Date, untilMs: number, limit: number) {
+  return db
+    .selectFrom('subscriptions as s')
+    .selectAll('s')
+    .where('s.billing_interval', '=', 'yearly')
+    .where('s.status', '=', 'active')
+    .where('s.cancel_at_period_end', '=', false)
+    // A test-mode subscription runs on its test clock: its own "now" is the service time plus its offset.
+    .where(sql<boolean>`s.current_period_end > ${now}::timestamptz + (s.test_clock_offset_ms * interval '1 millisecond')`)
+    .where(sql<boolean>`s.current_period_end <= ${now}::timestamptz + (s.test_clock_offset_ms * interval '1 millisecond') + (${untilMs}::bigint * interval '1 millisecond')`)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('mail_renewal_notices as n').select('n.subscription_id').whereRef('n.subscription_id', '=', 's.id').whereRef('n.period_end', '=', 's.current_period_end'))))
+    .orderBy('s.current_period_end')
+    .limit(limit)
+    .execute();
+}
+
+/** Claims the notice of one period; false when it was already written (a second run, another worker). */
+export async function claimRenewalNotice(trx: Db, subscriptionId: string, periodEnd: Date, now: Date): Promise<boolean> {
+  const r = await trx
+    .insertInto('mail_renewal_notices')
+    .values({ subscription_id: subscriptionId, period_end: periodEnd, created_at: now })
+    .onConflict((oc) => oc.columns(['subscription_id', 'period_end']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
