@@ -812,7 +812,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`), `trial_will_end` (a free trial converts to paid soon; with `trialEndsAt`, `amount`, `currency`, `interval`), `price_change_scheduled` (the plan's price changes for this subscriber and consent is asked in the portal; with `priceChangeId`, `planId`, `currentAmount`, `newAmount`, `effectiveAt`, `decideBy`), `price_change_accepted` (the buyer agreed to the new price). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -844,7 +844,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription actually ended
-         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
+         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -975,7 +975,7 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "RECONCILIATION_NOT_FOUND" | "RECONCILIATION_NOT_AVAILABLE" | "RECONCILIATION_IN_PROGRESS" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "RECONCILIATION_NOT_FOUND" | "RECONCILIATION_NOT_AVAILABLE" | "RECONCILIATION_IN_PROGRESS" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "PRICE_CHANGE_NOT_FOUND" | "PRICE_CHANGE_PENDING" | "PRICE_CHANGE_NOT_CANCELABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
             /** @description fields | required | free object */
@@ -989,7 +989,7 @@ export interface components {
             amount?: number;
             /** @description Set true to approve an `amount` different from the amount asked for */
             confirmAmount?: boolean;
-            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) */
+            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) (no bidi control characters) */
             reason?: string;
         };
         /** ApproveRefundRequestResult */
@@ -1061,7 +1061,7 @@ export interface components {
         CancelSubscriptionRequest: {
             /** @description `period_end`: ends at the current period end (no refund); `immediate`: ends now and refunds exactly what the cancel preview shows at this moment */
             timing: "period_end" | "immediate";
-            /** @description Free text kept with the cancellation and passed to the refund */
+            /** @description Free text kept with the cancellation and passed to the refund (no bidi control characters) */
             reason?: string;
         };
         /** CancelSubscriptionResult */
@@ -1121,7 +1121,9 @@ export interface components {
             interval?: "monthly" | "yearly";
             /** @description Prefills the buyer fields of the payment page */
             customer?: {
+                /** @description No bidi control characters */
                 name?: string;
+                /** Format: email */
                 email?: string;
                 phone?: string;
             };
@@ -1530,11 +1532,26 @@ export interface components {
             name: string;
             monthlyPrice: number | null;
             yearlyPrice: number | null;
+            trialDays: number | null;
             /**
              * @description Always `KRW`
              * @enum {string}
              */
             currency: "KRW";
+        };
+        /**
+         * RecurringConsent
+         * @description The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.
+         */
+        RecurringConsent: {
+            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+            text: string;
+            /**
+             * Format: date-time
+             * @description When the buyer submitted the payment page with the box ticked
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            consentedAt: string;
         };
         /** Refund */
         Refund: {
@@ -1642,7 +1659,7 @@ export interface components {
         };
         /** RefundRequestDecisionBody */
         RefundRequestDecisionBody: {
-            /** @description Required: missing or blank → REFUND_REASON_REQUIRED */
+            /** @description Required: missing or blank → REFUND_REASON_REQUIRED (no bidi control characters) */
             reason?: string;
         };
         /** RefundRequestPage */
@@ -1702,7 +1719,7 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             canceledAt: string | null;
             endedAt: string | null;
-            endReason: ("canceled" | "payment_failed") | null;
+            endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
             /**
              * Format: date-time
              * @description When the first payment was made (lists sort by this, newest first)
@@ -1720,6 +1737,11 @@ export interface components {
             } | null;
             pendingPlanChange: components["schemas"]["PendingPlanChange"] | null;
             nextRetryAt: string | null;
+            trialEndsAt: string | null;
+            /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+            trialing: boolean;
+            /** @description Null only for subscriptions started before consents were recorded */
+            recurringConsent: components["schemas"]["RecurringConsent"] | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC, millisecond precision
@@ -5177,7 +5199,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5216,6 +5238,20 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
+                        trialEndsAt: string | null;
+                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+                        trialing: boolean;
+                        /** @description Null only for subscriptions started before consents were recorded */
+                        recurringConsent: {
+                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+                            text: string;
+                            /**
+                             * Format: date-time
+                             * @description When the buyer submitted the payment page with the box ticked
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            consentedAt: string;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
@@ -5318,7 +5354,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5357,6 +5393,20 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
+                        trialEndsAt: string | null;
+                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+                        trialing: boolean;
+                        /** @description Null only for subscriptions started before consents were recorded */
+                        recurringConsent: {
+                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+                            text: string;
+                            /**
+                             * Format: date-time
+                             * @description When the buyer submitted the payment page with the box ticked
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            consentedAt: string;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
