@@ -107,6 +107,9 @@ export function loadManual(dir = join(dirname(guidesDir()), 'manual')): ManualPa
       const heading = tokens.find((t): t is Tokens.Heading => t.type === 'heading' && t.depth === 1);
       const para = tokens.find((t): t is Tokens.Paragraph => t.type === 'paragraph');
       if (!heading) throw new Error(`manual/${file}: a page starts with a "# Title"`);
-      return { slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: plain(heading.text), summary: para ? plain(para.text) : '', html: md.parse(source) as string };
+      // Links between manual pages are written as files (`13-performance.md`, readable in the repository); served, they
+      // lead to the page's address.
+      const html = (md.parse(source) as string).replace(/href="(?:\d+-)?([a-z0-9-]+)\.md(#[^"]*)?"/g, 'href="/docs/manual/$1$2"');
+      return { slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: plain(heading.text), summary: para ? plain(para.text) : '', html };
     });
 }
