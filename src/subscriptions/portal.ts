@@ -11,6 +11,7 @@ import type { PortalSessionInput, PortalSessionView } from './cancel-schemas';
 import type { Scope } from './cancel';
 import * as repo from './repo';
 import { MESSAGES } from '../platform/messages';
+import { isEmailFormat } from '../platform/http/validation';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 export type PortalSessionRow = Selectable<PortalSessionsTable>;
@@ -28,8 +29,6 @@ export const PORTAL_CHECKS: Array<[string, string]> = [
   ['RETURN_URL_NOT_ALLOWED', '`returnUrl`\'s host is not on the mode\'s allow-list (the host itself or a subdomain), the same list checkout uses'],
 ];
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export function portalUrl(publicBaseUrl: string, token: string): string {
   return `${publicBaseUrl}/portal/${token}`;
 }
@@ -40,7 +39,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
   if (!email && !input.subscriptionId) {
     throw new ApiError('BAD_REQUEST', { message: MESSAGES.subscriptions.portalIdentityRequired, details: { reason: 'buyerEmail_or_subscriptionId_required' } });
   }
-  if (email !== undefined && !EMAIL.test(email)) throw new ApiError('BAD_REQUEST', { message: MESSAGES.subscriptions.buyerEmailInvalid, details: { field: 'buyerEmail' } });
+  if (email !== undefined && !isEmailFormat(email)) throw new ApiError('BAD_REQUEST', { message: MESSAGES.subscriptions.buyerEmailInvalid, details: { field: 'buyerEmail' } });
   let returnUrl: URL | null = null;
   if (input.returnUrl !== undefined) {
     returnUrl = parseReturnUrl(input.returnUrl);
