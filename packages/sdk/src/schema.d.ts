@@ -17,7 +17,7 @@ export interface paths {
          *
          *     Required scope: `products:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listProducts"];
         put?: never;
@@ -41,7 +41,7 @@ export interface paths {
          *
          *     Required scope: `products:read`.
          *
-         *     Error codes: `PRODUCT_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `PRODUCT_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getProduct"];
         put?: never;
@@ -85,7 +85,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `PRODUCT_NOT_FOUND`, `PRODUCT_ARCHIVED`, `NOT_STARTED`, `ENDED`, `SOLD_OUT`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `METADATA_INVALID`, `PUBLIC_CONTACT_VERIFICATION_REQUIRED`, `CHECKOUT_NOT_CONFIGURED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `PRODUCT_NOT_FOUND`, `PRODUCT_ARCHIVED`, `NOT_STARTED`, `ENDED`, `SOLD_OUT`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `METADATA_INVALID`, `PUBLIC_CONTACT_VERIFICATION_REQUIRED`, `CHECKOUT_NOT_CONFIGURED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -107,7 +107,7 @@ export interface paths {
          *
          *     Required scope: `checkout:read`.
          *
-         *     Error codes: `CHECKOUT_SESSION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `CHECKOUT_SESSION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getCheckoutSession"];
         put?: never;
@@ -131,7 +131,7 @@ export interface paths {
          *
          *     Required scope: `orders:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listOrders"];
         put?: never;
@@ -155,7 +155,7 @@ export interface paths {
          *
          *     Required scope: `orders:read`.
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `ORDER_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getOrder"];
         put?: never;
@@ -187,7 +187,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["refundOrder"];
         delete?: never;
@@ -209,7 +209,7 @@ export interface paths {
          *
          *     Required scope: `refunds:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listRefundRequests"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
          *
          *     Required scope: `refunds:read`.
          *
-         *     Error codes: `REFUND_REQUEST_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `REFUND_REQUEST_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getRefundRequest"];
         put?: never;
@@ -267,7 +267,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["approveRefundRequest"];
         delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["holdRefundRequest"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["rejectRefundRequest"];
         delete?: never;
@@ -341,7 +341,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listSubscriptions"];
         put?: never;
@@ -365,7 +365,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getSubscription"];
         put?: never;
@@ -389,7 +389,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["previewSubscriptionCancel"];
         put?: never;
@@ -432,7 +432,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `ORDER_NOT_FOUND`, `ALREADY_CANCELED`, `ALREADY_ENDED`, `REFUND_IN_PROGRESS`, `REFUND_REQUEST_PENDING`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `ORDER_NOT_FOUND`, `ALREADY_CANCELED`, `ALREADY_ENDED`, `REFUND_IN_PROGRESS`, `REFUND_REQUEST_PENDING`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["cancelSubscription"];
         delete?: never;
@@ -466,7 +466,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `BAD_REQUEST`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `NOT_FOUND`, `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `BAD_REQUEST`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `NOT_FOUND`, `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -500,7 +500,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `MAX_ACTIVATIONS_REACHED`, `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `MAX_ACTIVATIONS_REACHED`, `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["activateLicense"];
         delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["deactivateLicense"];
         delete?: never;
@@ -568,7 +568,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["verifyLicense"];
         delete?: never;
@@ -588,7 +588,7 @@ export interface paths {
          * List the public keys that sign license app answers
          * @description The Ed25519 public keys that sign license app answers, newest first, as base64 of the raw 32 bytes. No key; CORS open; cacheable for 60 seconds. Rotation: a new key is listed here (its `createdAt`) 5 minutes before it signs anything, and a key stays listed for 24 hours after it stops signing. Fetch the list again when an answer names a `kid` you do not have.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`.
          */
         get: operations["listSigningKeys"];
         put?: never;
@@ -614,7 +614,7 @@ export interface paths {
          *
          *     Required scope: `licenses:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listLicenses"];
         put?: never;
@@ -640,7 +640,7 @@ export interface paths {
          *
          *     Required scope: `licenses:read`.
          *
-         *     Error codes: `LICENSE_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `LICENSE_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getLicense"];
         put?: never;
@@ -660,7 +660,7 @@ export interface paths {
         };
         /**
          * This machine-readable description (OpenAPI 3.1)
-         * @description Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         * @description Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -966,7 +966,7 @@ export interface components {
     schemas: {
         /**
          * ApiError
-         * @description The one error body of every answer that is not a success. Branch on `code` together with the HTTP status.
+         * @description The one error body of every answer that is not a success. Branch on `code` together with the HTTP status; this document's `code` lists exactly the codes its operations can answer, each operation's own in its error responses' descriptions.
          */
         ApiError: {
             /** @description The HTTP status, repeated */
@@ -975,13 +975,11 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "RECONCILIATION_NOT_FOUND" | "RECONCILIATION_NOT_AVAILABLE" | "RECONCILIATION_IN_PROGRESS" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
-            /** @description fields | required | free object */
-            details?: {
-                [key: string]: unknown;
-            };
+            /** @description Omitted, or one of three shapes (spec, Error body): `fields` for VALIDATION_FAILED, `required` for API_KEY_SCOPE_MISSING, a free object otherwise. */
+            details?: components["schemas"]["ValidationErrorDetails"] | components["schemas"]["ScopeErrorDetails"] | components["schemas"]["OtherErrorDetails"];
         };
         /** ApproveRefundRequestBody */
         ApproveRefundRequestBody: {
@@ -1125,8 +1123,10 @@ export interface components {
                 email?: string;
                 phone?: string;
             };
-            /** @description Flat map of string values, copied to the order and its `order.paid` event. At most 50 keys; keys 1 to 40 characters; values strings of at most 500 characters. Anything else answers METADATA_INVALID. `null` means none. */
-            metadata?: unknown;
+            /** @description The contract's flat map of strings, copied to the order and its `order.paid` event: at most 50 keys, each 1 to 40 characters, each value a string of at most 500 characters (lengths in Unicode code points). Anything else answers 400 METADATA_INVALID, not VALIDATION_FAILED. `null` means none. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
             /** @description Absolute http(s) URL on a domain of the mode's allow-list; `order_id` and `session_id` are added to its query */
             successUrl?: string;
             /** @description Absolute http(s) URL on a domain of the mode's allow-list */
@@ -1137,7 +1137,10 @@ export interface components {
          * @description All fields optional, but `buyerEmail` or `subscriptionId` is needed (else BAD_REQUEST).
          */
         CreatePortalSessionRequest: {
-            /** @description The buyer's email (email format, else BAD_REQUEST). Without `subscriptionId`: opens the buyer's newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription's buyer (else SUBSCRIPTION_NOT_FOUND). */
+            /**
+             * Format: email
+             * @description The buyer's email (`format: email`, surrounding spaces ignored; else 400 BAD_REQUEST, not VALIDATION_FAILED). Without `subscriptionId`: opens the buyer's newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription's buyer (else SUBSCRIPTION_NOT_FOUND).
+             */
             buyerEmail?: string;
             /** @description The subscription to open the portal for */
             subscriptionId?: string;
@@ -1412,6 +1415,13 @@ export interface components {
             at: string;
             reason: string | null;
         };
+        /** @description With any other code: a free object without `fields` or `required` keys, possibly empty (e.g. `retryable`). */
+        OtherErrorDetails: {
+            /** @description `true` when retrying the same request later may succeed */
+            retryable?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * PendingPlanChange
          * @description A downgrade waiting for the next renewal
@@ -1652,6 +1662,10 @@ export interface components {
             page: number;
             limit: number;
         };
+        /** @description With `API_KEY_SCOPE_MISSING`: the scopes the API key lacks for this operation. */
+        ScopeErrorDetails: {
+            required: ("checkout:read" | "checkout:write" | "orders:read" | "products:read" | "licenses:read" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write")[];
+        };
         /** SigningKeys */
         SigningKeys: {
             keys: {
@@ -1740,6 +1754,15 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        /** @description With `VALIDATION_FAILED`: every failing field. A missing or invalid `Idempotency-Key` is the field `Idempotency-Key`. */
+        ValidationErrorDetails: {
+            fields: {
+                /** @description The field, dotted (`customer.email`), or the part (`body`, `query`, a header name) */
+                field: string;
+                /** @description Korean explanation for this field */
+                message: string;
+            }[];
         };
     };
     responses: never;
@@ -1833,6 +1856,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -1842,6 +1879,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,6 +2007,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -1965,6 +2030,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,8 +2166,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description PRODUCT_ARCHIVED, NOT_STARTED, ENDED, SOLD_OUT, PUBLIC_CONTACT_VERIFICATION_REQUIRED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2111,6 +2220,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,6 +2350,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2235,6 +2373,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2338,6 +2490,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2347,6 +2513,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2461,6 +2641,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2470,6 +2664,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2594,8 +2802,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2618,6 +2856,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2741,6 +2994,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2750,6 +3017,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2864,6 +3145,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2873,6 +3168,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,8 +3306,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_AMOUNT_MISMATCH, REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_NOT_ACTIONABLE, REFUND_SETTLED, REFUND_STATUTORY_LOCKED, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3021,6 +3360,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3161,8 +3515,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_REQUEST_NOT_ACTIONABLE, REFUND_STATUTORY_LOCKED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3185,6 +3569,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3310,8 +3709,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_REQUEST_NOT_ACTIONABLE, REFUND_STATUTORY_LOCKED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3334,6 +3763,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +3887,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3452,6 +3910,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3566,6 +4038,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3575,6 +4061,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3689,6 +4189,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3698,6 +4212,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3822,8 +4350,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description ALREADY_CANCELED, ALREADY_ENDED, REFUND_IN_PROGRESS, REFUND_REQUEST_PENDING, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3846,6 +4404,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,8 +4558,38 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4009,6 +4612,21 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,8 +4699,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description MAX_ACTIVATIONS_REACHED */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4096,6 +4734,16 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4159,11 +4807,41 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description LICENSE_RATE_LIMITED, LICENSE_LOOKUP_BLOCKED */
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4227,11 +4905,41 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description LICENSE_RATE_LIMITED, LICENSE_LOOKUP_BLOCKED */
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4282,6 +4990,26 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED */
             400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4381,6 +5109,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -4390,6 +5132,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4504,6 +5260,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -4513,6 +5283,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +5355,26 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED */
             400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
