@@ -17,7 +17,9 @@ const V1_INFO = {
   description:
     'Payment and licensing backend for sellers of digital products and subscriptions in Korea. ' +
     'Server endpoints authenticate with `Authorization: Bearer svc_live_…|svc_test_…`; every POST except the license app API requires `Idempotency-Key`. ' +
-    'Errors are ApiError bodies `{ statusCode, code, message, details? }` with Korean messages. Fields without a value are `null`, never omitted.',
+    'Errors are ApiError bodies `{ statusCode, code, message, details? }` with Korean messages; `ApiError.code` lists the codes of this document\'s operations only, and `details` is one of the three shapes of the contract. ' +
+    'Besides its own errors every operation declares the answers given before it runs: 408 REQUEST_TIMEOUT (the request did not arrive in time), 431 HEADERS_TOO_LARGE (headers over 16 KB), 413 PAYLOAD_TOO_LARGE (a body over the size limit, operations that take one), 500 INTERNAL_ERROR and 503 SERVICE_UNAVAILABLE (database unreachable or the server shutting down; `Retry-After`). ' +
+    'Fields without a value are `null`, never omitted.',
 };
 
 const ADMIN_INFO = {
