@@ -102,9 +102,12 @@ const h = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /**
  * The headers of one response of an operation, from what the operation declares (auth, idempotency) and the status.
  * Once an API key is identified, every answer counts against its budget and says so, errors included; only a 401
- * (no key identified) goes without. A stored answer (any status the handler produced) can be replayed.
+ * (no key identified) goes without. A stored answer (any status the handler produced) can be replayed. 408 and 431
+ * (refused by Node's HTTP parser, src/platform/http/client-error.ts) carry none.
  */
-export function responseHeaders(operation: Doc, status: string, path: string): Doc {
+export function responseHeaders(operation: Doc, status: string, path: string): Doc | undefined {
+  // 408 and 431 are written on the socket by Node's parser refusal handler before any request exists: no headers.
+  if (status === '408' || status === '431') return undefined;
   const ok = status.startsWith('2');
   const apiKey = (operation.security ?? []).some((s: Doc) => 'apiKey' in s);
   const headers: Doc = { 'Request-Id': h('RequestId') };

@@ -152,7 +152,9 @@ function finish(paths: Doc, registry: SchemaRegistry): { schemas: Doc; headers: 
         if (response.description === 'Default Response') {
           response.description = okDescription(operation, status, response.content?.['application/json']?.schema, registry.components(used));
         }
-        response.headers = responseHeaders(operation, status, path);
+        const headers = responseHeaders(operation, status, path);
+        if (headers) response.headers = headers;
+        else delete response.headers;
       }
     }
   }

@@ -1859,11 +1859,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1888,11 +1883,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,11 +2000,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,11 +2024,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,12 +2149,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2229,12 +2203,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,11 +2321,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2382,11 +2345,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,11 +2451,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2522,11 +2475,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2644,11 +2592,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2673,11 +2616,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,12 +2743,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,12 +2797,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2997,11 +2923,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3026,11 +2947,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3148,11 +3064,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3177,11 +3088,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,12 +3215,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,12 +3269,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3518,12 +3412,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3578,12 +3466,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3712,12 +3594,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,12 +3648,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3890,11 +3760,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,11 +3784,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4041,11 +3901,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4070,11 +3925,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4192,11 +4042,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4221,11 +4066,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4353,12 +4193,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4413,12 +4247,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,12 +4389,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,12 +4443,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4702,7 +4518,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,7 +4558,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,7 +4624,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4841,7 +4654,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4908,7 +4720,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4939,7 +4750,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5001,7 +4811,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,7 +4820,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5112,11 +4920,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,11 +4944,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5263,11 +5061,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,11 +5085,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,7 +5154,6 @@ export interface operations {
             /** @description REQUEST_TIMEOUT */
             408: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5376,7 +5163,6 @@ export interface operations {
             /** @description HEADERS_TOO_LARGE */
             431: {
                 headers: {
-                    "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {

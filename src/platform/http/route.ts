@@ -70,7 +70,7 @@ function withErrors(schema: Record<string, any>, codes: ErrorCode[]): void {
     const s = ERROR_CATALOG[c].status;
     byStatus.set(s, [...(byStatus.get(s) ?? []), c]);
   }
-  const response: Record<string, unknown> = Object.fromEntries(Object.entries(schema.response ?? {}).filter(([status]) => Number(status) < 400));
+  const response: Record<string, unknown> = { ...(schema.response ?? {}) };
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
     response[String(status)] = { ...ApiErrorSchema, description: list.join(', ') };
   }

@@ -46,9 +46,9 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     closing = true;
     done();
   });
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!closing) return;
-    reply.header('Connection', 'close');
+    reply.header('Request-Id', request.id).header('Connection', 'close');
     throw new ApiError('SERVICE_UNAVAILABLE', { details: { retryable: true }, headers: { 'Retry-After': '5' }, internal: 'server closing' });
   });
 
