@@ -1,5 +1,5 @@
 // Lints the two served OpenAPI documents (/v1 and the seller console's /admin/v1) with Spectral (`spectral:oas`,
-// .spectral.yaml) and Redocly (`recommended`, redocly.yaml), and fails on any finding, warnings and hints included.
+// .spectral.yaml) and Redocly (`recommended-strict`, redocly.yaml), and fails on any finding, warnings and hints included.
 // The linters come from devDependencies (`npx --no-install`): CI never downloads them at run time.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,7 @@ export function lintOpenApiFiles(docs: string[]): { ok: boolean; report: string 
       failed = true;
       continue;
     }
-    log(`redocly (recommended) ${doc.split('/').pop()}: ${totals!.errors} errors, ${totals!.warnings} warnings`);
+    log(`redocly (recommended-strict) ${doc.split('/').pop()}: ${totals!.errors} errors, ${totals!.warnings} warnings`);
     for (const p of problems as { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }[]) {
       log(`  ${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer ?? '?'}`);
     }

@@ -39,6 +39,9 @@ export function paymentPageUrl(publicBaseUrl: string, sessionId: string): string
   return `${publicBaseUrl}/pay/${encodeURIComponent(sessionId)}`;
 }
 
+/** Length in Unicode code points, as JSON Schema's minLength/maxLength count (the document states the limits so). */
+const codePoints = (s: string): number => [...s].length;
+
 /** METADATA_INVALID unless `value` is absent/null or a flat string map within METADATA_LIMITS. */
 export function checkMetadata(value: unknown): Record<string, string> | null {
   if (value === undefined || value === null) return null;
@@ -48,9 +51,9 @@ export function checkMetadata(value: unknown): Record<string, string> | null {
   if (entries.length > METADATA_LIMITS.maxKeys) throw refuse(MESSAGES.checkout.metadataTooManyKeys(METADATA_LIMITS.maxKeys));
   const out: Record<string, string> = {};
   for (const [k, v] of entries) {
-    if (k.length < 1 || k.length > METADATA_LIMITS.maxKeyLength) throw refuse(MESSAGES.checkout.metadataKeyLength(METADATA_LIMITS.maxKeyLength));
+    if (k.length < 1 || codePoints(k) > METADATA_LIMITS.maxKeyLength) throw refuse(MESSAGES.checkout.metadataKeyLength(METADATA_LIMITS.maxKeyLength));
     if (typeof v !== 'string') throw refuse(MESSAGES.checkout.metadataValueNotString(k.slice(0, 40)));
-    if (v.length > METADATA_LIMITS.maxValueLength) throw refuse(MESSAGES.checkout.metadataValueTooLong(METADATA_LIMITS.maxValueLength, k.slice(0, 40)));
+    if (codePoints(v) > METADATA_LIMITS.maxValueLength) throw refuse(MESSAGES.checkout.metadataValueTooLong(METADATA_LIMITS.maxValueLength, k.slice(0, 40)));
     out[k] = v;
   }
   return out;

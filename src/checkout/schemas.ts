@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ModeSchema, Nullable, Obj, StringMap } from '../platform/http/schemas';
+import { CheckedByService, DateTime, ModeSchema, Nullable, Obj, StringMap } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
 import { METADATA_LIMITS } from './model';
 import { PlainText, EmailText } from '../platform/text';
@@ -40,11 +40,23 @@ export const CreateCheckoutSessionBody = Obj(
         phone: Type.Optional(Type.String({ maxLength: 40 })),
       }, { description: 'Prefills the buyer fields of the payment page' }),
     ),
-    // Any JSON is accepted here so a malformed map answers METADATA_INVALID (the contract's code), not VALIDATION_FAILED.
+    // Validation takes any JSON here so a malformed map answers METADATA_INVALID (the contract's code), not
+    // VALIDATION_FAILED; checkMetadata enforces the documented shape (test/checkout/metadata-schema.test.ts).
     metadata: Type.Optional(
-      Type.Unsafe<unknown>({
-        description: `Flat map of string values, copied to the order and its \`order.paid\` event. At most ${METADATA_LIMITS.maxKeys} keys; keys 1 to ${METADATA_LIMITS.maxKeyLength} characters; values strings of at most ${METADATA_LIMITS.maxValueLength} characters. Anything else answers METADATA_INVALID. \`null\` means none.`,
-      }),
+      CheckedByService(
+        Type.Unknown({
+          description: `The contract's flat map of strings, copied to the order and its \`order.paid\` event: at most ${METADATA_LIMITS.maxKeys} keys, each 1 to ${METADATA_LIMITS.maxKeyLength} characters, each value a string of at most ${METADATA_LIMITS.maxValueLength} characters (lengths in Unicode code points). Anything else answers 400 METADATA_INVALID, not VALIDATION_FAILED. \`null\` means none.`,
+        }),
+        Type.Union([
+          Type.Unsafe<Record<string, string>>({
+            type: 'object',
+            additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.maxValueLength },
+            maxProperties: METADATA_LIMITS.maxKeys,
+            propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.maxKeyLength },
+          }),
+          Type.Null(),
+        ]),
+      ),
     ),
     successUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Absolute http(s) URL on a domain of the mode\'s allow-list; `order_id` and `session_id` are added to its query' })),
     cancelUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Absolute http(s) URL on a domain of the mode\'s allow-list' })),

@@ -22,6 +22,21 @@ function canonical(value: unknown): string {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /**
+ * Keyword of a request field the service checks itself, because the contract answers its refusal with its own code
+ * (METADATA_INVALID, BAD_REQUEST) rather than VALIDATION_FAILED: request validation applies the field's schema, the
+ * OpenAPI document shows the schema under this keyword instead, the shape the service's check enforces. See
+ * `CheckedByService` in src/platform/http/schemas.ts.
+ */
+export const DOCUMENTED_AS = 'x-documented-as';
+
+/** A node carrying DOCUMENTED_AS, as the document shows it (its own description kept). */
+function documentedShape(node: Doc): Doc {
+  const { [DOCUMENTED_AS]: documented, ...rest } = node;
+  const description = rest.description ?? documented.description;
+  return description === undefined ? documented : { ...documented, description };
+}
+
+/**
  * Named schemas shared by both documents, so `Order` means the same shape in the public API and the seller console.
  * Two different schemas with one title are a mistake in the TypeBox definitions and stop the document from building.
  */
@@ -32,6 +47,7 @@ export class SchemaRegistry {
   hoist(node: unknown, used: Set<string>): unknown {
     if (Array.isArray(node)) return node.map((n) => this.hoist(n, used));
     if (!node || typeof node !== 'object') return node;
+    if (DOCUMENTED_AS in (node as Doc)) return this.hoist(documentedShape(node as Doc), used);
     const out: Doc = {};
     for (const [k, v] of Object.entries(node as Doc)) out[k] = DATA_KEYS.has(k) ? v : this.hoist(v, used);
     const title = out.title;
@@ -86,9 +102,12 @@ const h = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /**
  * The headers of one response of an operation, from what the operation declares (auth, idempotency) and the status.
  * Once an API key is identified, every answer counts against its budget and says so, errors included; only a 401
- * (no key identified) goes without. A stored answer (any status the handler produced) can be replayed.
+ * (no key identified) goes without. A stored answer (any status the handler produced) can be replayed. 408 and 431
+ * (refused by Node's HTTP parser, src/platform/http/client-error.ts) carry none.
  */
-export function responseHeaders(operation: Doc, status: string, path: string): Doc {
+export function responseHeaders(operation: Doc, status: string, path: string): Doc | undefined {
+  // 408 and 431 are written on the socket by Node's parser refusal handler before any request exists: no headers.
+  if (status === '408' || status === '431') return undefined;
   const ok = status.startsWith('2');
   const apiKey = (operation.security ?? []).some((s: Doc) => 'apiKey' in s);
   const headers: Doc = { 'Request-Id': h('RequestId') };

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
 import { FAVICON_SVG, LOGO_SVG, PRODUCT_NAME } from './brand';
 import { ApiErrorSchema } from './http/schemas';
+import { SCOPES } from './http/route';
+import { ERROR_CODES } from './errors';
 import { HEADERS, SchemaRegistry, okDescription, responseHeaders } from './openapi-components';
 
 type Doc = Record<string, any>;
@@ -15,7 +17,9 @@ const V1_INFO = {
   description:
     'Payment and licensing backend for sellers of digital products and subscriptions in Korea. ' +
     'Server endpoints authenticate with `Authorization: Bearer svc_live_…|svc_test_…`; every POST except the license app API requires `Idempotency-Key`. ' +
-    'Errors are ApiError bodies `{ statusCode, code, message, details? }` with Korean messages. Fields without a value are `null`, never omitted.',
+    'Errors are ApiError bodies `{ statusCode, code, message, details? }` with Korean messages; `ApiError.code` lists the codes of this document\'s operations only, and `details` is one of the three shapes of the contract. ' +
+    'Besides its own errors every operation declares the answers given before it runs: 408 REQUEST_TIMEOUT (the request did not arrive in time), 431 HEADERS_TOO_LARGE (headers over 16 KB), 413 PAYLOAD_TOO_LARGE (a body over the size limit, operations that take one), 500 INTERNAL_ERROR and 503 SERVICE_UNAVAILABLE (database unreachable or the server shutting down; `Retry-After`). ' +
+    'Fields without a value are `null`, never omitted.',
 };
 
 const ADMIN_INFO = {
@@ -56,10 +60,70 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Audit: "The store's audit log: every state-changing action of members (dashboard), the owner token (console) and the operator (CLI), with who, when, what and from where.",
 };
 
-const ERROR_BODY = (() => {
+/**
+ * The contract's three shapes of `ApiError.details` (spec, Error body), mutually exclusive so exactly one matches:
+ * VALIDATION_FAILED's `fields` (no `required` key), API_KEY_SCOPE_MISSING's `required` (no `fields` key), and a free
+ * object holding neither (an empty object included). Documented only: the serializer keeps the loose object, so an
+ * unexpected details value can never turn an answer into a 500 (test/platform/openapi-errors.test.ts checks the
+ * bodies the service sends against these shapes).
+ */
+const DETAILS_SCHEMAS: Record<string, Doc> = {
+  ValidationErrorDetails: {
+    type: 'object',
+    description: 'With `VALIDATION_FAILED`: every failing field. A missing or invalid `Idempotency-Key` is the field `Idempotency-Key`.',
+    required: ['fields'],
+    additionalProperties: false,
+    properties: {
+      fields: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['field', 'message'],
+          additionalProperties: false,
+          properties: {
+            field: { type: 'string', description: 'The field, dotted (`customer.email`), or the part (`body`, `query`, a header name)' },
+            message: { type: 'string', description: 'Korean explanation for this field' },
+          },
+        },
+      },
+    },
+  },
+  ScopeErrorDetails: {
+    type: 'object',
+    description: 'With `API_KEY_SCOPE_MISSING`: the scopes the API key lacks for this operation.',
+    required: ['required'],
+    additionalProperties: false,
+    properties: { required: { type: 'array', items: { type: 'string', enum: [...SCOPES] } } },
+  },
+  OtherErrorDetails: {
+    type: 'object',
+    description: 'With any other code: a free object without `fields` or `required` keys, possibly empty (e.g. `retryable`).',
+    propertyNames: { not: { enum: ['fields', 'required'] } },
+    properties: { retryable: { type: 'boolean', description: '`true` when retrying the same request later may succeed' } },
+    additionalProperties: true,
+  },
+};
+
+/**
+ * The error body of one document: its `code` lists the codes its own operations declare (`x-error-codes`, from
+ * each route's `errors` and the platform's), so a client of /v1 never sees the console's codes, and the reverse.
+ */
+function errorBody(codes: Set<string>): Doc {
   const { description: _d, ...schema } = JSON.parse(JSON.stringify(ApiErrorSchema));
-  return { ...schema, description: 'The one error body of every answer that is not a success. Branch on `code` together with the HTTP status.' };
-})();
+  return {
+    ...schema,
+    description: "The one error body of every answer that is not a success. Branch on `code` together with the HTTP status; this document's `code` lists exactly the codes its operations can answer, each operation's own in its error responses' descriptions.",
+    properties: {
+      ...schema.properties,
+      code: { ...schema.properties.code, enum: ERROR_CODES.filter((c) => codes.has(c)) },
+      details: {
+        description: 'Omitted, or one of three shapes (spec, Error body): `fields` for VALIDATION_FAILED, `required` for API_KEY_SCOPE_MISSING, a free object otherwise.',
+        oneOf: Object.keys(DETAILS_SCHEMAS).map((name) => ({ $ref: `#/components/schemas/${name}` })),
+      },
+    },
+  };
+}
+const ERROR_BODY = errorBody(new Set(ERROR_CODES));
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 
@@ -88,7 +152,9 @@ function finish(paths: Doc, registry: SchemaRegistry): { schemas: Doc; headers: 
         if (response.description === 'Default Response') {
           response.description = okDescription(operation, status, response.content?.['application/json']?.schema, registry.components(used));
         }
-        response.headers = responseHeaders(operation, status, path);
+        const headers = responseHeaders(operation, status, path);
+        if (headers) response.headers = headers;
+        else delete response.headers;
       }
     }
   }
@@ -96,8 +162,16 @@ function finish(paths: Doc, registry: SchemaRegistry): { schemas: Doc; headers: 
   const headers = Object.fromEntries(
     Object.entries(HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`)),
   );
+  const schemas = registry.components(used);
+  if (used.has('ApiError')) {
+    const codes = new Set<string>();
+    for (const item of Object.values(paths) as Doc[]) {
+      for (const [method, operation] of Object.entries(item) as [string, Doc][]) if (HTTP_METHODS.has(method)) for (const c of operation['x-error-codes'] ?? []) codes.add(c);
+    }
+    Object.assign(schemas, { ApiError: errorBody(codes) }, DETAILS_SCHEMAS);
+  }
   return {
-    schemas: registry.components(used),
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
     headers,
     tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
   };

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, Won } from '../platform/http/schemas';
+import { CheckedByService, CurrencySchema, DateTime, ModeSchema, Nullable, Obj, Won } from '../platform/http/schemas';
 import { SubscriptionSchema } from './schemas';
 import { PlainText } from '../platform/text';
 
@@ -117,7 +117,14 @@ export type CancelResultView = Static<typeof CancelResultSchema>;
 
 export const PortalSessionBody = Obj(
   {
-    buyerEmail: Type.Optional(Type.String({ maxLength: 320, description: 'The buyer\'s email (email format, else BAD_REQUEST). Without `subscriptionId`: opens the buyer\'s newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription\'s buyer (else SUBSCRIPTION_NOT_FOUND).' })),
+    // The email format is checked by the service (BAD_REQUEST, the contract's code for this operation), with the
+    // same grammar the document's `format: email` names (isEmailFormat).
+    buyerEmail: Type.Optional(
+      CheckedByService(
+        Type.String({ maxLength: 320, description: 'The buyer\'s email (`format: email`, surrounding spaces ignored; else 400 BAD_REQUEST, not VALIDATION_FAILED). Without `subscriptionId`: opens the buyer\'s newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription\'s buyer (else SUBSCRIPTION_NOT_FOUND).' }),
+        Type.String({ format: 'email', maxLength: 320 }),
+      ),
+    ),
     subscriptionId: Type.Optional(Type.String({ maxLength: 100, description: 'The subscription to open the portal for' })),
     returnUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Where the portal\'s "돌아가기" link leads: an absolute http(s) URL (else CHECKOUT_URL_INVALID) on the mode\'s return-URL allow-list (else RETURN_URL_NOT_ALLOWED)' })),
   },

@@ -30,7 +30,7 @@ function* operations(doc: any): Generator<[string, string, any]> {
   for (const [path, item] of Object.entries<any>(doc.paths)) for (const [method, op] of Object.entries<any>(item)) yield [path, method, op];
 }
 
-test('Spectral (spectral:oas) and Redocly (recommended) report no error, warning or hint on either document', () => {
+test('Spectral (spectral:oas) and Redocly (recommended-strict) report no error, warning or hint on either document', () => {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
   try {
     writeFileSync(join(dir, 'v1.json'), JSON.stringify(v1));
@@ -77,9 +77,11 @@ test('named request schemas carry no `default` (generated clients would make the
   }
 });
 
-test('ApiError is one named schema whose code is the closed catalog, referenced by every error answer', () => {
+test('ApiError is one named schema whose code is part of the closed catalog, referenced by every error answer', () => {
   for (const doc of [v1, admin]) {
-    assert.deepEqual(doc.components.schemas.ApiError.properties.code.enum, ERROR_CODES);
+    // Each document lists only its own operations' codes (test/platform/openapi-errors.test.ts), in catalog order.
+    const listed: string[] = doc.components.schemas.ApiError.properties.code.enum;
+    assert.deepEqual(listed, ERROR_CODES.filter((c) => listed.includes(c)));
     for (const [path, method, op] of operations(doc)) {
       for (const [status, r] of Object.entries<any>(op.responses)) {
         if (Number(status) < 400) continue;

@@ -17,7 +17,7 @@ export interface paths {
          *
          *     Required scope: `products:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listProducts"];
         put?: never;
@@ -41,7 +41,7 @@ export interface paths {
          *
          *     Required scope: `products:read`.
          *
-         *     Error codes: `PRODUCT_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `PRODUCT_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getProduct"];
         put?: never;
@@ -85,7 +85,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `PRODUCT_NOT_FOUND`, `PRODUCT_ARCHIVED`, `NOT_STARTED`, `ENDED`, `SOLD_OUT`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `METADATA_INVALID`, `PUBLIC_CONTACT_VERIFICATION_REQUIRED`, `CHECKOUT_NOT_CONFIGURED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `PRODUCT_NOT_FOUND`, `PRODUCT_ARCHIVED`, `NOT_STARTED`, `ENDED`, `SOLD_OUT`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `METADATA_INVALID`, `PUBLIC_CONTACT_VERIFICATION_REQUIRED`, `CHECKOUT_NOT_CONFIGURED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -107,7 +107,7 @@ export interface paths {
          *
          *     Required scope: `checkout:read`.
          *
-         *     Error codes: `CHECKOUT_SESSION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `CHECKOUT_SESSION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getCheckoutSession"];
         put?: never;
@@ -131,7 +131,7 @@ export interface paths {
          *
          *     Required scope: `orders:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listOrders"];
         put?: never;
@@ -155,7 +155,7 @@ export interface paths {
          *
          *     Required scope: `orders:read`.
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `ORDER_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getOrder"];
         put?: never;
@@ -187,7 +187,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["refundOrder"];
         delete?: never;
@@ -209,7 +209,7 @@ export interface paths {
          *
          *     Required scope: `refunds:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listRefundRequests"];
         put?: never;
@@ -233,7 +233,7 @@ export interface paths {
          *
          *     Required scope: `refunds:read`.
          *
-         *     Error codes: `REFUND_REQUEST_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `REFUND_REQUEST_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getRefundRequest"];
         put?: never;
@@ -267,7 +267,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["approveRefundRequest"];
         delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["holdRefundRequest"];
         delete?: never;
@@ -319,7 +319,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `REFUND_REASON_REQUIRED`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_STATUTORY_LOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["rejectRefundRequest"];
         delete?: never;
@@ -341,7 +341,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listSubscriptions"];
         put?: never;
@@ -365,7 +365,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getSubscription"];
         put?: never;
@@ -389,7 +389,7 @@ export interface paths {
          *
          *     Required scope: `subscriptions:read`.
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["previewSubscriptionCancel"];
         put?: never;
@@ -432,7 +432,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `ORDER_NOT_FOUND`, `ALREADY_CANCELED`, `ALREADY_ENDED`, `REFUND_IN_PROGRESS`, `REFUND_REQUEST_PENDING`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `SUBSCRIPTION_NOT_FOUND`, `ORDER_NOT_FOUND`, `ALREADY_CANCELED`, `ALREADY_ENDED`, `REFUND_IN_PROGRESS`, `REFUND_REQUEST_PENDING`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["cancelSubscription"];
         delete?: never;
@@ -466,7 +466,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `BAD_REQUEST`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `NOT_FOUND`, `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`.
+         *     Error codes: `BAD_REQUEST`, `CHECKOUT_URL_INVALID`, `RETURN_URL_NOT_ALLOWED`, `NOT_FOUND`, `SUBSCRIPTION_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -500,7 +500,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `MAX_ACTIVATIONS_REACHED`, `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `MAX_ACTIVATIONS_REACHED`, `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["activateLicense"];
         delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["deactivateLicense"];
         delete?: never;
@@ -568,7 +568,7 @@ export interface paths {
          *
          *     Seller-issued licenses (products with `license.mode` `seller`: the key comes from the seller's endpoint through `license.issue`): the service keeps what the seller answered for server reads and the console, but, as the contract says, keys issued by a seller-side integration cannot be verified here: the app API answers them `not_found` (signed, like any unknown key), whatever their status. The seller's own system verifies its keys. Keys a seller makes outside `license.issue` have no record in the service at all.
          *
-         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `LICENSE_RATE_LIMITED`, `LICENSE_LOOKUP_BLOCKED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["verifyLicense"];
         delete?: never;
@@ -588,7 +588,7 @@ export interface paths {
          * List the public keys that sign license app answers
          * @description The Ed25519 public keys that sign license app answers, newest first, as base64 of the raw 32 bytes. No key; CORS open; cacheable for 60 seconds. Rotation: a new key is listed here (its `createdAt`) 5 minutes before it signs anything, and a key stays listed for 24 hours after it stops signing. Fetch the list again when an answer names a `kid` you do not have.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`.
          */
         get: operations["listSigningKeys"];
         put?: never;
@@ -614,7 +614,7 @@ export interface paths {
          *
          *     Required scope: `licenses:read`.
          *
-         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["listLicenses"];
         put?: never;
@@ -640,7 +640,7 @@ export interface paths {
          *
          *     Required scope: `licenses:read`.
          *
-         *     Error codes: `LICENSE_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
+         *     Error codes: `LICENSE_NOT_FOUND`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`.
          */
         get: operations["getLicense"];
         put?: never;
@@ -660,7 +660,7 @@ export interface paths {
         };
         /**
          * This machine-readable description (OpenAPI 3.1)
-         * @description Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`.
+         * @description Error codes: `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`.
          */
         get: operations["getOpenApi"];
         put?: never;
@@ -812,7 +812,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -844,7 +844,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription actually ended
-         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
+         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -966,7 +966,7 @@ export interface components {
     schemas: {
         /**
          * ApiError
-         * @description The one error body of every answer that is not a success. Branch on `code` together with the HTTP status.
+         * @description The one error body of every answer that is not a success. Branch on `code` together with the HTTP status; this document's `code` lists exactly the codes its operations can answer, each operation's own in its error responses' descriptions.
          */
         ApiError: {
             /** @description The HTTP status, repeated */
@@ -975,13 +975,11 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "ADMIN_UNAUTHORIZED" | "ADMIN_FORBIDDEN" | "API_KEY_NOT_FOUND" | "API_KEY_NOT_ACTIVE" | "REFUND_NOT_FOUND" | "REFUND_NOT_UNKNOWN" | "SETTLEMENT_NOT_FOUND" | "SETTLEMENT_EMPTY" | "RECONCILIATION_NOT_FOUND" | "RECONCILIATION_NOT_AVAILABLE" | "RECONCILIATION_IN_PROGRESS" | "COUPON_NOT_FOUND" | "COUPON_CODE_TAKEN" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "WEBHOOK_URL_NOT_ALLOWED" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_MODE_MISMATCH" | "WEBHOOK_EVENT_NOT_RESENDABLE" | "SIGNING_KEY_NOT_FOUND" | "LICENSE_NOT_ACTIVE" | "CARD_UPDATE_FAILED" | "PLAN_CHANGE_INVALID" | "SUBSCRIPTION_PAYMENT_FAILED" | "SUBSCRIPTION_PAYMENT_PENDING" | "SUBSCRIPTION_NOT_ACTIVE" | "TEST_MODE_ONLY" | "SUBSCRIPTION_CHARGE_NOT_FOUND" | "SUBSCRIPTION_CHARGE_NOT_UNKNOWN" | "PRICE_CHANGE_NOT_FOUND" | "PRICE_CHANGE_PENDING" | "PRICE_CHANGE_NOT_CANCELABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
-            /** @description fields | required | free object */
-            details?: {
-                [key: string]: unknown;
-            };
+            /** @description Omitted, or one of three shapes (spec, Error body): `fields` for VALIDATION_FAILED, `required` for API_KEY_SCOPE_MISSING, a free object otherwise. */
+            details?: components["schemas"]["ValidationErrorDetails"] | components["schemas"]["ScopeErrorDetails"] | components["schemas"]["OtherErrorDetails"];
         };
         /** ApproveRefundRequestBody */
         ApproveRefundRequestBody: {
@@ -989,7 +987,7 @@ export interface components {
             amount?: number;
             /** @description Set true to approve an `amount` different from the amount asked for */
             confirmAmount?: boolean;
-            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) (no bidi control characters) */
+            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) */
             reason?: string;
         };
         /** ApproveRefundRequestResult */
@@ -1061,7 +1059,7 @@ export interface components {
         CancelSubscriptionRequest: {
             /** @description `period_end`: ends at the current period end (no refund); `immediate`: ends now and refunds exactly what the cancel preview shows at this moment */
             timing: "period_end" | "immediate";
-            /** @description Free text kept with the cancellation and passed to the refund (no bidi control characters) */
+            /** @description Free text kept with the cancellation and passed to the refund */
             reason?: string;
         };
         /** CancelSubscriptionResult */
@@ -1121,14 +1119,14 @@ export interface components {
             interval?: "monthly" | "yearly";
             /** @description Prefills the buyer fields of the payment page */
             customer?: {
-                /** @description No bidi control characters */
                 name?: string;
-                /** Format: email */
                 email?: string;
                 phone?: string;
             };
-            /** @description Flat map of string values, copied to the order and its `order.paid` event. At most 50 keys; keys 1 to 40 characters; values strings of at most 500 characters. Anything else answers METADATA_INVALID. `null` means none. */
-            metadata?: unknown;
+            /** @description The contract's flat map of strings, copied to the order and its `order.paid` event: at most 50 keys, each 1 to 40 characters, each value a string of at most 500 characters (lengths in Unicode code points). Anything else answers 400 METADATA_INVALID, not VALIDATION_FAILED. `null` means none. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
             /** @description Absolute http(s) URL on a domain of the mode's allow-list; `order_id` and `session_id` are added to its query */
             successUrl?: string;
             /** @description Absolute http(s) URL on a domain of the mode's allow-list */
@@ -1139,7 +1137,10 @@ export interface components {
          * @description All fields optional, but `buyerEmail` or `subscriptionId` is needed (else BAD_REQUEST).
          */
         CreatePortalSessionRequest: {
-            /** @description The buyer's email (email format, else BAD_REQUEST). Without `subscriptionId`: opens the buyer's newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription's buyer (else SUBSCRIPTION_NOT_FOUND). */
+            /**
+             * Format: email
+             * @description The buyer's email (`format: email`, surrounding spaces ignored; else 400 BAD_REQUEST, not VALIDATION_FAILED). Without `subscriptionId`: opens the buyer's newest active or past-due subscription (none: NOT_FOUND). With it: must be that subscription's buyer (else SUBSCRIPTION_NOT_FOUND).
+             */
             buyerEmail?: string;
             /** @description The subscription to open the portal for */
             subscriptionId?: string;
@@ -1414,6 +1415,13 @@ export interface components {
             at: string;
             reason: string | null;
         };
+        /** @description With any other code: a free object without `fields` or `required` keys, possibly empty (e.g. `retryable`). */
+        OtherErrorDetails: {
+            /** @description `true` when retrying the same request later may succeed */
+            retryable?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * PendingPlanChange
          * @description A downgrade waiting for the next renewal
@@ -1532,26 +1540,11 @@ export interface components {
             name: string;
             monthlyPrice: number | null;
             yearlyPrice: number | null;
-            trialDays: number | null;
             /**
              * @description Always `KRW`
              * @enum {string}
              */
             currency: "KRW";
-        };
-        /**
-         * RecurringConsent
-         * @description The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.
-         */
-        RecurringConsent: {
-            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
-            text: string;
-            /**
-             * Format: date-time
-             * @description When the buyer submitted the payment page with the box ticked
-             * @example 2026-11-21T09:30:00.000Z
-             */
-            consentedAt: string;
         };
         /** Refund */
         Refund: {
@@ -1659,7 +1652,7 @@ export interface components {
         };
         /** RefundRequestDecisionBody */
         RefundRequestDecisionBody: {
-            /** @description Required: missing or blank → REFUND_REASON_REQUIRED (no bidi control characters) */
+            /** @description Required: missing or blank → REFUND_REASON_REQUIRED */
             reason?: string;
         };
         /** RefundRequestPage */
@@ -1668,6 +1661,10 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        /** @description With `API_KEY_SCOPE_MISSING`: the scopes the API key lacks for this operation. */
+        ScopeErrorDetails: {
+            required: ("checkout:read" | "checkout:write" | "orders:read" | "products:read" | "licenses:read" | "refunds:read" | "refunds:write" | "subscriptions:read" | "subscriptions:write")[];
         };
         /** SigningKeys */
         SigningKeys: {
@@ -1719,7 +1716,7 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             canceledAt: string | null;
             endedAt: string | null;
-            endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+            endReason: ("canceled" | "payment_failed") | null;
             /**
              * Format: date-time
              * @description When the first payment was made (lists sort by this, newest first)
@@ -1737,11 +1734,6 @@ export interface components {
             } | null;
             pendingPlanChange: components["schemas"]["PendingPlanChange"] | null;
             nextRetryAt: string | null;
-            trialEndsAt: string | null;
-            /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
-            trialing: boolean;
-            /** @description Null only for subscriptions started before consents were recorded */
-            recurringConsent: components["schemas"]["RecurringConsent"] | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC, millisecond precision
@@ -1762,6 +1754,15 @@ export interface components {
             total: number;
             page: number;
             limit: number;
+        };
+        /** @description With `VALIDATION_FAILED`: every failing field. A missing or invalid `Idempotency-Key` is the field `Idempotency-Key`. */
+        ValidationErrorDetails: {
+            fields: {
+                /** @description The field, dotted (`customer.email`), or the part (`body`, `query`, a header name) */
+                field: string;
+                /** @description Korean explanation for this field */
+                message: string;
+            }[];
         };
     };
     responses: never;
@@ -1855,6 +1856,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -1864,6 +1874,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1978,6 +1997,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -1987,6 +2015,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,8 +2146,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description PRODUCT_ARCHIVED, NOT_STARTED, ENDED, SOLD_OUT, PUBLIC_CONTACT_VERIFICATION_REQUIRED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2133,6 +2194,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,6 +2318,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2257,6 +2336,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2360,6 +2448,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2369,6 +2466,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,6 +2589,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2492,6 +2607,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2616,8 +2740,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2640,6 +2788,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2763,6 +2920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2772,6 +2938,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2886,6 +3061,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -2895,6 +3079,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3019,8 +3212,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_AMOUNT_MISMATCH, REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_NOT_ACTIONABLE, REFUND_SETTLED, REFUND_STATUTORY_LOCKED, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3043,6 +3260,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3183,8 +3409,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_REQUEST_NOT_ACTIONABLE, REFUND_STATUTORY_LOCKED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3207,6 +3457,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3332,8 +3591,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description REFUND_REQUEST_NOT_ACTIONABLE, REFUND_STATUTORY_LOCKED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3356,6 +3639,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3465,6 +3757,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3474,6 +3775,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,6 +3898,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3597,6 +3916,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3711,6 +4039,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -3720,6 +4057,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,8 +4190,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description ALREADY_CANCELED, ALREADY_ENDED, REFUND_IN_PROGRESS, REFUND_REQUEST_PENDING, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3868,6 +4238,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4007,8 +4386,32 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4031,6 +4434,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4103,8 +4515,27 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description MAX_ACTIVATIONS_REACHED */
             409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4118,6 +4549,15 @@ export interface operations {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4181,11 +4621,39 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description LICENSE_RATE_LIMITED, LICENSE_LOOKUP_BLOCKED */
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,11 +4717,39 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description LICENSE_RATE_LIMITED, LICENSE_LOOKUP_BLOCKED */
             429: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4306,6 +4802,24 @@ export interface operations {
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4403,6 +4917,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -4412,6 +4935,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4526,6 +5058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description RATE_LIMITED */
             429: {
                 headers: {
@@ -4535,6 +5076,15 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "Service-Key-Deprecated": components["headers"]["ServiceKeyDeprecated"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,6 +5145,24 @@ export interface operations {
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5199,7 +5767,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+                        endReason: ("canceled" | "payment_failed") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5238,20 +5806,6 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
-                        trialEndsAt: string | null;
-                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
-                        trialing: boolean;
-                        /** @description Null only for subscriptions started before consents were recorded */
-                        recurringConsent: {
-                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
-                            text: string;
-                            /**
-                             * Format: date-time
-                             * @description When the buyer submitted the payment page with the box ticked
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            consentedAt: string;
-                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
@@ -5354,7 +5908,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+                        endReason: ("canceled" | "payment_failed") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5393,20 +5947,6 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
-                        trialEndsAt: string | null;
-                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
-                        trialing: boolean;
-                        /** @description Null only for subscriptions started before consents were recorded */
-                        recurringConsent: {
-                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
-                            text: string;
-                            /**
-                             * Format: date-time
-                             * @description When the buyer submitted the payment page with the box ticked
-                             * @example 2026-11-21T09:30:00.000Z
-                             */
-                            consentedAt: string;
-                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision

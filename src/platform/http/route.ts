@@ -42,10 +42,16 @@ export interface OpDoc {
   tags: string[];
 }
 
-/** Codes every route of a given kind can answer, added to what the route lists itself. */
+/**
+ * Codes every route of a given kind can answer, added to what the route lists itself. Besides auth, validation and
+ * rate limits, every operation can be refused before its route runs: 408 REQUEST_TIMEOUT (the request did not
+ * arrive in time) and 431 HEADERS_TOO_LARGE (headers over 16 KB), both written by clientErrorHandler; operations
+ * whose method carries a body also answer 413 PAYLOAD_TOO_LARGE (over BODY_LIMIT_BYTES), added by
+ * `transportErrorsOnRoute`, which knows the method.
+ */
 export function platformErrors(meta: RouteMeta): ErrorCode[] {
-  // SERVICE_UNAVAILABLE (503, Retry-After): the database is unreachable; any operation can answer it (src/app.ts).
-  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+  // SERVICE_UNAVAILABLE (503, Retry-After): the database is unreachable or the server is shutting down; any operation can answer it.
+  const codes: ErrorCode[] = ['VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'];
   if (meta.auth === 'api_key') codes.push('API_KEY_INVALID', 'API_KEY_IP_NOT_ALLOWED', 'RATE_LIMITED');
   if (meta.auth === 'api_key' && meta.scope) codes.push('API_KEY_SCOPE_MISSING');
   if (meta.auth === 'owner' || meta.auth === 'operator') codes.push('ADMIN_UNAUTHORIZED');
@@ -57,6 +63,24 @@ export function allErrors(meta: RouteMeta): ErrorCode[] {
   return [...new Set([...(meta.errors ?? []), ...platformErrors(meta)])];
 }
 
+/** The error responses (ApiError, one per status, its description the codes) and the description's code line. */
+function withErrors(schema: Record<string, any>, codes: ErrorCode[]): void {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of codes) {
+    const s = ERROR_CATALOG[c].status;
+    byStatus.set(s, [...(byStatus.get(s) ?? []), c]);
+  }
+  const response: Record<string, unknown> = { ...(schema.response ?? {}) };
+  for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    response[String(status)] = { ...ApiErrorSchema, description: list.join(', ') };
+  }
+  schema.response = response;
+  schema['x-error-codes'] = codes;
+  const line = `Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
+  const description = String(schema.description ?? '').replace(/(^|\n\n)Error codes: [^\n]*$/, '');
+  schema.description = [description, line].filter(Boolean).join('\n\n');
+}
+
 /**
  * Builds a route's `schema` and `config` from its documentation, meta and TypeBox schemas:
  *   app.post('/v1/x', op({ operationId, summary, tags }, { auth: 'api_key', scope, idempotent: true, errors }, { body, response: { 200: X } }), handler)
@@ -64,35 +88,41 @@ export function allErrors(meta: RouteMeta): ErrorCode[] {
  * serialized and documented. The TypeBox type of `schema` is kept, so handlers are typed from it.
  */
 export function op<S extends FastifySchema>(doc: OpDoc, meta: RouteMeta, schema: S): { schema: S; config: { meta: RouteMeta }; preValidation: typeof checkPathIds } {
-  const codes = allErrors(meta);
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of codes) {
-    const s = ERROR_CATALOG[c].status;
-    byStatus.set(s, [...(byStatus.get(s) ?? []), c]);
-  }
-  const response: Record<string, unknown> = { ...((schema as any).response ?? {}) };
-  for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    response[String(status)] = { ...ApiErrorSchema, description: list.join(', ') };
-  }
   const security =
     meta.auth === 'api_key' ? [{ apiKey: [] }] : meta.auth === 'owner' ? [{ ownerToken: [] }] : meta.auth === 'operator' ? [{ operatorToken: [] }] : [];
   const descParts = [doc.description ?? ''];
   if (meta.scope) descParts.push(`Required scope: \`${meta.scope}\`.`);
   if (meta.idempotent) descParts.push('Requires an `Idempotency-Key` header (1 to 255 characters after trimming).');
-  descParts.push(`Error codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`);
-  const full = {
+  const full: Record<string, any> = {
     ...schema,
     operationId: doc.operationId,
     summary: doc.summary,
     description: descParts.filter(Boolean).join('\n\n'),
     tags: doc.tags,
     security,
-    response,
     'x-required-scope': meta.scope ?? null,
     'x-idempotent': meta.idempotent ?? false,
-    'x-error-codes': codes,
-  } as unknown as S;
-  return { schema: full, config: { meta }, preValidation: checkPathIds };
+  };
+  withErrors(full, allErrors(meta));
+  return { schema: full as unknown as S, config: { meta }, preValidation: checkPathIds };
+}
+
+/** Methods whose requests carry a body Fastify reads (and refuses over the body limit). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * onRoute hook: an operation (a route built with `op`) whose method carries a body declares 413 PAYLOAD_TOO_LARGE,
+ * the answer to a body over BODY_LIMIT_BYTES, whether or not it declares a body schema. New routes inherit it.
+ */
+export function transportErrorsOnRoute(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (!methods.some((m) => BODY_METHODS.has(m))) return;
+  const schema = route.schema as Record<string, any> | undefined;
+  const codes = schema?.['x-error-codes'] as ErrorCode[] | undefined;
+  if (!schema || !codes || codes.includes('PAYLOAD_TOO_LARGE')) return;
+  const next = { ...schema };
+  withErrors(next, [...codes, 'PAYLOAD_TOO_LARGE']);
+  route.schema = next;
 }
 
 /** Characters ids are made of (type prefix, `_`, base32 body); anything else cannot name a stored row. */

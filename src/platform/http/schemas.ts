@@ -1,5 +1,6 @@
 import { Type, type TSchema, type TProperties, type ObjectOptions, type Static } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../errors';
+import { DOCUMENTED_AS } from '../openapi-components';
 
 /** Objects reject fields they do not register (the contract's VALIDATION_FAILED rule), so every object goes through here. */
 export const Obj = <T extends TProperties>(props: T, opts: ObjectOptions = {}) =>
@@ -19,6 +20,15 @@ export const DateTime = (description?: string) =>
 export const Won = (description?: string) => Type.Integer({ minimum: 0, description: description ?? 'Integer Korean won' });
 export const StringMap = (opts: { description?: string } = {}) =>
   Type.Record(Type.String(), Type.String(), { description: opts.description });
+
+/**
+ * A request field the service checks itself because the contract answers its refusal with its own code (e.g.
+ * METADATA_INVALID, or BAD_REQUEST for the portal's `buyerEmail`), not VALIDATION_FAILED: requests are validated
+ * against `validated` (the handler's type), the OpenAPI document shows `documented`, which must be exactly what the
+ * service's own check accepts (a test per field holds the two together).
+ */
+export const CheckedByService = <V extends TSchema>(validated: V, documented: TSchema) =>
+  Type.Unsafe<Static<V>>({ ...validated, [DOCUMENTED_AS]: documented });
 
 export const ApiErrorSchema = Type.Object(
   {

@@ -6,7 +6,7 @@ import { trustHops } from '../../config';
 import { ApiError, validationError } from '../errors';
 import { depthLimitedJsonParser, validatorCompiler } from './validation';
 import { clientErrorHandler } from './client-error';
-import { strictQueryOnRoute } from './route';
+import { strictQueryOnRoute, transportErrorsOnRoute } from './route';
 import { MESSAGES } from '../messages';
 
 /**
@@ -27,7 +27,9 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     },
     // Successful requests are not logged line by line (ACCESS_LOG=true does that); errors and slow requests always are.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // While closing, requests still arriving answer 503 SERVICE_UNAVAILABLE as an ApiError (hook below), not
+    // Fastify's own `{ error, message, statusCode }` body.
+    return503OnClosing: false,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // Router-level failures (malformed URL encoding, over-long path parameters) answer as ApiErrors too.
@@ -39,6 +41,17 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     clientErrorHandler,
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('Request-Id', request.id).header('Connection', 'close');
+    throw new ApiError('SERVICE_UNAVAILABLE', { details: { retryable: true }, headers: { 'Retry-After': '5' }, internal: 'server closing' });
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   // JSON only: drop Fastify's text/plain parser so other media types are refused.
   app.removeContentTypeParser('text/plain');
@@ -48,5 +61,7 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
   app.addContentTypeParser('application/json', { parseAs: 'string' }, depthLimitedJsonParser(defaultJson as any));
   // GET operations without query parameters refuse any (`?x=1` → VALIDATION_FAILED), like the lists do.
   app.addHook('onRoute', strictQueryOnRoute);
+  // Operations whose method carries a body declare 413 PAYLOAD_TOO_LARGE (src/platform/http/route.ts).
+  app.addHook('onRoute', transportErrorsOnRoute);
   return app;
 }

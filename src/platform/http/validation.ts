@@ -117,6 +117,13 @@ export function depthLimitedJsonParser(base: JsonParser): JsonParser {
 
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
+
+/** True when `s` is an `email` as JSON Schema's `format: email` is checked here (ajv-formats, full mode). */
+export function isEmailFormat(s: string): boolean {
+  const f = bodyAjv.formats.email as RegExp | { validate: RegExp | ((s: string) => boolean) };
+  const v = f instanceof RegExp ? f : f.validate;
+  return v instanceof RegExp ? v.test(s) : v(s);
+}
 const cache = new WeakMap<object, any>();
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
