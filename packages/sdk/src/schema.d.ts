@@ -812,7 +812,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -844,7 +844,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription actually ended
-         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation) or `payment_failed` (the last dunning retry failed). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
+         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -987,7 +987,7 @@ export interface components {
             amount?: number;
             /** @description Set true to approve an `amount` different from the amount asked for */
             confirmAmount?: boolean;
-            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) */
+            /** @description Recorded as the decision reason and sent as the refund reason (default the buyer's reason) (no bidi control characters) */
             reason?: string;
         };
         /** ApproveRefundRequestResult */
@@ -1059,7 +1059,7 @@ export interface components {
         CancelSubscriptionRequest: {
             /** @description `period_end`: ends at the current period end (no refund); `immediate`: ends now and refunds exactly what the cancel preview shows at this moment */
             timing: "period_end" | "immediate";
-            /** @description Free text kept with the cancellation and passed to the refund */
+            /** @description Free text kept with the cancellation and passed to the refund (no bidi control characters) */
             reason?: string;
         };
         /** CancelSubscriptionResult */
@@ -1119,7 +1119,9 @@ export interface components {
             interval?: "monthly" | "yearly";
             /** @description Prefills the buyer fields of the payment page */
             customer?: {
+                /** @description No bidi control characters */
                 name?: string;
+                /** Format: email */
                 email?: string;
                 phone?: string;
             };
@@ -1540,11 +1542,26 @@ export interface components {
             name: string;
             monthlyPrice: number | null;
             yearlyPrice: number | null;
+            trialDays: number | null;
             /**
              * @description Always `KRW`
              * @enum {string}
              */
             currency: "KRW";
+        };
+        /**
+         * RecurringConsent
+         * @description The buyer's separate consent to the recurring charge (전자상거래법 제13조⑥ and 시행령 제20조의2, in force 2025-02-14), kept word for word. The payment page refuses to pay without it.
+         */
+        RecurringConsent: {
+            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+            text: string;
+            /**
+             * Format: date-time
+             * @description When the buyer submitted the payment page with the box ticked
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            consentedAt: string;
         };
         /** Refund */
         Refund: {
@@ -1652,7 +1669,7 @@ export interface components {
         };
         /** RefundRequestDecisionBody */
         RefundRequestDecisionBody: {
-            /** @description Required: missing or blank → REFUND_REASON_REQUIRED */
+            /** @description Required: missing or blank → REFUND_REASON_REQUIRED (no bidi control characters) */
             reason?: string;
         };
         /** RefundRequestPage */
@@ -1716,7 +1733,7 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             canceledAt: string | null;
             endedAt: string | null;
-            endReason: ("canceled" | "payment_failed") | null;
+            endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
             /**
              * Format: date-time
              * @description When the first payment was made (lists sort by this, newest first)
@@ -1734,6 +1751,11 @@ export interface components {
             } | null;
             pendingPlanChange: components["schemas"]["PendingPlanChange"] | null;
             nextRetryAt: string | null;
+            trialEndsAt: string | null;
+            /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+            trialing: boolean;
+            /** @description Null only for subscriptions started before consents were recorded */
+            recurringConsent: components["schemas"]["RecurringConsent"] | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC, millisecond precision
@@ -5767,7 +5789,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5806,6 +5828,20 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
+                        trialEndsAt: string | null;
+                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+                        trialing: boolean;
+                        /** @description Null only for subscriptions started before consents were recorded */
+                        recurringConsent: {
+                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+                            text: string;
+                            /**
+                             * Format: date-time
+                             * @description When the buyer submitted the payment page with the box ticked
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            consentedAt: string;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
@@ -5908,7 +5944,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -5947,6 +5983,20 @@ export interface operations {
                             effectiveAt: string;
                         } | null;
                         nextRetryAt: string | null;
+                        trialEndsAt: string | null;
+                        /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
+                        trialing: boolean;
+                        /** @description Null only for subscriptions started before consents were recorded */
+                        recurringConsent: {
+                            /** @description The exact sentence next to the checkbox the buyer ticked on the payment page (Korean): amounts, cycle, first charge date, how to cancel */
+                            text: string;
+                            /**
+                             * Format: date-time
+                             * @description When the buyer submitted the payment page with the box ticked
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            consentedAt: string;
+                        } | null;
                         /**
                          * Format: date-time
                          * @description ISO 8601, UTC, millisecond precision
