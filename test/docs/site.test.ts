@@ -68,3 +68,27 @@ test('raw HTML in a guide is shown as text, never run, and fence annotations are
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the README stays a newcomer\'s page (≤ 250 lines) and links every manual page, each served at /docs/manual/<slug> with working links', async () => {
+  const { readFileSync, readdirSync } = await import('node:fs');
+  const readme = readFileSync('README.md', 'utf8');
+  assert.ok(readme.split('\n').length <= 250, `README.md has ${readme.split('\n').length} lines`);
+  const files = readdirSync('docs/manual').filter((f) => f.endsWith('.md')).sort();
+  assert.ok(files.length >= 10, 'the reference parts live in docs/manual');
+  const home = (await t.app.inject({ url: '/docs/en' })).body;
+  for (const f of files) {
+    const slug = f.replace(/^\d+-/, '').replace(/\.md$/, '');
+    assert.ok(readme.includes(`](docs/manual/${f})`), `README links docs/manual/${f}`);
+    assert.ok(home.includes(`href="/docs/manual/${slug}"`), `/docs/en lists ${slug}`);
+    const url = `/docs/manual/${slug}`;
+    const res = await t.app.inject({ url });
+    assert.equal(res.statusCode, 200, url);
+    assert.match(res.body, /<html lang="en">/);
+    for (const [, href] of res.body.matchAll(/href="([^"]+)"/g)) {
+      if (/^https?:/.test(href!) || href!.startsWith('#')) continue;
+      const target = new URL(href!, `http://localhost${url}`).pathname;
+      assert.equal((await t.app.inject({ url: target })).statusCode, 200, `${url} links to ${href}`);
+    }
+  }
+  assert.equal((await t.app.inject({ url: '/docs/manual/no-such-page' })).statusCode, 404);
+});
