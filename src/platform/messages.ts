@@ -1,4 +1,5 @@
 import { ERROR_CATALOG } from './errors';
+import { bidiMessage } from './text';
 
 /**
  * The API's specific Korean messages, in one place (STYLE.md habit 1). ERROR_CATALOG (errors.ts) holds each code's
@@ -158,6 +159,8 @@ export const MESSAGES = {
 
   // Refund requests: the automatic approval's reason, and the buyer's receipt page refusals (filing, cancelling).
   refundRequests: {
+    /** The buyer's reason carries a bidi control character (it would reorder what the seller reads). */
+    reasonHasBidiControl: bidiMessage('사유'),
     autoApproved: '법정 청약철회 기간의 환불 요청이 3영업일 안에 처리되지 않아 자동으로 승인되었습니다.',
     fullyRefunded: '전액 환불된 주문입니다.',
     notPaid: '결제가 완료된 주문만 환불을 요청할 수 있습니다.',

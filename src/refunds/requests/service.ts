@@ -28,7 +28,7 @@ import {
 import * as repo from './repo';
 import { clockOfSubscription } from '../../subscriptions/clock';
 import { MESSAGES } from '../../platform/messages';
-import { bidiMessage, hasBidiControl } from '../../platform/text';
+import { hasBidiControl } from '../../platform/text';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -367,7 +367,7 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     if (amount > left) throw new BuyerError(MESSAGES.refundRequests.amountAboveRefundable(left));
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
-    if (hasBidiControl(reason)) throw new BuyerError(bidiMessage('사유'));
+    if (hasBidiControl(reason)) throw new BuyerError(MESSAGES.refundRequests.reasonHasBidiControl);
     // Filed at the subscription's own time for a test-mode subscription's order (its window and auto-approval follow
     // its test clock); the row's bookkeeping times stay the service's.
     const now = (await clockOfSubscription(trx, deps.clock, order.subscription_id)).now();
