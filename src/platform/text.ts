@@ -23,7 +23,11 @@ export const NO_BIDI_PATTERN = `^[^${BIDI_CONTROLS}]*$`;
 
 /** True for a valid e-mail address as the HTML standard defines it (and at most 254 characters). */
 export function isValidEmail(s: string): boolean {
-  return s.length <= 254 && EMAIL_RE.test(s);
+  if (s.length > 254 || !EMAIL_RE.test(s)) return false;
+  // The local part is also an RFC 5321 dot-atom: no dot at its start or end, no two dots in a row (`a..b@`, `.a@`).
+  // The HTML grammar lets those through; mail servers and JSON Schema's `format: email` refuse them.
+  const local = s.slice(0, s.lastIndexOf('@'));
+  return !local.startsWith('.') && !local.endsWith('.') && !local.includes('..');
 }
 
 export function hasBidiControl(s: string): boolean {
