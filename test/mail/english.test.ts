@@ -54,11 +54,15 @@ async function assertEnglish(m: { subject: string | null; text_body: string | nu
   assert.match(m.html_body!, /<html lang="en">/);
 }
 
-test('locale is validated: only ko or en', async () => {
+test('locale is validated (only ko or en) and stored on the session', async () => {
   const p = await createProduct(t, s, { name: 'E-book' });
   const res = await createSessionRaw(t, s.key, { productId: p.id, locale: 'fr' });
   assert.equal(res.statusCode, 400, res.body);
   assert.equal(res.json().code, 'VALIDATION_FAILED');
+  // Stored on the session; the session object keeps exactly the contract's fields.
+  const withKey = await createSession(t, s.key, { productId: p.id, locale: 'en' });
+  assert.equal((await t.db.selectFrom('checkout_sessions').select('locale').where('id', '=', withKey.id).executeTakeFirstOrThrow()).locale, 'en');
+  assert.equal('locale' in withKey, false);
 });
 
 test("a session with locale 'en' -> paid -> the order records it and its confirmation is English (subject, text, html lang, receipt lang=en, licence key)", async () => {
