@@ -280,6 +280,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     buyer_email: p.buyerEmail,
     buyer_phone: p.buyerPhone,
     metadata: s.metadata ?? null,
+    locale: s.locale,
     coupon: p.coupon,
     coupon_id: p.couponId,
     period_start: isSubscription ? now : null,

@@ -58,6 +58,11 @@ export const CreateCheckoutSessionBody = Obj(
         ]),
       ),
     ),
+    locale: Type.Optional(
+      Type.Union([Type.Literal('ko'), Type.Literal('en')], {
+        description: "The buyer's language for mails and the receipt link; the payment page stays Korean. `ko` (the default) or `en`; carried to the order and to a subscription started from the session (its renewals and subscription mails use it).",
+      }),
+    ),
     successUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Absolute http(s) URL on a domain of the mode\'s allow-list; `order_id` and `session_id` are added to its query' })),
     cancelUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Absolute http(s) URL on a domain of the mode\'s allow-list' })),
   },

@@ -137,6 +137,7 @@ export async function createSession(
     customer_email: input.customer?.email ?? null,
     customer_phone: input.customer?.phone ?? null,
     metadata,
+    locale: input.locale ?? 'ko',
     success_url: input.successUrl ?? null,
     cancel_url: input.cancelUrl ?? null,
     status: 'open',

@@ -77,6 +77,8 @@ export interface CheckoutSessionsTable {
   created_at: Timestamp;
   attempt: Json<CheckoutAttempt | null>;
   payment: Json<PaymentInFlight | null>;
+  /** The buyer's language for mails and the receipt link (migration 022). */
+  locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
 }
 
 export interface CheckoutTables {

@@ -86,8 +86,11 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
     });
     portal = portalUrl(deps.config.publicBaseUrl, token);
   }
+  // The buyer's language: a subscription's (renewals and every subscription mail), else the order's; Korean by default.
+  const lang = subRow ? subRow.locale : orderId ? await repo.localeOfOrder(deps.db, orderId) : 'ko';
   const mail = renderMail({
     kind,
+    lang,
     data: d,
     storeName: await repo.storeNameOf(deps.db, row.store_id),
     business: await getBusinessDetails(deps.db, row.store_id),

@@ -1,12 +1,13 @@
 import type { BusinessDetailsView } from '../stores/schemas';
 import type { OrderView } from '../orders/schemas';
-import { storeFooter } from '../pages/footer';
+import { FOOTER_LABELS, storeFooter } from '../pages/footer';
+import { enTime } from '../pages/receipt-copy';
 import { html, kst, raw, won, type SafeHtml } from '../pages/html';
 import type { MailKind } from './kinds';
 
 /**
- * The buyer mails, Korean (the checkout and pay pages record no buyer language, so every mail is Korean; the footer
- * labels and templates take `lang` so an English version can follow once a language is recorded). Each mail is HTML
+ * The buyer mails, in the buyer's language: Korean by default, English when the checkout session said `locale: 'en'`
+ * (recorded on the order and the subscription; dispatch.ts reads it). Each mail is HTML
  * with a plain-text alternative, the store's name and its 사업자 정보 footer. No tracking: no images, no pixels, and
  * every link is a plain URL of this service (receipt, portal) with nothing added to it.
  */
@@ -25,6 +26,8 @@ export interface RenderInput {
   subscription: Record<string, unknown> | null;
   /** A buyer-portal link minted for this mail (payment failed, trial and price notices). */
   portalUrl: string | null;
+  /** The buyer's language (the order's or subscription's `locale`); Korean when absent. */
+  lang?: MailLang;
 }
 
 export interface RenderedMail {
@@ -42,160 +45,336 @@ interface Content {
   notes: string[];
 }
 
-const CYCLE: Record<string, string> = { monthly: '매월', yearly: '매년' };
-const date = (v: unknown): string => (typeof v === 'string' && v ? kst(new Date(v)) : '-');
+export type MailLang = 'ko' | 'en';
+
+/** How each language writes dates (KST), money and the recurring cycle; shared by every kind. */
+interface Fmt {
+  date: (v: unknown) => string;
+  money: (n: number) => string;
+  cycle: Record<string, string>;
+}
+
+const at = (v: unknown): Date | null => (typeof v === 'string' && v ? new Date(v) : null);
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const END_REASONS: Record<string, string> = {
-  canceled: '구독이 해지되었습니다.',
-  payment_failed: '정기결제가 여러 번 실패하여 구독이 종료되었습니다.',
-  price_change_declined: '새 가격에 동의하지 않으셔서 구독이 현재 기간 끝에 종료되었습니다. 새 가격으로 결제되지 않았습니다.',
+const FMT: Record<MailLang, Fmt> = {
+  ko: { date: (v) => (at(v) ? kst(at(v)!) : '-'), money: won, cycle: { monthly: '매월', yearly: '매년' } },
+  // The receipt's English copy (src/pages/receipt-copy.ts): `Nov 1, 2026, 3:05 PM KST` and `₩9,900`.
+  en: { date: (v) => (at(v) ? enTime(at(v)!) : '-'), money: (n) => `₩${n.toLocaleString('en-US')}`, cycle: { monthly: 'Monthly', yearly: 'Yearly' } },
 };
 
-function orderRows(o: OrderView | null, d: Record<string, unknown>): Array<[string, string]> {
-  const src = (o ?? d) as Record<string, unknown>;
+/** The words every kind shares, per language. */
+const COMMON: Record<MailLang, { keys: string; receipt: string; portal: string }> = {
+  ko: { keys: '라이선스 키', receipt: '영수증 보기', portal: '구독 관리 (카드 변경·해지)' },
+  en: { keys: 'License keys', receipt: 'View the receipt', portal: 'Manage the subscription (change card, cancel)' },
+};
+
+const END_REASONS: Record<MailLang, Record<string, string>> = {
+  ko: {
+    canceled: '구독이 해지되었습니다.',
+    payment_failed: '정기결제가 여러 번 실패하여 구독이 종료되었습니다.',
+    price_change_declined: '새 가격에 동의하지 않으셔서 구독이 현재 기간 끝에 종료되었습니다. 새 가격으로 결제되지 않았습니다.',
+  },
+  en: {
+    canceled: 'The subscription was canceled.',
+    payment_failed: 'The recurring payment failed several times, so the subscription has ended.',
+    price_change_declined: 'You did not agree to the new price, so the subscription ended at the end of its current period. You were not charged the new price.',
+  },
+};
+
+/** What a kind's copy reads: the render input, pre-digested, and the language's formats and links. */
+interface Ctx {
+  i: RenderInput;
+  d: Record<string, unknown>;
+  sub: Record<string, unknown>;
+  change: Record<string, unknown>;
+  /** The product's name (subscription's, else the order's). */
+  name: string;
+  f: Fmt;
+  /** The receipt link of the mail's order ([label, url]), in the mail's language; empty without an order. */
+  receipt: Array<[string, string]>;
+  keys: string[];
+  portal: (label?: string) => Array<[string, string]>;
+}
+
+type Copy = (c: Ctx) => Content;
+
+function orderRows(c: Ctx, labels: [string, string, string, string]): Array<[string, string]> {
+  const src = (c.i.order ?? c.d) as Record<string, unknown>;
   return [
-    ['상품', s(src.productName)],
-    ['결제 금액', won(num(src.amount))],
-    ['결제 일시', date(src.paidAt)],
-    ['주문 번호', s(src.id)],
+    [labels[0], s(src.productName)],
+    [labels[1], c.f.money(num(src.amount))],
+    [labels[2], c.f.date(src.paidAt)],
+    [labels[3], s(src.id)],
   ];
 }
+const ORDER_ROWS_KO: [string, string, string, string] = ['상품', '결제 금액', '결제 일시', '주문 번호'];
+const ORDER_ROWS_EN: [string, string, string, string] = ['Product', 'Amount paid', 'Paid at', 'Order number'];
 
 function keysOf(o: OrderView | null): string[] {
   return (o?.licenses ?? []).filter((l) => l.key && l.status !== 'revoked').map((l) => l.key!);
 }
 
-function receipt(o: OrderView | null): Array<[string, string]> {
-  return o ? [['영수증 보기', o.receiptUrl]] : [];
+/** The receipt link in a language: the English receipt is the same page with `lang=en`. */
+export function receiptLink(url: string, lang: MailLang): string {
+  return lang === 'en' ? `${url}${url.includes('?') ? '&' : '?'}lang=en` : url;
 }
 
-function portal(url: string | null, label = '구독 관리 (카드 변경·해지)'): Array<[string, string]> {
-  return url ? [[label, url]] : [];
+function startedRows(c: Ctx, l: [string, string, string, string, string, string]): Array<[string, string]> {
+  const o = c.i.order;
+  return [
+    [l[0], c.name],
+    [l[1], s(c.sub.planId ?? o?.planId)],
+    [l[2], c.f.money(num(o?.amount ?? c.d.amount))],
+    [l[3], c.f.cycle[s(c.sub.billingInterval ?? o?.billingInterval)] ?? '-'],
+    [l[4], c.f.date(c.sub.currentPeriodEnd ?? o?.periodEnd)],
+    [l[5], c.f.date(o?.paidAt ?? c.d.paidAt)],
+  ];
 }
 
-/** The content of each kind, from what the event said and what the mail read at send time. */
-function content(i: RenderInput): Content {
-  const d = i.data;
-  const sub = i.subscription ?? {};
-  const change = (d.change ?? {}) as Record<string, unknown>;
-  const name = s(sub.productName) || s(i.order?.productName);
-  switch (i.kind) {
-    case 'order_confirmation':
-      return { title: '주문이 완료되었습니다', intro: [`${s(i.order?.buyerName ?? d.buyerName)}님, 구매해 주셔서 감사합니다.`], rows: orderRows(i.order, d), keys: keysOf(i.order), links: receipt(i.order), notes: [] };
-    case 'subscription_started': {
-      const o = i.order;
-      const rows: Array<[string, string]> = [
-        ['상품', name],
-        ['플랜', s(sub.planId ?? o?.planId)],
-        ['결제 금액', won(num(o?.amount ?? d.amount))],
-        ['결제 주기', CYCLE[s(sub.billingInterval ?? o?.billingInterval)] ?? '-'],
-        ['다음 결제일', date(sub.currentPeriodEnd ?? o?.periodEnd)],
-        ['결제 일시', date(o?.paidAt ?? d.paidAt)],
-      ];
+const consentOf = (c: Ctx) => c.sub.recurringConsent as { text?: string; consentedAt?: string } | null | undefined;
+const refundOrder = (c: Ctx) => (c.i.order ?? c.d.order) as OrderView | null;
+const decidedOk = (c: Ctx) => c.d.status === 'approved';
+
+/**
+ * Every kind's copy, Korean beside English: one entry per kind with both languages (the compiler refuses a kind or a
+ * language missing; test/mail/english.test.ts renders every kind in both). The Korean is the service's original text.
+ */
+const COPY: Record<MailKind, Record<MailLang, Copy>> = {
+  order_confirmation: {
+    ko: (c) => ({ title: '주문이 완료되었습니다', intro: [`${s(c.i.order?.buyerName ?? c.d.buyerName)}님, 구매해 주셔서 감사합니다.`], rows: orderRows(c, ORDER_ROWS_KO), keys: c.keys, links: c.receipt, notes: [] }),
+    en: (c) => ({ title: 'Your order is complete', intro: [`Thank you for your purchase, ${s(c.i.order?.buyerName ?? c.d.buyerName)}.`], rows: orderRows(c, ORDER_ROWS_EN), keys: c.keys, links: c.receipt, notes: [] }),
+  },
+  subscription_started: {
+    ko: (c) => {
       const notes: string[] = [];
-      if (typeof sub.trialEndsAt === 'string') notes.push(`무료 체험이 ${date(sub.trialEndsAt)}에 끝나며, 그때 첫 정기결제 ${won(num(sub.amount))}이(가) 이루어집니다. 체험 기간 중 해지하면 결제되지 않습니다.`);
-      const consent = sub.recurringConsent as { text?: string; consentedAt?: string } | null | undefined;
-      if (consent?.text) notes.push(`정기결제 동의 (${date(consent.consentedAt)}): ${consent.text}`);
+      if (typeof c.sub.trialEndsAt === 'string') notes.push(`무료 체험이 ${c.f.date(c.sub.trialEndsAt)}에 끝나며, 그때 첫 정기결제 ${c.f.money(num(c.sub.amount))}이(가) 이루어집니다. 체험 기간 중 해지하면 결제되지 않습니다.`);
+      const consent = consentOf(c);
+      if (consent?.text) notes.push(`정기결제 동의 (${c.f.date(consent.consentedAt)}): ${consent.text}`);
       notes.push('구독은 언제든 구독 관리 페이지에서 해지할 수 있습니다.');
-      return { title: '구독이 시작되었습니다', intro: [`${name} 구독을 시작해 주셔서 감사합니다.`], rows, keys: keysOf(o), links: receipt(o), notes };
-    }
-    case 'renewal_receipt':
-      return {
-        title: '정기결제 영수증',
-        intro: [`${s(i.order?.productName ?? d.productName)} 구독이 갱신되었습니다.`],
-        rows: [...orderRows(i.order, d), ['이용 기간', `${date(i.order?.periodStart ?? d.periodStart)} ~ ${date(i.order?.periodEnd ?? d.periodEnd)}`]],
-        keys: keysOf(i.order),
-        links: receipt(i.order),
-        notes: [],
-      };
-    case 'refund_completed': {
-      const refund = (d.refund ?? {}) as Record<string, unknown>;
-      const o = (i.order ?? d.order) as OrderView | null;
+      return { title: '구독이 시작되었습니다', intro: [`${c.name} 구독을 시작해 주셔서 감사합니다.`], rows: startedRows(c, ['상품', '플랜', '결제 금액', '결제 주기', '다음 결제일', '결제 일시']), keys: c.keys, links: c.receipt, notes };
+    },
+    en: (c) => {
+      const notes: string[] = [];
+      if (typeof c.sub.trialEndsAt === 'string') notes.push(`Your free trial ends on ${c.f.date(c.sub.trialEndsAt)}, when the first recurring payment of ${c.f.money(num(c.sub.amount))} is charged. Cancel during the trial and nothing is charged.`);
+      const consent = consentOf(c);
+      // The consent is quoted as the buyer gave it: the payment page is Korean.
+      if (consent?.text) notes.push(`Your consent to the recurring charge (${c.f.date(consent.consentedAt)}), as worded on the payment page: "${consent.text}"`);
+      notes.push('You can cancel the subscription at any time on the subscription management page.');
+      return { title: 'Your subscription has started', intro: [`Thank you for subscribing to ${c.name}.`], rows: startedRows(c, ['Product', 'Plan', 'Amount paid', 'Billing cycle', 'Next payment', 'Paid at']), keys: c.keys, links: c.receipt, notes };
+    },
+  },
+  renewal_receipt: {
+    ko: (c) => ({
+      title: '정기결제 영수증',
+      intro: [`${s(c.i.order?.productName ?? c.d.productName)} 구독이 갱신되었습니다.`],
+      rows: [...orderRows(c, ORDER_ROWS_KO), ['이용 기간', `${c.f.date(c.i.order?.periodStart ?? c.d.periodStart)} ~ ${c.f.date(c.i.order?.periodEnd ?? c.d.periodEnd)}`]],
+      keys: c.keys,
+      links: c.receipt,
+      notes: [],
+    }),
+    en: (c) => ({
+      title: 'Receipt for your recurring payment',
+      intro: [`Your ${s(c.i.order?.productName ?? c.d.productName)} subscription has been renewed.`],
+      rows: [...orderRows(c, ORDER_ROWS_EN), ['Period', `${c.f.date(c.i.order?.periodStart ?? c.d.periodStart)} - ${c.f.date(c.i.order?.periodEnd ?? c.d.periodEnd)}`]],
+      keys: c.keys,
+      links: c.receipt,
+      notes: [],
+    }),
+  },
+  refund_completed: {
+    ko: (c) => {
+      const refund = (c.d.refund ?? {}) as Record<string, unknown>;
+      const o = refundOrder(c);
       return {
         title: '환불이 완료되었습니다',
         intro: [`${s(o?.productName)} 주문의 환불이 처리되었습니다. 카드사 사정에 따라 실제 취소까지 며칠이 걸릴 수 있습니다.`],
-        rows: [['환불 금액', won(num(refund.amount))], ['누적 환불 금액', won(num(o?.refundedAmount))], ['결제 금액', won(num(o?.amount))], ['주문 번호', s(o?.id)]],
-        links: receipt(i.order),
+        rows: [['환불 금액', c.f.money(num(refund.amount))], ['누적 환불 금액', c.f.money(num(o?.refundedAmount))], ['결제 금액', c.f.money(num(o?.amount))], ['주문 번호', s(o?.id)]],
+        links: c.receipt,
         notes: [],
       };
-    }
-    case 'refund_request_received':
+    },
+    en: (c) => {
+      const refund = (c.d.refund ?? {}) as Record<string, unknown>;
+      const o = refundOrder(c);
       return {
-        title: '환불 요청이 접수되었습니다',
-        intro: [`${s(i.order?.productName)} 주문의 환불 요청을 받았습니다. 판매자가 검토한 뒤 결과를 메일로 알려 드립니다.`],
-        rows: [['요청 금액', won(num(d.amount))], ['요청 일시', date(d.requestedAt)], ['사유', s(d.reason) || '-'], ['주문 번호', s(d.orderId)]],
-        links: receipt(i.order),
+        title: 'Your refund is complete',
+        intro: [`The refund for your ${s(o?.productName)} order has been processed. Depending on your card issuer, it may take a few days to appear.`],
+        rows: [['Refunded', c.f.money(num(refund.amount))], ['Refunded in total', c.f.money(num(o?.refundedAmount))], ['Amount paid', c.f.money(num(o?.amount))], ['Order number', s(o?.id)]],
+        links: c.receipt,
         notes: [],
       };
-    case 'refund_request_decided': {
-      const ok = d.status === 'approved';
+    },
+  },
+  refund_request_received: {
+    ko: (c) => ({
+      title: '환불 요청이 접수되었습니다',
+      intro: [`${s(c.i.order?.productName)} 주문의 환불 요청을 받았습니다. 판매자가 검토한 뒤 결과를 메일로 알려 드립니다.`],
+      rows: [['요청 금액', c.f.money(num(c.d.amount))], ['요청 일시', c.f.date(c.d.requestedAt)], ['사유', s(c.d.reason) || '-'], ['주문 번호', s(c.d.orderId)]],
+      links: c.receipt,
+      notes: [],
+    }),
+    en: (c) => ({
+      title: 'We received your refund request',
+      intro: [`We received your refund request for your ${s(c.i.order?.productName)} order. The seller will review it and let you know the outcome by e-mail.`],
+      rows: [['Amount requested', c.f.money(num(c.d.amount))], ['Requested at', c.f.date(c.d.requestedAt)], ['Reason', s(c.d.reason) || '-'], ['Order number', s(c.d.orderId)]],
+      links: c.receipt,
+      notes: [],
+    }),
+  },
+  refund_request_decided: {
+    ko: (c) => {
+      const ok = decidedOk(c);
       return {
         title: ok ? '환불 요청이 승인되었습니다' : '환불 요청이 거절되었습니다',
         intro: [ok ? '환불 요청이 승인되어 환불이 진행됩니다.' : '판매자가 환불 요청을 거절했습니다.'],
-        rows: [['요청 금액', won(num(d.amount))], ...(ok ? [['승인 금액', won(num(d.approvedAmount ?? d.amount))] as [string, string]] : []), ['사유', s(d.decisionReason) || '-'], ['주문 번호', s(d.orderId)]],
-        links: receipt(i.order),
+        rows: [['요청 금액', c.f.money(num(c.d.amount))], ...(ok ? [['승인 금액', c.f.money(num(c.d.approvedAmount ?? c.d.amount))] as [string, string]] : []), ['사유', s(c.d.decisionReason) || '-'], ['주문 번호', s(c.d.orderId)]],
+        links: c.receipt,
         notes: ok ? [] : ['궁금한 점은 아래 고객센터로 문의해 주세요.'],
       };
-    }
-    case 'payment_failed':
+    },
+    en: (c) => {
+      const ok = decidedOk(c);
       return {
-        title: '정기결제에 실패했습니다',
-        intro: [`${name} 구독의 정기결제 ${won(num(sub.amount))}이(가) 승인되지 않았습니다. 아래 구독 관리 페이지에서 카드를 바꿔 주세요.`],
-        rows: [['상품', name], ['금액', won(num(sub.amount))], ['다음 재시도', date(change.nextRetryAt ?? sub.nextRetryAt)]],
-        links: portal(i.portalUrl, '카드 변경하기'),
-        notes: ['링크는 7일 동안 열립니다. 재시도가 모두 실패하면 구독이 종료됩니다.'],
+        title: ok ? 'Your refund request was approved' : 'Your refund request was rejected',
+        intro: [ok ? 'Your refund request was approved and the refund is under way.' : 'The seller rejected your refund request.'],
+        rows: [['Amount requested', c.f.money(num(c.d.amount))], ...(ok ? [['Amount approved', c.f.money(num(c.d.approvedAmount ?? c.d.amount))] as [string, string]] : []), ['Reason', s(c.d.decisionReason) || '-'], ['Order number', s(c.d.orderId)]],
+        links: c.receipt,
+        notes: ok ? [] : ['If you have any questions, please contact the customer service below.'],
       };
-    case 'cancellation_confirmed':
-      return {
-        title: '구독 해지가 예약되었습니다',
-        intro: [`${name} 구독이 현재 기간 끝에 해지됩니다. 그때까지 계속 이용하실 수 있고, 더 결제되지 않습니다.`],
-        rows: [['상품', name], ['이용 종료', date(sub.currentPeriodEnd)]],
-        links: receipt(i.order),
-        notes: [],
-      };
-    case 'subscription_ended':
-      return {
-        title: '구독이 종료되었습니다',
-        intro: [`${name} 구독이 ${date(sub.endedAt)}에 종료되었습니다.`, END_REASONS[s(sub.endReason)] ?? ''].filter(Boolean),
-        rows: [['상품', name], ['종료 일시', date(sub.endedAt)]],
-        links: [],
-        notes: [],
-      };
-    case 'renewal_upcoming':
-      return {
-        title: '연간 구독 갱신 안내',
-        intro: [`${name} 연간 구독이 ${date(change.renewsAt)}에 자동 갱신되며 ${won(num(change.amount))}이(가) 결제됩니다.`],
-        rows: [['상품', name], ['갱신 일자', date(change.renewsAt)], ['결제 예정 금액', won(num(change.amount))]],
-        links: portal(i.portalUrl),
-        notes: ['갱신을 원하지 않으면 갱신일 전에 구독 관리 페이지에서 해지하세요.'],
-      };
-    case 'trial_will_end':
-      return {
-        title: '무료 체험 종료 및 첫 결제 안내',
-        intro: [`${name} 무료 체험이 ${date(change.trialEndsAt)}에 끝나고, 그때 첫 정기결제 ${won(num(change.amount))}이(가) 이루어집니다.`],
-        rows: [['상품', name], ['첫 결제일', date(change.trialEndsAt)], ['결제 금액', won(num(change.amount))], ['결제 주기', CYCLE[s(change.interval)] ?? '-']],
-        links: portal(i.portalUrl),
-        notes: ['결제를 원하지 않으면 체험이 끝나기 전에 구독 관리 페이지에서 해지하세요. 체험 중 해지하면 결제되지 않습니다.'],
-      };
-    case 'price_change_scheduled':
-      return {
-        title: '구독 가격 변경 안내 (동의 필요)',
-        intro: [`${name} 구독 가격이 ${date(change.effectiveAt)}부터 ${won(num(change.currentAmount))}에서 ${won(num(change.newAmount))}(으)로 바뀝니다.`],
-        rows: [['현재 가격', won(num(change.currentAmount))], ['새 가격', won(num(change.newAmount))], ['적용일', date(change.effectiveAt)], ['동의 기한', date(change.decideBy)]],
-        links: portal(i.portalUrl, '새 가격에 동의하기'),
-        notes: ['구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다.'],
-      };
-    case 'price_change_accepted':
-      return {
-        title: '새 가격 동의가 확인되었습니다',
-        intro: [`${name} 구독의 새 가격 ${won(num(change.newAmount))}에 동의하셨습니다. 적용일 이후 갱신부터 새 가격으로 결제됩니다.`],
-        rows: [['새 가격', won(num(change.newAmount))], ['적용일', date(change.effectiveAt)]],
-        links: [],
-        notes: [],
-      };
-  }
+    },
+  },
+  payment_failed: {
+    ko: (c) => ({
+      title: '정기결제에 실패했습니다',
+      intro: [`${c.name} 구독의 정기결제 ${c.f.money(num(c.sub.amount))}이(가) 승인되지 않았습니다. 아래 구독 관리 페이지에서 카드를 바꿔 주세요.`],
+      rows: [['상품', c.name], ['금액', c.f.money(num(c.sub.amount))], ['다음 재시도', c.f.date(c.change.nextRetryAt ?? c.sub.nextRetryAt)]],
+      links: c.portal('카드 변경하기'),
+      notes: ['링크는 7일 동안 열립니다. 재시도가 모두 실패하면 구독이 종료됩니다.'],
+    }),
+    en: (c) => ({
+      title: 'Your recurring payment failed',
+      intro: [`The recurring payment of ${c.f.money(num(c.sub.amount))} for your ${c.name} subscription was declined. Please change your card on the subscription management page below.`],
+      rows: [['Product', c.name], ['Amount', c.f.money(num(c.sub.amount))], ['Next retry', c.f.date(c.change.nextRetryAt ?? c.sub.nextRetryAt)]],
+      links: c.portal('Change the card'),
+      notes: ['The link stays open for 7 days. If every retry fails, the subscription ends.'],
+    }),
+  },
+  cancellation_confirmed: {
+    ko: (c) => ({
+      title: '구독 해지가 예약되었습니다',
+      intro: [`${c.name} 구독이 현재 기간 끝에 해지됩니다. 그때까지 계속 이용하실 수 있고, 더 결제되지 않습니다.`],
+      rows: [['상품', c.name], ['이용 종료', c.f.date(c.sub.currentPeriodEnd)]],
+      links: c.receipt,
+      notes: [],
+    }),
+    en: (c) => ({
+      title: 'Your subscription will be canceled',
+      intro: [`Your ${c.name} subscription will be canceled at the end of the current period. You can keep using it until then, and you will not be charged again.`],
+      rows: [['Product', c.name], ['Access ends', c.f.date(c.sub.currentPeriodEnd)]],
+      links: c.receipt,
+      notes: [],
+    }),
+  },
+  subscription_ended: {
+    ko: (c) => ({
+      title: '구독이 종료되었습니다',
+      intro: [`${c.name} 구독이 ${c.f.date(c.sub.endedAt)}에 종료되었습니다.`, END_REASONS.ko[s(c.sub.endReason)] ?? ''].filter(Boolean),
+      rows: [['상품', c.name], ['종료 일시', c.f.date(c.sub.endedAt)]],
+      links: [],
+      notes: [],
+    }),
+    en: (c) => ({
+      title: 'Your subscription has ended',
+      intro: [`Your ${c.name} subscription ended on ${c.f.date(c.sub.endedAt)}.`, END_REASONS.en[s(c.sub.endReason)] ?? ''].filter(Boolean),
+      rows: [['Product', c.name], ['Ended at', c.f.date(c.sub.endedAt)]],
+      links: [],
+      notes: [],
+    }),
+  },
+  renewal_upcoming: {
+    ko: (c) => ({
+      title: '연간 구독 갱신 안내',
+      intro: [`${c.name} 연간 구독이 ${c.f.date(c.change.renewsAt)}에 자동 갱신되며 ${c.f.money(num(c.change.amount))}이(가) 결제됩니다.`],
+      rows: [['상품', c.name], ['갱신 일자', c.f.date(c.change.renewsAt)], ['결제 예정 금액', c.f.money(num(c.change.amount))]],
+      links: c.portal(),
+      notes: ['갱신을 원하지 않으면 갱신일 전에 구독 관리 페이지에서 해지하세요.'],
+    }),
+    en: (c) => ({
+      title: 'Your yearly subscription renews soon',
+      intro: [`Your yearly ${c.name} subscription renews automatically on ${c.f.date(c.change.renewsAt)}, and ${c.f.money(num(c.change.amount))} will be charged.`],
+      rows: [['Product', c.name], ['Renewal date', c.f.date(c.change.renewsAt)], ['Amount to be charged', c.f.money(num(c.change.amount))]],
+      links: c.portal(),
+      notes: ['If you do not want it to renew, cancel on the subscription management page before the renewal date.'],
+    }),
+  },
+  trial_will_end: {
+    ko: (c) => ({
+      title: '무료 체험 종료 및 첫 결제 안내',
+      intro: [`${c.name} 무료 체험이 ${c.f.date(c.change.trialEndsAt)}에 끝나고, 그때 첫 정기결제 ${c.f.money(num(c.change.amount))}이(가) 이루어집니다.`],
+      rows: [['상품', c.name], ['첫 결제일', c.f.date(c.change.trialEndsAt)], ['결제 금액', c.f.money(num(c.change.amount))], ['결제 주기', c.f.cycle[s(c.change.interval)] ?? '-']],
+      links: c.portal(),
+      notes: ['결제를 원하지 않으면 체험이 끝나기 전에 구독 관리 페이지에서 해지하세요. 체험 중 해지하면 결제되지 않습니다.'],
+    }),
+    en: (c) => ({
+      title: 'Your free trial ends: first payment notice',
+      intro: [`Your ${c.name} free trial ends on ${c.f.date(c.change.trialEndsAt)}, when the first recurring payment of ${c.f.money(num(c.change.amount))} is charged.`],
+      rows: [['Product', c.name], ['First payment', c.f.date(c.change.trialEndsAt)], ['Amount', c.f.money(num(c.change.amount))], ['Billing cycle', c.f.cycle[s(c.change.interval)] ?? '-']],
+      links: c.portal(),
+      notes: ['If you do not want to be charged, cancel on the subscription management page before the trial ends. Cancel during the trial and nothing is charged.'],
+    }),
+  },
+  price_change_scheduled: {
+    ko: (c) => ({
+      title: '구독 가격 변경 안내 (동의 필요)',
+      intro: [`${c.name} 구독 가격이 ${c.f.date(c.change.effectiveAt)}부터 ${c.f.money(num(c.change.currentAmount))}에서 ${c.f.money(num(c.change.newAmount))}(으)로 바뀝니다.`],
+      rows: [['현재 가격', c.f.money(num(c.change.currentAmount))], ['새 가격', c.f.money(num(c.change.newAmount))], ['적용일', c.f.date(c.change.effectiveAt)], ['동의 기한', c.f.date(c.change.decideBy)]],
+      links: c.portal('새 가격에 동의하기'),
+      notes: ['구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다.'],
+    }),
+    en: (c) => ({
+      title: 'Subscription price change (your consent is needed)',
+      intro: [`The price of your ${c.name} subscription changes from ${c.f.money(num(c.change.currentAmount))} to ${c.f.money(num(c.change.newAmount))} from ${c.f.date(c.change.effectiveAt)}.`],
+      rows: [['Current price', c.f.money(num(c.change.currentAmount))], ['New price', c.f.money(num(c.change.newAmount))], ['Effective from', c.f.date(c.change.effectiveAt)], ['Agree by', c.f.date(c.change.decideBy)]],
+      links: c.portal('Agree to the new price'),
+      notes: ['Please agree to the new price on the subscription management page. If you do not, the subscription ends at the end of its current period and you are not charged the new price.'],
+    }),
+  },
+  price_change_accepted: {
+    ko: (c) => ({
+      title: '새 가격 동의가 확인되었습니다',
+      intro: [`${c.name} 구독의 새 가격 ${c.f.money(num(c.change.newAmount))}에 동의하셨습니다. 적용일 이후 갱신부터 새 가격으로 결제됩니다.`],
+      rows: [['새 가격', c.f.money(num(c.change.newAmount))], ['적용일', c.f.date(c.change.effectiveAt)]],
+      links: [],
+      notes: [],
+    }),
+    en: (c) => ({
+      title: 'Your consent to the new price is confirmed',
+      intro: [`You agreed to the new price of ${c.f.money(num(c.change.newAmount))} for your ${c.name} subscription. Renewals from the effective date on are charged at the new price.`],
+      rows: [['New price', c.f.money(num(c.change.newAmount))], ['Effective from', c.f.date(c.change.effectiveAt)]],
+      links: [],
+      notes: [],
+    }),
+  },
+};
+
+/** The content of each kind in the mail's language, from what the event said and what the mail read at send time. */
+function content(i: RenderInput, lang: MailLang): Content {
+  const sub = i.subscription ?? {};
+  const words = COMMON[lang];
+  const ctx: Ctx = {
+    i,
+    d: i.data,
+    sub,
+    change: (i.data.change ?? {}) as Record<string, unknown>,
+    name: s(sub.productName) || s(i.order?.productName),
+    f: FMT[lang],
+    receipt: i.order ? [[words.receipt, receiptLink(i.order.receiptUrl, lang)]] : [],
+    keys: keysOf(i.order),
+    portal: (label = words.portal) => (i.portalUrl ? [[label, i.portalUrl]] : []),
+  };
+  return COPY[i.kind][lang](ctx);
 }
 
 const STYLE =
@@ -207,7 +386,8 @@ const STYLE =
 
 /** Renders one mail: subject, HTML and its plain-text alternative. */
 export function renderMail(i: RenderInput): RenderedMail {
-  const c = content(i);
+  const lang: MailLang = i.lang === 'en' ? 'en' : 'ko';
+  const c = content(i, lang);
   const subject = `[${i.storeName}] ${c.title}`;
   const keys = c.keys ?? [];
   const text = [
@@ -216,35 +396,36 @@ export function renderMail(i: RenderInput): RenderedMail {
     ...c.intro,
     '',
     ...c.rows.map(([k, v]) => `${k}: ${v}`),
-    ...(keys.length ? ['', '라이선스 키:', ...keys.map((k) => `  ${k}`)] : []),
+    ...(keys.length ? ['', `${COMMON[lang].keys}:`, ...keys.map((k) => `  ${k}`)] : []),
     ...(c.links.length ? ['', ...c.links.map(([k, v]) => `${k}: ${v}`)] : []),
     ...(c.notes.length ? ['', ...c.notes] : []),
     '',
     '--',
-    ...footerText(i.storeName, i.business),
+    ...footerText(i.storeName, i.business, lang),
     '',
   ].join('\n');
-  const body: SafeHtml = html`<!doctype html><html lang="ko"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${subject}</title><style>${raw(STYLE)}</style></head>
+  const body: SafeHtml = html`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${subject}</title><style>${raw(STYLE)}</style></head>
 <body><div class="wrap"><div class="card">
 <p>${i.storeName}</p>
 <h1>${c.title}</h1>
 ${c.intro.map((p) => html`<p>${p}</p>`)}
 <table>${c.rows.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</table>
-${keys.length ? html`<div class="keys"><p><strong>라이선스 키</strong></p>${keys.map((k) => html`<code>${k}</code>`)}</div>` : ''}
+${keys.length ? html`<div class="keys"><p><strong>${COMMON[lang].keys}</strong></p>${keys.map((k) => html`<code>${k}</code>`)}</div>` : ''}
 ${c.links.map(([k, v]) => html`<p><a class="btn" href="${v}">${k}</a></p>`)}
 ${c.notes.length ? html`<div class="notes">${c.notes.map((n) => html`<p>${n}</p>`)}</div>` : ''}
 </div>
-${storeFooter(i.storeName, i.business)}
+${storeFooter(i.storeName, i.business, lang)}
 </div></body></html>`;
   return { subject, text, html: body.value };
 }
 
-function footerText(storeName: string, b: BusinessDetailsView | null): string[] {
-  if (!b) return [`판매자: ${storeName}`, '판매자 사업자 정보가 아직 등록되지 않았습니다 (테스트 모드).'];
+function footerText(storeName: string, b: BusinessDetailsView | null, lang: MailLang): string[] {
+  const l = FOOTER_LABELS[lang];
+  if (!b) return [`${l.seller}: ${storeName}`, l.missing];
   return [
-    `${b.companyName} · 대표자 ${b.representative}`,
-    `사업자등록번호 ${b.businessNumber} · 통신판매업 신고번호 ${b.mailOrderNumber}`,
+    `${b.companyName} · ${l.representative} ${b.representative}`,
+    `${l.businessNumber} ${b.businessNumber} · ${l.mailOrderNumber} ${b.mailOrderNumber}`,
     b.address,
-    `고객센터 ${[b.supportPhone, b.supportEmail].filter(Boolean).join(' · ')}`,
+    `${l.support} ${[b.supportPhone, b.supportEmail].filter(Boolean).join(' · ')}`,
   ];
 }

@@ -30,6 +30,12 @@ export async function buyerEmailOfOrder(db: Db, orderId: string): Promise<string
   return row?.buyer_email ?? null;
 }
 
+/** The buyer's language recorded on an order (migration 022); Korean for an order that is gone. */
+export async function localeOfOrder(db: Db, orderId: string): Promise<'ko' | 'en'> {
+  const row = await db.selectFrom('orders').select('locale').where('id', '=', orderId).executeTakeFirst();
+  return row?.locale ?? 'ko';
+}
+
 export async function storeNameOf(db: Db, storeId: string): Promise<string> {
   const row = await db.selectFrom('stores').select('name').where('id', '=', storeId).executeTakeFirst();
   return row?.name ?? '';

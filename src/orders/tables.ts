@@ -38,6 +38,8 @@ export interface OrdersTable {
   confirmed_at: Date | null;
   refunded_at: Date | null;
   refunded_amount: number | null;
+  /** The buyer's language for mails and the receipt link (migration 022). */
+  locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   provider: 'simulator' | 'toss';
   provider_payment_key: string | null;
   subscription_id: string | null;

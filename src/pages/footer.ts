@@ -2,7 +2,7 @@ import type { BusinessDetailsView } from '../stores/schemas';
 import { html, type SafeHtml } from './html';
 
 /** The footer's labels: Korean on every page, English where a page offers it (the receipt's `?lang=en`). */
-const LABELS = {
+export const FOOTER_LABELS = {
   ko: {
     aria: '판매자 정보',
     seller: '판매자',
@@ -41,7 +41,7 @@ export function supportLinks(b: Pick<BusinessDetailsView, 'supportPhone' | 'supp
  * labelled as samples.
  */
 export function storeFooter(storeName: string, b: BusinessDetailsView | null | undefined, lang: 'ko' | 'en' = 'ko'): SafeHtml {
-  const l = LABELS[lang];
+  const l = FOOTER_LABELS[lang];
   if (!b) {
     return html`<footer class="biz" aria-label="${l.aria}"><p>${l.seller}: ${storeName}</p><p>${l.missing}</p></footer>`;
   }

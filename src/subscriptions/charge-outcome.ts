@@ -107,6 +107,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     buyer_email: sub.buyer_email,
     buyer_phone: sub.buyer_phone,
     metadata: jsonb(sub.metadata ?? null),
+    locale: sub.locale,
     coupon: jsonb(null),
     coupon_id: null,
     period_start: charge.kind === 'renewal' ? charge.period_start : own,

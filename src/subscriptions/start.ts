@@ -50,6 +50,7 @@ export async function startSubscription(
     customer_key: id,
     latest_order_id: o.id,
     metadata: jsonb(s.metadata ?? null),
+    locale: s.locale,
     pending_plan: jsonb(null),
     dunning_attempts: 0,
     next_retry_at: null,

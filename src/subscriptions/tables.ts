@@ -64,6 +64,8 @@ export interface SubscriptionsTable {
   recurring_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** When the free trial ends and the first charge is due (migration 020); null without a trial. */
   trial_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The buyer's language for mails and the receipt link (migration 022). */
+  locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   created_at: Timestamp;
   updated_at: Date;
 }

@@ -1129,6 +1129,8 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
+            /** @description The buyer's language for mails and the receipt link; the payment page stays Korean. `ko` (the default) or `en`; carried to the order and to a subscription started from the session (its renewals and subscription mails use it). */
+            locale?: "ko" | "en";
             /** @description Absolute http(s) URL on a domain of the mode's allow-list; `order_id` and `session_id` are added to its query */
             successUrl?: string;
             /** @description Absolute http(s) URL on a domain of the mode's allow-list */
