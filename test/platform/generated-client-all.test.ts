@@ -1,3 +1,4 @@
+// @slow: generates a client and compiles typed calls to every /v1 operation with tsc (npm run test:slow)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
