@@ -1,0 +1,50 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
+import { owner } from '../checkout/factory';
+import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
+import { runMailOnce } from '../../src/mail/dispatch';
+
+/**
+ * The mail tests elsewhere feed hand-written events; here the trial and price-change code write their own events and
+ * the buyer's mails follow from them: a trial's start and its conversion notice, and a plan price increase's notice.
+ */
+let t: TestApp;
+let s: TestStore;
+before(async () => {
+  t = await createTestApp();
+  s = await createTestStore(t);
+});
+after(async () => t?.close());
+
+const mailsOf = (to: string) => t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', to).orderBy('created_at').orderBy('id').execute();
+
+test('a 14-day trial mails its start (when the trial ends and what is charged then) and its conversion notice, from the trial code\'s own events', async () => {
+  const p = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, trialDays: 14 }] });
+  const email = 'trial-mail@example.com';
+  await subscribe(t, s, { productId: p.id, buyerEmail: email });
+  await runMailOnce(t.deps, t.clock.now());
+  const mails = await mailsOf(email);
+  assert.deepEqual(mails.map((m) => m.kind).sort(), ['subscription_started', 'trial_will_end']);
+  for (const m of mails) assert.equal(m.status, 'captured', 'test mode keeps, never sends');
+  const started = mails.find((m) => m.kind === 'subscription_started')!;
+  assert.match(started.text_body ?? '', /무료 체험이 2026년 11월 15일[^\n]*에 끝나며, 그때 첫 정기결제 9,900원/);
+  const notice = mails.find((m) => m.kind === 'trial_will_end')!;
+  assert.match(notice.text_body ?? '', /9,900원/);
+  assert.match(notice.text_body ?? '', /2026년 11월 15일/);
+});
+
+test('a scheduled plan price increase mails each subscriber its notice with the new price and the consequence of not agreeing', async () => {
+  const p = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }] });
+  const email = 'price-mail@example.com';
+  await subscribe(t, s, { productId: p.id, buyerEmail: email });
+  const effectiveAt = new Date(t.clock.now().getTime() + 31 * 86_400_000).toISOString();
+  const res = await t.app.inject({ method: 'POST', url: `/admin/v1/products/${p.id}/plans/basic/price-changes`, headers: owner(s), payload: { monthlyPrice: 12_900, effectiveAt } });
+  assert.equal(res.statusCode, 201, res.body);
+  await runMailOnce(t.deps, t.clock.now());
+  const notice = (await mailsOf(email)).filter((m) => m.kind === 'price_change_scheduled');
+  assert.equal(notice.length, 1, 'one notice for the one subscriber');
+  assert.match(notice[0].text_body ?? '', /12,900원/);
+  assert.match(notice[0].text_body ?? '', /동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다/);
+  assert.match(notice[0].text_body ?? '', /\/portal\//, 'the link where the buyer agrees');
+});
