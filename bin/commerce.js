@@ -8,6 +8,12 @@ if (!existsSync(entry)) {
   process.stderr.write('dist/cli.js is missing: run `npm run build` first (npm install runs it).\n');
   process.exit(1);
 }
+// Tracing (OTEL_EXPORTER_OTLP_ENDPOINT set) starts before the service is imported: its instrumentations patch
+// fastify, pg and ioredis as they load. Without it nothing from OpenTelemetry is loaded.
+if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+  const { startTracing } = await import(new URL('../dist/tracing.js', import.meta.url).href);
+  await startTracing(process.env);
+}
 const { main } = await import(entry.href);
 main(process.argv.slice(2)).catch((err) => {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);

@@ -12,9 +12,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// dist/tracing.js (src/tracing.ts) is a separate file: bin/commerce.js loads it, before cli.js, only when tracing is
+// configured, so OpenTelemetry stays out of a process that does not trace.
 await build({
-  entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(out, 'cli.js'),
+  entryPoints: { cli: join(root, 'src/cli.ts'), tracing: join(root, 'src/tracing.ts') },
+  outdir: out,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
 import type { App, AppDeps } from './deps';
+import { tracing, traceLogMixin } from './platform/telemetry';
 
 /**
  * JSON lines to stdout through an asynchronous destination: the request path never waits on a write(2). pino's
@@ -17,7 +18,9 @@ import type { App, AppDeps } from './deps';
  * pruned with --omit=dev) the logs stay JSON and one line says why.
  */
 export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
-  const options = { level, redact: { paths: REDACT, censor: '[redacted]' } };
+  // With tracing on, every line written inside a span carries its trace_id and span_id (src/platform/telemetry.ts).
+  const mixin = traceLogMixin();
+  const options = { level, redact: { paths: REDACT, censor: '[redacted]' }, ...(mixin ? { mixin } : {}) };
   if (format === 'pretty') {
     let target: string | null = null;
     try {
@@ -74,6 +77,7 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
       await app.close();
       redis?.disconnect();
       await database.close();
+      await tracing()?.flush();
     },
   };
 }

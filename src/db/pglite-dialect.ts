@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { tracing } from '../platform/telemetry';
 
 /**
  * Removes query data from a database error before it travels on (and into logs): PGlite attaches the bound
@@ -81,6 +82,12 @@ class Mutex {
   }
 }
 
+/** `SELECT`, `INSERT`, … : the statement's first word, as pg's instrumentation names its spans (`pg.query:SELECT`). */
+function spanName(text: string): string {
+  const verb = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+  return `pglite.query:${verb}`;
+}
+
 class PGliteConnection implements DatabaseConnection {
   constructor(
     private readonly pg: PGlite,
@@ -88,6 +95,13 @@ class PGliteConnection implements DatabaseConnection {
   ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     this.onStatement?.();
+    // With tracing on, one span per statement inside a traced operation (as pg's instrumentation does on PostgreSQL,
+    // with requireParentSpan): a background poll's statements alone would be a flood of one-span traces.
+    const t = tracing();
+    if (t?.ids()) return t.withSpan(spanName(compiled.sql), { 'db.system.name': 'pglite', 'db.query.text': compiled.sql }, () => this.#run<R>(compiled), 'client');
+    return this.#run<R>(compiled);
+  }
+  async #run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const res = await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' }).catch((e: unknown) => {
       throw scrubDbError(e);
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { jsonb } from '../db';
 import { newId } from '../platform/ids';
+import { withSpan } from '../platform/telemetry';
 import { randomBase62, sha256Hex } from '../platform/crypto';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { loadOrderView } from '../orders/service';
@@ -140,8 +141,11 @@ async function handle(deps: Deps, row: MailRow, token: string, transport?: MailT
     return;
   }
   try {
-    const t = transport ?? (await smtpTransport(deps));
-    await t.send({ from: deps.config.mailFrom!, to: row.recipient, subject: mail.subject, text: mail.text, html: mail.html });
+    // A span per send when tracing is on (SMTP is not HTTP: no instrumentation sees it). No recipient in it.
+    await withSpan('mail send', { 'mail.id': row.id, 'mail.kind': row.kind }, async () => {
+      const t = transport ?? (await smtpTransport(deps));
+      await t.send({ from: deps.config.mailFrom!, to: row.recipient, subject: mail.subject, text: mail.text, html: mail.html });
+    }, 'client');
   } catch (err) {
     await retry(deps, row, token, err, deps.clock.now());
     return;

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
+import { histogram, LATENCY_BUCKETS } from '../platform/metrics-registry';
+import { withSpan } from '../platform/telemetry';
 import type {
   BillingKeyResult,
   ConfirmInput,
@@ -34,6 +36,27 @@ export const TOSS_CANCEL_REASON_MAX = 200;
 export const TOSS_SLOW_CALL_MIN_MS = 60_000;
 /** A transactions query over a busy period may take as long: it runs on the slow deadline, never a confirm's. */
 export const TOSS_TRANSACTIONS_TIMEOUT_MS = TOSS_SLOW_CALL_MIN_MS;
+
+/** Toss call latency by operation and how the exchange ended (ok, error: Toss's coded refusal, unknown: no usable answer). */
+const gatewayDuration = histogram({
+  name: 'commerce_gateway_request_duration_seconds',
+  help: 'Toss Payments API calls: latency by operation and outcome (ok, error, unknown)',
+  labelNames: ['gateway', 'operation', 'outcome'],
+  buckets: LATENCY_BUCKETS,
+});
+
+/** The operation a Toss API request performs, named for metrics and traces (never the key or id in its path). */
+export function tossOperation(method: 'GET' | 'POST' | 'DELETE', path: string): string {
+  if (path.startsWith('/v1/transactions')) return 'transactions';
+  if (path.startsWith('/v1/billing/')) {
+    if (method === 'DELETE') return 'billing_delete';
+    return path === '/v1/billing/authorizations/issue' ? 'billing_issue' : 'billing_charge';
+  }
+  if (path === '/v1/payments/confirm') return 'confirm';
+  if (method === 'POST' && path.endsWith('/cancel')) return 'cancel';
+  if (path.startsWith('/v1/payments/orders/keycheck_')) return 'verify_credentials';
+  return method === 'GET' ? 'lookup' : 'other';
+}
 
 /** setTimeout/clearTimeout, injectable so tests drive deadlines with fake timers instead of waiting. */
 export interface Timers {
@@ -80,7 +103,25 @@ export class TossProvider implements PaymentProvider {
     this.#timers = opts.timers ?? realTimers;
   }
 
+  /** One Toss request, timed (commerce_gateway_request_duration_seconds) and, with tracing on, in its own span. */
   async #call(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string, slow = false): Promise<Reply> {
+    const operation = tossOperation(method, path);
+    return withSpan(
+      `toss ${operation}`,
+      { 'gateway.name': 'toss', 'gateway.operation': operation, 'http.request.method': method },
+      async (span) => {
+        const started = performance.now();
+        const reply = await this.#exchange(method, path, body, idempotencyKey, slow);
+        gatewayDuration.labels('toss', operation, reply.kind).observe((performance.now() - started) / 1000);
+        span.setAttributes({ 'gateway.outcome': reply.kind, 'gateway.error_code': reply.kind === 'error' ? reply.code : undefined });
+        if (reply.kind !== 'ok') span.fail(reply.kind === 'error' ? reply.code : 'no usable answer');
+        return reply;
+      },
+      'client',
+    );
+  }
+
+  async #exchange(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, idempotencyKey?: string, slow = false): Promise<Reply> {
     const headers: Record<string, string> = { Authorization: this.#authorization, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { newId } from '../platform/ids';
+import { withSpan } from '../platform/telemetry';
+import { histogram, LAG_BUCKETS } from '../platform/metrics-registry';
 import type { EventEnvelope } from '../platform/events';
 import { DEFAULT_TIMEOUT_MS, sendSigned, type SendResult } from './outbound';
 import {
@@ -75,6 +77,13 @@ export function envelopeOf(ev: { id: string; type: string; mode: 'live' | 'test'
   return { id: ev.id, type: ev.type, mode: ev.mode, createdAt: ev.created_at.toISOString(), data: ev.data };
 }
 
+/** Event written → its delivery accepted by the endpoint, on the service clock (retries included). */
+const deliveryLag = histogram({
+  name: 'commerce_webhook_delivery_lag_seconds',
+  help: 'Webhook deliveries accepted by the endpoint: time from the event to its successful delivery',
+  buckets: LAG_BUCKETS,
+});
+
 export interface LeasedDelivery {
   delivery: DeliveryRow;
   token: string;
@@ -109,7 +118,12 @@ export async function sendLeased(
   if (!endpoint || endpoint.status !== 'enabled' || !event) return null;
   const startedAt = deps.clock.now();
   const secrets = liveSecrets(endpointSecrets(deps.config.masterKey, endpoint), startedAt).map((s) => s.secret);
-  const result = await sendSigned(deps, { id: endpoint.id, url: endpoint.url, secrets }, event, { timeoutMs });
+  const result = await withSpan('webhook deliver', { 'webhook.delivery_id': d.id, 'webhook.event_type': event.type, 'webhook.attempt': d.attempts + 1 }, async (span) => {
+    const r = await sendSigned(deps, { id: endpoint.id, url: endpoint.url, secrets }, event, { timeoutMs });
+    span.setAttributes({ 'http.response.status_code': r.status ?? undefined, 'webhook.succeeded': r.ok });
+    if (!r.ok) span.fail(r.status ? `HTTP ${r.status}` : 'not delivered');
+    return r;
+  }, 'client');
   return { result, startedAt, url: endpoint.url };
 }
 
@@ -246,6 +260,11 @@ export async function runDeliveryOnce(deps: Deps, now: Date, opts: DeliveryOptio
           })),
         );
         await recordBatch(deps, sent);
+        const at = deps.clock.now().getTime();
+        for (const s of sent) {
+          const event = s.sent?.result.ok ? eventById.get(s.leased.delivery.event_id) : undefined;
+          if (event) deliveryLag.observe(Math.max(0, at - Date.parse(event.createdAt)) / 1000);
+        }
       } catch (err) {
         // A database error: the leases expire and the deliveries are retried, never lost.
         deps.log.error({ err, deliveries: leased.map((l) => l.delivery.id) }, 'webhook delivery bookkeeping failed');

@@ -1,5 +1,7 @@
 import { Registry, Counter, Histogram, collectDefaultMetrics } from 'prom-client';
 import type { App, AppDeps } from '../../deps';
+import { processMetrics } from '../metrics-registry';
+import { tracing } from '../telemetry';
 
 /**
  * Prometheus metrics (`/metrics`): process defaults, requests and their latency by route and status, and the
@@ -35,6 +37,14 @@ export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'databas
     (request as any).startedAt = process.hrtime.bigint();
     done();
   });
+  // With tracing on, the HTTP server span (opened by the http instrumentation before routing) takes the route's name.
+  const t = tracing();
+  if (t) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      t.nameServerSpan(request.method, request.routeOptions.url ?? 'unmatched');
+      done();
+    });
+  }
 
   // Per request: one map lookup for the metric children of its route and status (prom-client's label hashing is the
   // costly part, so it runs once per route/status pair), then the access log only when asked for or when slow.
@@ -60,7 +70,10 @@ export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'databas
   return registry;
 }
 
-/** `/health` (the process answers), `/ready` (and its database does) and `/metrics`; hidden from the API documents. */
+/**
+ * `/health` (the process answers), `/ready` (and its database does) and `/metrics` (this app's registry, then the
+ * process's `commerce_*` metrics, src/platform/metrics-registry.ts); hidden from the API documents.
+ */
 export function registerOperationsRoutes(app: App, deps: Pick<AppDeps, 'database'>, registry: Registry): void {
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
@@ -74,6 +87,7 @@ export function registerOperationsRoutes(app: App, deps: Pick<AppDeps, 'database
   });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.type(registry.contentType);
-    return registry.metrics();
+    const [own, business] = await Promise.all([registry.metrics(), processMetrics.metrics()]);
+    return `${own}${business}`;
   });
 }
