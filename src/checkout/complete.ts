@@ -16,6 +16,7 @@ import { startSubscription } from '../subscriptions/start';
 import { trialEnd } from '../subscriptions/consent';
 import { writeDueTrialNotices } from '../subscriptions/trial-notices';
 import { quote } from './quote';
+import { counter } from '../platform/metrics-registry';
 import type { CheckoutAttempt, PaymentInFlight } from './tables';
 import {
   clearSessionPayment,
@@ -240,6 +241,18 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
 
 /** Records a gateway outcome for the session's payment in flight. Safe to call twice: the second call finds nothing to do. */
 export async function settle(deps: Deps, sessionId: string, paymentKey: string, outcome: Outcome<ConfirmResult>): Promise<PayResult> {
+  const result = await settleInTransaction(deps, sessionId, paymentKey, outcome);
+  // Counted once committed, and only when this call recorded the outcome (a repeat finds nothing left to do).
+  if (result.kind === 'paid') paymentsTotal.labels('paid').inc();
+  else if (result.kind === 'refused' && outcome.status === 'failed' && result.code === outcome.code) paymentsTotal.labels('failed').inc();
+  else if (result.kind === 'checking' && outcome.status === 'unknown') paymentsTotal.labels('pending_unknown').inc();
+  return result;
+}
+
+/** Checkout payments by how the gateway's answer was recorded: paid, failed (declined), pending_unknown (no answer yet). */
+const paymentsTotal = counter({ name: 'commerce_payments_total', help: 'Checkout payments by recorded outcome (paid, failed, pending_unknown)', labelNames: ['outcome'] });
+
+function settleInTransaction(deps: Deps, sessionId: string, paymentKey: string, outcome: Outcome<ConfirmResult>): Promise<PayResult> {
   return deps.db.transaction().execute(async (trx): Promise<PayResult> => {
     const s = await lockSession(trx, sessionId);
     if (!s) return { kind: 'not_found' };

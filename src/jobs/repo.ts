@@ -57,3 +57,22 @@ export async function releaseFailedJob(db: Db, id: string, next: { status: 'pend
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * The queue at `now`, for /metrics: due (pending, run_at passed), scheduled (pending, later), running, and the run_at of
+ * the oldest due job. One statement over the partial index jobs_due_idx (pending and running jobs only).
+ */
+export async function queueStats(db: Db, now: Date): Promise<{ due: number; scheduled: number; running: number; oldestDueAt: Date | null }> {
+  const row = await db
+    .selectFrom('jobs')
+    .select([
+      sql<string>`count(*) filter (where status = 'pending' and run_at <= ${now})`.as('due'),
+      sql<string>`count(*) filter (where status = 'pending' and run_at > ${now})`.as('scheduled'),
+      sql<string>`count(*) filter (where status = 'running')`.as('running'),
+      sql<Date | null>`min(run_at) filter (where status = 'pending' and run_at <= ${now})`.as('oldest_due_at'),
+    ])
+    .where('status', 'in', ['pending', 'running'])
+    .executeTakeFirstOrThrow();
+  const oldest = row.oldest_due_at === null ? null : new Date(row.oldest_due_at);
+  return { due: Number(row.due), scheduled: Number(row.scheduled), running: Number(row.running), oldestDueAt: oldest };
+}

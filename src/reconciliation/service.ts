@@ -15,6 +15,10 @@ import { compareDay, isCalendarDay, type Difference } from './model';
 import * as repo from './repo';
 import { noSync, type SyncTossPayment } from './sync';
 import type { ReconciliationSource, ReconciliationStatus } from './tables';
+import { counter } from '../platform/metrics-registry';
+
+/** Differences found between Toss's ledger and our books, by kind (unknown_here, amount_differs, missing_at_toss, refunds_differ). */
+const differencesTotal = counter({ name: 'commerce_reconciliation_differences_total', help: 'Differences found by completed reconciliations, by kind', labelNames: ['kind'] });
 
 type Log = Pick<AppDeps['log'], 'info' | 'warn' | 'error'>;
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & { log?: Log };
@@ -172,6 +176,7 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
   });
   if (finished) {
     deps.log?.info({ reconciliationId: id, day: row.day, differences: differences.length }, 'reconciliation completed');
+    for (const d of differences) differencesTotal.labels(d.kind).inc();
     for (const d of differences) {
       try {
         await sync({ storeId: row.store_id, mode: row.mode, paymentKey: d.paymentKey ?? undefined, orderId: d.orderId });

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import type { PaymentCancel } from '../payments/provider';
 import { newId } from '../platform/ids';
 import type { RefundRow } from './model';
-import { recordSucceeded } from './service';
+import { countRefund, recordSucceeded } from './service';
 import * as repo from './repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -30,6 +30,12 @@ export type GatewayCancelsResult =
  * the difference is reported (the daily reconciliation lists it for the seller).
  */
 export async function recordGatewayCancels(deps: Deps, orderId: string, cancels: PaymentCancel[]): Promise<GatewayCancelsResult> {
+  const result = await recordInTransaction(deps, orderId, cancels);
+  if (result.kind === 'recorded') for (const r of result.refunds) countRefund(r);
+  return result;
+}
+
+function recordInTransaction(deps: Deps, orderId: string, cancels: PaymentCancel[]): Promise<GatewayCancelsResult> {
   return deps.db.transaction().execute(async (trx): Promise<GatewayCancelsResult> => {
     let order = await repo.lockOrderById(trx, orderId);
     if (!order) throw new Error(`order ${orderId} not found`);

@@ -15,6 +15,7 @@ import { getModeSettings } from '../stores/service';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
 import { MESSAGES } from '../platform/messages';
+import { counter } from '../platform/metrics-registry';
 
 export { refundableAmount } from './model';
 export type { RefundView, RefundStatus } from './model';
@@ -162,11 +163,13 @@ export async function settleRefund(deps: Deps, refundId: string, outcome: Outcom
 
 /** settleRefund, also handing back the Order as a success left it (null otherwise). */
 async function settle(deps: Deps, refundId: string, outcome: Outcome<RefundResult>): Promise<{ row: RefundRow; order: OrderView | null }> {
-  return deps.db.transaction().execute(async (trx) => {
+  let before: RefundRow['status'] | null = null;
+  const result = await deps.db.transaction().execute(async (trx) => {
     // The order first, then the refund: the same lock order as refundOrder's first transaction.
     const order = await repo.lockOrderOfRefund(trx, refundId);
     const refund = await repo.lockRefund(trx, refundId);
     if (!order || !refund) throw new Error(`refund ${refundId} not found`);
+    before = refund.status;
     if (refund.status !== 'pending' && refund.status !== 'unknown') return { row: refund, order: null };
     const now = deps.clock.now();
     if (outcome.status === 'succeeded') return recordSucceeded(trx, deps, order, refund, now);
@@ -182,6 +185,17 @@ async function settle(deps: Deps, refundId: string, outcome: Outcome<RefundResul
     });
     return { row, order: null };
   });
+  // Once committed: each answer that moved the refund (an unknown staying unknown is not counted again).
+  if (result.row.status !== before) countRefund(result.row);
+  return result;
+}
+
+/** Refunds by the outcome recorded (succeeded, failed, unknown) and where they came from (api, console, refund_request, …). */
+const refundsTotal = counter({ name: 'commerce_refunds_total', help: 'Refund outcomes recorded, by outcome (succeeded, failed, unknown) and source', labelNames: ['outcome', 'source'] });
+
+/** Counts a refund's recorded outcome (also for refunds made in the gateway's own admin, src/refunds/gateway.ts). */
+export function countRefund(row: Pick<RefundRow, 'status' | 'source'>): void {
+  refundsTotal.labels(row.status, row.source).inc();
 }
 
 /** Records a refund the gateway carried out: the order's totals, licences on a full refund, `order.refunded`. Inside the caller's transaction, order locked. */

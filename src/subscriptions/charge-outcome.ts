@@ -11,6 +11,7 @@ import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
 import type { EndReason } from './tables';
 import type { Deps } from './renewal';
 import { enqueueBillingKeyDeletion } from './billing-key-delete';
+import { counter } from '../platform/metrics-registry';
 
 /**
  * Recording what the gateway answered for a subscription charge (split from renewal.ts, which claims and calls):
@@ -31,7 +32,8 @@ export type ChargeResult =
  */
 export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcome<ConfirmResult>, providerName: 'simulator' | 'toss'): Promise<ChargeResult> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx): Promise<ChargeResult> => {
+  let renewal: RenewalOutcome | null = null;
+  const result = await deps.db.transaction().execute(async (trx): Promise<ChargeResult> => {
     const head = await repo.chargeSubscriptionId(trx, chargeId);
     // Lock order everywhere: the subscription, then its charge.
     const sub = (await repo.lockSubscription(trx, head.subscription_id))!;
@@ -77,12 +79,23 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
     }
     if (outcome.status === 'succeeded') {
       const orderId = await recordPaid(trx, deps, sub, charge, outcome.value, providerName, now);
+      if (charge.kind === 'renewal') renewal = 'charged';
       return { status: 'succeeded', orderId };
     }
     await repo.updateCharge(trx, charge.id, { status: 'failed', error_code: outcome.code.slice(0, 100), error_message: outcome.message.slice(0, 500), locked_until: null, updated_at: now });
-    if (charge.kind === 'renewal' && sub.status !== 'ended') await renewalFailed(trx, deps, sub, charge, outcome, now);
+    if (charge.kind === 'renewal' && sub.status !== 'ended') renewal = await renewalFailed(trx, deps, sub, charge, outcome, now);
     return { status: 'failed', code: outcome.code, message: outcome.message };
   });
+  if (renewal) countRenewal(renewal);
+  return result;
+}
+
+/** What a renewal came to: charged, failed (a dunning retry is scheduled), ended (no renewal: retries exhausted, canceled, price declined). */
+export type RenewalOutcome = 'charged' | 'failed' | 'ended';
+const renewalsTotal = counter({ name: 'commerce_renewals_total', help: 'Subscription renewals by outcome (charged, failed, ended)', labelNames: ['outcome'] });
+/** Counts a renewal outcome; call once its transaction has committed. */
+export function countRenewal(outcome: RenewalOutcome): void {
+  renewalsTotal.labels(outcome).inc();
 }
 
 async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: SubscriptionChargeRow, result: ConfirmResult, providerName: 'simulator' | 'toss', now: Date): Promise<string> {
@@ -193,7 +206,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
  * A renewal charge failed. The first failure moves the subscription into the new (unpaid) period as `past_due`;
  * each failure schedules the next retry (DUNNING_RETRY_DAYS after the period start); after the last one it ends.
  */
-async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: SubscriptionChargeRow, outcome: { code: string; message: string }, now: Date): Promise<void> {
+async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: SubscriptionChargeRow, outcome: { code: string; message: string }, now: Date): Promise<'failed' | 'ended'> {
   const target = charge.target ?? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   const retryNumber = charge.attempt + 1;
   const retryAt = nextRetryAt(charge.period_start, retryNumber);
@@ -220,10 +233,11 @@ async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: 
       errorMessage: outcome.message,
       nextRetryAt: retryAt.toISOString(),
     });
-    return;
+    return 'failed';
   }
   const moved = await repo.updateSubscription(trx, sub.id, { ...base, dunning_attempts: retryNumber });
   await endSubscription(trx, deps, moved, 'payment_failed', subscriptionNow(sub, now));
+  return 'ended';
 }
 
 /**

@@ -17,7 +17,7 @@ import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-chan
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 type Target = ChargeTarget;
-type Step = { kind: 'idle' } | { kind: 'progress' } | { kind: 'charge'; chargeId: string };
+type Step = { kind: 'idle' } | { kind: 'progress'; ended?: true } | { kind: 'charge'; chargeId: string };
 
 /** At most this many renewals, retries and endings for one subscription in one run (a test clock moved years ahead). */
 const MAX_STEPS = 60;
@@ -52,6 +52,7 @@ export async function processSubscription(deps: Deps, id: string, now: Date): Pr
   for (; steps < MAX_STEPS; steps++) {
     const s = await deps.db.transaction().execute((trx) => step(trx, deps, id, now));
     if (s.kind === 'idle') break;
+    if (s.kind === 'progress' && s.ended) countRenewal('ended');
     if (s.kind === 'charge') {
       const r = await executeCharge(deps, s.chargeId);
       if (r.status === 'pending') break;
@@ -68,7 +69,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
   if (sub.status === 'active' && sub.current_period_end <= own) {
     if (sub.cancel_at_period_end) {
       await endSubscription(trx, deps, sub, 'canceled', sub.current_period_end);
-      return { kind: 'progress' };
+      return { kind: 'progress', ended: true };
     }
     const planned: Target = sub.pending_plan
       ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}) }
@@ -84,7 +85,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
     if (priced.kind === 'end') {
       await resolvePriceChange(trx, sub, priced.priceChangeId, 'ended', own);
       await endSubscription(trx, deps, sub, 'price_change_declined', sub.current_period_end);
-      return { kind: 'progress' };
+      return { kind: 'progress', ended: true };
     }
     const target = priced.target;
     const start = sub.current_period_end;
@@ -96,7 +97,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
     if (sub.cancel_at_period_end) {
       // The buyer asked to stop: no point collecting a period they will not use.
       await endSubscription(trx, deps, sub, 'canceled', own);
-      return { kind: 'progress' };
+      return { kind: 'progress', ended: true };
     }
     return claimRetry(trx, deps, sub, now);
   }
@@ -189,3 +190,4 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
 
 export { subscriptionView };
 export { recordCharge, endSubscription, type ChargeResult } from './charge-outcome';
+import { countRenewal } from './charge-outcome';

@@ -284,3 +284,13 @@ export async function startFailingSince(db: Db, id: string, since: Date, now: Da
 export async function clearFailingSince(db: Db, id: string, now: Date): Promise<void> {
   await db.updateTable('webhook_endpoints').set({ failing_since: null, updated_at: now }).where('id', '=', id).where('failing_since', 'is not', null).execute();
 }
+
+/** Deliveries still to be made (pending) and the creation time of the oldest, for /metrics (partial index on pending). */
+export async function pendingDeliveryStats(db: Db): Promise<{ pending: number; oldestCreatedAt: Date | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select([sql<string>`count(*)`.as('pending'), sql<Date | null>`min(created_at)`.as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestCreatedAt: row.oldest === null ? null : new Date(row.oldest) };
+}

@@ -6,6 +6,7 @@ import { pageParams } from '../platform/http/pagination';
 import { openapiExtras } from '../platform/openapi';
 import { dispatchEventsOnce, pruneOnce, runDeliveryOnce } from './delivery';
 import { webhookDocs } from './docs';
+import { registerWebhookMetrics } from './metrics';
 import {
   CreateWebhookEndpointBody,
   CreateWebhookEndpointResult,
@@ -34,6 +35,7 @@ const webhooksModule: Module = async (app, deps) => {
   deps.worker.addTask({ name: 'webhooks.dispatch', intervalMs: 500, run: (now) => dispatchEventsOnce(deps, now) });
   deps.worker.addTask({ name: 'webhooks.deliver', intervalMs: 500, run: (now) => runDeliveryOnce(deps, now) });
   deps.worker.addTask({ name: 'webhooks.prune', intervalMs: 3_600_000, run: (now) => pruneOnce(deps, now) });
+  registerWebhookMetrics(app, deps);
 
   const owner = (req: { owner?: { storeId: string } }) => req.owner!.storeId;
 
