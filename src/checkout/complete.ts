@@ -251,6 +251,8 @@ export async function settle(deps: Deps, sessionId: string, paymentKey: string, 
 
 /** Checkout payments by how the gateway's answer was recorded: paid, failed (declined), pending_unknown (no answer yet). */
 const paymentsTotal = counter({ name: 'commerce_payments_total', help: 'Checkout payments by recorded outcome (paid, failed, pending_unknown)', labelNames: ['outcome'] });
+// Every outcome present from the start: a dashboard shows 0, not "no data", until the first one happens.
+for (const o of ['paid', 'failed', 'pending_unknown']) paymentsTotal.labels(o).inc(0);
 
 function settleInTransaction(deps: Deps, sessionId: string, paymentKey: string, outcome: Outcome<ConfirmResult>): Promise<PayResult> {
   return deps.db.transaction().execute(async (trx): Promise<PayResult> => {

@@ -12,7 +12,7 @@ export function registerQueueMetrics(app: App, deps: Pick<AppDeps, 'db' | 'clock
   const read = cachedReading(async () => {
     const now = deps.clock.now();
     return { now, stats: await queueStats(deps.db, now) };
-  });
+  }, deps.clock);
   new Gauge({
     name: 'commerce_jobs_queued',
     help: 'Background jobs by state: due (waiting for a worker), scheduled (later), running',

@@ -30,18 +30,19 @@ export const LAG_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 300, 1800, 3600, 4 * 3600,
 export const GAUGE_CACHE_MS = 5_000;
 
 /**
- * A reading taken at most once per GAUGE_CACHE_MS (wall-clock time: this is about scrape cost, not business time),
- * shared by every gauge fed from it. A failed reading keeps the last values and is retried at the next scrape.
+ * A reading taken at most once per GAUGE_CACHE_MS of the given clock (the service clock: a test moves it instead of
+ * waiting), shared by every gauge fed from it. A failed reading keeps the last values and is retried at the next scrape.
  */
-export function cachedReading<T>(read: () => Promise<T>, cacheMs = GAUGE_CACHE_MS): () => Promise<T | null> {
+export function cachedReading<T>(read: () => Promise<T>, clock: { now(): Date }, cacheMs = GAUGE_CACHE_MS): () => Promise<T | null> {
   let last: { at: number; value: T } | null = null;
   let pending: Promise<T> | null = null;
   return async () => {
-    if (last && performance.now() - last.at < cacheMs) return last.value;
+    const now = clock.now().getTime();
+    if (last && now >= last.at && now - last.at < cacheMs) return last.value;
     pending ??= read().finally(() => (pending = null));
     try {
       const value = await pending;
-      last = { at: performance.now(), value };
+      last = { at: now, value };
       return value;
     } catch {
       return last?.value ?? null;

@@ -93,6 +93,7 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
 /** What a renewal came to: charged, failed (a dunning retry is scheduled), ended (no renewal: retries exhausted, canceled, price declined). */
 export type RenewalOutcome = 'charged' | 'failed' | 'ended';
 const renewalsTotal = counter({ name: 'commerce_renewals_total', help: 'Subscription renewals by outcome (charged, failed, ended)', labelNames: ['outcome'] });
+for (const o of ['charged', 'failed', 'ended']) renewalsTotal.labels(o).inc(0);
 /** Counts a renewal outcome; call once its transaction has committed. */
 export function countRenewal(outcome: RenewalOutcome): void {
   renewalsTotal.labels(outcome).inc();

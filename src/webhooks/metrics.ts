@@ -9,7 +9,7 @@ import { pendingDeliveryStats } from './repo';
  * that went out is the histogram `commerce_webhook_delivery_lag_seconds` (src/webhooks/delivery.ts).
  */
 export function registerWebhookMetrics(app: App, deps: Pick<AppDeps, 'db' | 'clock'>): void {
-  const read = cachedReading(async () => ({ now: deps.clock.now(), stats: await pendingDeliveryStats(deps.db) }));
+  const read = cachedReading(async () => ({ now: deps.clock.now(), stats: await pendingDeliveryStats(deps.db) }), deps.clock);
   new Gauge({
     name: 'commerce_webhook_deliveries_pending',
     help: 'Webhook deliveries not yet accepted by their endpoint and still to be tried (the backlog)',
