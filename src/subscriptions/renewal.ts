@@ -7,7 +7,7 @@ import { periodEnd } from '../checkout/model';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
 import type { BackgroundTask } from '../jobs/worker';
-import { endSubscription, recordCharge, type ChargeResult } from './charge-outcome';
+import { countRenewal, endSubscription, recordCharge, type ChargeResult } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import type { ChargeTarget } from './tables';
@@ -190,4 +190,3 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
 
 export { subscriptionView };
 export { recordCharge, endSubscription, type ChargeResult } from './charge-outcome';
-import { countRenewal } from './charge-outcome';

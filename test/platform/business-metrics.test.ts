@@ -10,10 +10,12 @@ import { refund } from '../refunds/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { createEndpoint, emit, pump } from '../webhooks/setup';
 import { dispatchEventsOnce } from '../../src/webhooks/delivery';
+import { runBilling } from '../../src/subscriptions/renewal';
+import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
 // The commerce_* metrics an operator watches move when the things they count happen: a paid checkout through Toss,
-// a refund, a webhook delivered, a job queued. Counters are per process, so each check compares with a reading taken
+// a decline, a refund, a webhook delivered, a job queued, a renewal charged. Counters are per process, so each check compares with a reading taken
 // before. The sample Grafana dashboard names only metrics that /metrics serves.
 
 let fake: FakeToss;
@@ -155,4 +157,16 @@ test('every metric the sample Grafana dashboard queries is served on /metrics', 
   for (const must of ['commerce_payments_total', 'commerce_refunds_total', 'commerce_gateway_request_duration_seconds', 'commerce_webhook_delivery_lag_seconds', 'commerce_webhook_deliveries_pending', 'commerce_jobs_queued', 'commerce_jobs_oldest_due_age_seconds', 'commerce_renewals_total', 'commerce_reconciliation_differences_total']) {
     assert.ok(names.has(must), `the dashboard shows ${must}`);
   }
+});
+
+test('a renewal charged at the period end counts as charged', async () => {
+  const p = await createSubscriptionProduct(t, s);
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id });
+  const sub = await t.db.selectFrom('subscriptions').select('current_period_end').where('id', '=', subscriptionId).executeTakeFirstOrThrow();
+  const before = await scrape();
+  t.clock.set(new Date(sub.current_period_end.getTime() + 1_000));
+  await runBilling(t.deps, t.clock.now());
+  const after = await scrape();
+  assert.equal(sample(after, 'commerce_renewals_total', { outcome: 'charged' }) - sample(before, 'commerce_renewals_total', { outcome: 'charged' }), 1);
+  assert.equal(sample(after, 'commerce_renewals_total', { outcome: 'failed' }), sample(before, 'commerce_renewals_total', { outcome: 'failed' }));
 });
