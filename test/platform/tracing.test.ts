@@ -19,6 +19,7 @@ import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 // an OTLP/HTTP receiver in this test, takes one paid checkout through the fake Toss. The trace of Toss's success
 // redirect holds the HTTP server span, the SQL statements under it (pg's instrumentation on PostgreSQL, our own spans
 // on PGlite) and the Toss confirm call, all with one trace id, and the server's log line for that request carries it.
+// On PostgreSQL with REDIS_URL set, the rate limit's Redis commands are spans of the API request too.
 // Without the variable, the process loads nothing from OpenTelemetry.
 
 const BIN = join(process.cwd(), 'bin/commerce.js');
@@ -183,6 +184,8 @@ async function traceOfPaidCheckout(kind: 'pglite' | 'postgres'): Promise<void> {
   } else {
     database = await createTestDatabase();
     env.DATABASE_URL = database.url!;
+    // With Redis (REDIS_URL, as the other Redis tests take it) the shared rate limit's commands are traced too.
+    if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   }
   const seeded = await seed(database);
   env.MASTER_KEY = seeded.masterKey;
@@ -211,6 +214,13 @@ async function traceOfPaidCheckout(kind: 'pglite' | 'postgres'): Promise<void> {
       return found.length >= 5 && found;
     });
     assert.ok(sql.some((s) => /insert into "orders"/i.test(String(attr(s, 'db.query.text') ?? attr(s, 'db.statement') ?? ''))), 'the order insert is among them');
+
+    if (env.REDIS_URL) {
+      const redis = await waitFor('a Redis command inside an API request', () =>
+        rx.spans.find((s) => (attr(s, 'db.system.name') ?? attr(s, 'db.system')) === 'redis' && rx.spans.some((p) => p.kind === 2 && p.traceId === s.traceId && under(s, p))),
+      );
+      assert.ok(redis.name, 'the rate limit\'s Redis command is a span of the request');
+    }
 
     // The server's log line for that request (ACCESS_LOG; 'slow request' on a loaded machine) carries the trace id.
     const line = await waitFor('the access log line of the success request', () =>
