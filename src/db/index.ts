@@ -147,7 +147,6 @@ export function lockDataDir(dataDir: string): () => void {
   return release;
 }
 
-/** Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes). */
 /** The PostgreSQL major version of the embedded database this build ships (PGlite 0.5.x). */
 export const EMBEDDED_PG_MAJOR = '18';
 
@@ -173,7 +172,31 @@ export function refuseOtherMajorVersion(dir: string): void {
   );
 }
 
-export async function openPGlite(dataDir: string): Promise<Database> {
+/**
+ * Applies pending migrations to a PGlite instance, each in its own transaction; returns the versions applied now.
+ * PGlite is one process's own, so no lock is needed.
+ */
+export async function migratePGlite(pglite: PGlite): Promise<string[]> {
+  await pglite.exec(MIGRATION_TABLE);
+  const applied = new Set((await pglite.query<{ version: string }>('select version from schema_migrations')).rows.map((r) => r.version));
+  const done: string[] = [];
+  for (const m of listMigrations()) {
+    if (applied.has(m.version)) continue;
+    await pglite.transaction(async (tx) => {
+      await tx.exec(m.sql);
+      await tx.query('insert into schema_migrations (version) values ($1)', [m.version]);
+    });
+    done.push(m.version);
+  }
+  return done;
+}
+
+/**
+ * Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes).
+ * `loadDataDir` starts it from a tarball made by PGlite's dumpDataDir instead of an empty cluster (the
+ * test runner makes one migrated template per run: PGlite's initdb costs seconds of CPU, loading the copy a fraction).
+ */
+export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
@@ -191,7 +214,8 @@ export async function openPGlite(dataDir: string): Promise<Database> {
   try {
     // Loaded only for the embedded database: a PostgreSQL deployment never pays for PGlite's module in memory.
     const { PGlite } = await import('@electric-sql/pglite');
-    pglite = new PGlite(inMemory ? undefined : dir, {
+    pglite = new PGlite(inMemory ? 'memory://' : dir, {
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });
     await pglite.waitReady;
@@ -215,18 +239,7 @@ export async function openPGlite(dataDir: string): Promise<Database> {
     },
     async migrate() {
       // Runs before anything else uses the database, so the driver mutex is not contended here.
-      await pglite.exec(MIGRATION_TABLE);
-      const applied = new Set((await pglite.query<{ version: string }>('select version from schema_migrations')).rows.map((r) => r.version));
-      const done: string[] = [];
-      for (const m of listMigrations()) {
-        if (applied.has(m.version)) continue;
-        await pglite.transaction(async (tx) => {
-          await tx.exec(m.sql);
-          await tx.query('insert into schema_migrations (version) values ($1)', [m.version]);
-        });
-        done.push(m.version);
-      }
-      return done;
+      return migratePGlite(pglite);
     },
     async ping() {
       await sql`select 1`.execute(db);
