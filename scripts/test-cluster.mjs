@@ -587,6 +587,7 @@ async function runSuite(mode) {
       victimServer.child.kill('SIGKILL');
       victimWorker.child.kill('SIGKILL');
       await Promise.all([victimServer.exited, victimWorker.exited]);
+      const killedAt = Date.now();
       // The deliveries leased at the moment of the kill: the only ones that may arrive twice (the killed worker may
       // have sent them without recording it; they are sent again when the lease runs out).
       const leased = new Set((await db.query(`select event_id from webhook_deliveries where locked_until > now()`)).rows.map((r) => r.event_id));
@@ -603,6 +604,8 @@ async function runSuite(mode) {
       const deadline = Date.now() + 150_000;
       await waitFor('every order.paid of the load delivered', () => [...eventIds].every((id) => receiver.byEvent.has(id)), deadline - Date.now(), 500).catch(() => null);
       const missing = [...eventIds].filter((id) => !receiver.byEvent.has(id)).length;
+      // The killed worker's leases run out after 90 s (twice the 15 s delivery timeout plus 60 s): then another worker sends them.
+      log(`all order.paid delivered ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
       const twice = [...eventIds].filter((id) => (receiver.byEvent.get(id)?.count ?? 0) > 1);
       const twiceUnleased = twice.filter((id) => !leased.has(id));
       check(
