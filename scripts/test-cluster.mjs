@@ -6,7 +6,8 @@
 //
 //   a. the shared rate limit: the exact number of 429s for N requests over the limit, spread over the servers
 //   b. idempotency across processes: one Idempotency-Key sent to every server at once → one session, one body (30 rounds)
-//   c. cache invalidation across processes: an API key revoked on one server is refused by the others within 2 s
+//   c. cache invalidation across processes: an API key (and a license) revoked on one server is refused by the others
+//      within 2 s
 //   d. webhooks and renewals once with two workers: every order.paid delivered exactly once; concurrent test-clock
 //      advances on two servers renew each subscription once
 //   e. kill -9 of a server and a worker under load: no request lost beyond the killed server's in-flight ones, which
@@ -40,6 +41,7 @@ const RATE_LIMIT = 150;
 const RATE_REQUESTS = 200;
 /** The bound of check (c), stated in docs/manual/11-operations.md. */
 const INVALIDATION_BOUND_MS = 2000;
+const LICENSE_CACHE_MS = 10_000;
 
 const results = [];
 function check(name, ok, detail) {
@@ -346,6 +348,10 @@ async function runSuite(mode) {
       ADMIN_TOKEN: adminToken,
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       PAY_ATTEMPTS_PER_IP_PER_HOUR: '100000',
+      LICENSE_RATE_LIMIT_PER_MINUTE: '100000',
+      LICENSE_IP_RATE_LIMIT_PER_MINUTE: '100000',
+      // Longer than the bound, so a license answered revoked in time was invalidated, not expired from the cache.
+      LICENSE_CACHE_MS: String(LICENSE_CACHE_MS),
       PAY_ATTEMPTS_PER_SESSION: '100',
       WEBHOOK_ALLOW_LOOPBACK: 'true',
       WEBHOOK_LOOPBACK_PORTS: String(receiver.port),
@@ -475,6 +481,33 @@ async function runSuite(mode) {
         `(c) cache invalidation across processes: revoked key refused by the other servers within ${INVALIDATION_BOUND_MS} ms`,
         worst <= INVALIDATION_BOUND_MS,
         `after the revoke's answer: ${delays.map((d) => `${d} ms`).join(', ')} (worst ${worst} ms; key cache API_KEY_CACHE_MS=5000)`,
+      );
+
+      // The same for a license revoked on server 1 and verified by the license app API on servers 2 and 3.
+      const k = await newKey('licenses');
+      const licensed = await must(proxy.base, 'POST', '/admin/v1/products', { token: owner, body: { mode: 'test', type: 'one_time', name: '데스크톱 앱', pricing: { price: 30000 }, license: { mode: 'service' } } });
+      const verify = (s, key) => call(s.base, 'POST', '/v1/licenses/verify', { body: { key, productId: licensed.id, nonce: randomBytes(16).toString('base64url') } });
+      const licenseDelays = [];
+      for (let round = 0; round < 2; round++) {
+        const session = await must(proxy.base, 'POST', '/v1/checkout/sessions', { token: k.secret, body: sessionBody(licensed.id) });
+        const order = await must(proxy.base, 'GET', `/v1/orders/${await pay(proxy.base, session)}`, { token: k.secret });
+        const license = order.licenses[0];
+        for (const s of servers) for (let i = 0; i < 2; i++) {
+          const r = await verify(s, license.key);
+          if (r.json?.status !== 'active') throw new Error(`verify before revoke → ${r.status} ${r.text.slice(0, 200)}`);
+        }
+        await must(servers[0].base, 'POST', `/admin/v1/licenses/${license.id}/revoke`, { token: owner, body: {} });
+        const revokedAt = Date.now();
+        for (const s of servers.slice(1)) {
+          await waitFor(`${s.name} to answer revoked`, async () => (await verify(s, license.key)).json?.status === 'revoked', 10_000, 10);
+          licenseDelays.push(Date.now() - revokedAt);
+        }
+      }
+      const worstLicense = Math.max(...licenseDelays);
+      check(
+        `(c) cache invalidation across processes: revoked license answered revoked by the other servers within ${INVALIDATION_BOUND_MS} ms`,
+        worstLicense <= INVALIDATION_BOUND_MS,
+        `after the revoke's answer: ${licenseDelays.map((d) => `${d} ms`).join(', ')} (worst ${worstLicense} ms; LICENSE_CACHE_MS=${LICENSE_CACHE_MS})`,
       );
     }
 
