@@ -257,7 +257,15 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } =
   };
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export interface PostgresOptions {
+  /** Connection for LISTEN and migrations (session state); defaults to `url`. See Config.databaseDirectUrl. */
+  directUrl?: string | null;
+  /** Named prepared statements (default true); false for a pooler in transaction mode. */
+  preparedStatements?: boolean;
+}
+
+export async function openPostgres(url: string, poolSize = 10, opts: PostgresOptions = {}): Promise<Database> {
+  const directUrl = opts.directUrl || url;
   const types = {
     getTypeParser(oid: number, format?: any) {
       if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
@@ -275,10 +283,13 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     client.on('error', () => {});
   });
   const stats = { statements: 0 };
-  // Parameterized statements run as named prepared statements: planned once per connection, not on every call.
+  // Parameterized statements run as named prepared statements (planned once per connection, not on every call),
+  // unless a transaction-mode pooler is in front: then every statement is an unnamed one, valid for one round trip.
   const watch = new WriteWatch();
-  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++) })), plugins: [watch] });
-  const listener = new PgListener(url);
+  const prepared = opts.preparedStatements ?? true;
+  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++, prepared) })), plugins: [watch] });
+  // LISTEN and the migration lock are session state: they go over the direct connection, never through a pooler.
+  const listener = new PgListener(directUrl);
   return {
     kind: 'postgres',
     db,
@@ -286,7 +297,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     onWrite: (table, handler) => watch.on(table, handler),
     listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
-      const client = await pool.connect();
+      // A connection of its own on the direct URL: the session advisory lock must be taken and released on the same
+      // server session, which a transaction-mode pooler does not promise between two statements.
+      const client = new pg.Client({ connectionString: directUrl });
+      client.on('error', () => {});
+      await client.connect();
       const done: string[] = [];
       try {
         // One migrator at a time across processes.
@@ -308,7 +323,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         }
       } finally {
         await client.query('select pg_advisory_unlock(727274)').catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
       return done;
     },
@@ -394,8 +409,10 @@ export async function notify(executor: Db, channel: string, payload: string): Pr
   await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
 }
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPGlite(opts.dataDir);
+export async function openDatabase(
+  opts: { databaseUrl: string | null; dataDir: string; poolSize?: number } & PostgresOptions,
+): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, opts) : openPGlite(opts.dataDir);
 }
 
 /** Writes a JS value into a jsonb column the same way on both drivers. */
