@@ -60,7 +60,7 @@ export interface Runtime {
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
   const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements }));
   await database.migrate();
   const clock = opts.clock ?? systemClock;
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
