@@ -20,8 +20,8 @@ const PRODUCTS_LIST = 0;
 const CHECKOUT_CREATE = 1;
 /** POST /v1/licenses/verify of a real key, warm: the license row comes from the verify cache, the signing key list from the signer's. */
 const VERIFY_REAL = 0;
-/** POST /v1/licenses/verify of a key never issued (the abuse path), warm: the license lookup (a miss), then the product's mode. */
-const VERIFY_UNKNOWN = 2;
+/** POST /v1/licenses/verify of a key never issued (the abuse path), warm: the verify cache's negative entry answers. */
+const VERIFY_UNKNOWN = 0;
 /** POST /v1/licenses/activate: BEGIN, the license row FOR UPDATE, the live activation count, the activation INSERT, COMMIT. */
 const LICENSE_ACTIVATE = 5;
 /**
