@@ -6,9 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { DAY } from '../../src/platform/clock';
-import { createLicenseTestApp, licensed, nonce } from './factory';
-import { changeFeed } from '../../src/platform/changes';
-import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
+import { createLicenseTestApp, licenseNotificationsDelivered, licensed, nonce, statementsOf as statementsOfApp } from './factory';
 
 let t: TestApp;
 let s: TestStore;
@@ -28,28 +26,8 @@ const verify = async (key: string, productId: string, extra: Record<string, unkn
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 };
-/** Statements the app sends while running `f`. */
-async function statementsOf(f: () => Promise<unknown>): Promise<number> {
-  const before = t.deps.database.stats.statements;
-  await f();
-  return t.deps.database.stats.statements - before;
-}
-
-/**
- * Waits until every change notification committed so far has reached this process. Notifications arrive in commit
- * order on the listening connection, so a marker sent now arrives after them: without this, a late notification of
- * an earlier write (a busy machine) could empty a freshly primed cache and look like a cache miss of the code's own.
- */
-async function notificationsDelivered(): Promise<void> {
-  const marker = `marker_${nonce()}`;
-  let off: () => unknown = () => undefined;
-  const seen = new Promise<void>((resolve) => {
-    off = changeFeed(t.deps.database).on(LICENSE_CHANGED, (k) => k === marker && resolve());
-  });
-  await sql`select pg_notify(${LICENSE_CHANGED}, ${marker})`.execute(t.db);
-  await seen;
-  off();
-}
+const statementsOf = (f: () => Promise<unknown>) => statementsOfApp(t, f);
+const notificationsDelivered = () => licenseNotificationsDelivered(t);
 
 test('a warm verify sends no statement, and expiry is still decided against the clock at request time', async () => {
   const { key, productId } = await licensed(t, s.storeId, { validityDays: 30 });

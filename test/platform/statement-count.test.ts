@@ -4,13 +4,12 @@
 // PGlite by default; PostgreSQL when TEST_DATABASE_URL is set (the counts are the same on both).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { sql } from 'kysely';
 import { bearer, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { createProduct } from '../checkout/factory';
-import { createLicenseTestApp, licensed, nonce } from '../licenses/factory';
-import { changeFeed } from '../../src/platform/changes';
-import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
+import { createLicenseTestApp, licenseNotificationsDelivered, licensed, nonce, statementsOf as statementsOfApp } from '../licenses/factory';
 import { writeEvent } from '../../src/platform/events';
+import { API_KEY_CHANGED, CATALOG_CHANGED, STORE_CHANGED } from '../../src/platform/changes';
+import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 import { createEndpoint } from '../webhooks/setup';
 
@@ -49,24 +48,9 @@ after(async () => {
   await t.close();
 });
 
-/** Statements this process sends to the database while `f` runs. */
-async function statementsOf(f: () => Promise<unknown>): Promise<number> {
-  const before = t.deps.database.stats.statements;
-  await f();
-  return t.deps.database.stats.statements - before;
-}
-
-/** Every change notification committed so far has reached this process (a late one could empty a warm cache). */
-async function notificationsDelivered(): Promise<void> {
-  const marker = `marker_${nonce()}`;
-  let off: () => unknown = () => undefined;
-  const seen = new Promise<void>((resolve) => {
-    off = changeFeed(t.deps.database).on(LICENSE_CHANGED, (k) => k === marker && resolve());
-  });
-  await sql`select pg_notify(${LICENSE_CHANGED}, ${marker})`.execute(t.db);
-  await seen;
-  off();
-}
+const statementsOf = (f: () => Promise<unknown>) => statementsOfApp(t, f);
+/** Every change notification of the cached rows (licenses, catalog, store settings, API keys) has arrived. */
+const notificationsDelivered = () => licenseNotificationsDelivered(t, [LICENSE_CHANGED, CATALOG_CHANGED, STORE_CHANGED, API_KEY_CHANGED]);
 
 async function ok(p: Promise<{ statusCode: number; body: string }>, status = 200): Promise<void> {
   const res = await p;
@@ -78,6 +62,7 @@ const appCall = (path: 'verify' | 'activate', body: Record<string, unknown>) =>
 
 test('GET /v1/products, warm', async () => {
   await createProduct(t, s);
+  await notificationsDelivered();
   const list = () => ok(t.app.inject({ method: 'GET', url: '/v1/products', headers: bearer(s.key) }));
   await list();
   assert.equal(await statementsOf(list), PRODUCTS_LIST);
@@ -85,6 +70,7 @@ test('GET /v1/products, warm', async () => {
 
 test('POST /v1/checkout/sessions, warm', async () => {
   const product = await createProduct(t, s);
+  await notificationsDelivered();
   const create = () => ok(t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: post(s.key), payload: { productId: product.id, metadata: { cartId: 'c1' } } }));
   await create();
   assert.equal(await statementsOf(create), CHECKOUT_CREATE);
