@@ -35,6 +35,9 @@ export default async function run(): Promise<void> {
     });
     const nonce = randomBytes(32).toString('hex');
     const verifyBody = JSON.stringify({ key: seeded.lic.key, productId: seeded.lic.productId, nonce });
+    // The abuse path: a key that was never issued (same shape as a real one), as an attacker's guesses would be.
+    const unknownKey = seeded.lic.key.replace(/[A-Z0-9]/g, (c: string) => (c === 'X' ? 'Y' : 'X'));
+    const unknownBody = JSON.stringify({ key: unknownKey, productId: seeded.lic.productId, nonce });
 
     // Each request shape must answer 2xx before it is measured.
     const checks: Array<[string, RequestInit]> = [
@@ -94,6 +97,7 @@ export default async function run(): Promise<void> {
     });
     printRow(sign);
     printRow(await drive(server, 'POST /v1/licenses/verify', { url: `${url}/v1/licenses/verify`, method: 'POST', headers: json, body: verifyBody }), sign);
+    printRow(await drive(server, 'POST /v1/licenses/verify (unknown key)', { url: `${url}/v1/licenses/verify`, method: 'POST', headers: json, body: unknownBody }), sign);
     console.log(`server RSS after the runs: ${rssMb(server.pid)} MB (idle before: ${idle} MB)`);
   } finally {
     await server.close();

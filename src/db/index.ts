@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
 import { preparedPool } from './prepared';
+import { createDataDirApart, PGLITE_MEMORY_PARAMS } from './pglite-init';
 import { WriteWatch, type TableWrite } from './write-watch';
 import type { DB } from './types';
 
@@ -214,9 +215,12 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } =
   try {
     // Loaded only for the embedded database: a PostgreSQL deployment never pays for PGlite's module in memory.
     const { PGlite } = await import('@electric-sql/pglite');
+    // A new directory is created in a process of its own, whose memory leaves with it (see pglite-init.ts).
+    if (!inMemory) await createDataDirApart(dir);
     pglite = new PGlite(inMemory ? 'memory://' : dir, {
       ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_PARAMS],
     });
     await pglite.waitReady;
   } catch (e) {

@@ -38,7 +38,12 @@ function outcome(l: repo.LicenseRow, status: AppStatus, count: number, activatio
  * product's when the productId names one, else `test`: a live app asking about a live product still hears `live`.
  */
 async function notFound(deps: Deps, productId: string): Promise<AppOutcome> {
-  const mode = (await repo.productMode(deps.db, productId)) ?? 'test';
+  return notFoundAnswer(await notFoundMode(deps, productId));
+}
+
+const notFoundMode = async (deps: Deps, productId: string): Promise<Mode> => (await repo.productMode(deps.db, productId)) ?? 'test';
+
+function notFoundAnswer(mode: Mode): AppOutcome {
   return { status: 'not_found', expiresAt: null, maxActivations: null, activationCount: 0, mode, activation: null };
 }
 
@@ -109,9 +114,18 @@ export async function deactivate(deps: Deps, ref: KeyRef, activationId: string):
  */
 export async function verify(deps: Deps, ref: KeyRef, activationId: string | null): Promise<AppOutcome> {
   const read = () => repo.findByKeyWithCount(deps.db, ref.keyHash, ref.productId);
-  // The license row may come from the verify cache (see verify-cache.ts); its status is still decided here, now.
-  const lic = deps.database && deps.config && deps.config.licenseCacheMs > 0 ? await licenseVerifyCache(deps.database, deps.config.licenseCacheMs).get(ref.keyHash, ref.productId, read) : await read();
-  if (!lic) return notFound(deps, ref.productId);
+  // The license row (or the fact that there is none) may come from the verify cache (see verify-cache.ts); its
+  // status is still decided here, now.
+  let lic: repo.LicenseRow & { active_count: number };
+  if (deps.database && deps.config && deps.config.licenseCacheMs > 0) {
+    const found = await licenseVerifyCache(deps.database, deps.config.licenseCacheMs).lookup(ref.keyHash, ref.productId, read, () => notFoundMode(deps, ref.productId));
+    if ('notFoundMode' in found) return notFoundAnswer(found.notFoundMode);
+    lic = found.row;
+  } else {
+    const row = await read();
+    if (!row) return notFound(deps, ref.productId);
+    lic = row;
+  }
   const now = await licenseNow(deps, lic);
   let activation: repo.ActivationRow | undefined;
   if (activationId) activation = (await repo.touchActivation(deps.db, lic.id, activationId, now)) ?? (await repo.findActivation(deps.db, lic.id, activationId));

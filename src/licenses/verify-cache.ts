@@ -1,6 +1,7 @@
 import type { Database } from '../db';
 import { TtlCache } from '../platform/cache';
 import { changeFeed } from '../platform/changes';
+import type { Mode } from '../platform/tables';
 import type { LicenseRow } from './repo';
 
 /** Channel of license changes (src/db/migrations/013_license_change_notify.sql); the payload is the license id. */
@@ -17,20 +18,29 @@ export type VerifyRow = LicenseRow & { active_count: number };
  *   connection is down, at most LICENSE_CACHE_MS.
  * A read that was in flight when anything changed is not stored (the generation moved), so an older row can never
  * be put back after an invalidation.
+ *
+ * Keys that are not a license of the product are remembered too (negative entries, with the mode their not_found
+ * answer carries), so a flood of unknown keys costs no statement after the first of each: the abuse path must not
+ * cost more than the real one. Issuing a license ends them in every process: any license change, an insert included
+ * (migration 023), empties all negative entries, in this process at the write and in others at the notification.
  */
 export class LicenseVerifyCache {
   readonly #rows: TtlCache<VerifyRow>;
+  readonly #absent: TtlCache<Mode>;
   #generation = 0;
 
   constructor(database: Database, ttlMs: number) {
     this.#rows = new TtlCache<VerifyRow>(ttlMs);
+    this.#absent = new TtlCache<Mode>(ttlMs);
     const clear = () => {
       this.#generation++;
       this.#rows.clear();
+      this.#absent.clear();
     };
     changeFeed(database).on(LICENSE_CHANGED, (licenseId) => {
       this.#generation++;
       this.#rows.deleteWhere((_k, v) => v.id === licenseId);
+      this.#absent.clear();
     });
     database.onWrite('licenses', clear);
     // Recording a verify (last_verified_at) changes nothing cached; anything else about activations changes the count.
@@ -49,6 +59,22 @@ export class LicenseVerifyCache {
     const row = await read();
     if (row && generation === this.#generation) this.#rows.set(key, row);
     return row;
+  }
+
+  /**
+   * The row, or the mode of the not_found answer when there is none: `modeOf` is asked only on a miss, and a miss is
+   * remembered as a negative entry unless something about licenses changed while it was read.
+   */
+  async lookup(keyHash: string, productId: string, read: () => Promise<VerifyRow | undefined>, modeOf: () => Promise<Mode>): Promise<{ row: VerifyRow } | { notFoundMode: Mode }> {
+    const key = `${keyHash}|${productId}`;
+    const absent = this.#absent.get(key);
+    if (absent) return { notFoundMode: absent };
+    const generation = this.#generation;
+    const row = await this.get(keyHash, productId, read);
+    if (row) return { row };
+    const mode = await modeOf();
+    if (generation === this.#generation) this.#absent.set(key, mode);
+    return { notFoundMode: mode };
   }
 }
 

@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import * as ed from '@noble/ed25519';
+import { sql } from 'kysely';
 import { jsonb } from '../../src/db';
+import { changeFeed } from '../../src/platform/changes';
+import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
 import { newId } from '../../src/platform/ids';
 import type { Mode } from '../../src/platform/tables';
 import { issueLicensesForOrder } from '../../src/licenses/issue-on-payment';
@@ -255,4 +258,36 @@ export async function addEndpoint(t: Pick<Ctx, 'db' | 'clock'>, storeId: string,
     })
     .execute();
   return { id, secret };
+}
+
+// ---------- statement counts and change notifications (verify cache, statement-count guard) ----------
+
+/** Statements the app's process sends to its database while `f` runs. */
+export async function statementsOf(t: Pick<TestApp, 'deps'>, f: () => Promise<unknown>): Promise<number> {
+  const before = t.deps.database.stats.statements;
+  await f();
+  return t.deps.database.stats.statements - before;
+}
+
+/**
+ * Waits until every change notification committed so far on `channels` (license changes by default) has reached this
+ * process. Notifications arrive in commit order on the listening connection, so a marker sent now arrives after them:
+ * without this, a late notification of an earlier write (a busy machine) could empty a freshly primed cache and look
+ * like a cache miss.
+ */
+export async function licenseNotificationsDelivered(t: Pick<TestApp, 'deps' | 'db'>, channels: string[] = [LICENSE_CHANGED]): Promise<void> {
+  const feed = changeFeed(t.deps.database);
+  await Promise.all(
+    channels.map(async (channel) => {
+      const marker = `marker_${nonce()}`;
+      let off: () => unknown = () => undefined;
+      const seen = new Promise<void>((resolve) => {
+        off = feed.on(channel, (k) => k === marker && resolve());
+      });
+      await feed.ready();
+      await sql`select pg_notify(${channel}, ${marker})`.execute(t.db);
+      await seen;
+      off();
+    }),
+  );
 }

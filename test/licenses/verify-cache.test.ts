@@ -6,9 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { DAY } from '../../src/platform/clock';
-import { createLicenseTestApp, licensed, nonce } from './factory';
-import { changeFeed } from '../../src/platform/changes';
-import { LICENSE_CHANGED } from '../../src/licenses/verify-cache';
+import { createLicenseTestApp, licenseNotificationsDelivered, licensed, nonce, statementsOf as statementsOfApp } from './factory';
 
 let t: TestApp;
 let s: TestStore;
@@ -28,28 +26,8 @@ const verify = async (key: string, productId: string, extra: Record<string, unkn
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
 };
-/** Statements the app sends while running `f`. */
-async function statementsOf(f: () => Promise<unknown>): Promise<number> {
-  const before = t.deps.database.stats.statements;
-  await f();
-  return t.deps.database.stats.statements - before;
-}
-
-/**
- * Waits until every change notification committed so far has reached this process. Notifications arrive in commit
- * order on the listening connection, so a marker sent now arrives after them: without this, a late notification of
- * an earlier write (a busy machine) could empty a freshly primed cache and look like a cache miss of the code's own.
- */
-async function notificationsDelivered(): Promise<void> {
-  const marker = `marker_${nonce()}`;
-  let off: () => unknown = () => undefined;
-  const seen = new Promise<void>((resolve) => {
-    off = changeFeed(t.deps.database).on(LICENSE_CHANGED, (k) => k === marker && resolve());
-  });
-  await sql`select pg_notify(${LICENSE_CHANGED}, ${marker})`.execute(t.db);
-  await seen;
-  off();
-}
+const statementsOf = (f: () => Promise<unknown>) => statementsOfApp(t, f);
+const notificationsDelivered = () => licenseNotificationsDelivered(t);
 
 test('a warm verify sends no statement, and expiry is still decided against the clock at request time', async () => {
   const { key, productId } = await licensed(t, s.storeId, { validityDays: 30 });
@@ -112,4 +90,51 @@ test("a change this process did not write through its query builder (another pro
     if (status !== 'revoked') await new Promise((r) => setTimeout(r, 10));
   }
   assert.equal(status, 'revoked');
+});
+
+/**
+ * A second product whose order's license was never issued (removed before the test looks), and a function that
+ * issues it with the key of license `licenseId`: the insert that must end a negative entry of that key.
+ */
+async function productAwaitingKeyOf(licenseId: string, how: 'builder' | 'raw') {
+  const other = await licensed(t, s.storeId);
+  await sql`delete from licenses where id = ${other.licenseId}`.execute(t.db);
+  await notificationsDelivered();
+  const issue = async () => {
+    const id = `lic_copy_${nonce().slice(0, 16)}`;
+    if (how === 'raw') {
+      // Raw SQL is invisible to this process's write watch: only the database trigger's notification can tell the cache.
+      await sql`insert into licenses select (jsonb_populate_record(l, jsonb_build_object('id', ${id}::text, 'product_id', ${other.productId}::text, 'order_id', ${other.orderId}::text))).* from licenses l where l.id = ${licenseId}`.execute(t.db);
+      return;
+    }
+    const row = await t.db.selectFrom('licenses').selectAll().where('id', '=', licenseId).executeTakeFirstOrThrow();
+    await t.db.insertInto('licenses').values({ ...row, id, product_id: other.productId, order_id: other.orderId }).execute();
+  };
+  return { productId: other.productId, issue };
+}
+
+test('an unknown key is remembered (no statement on the next call), and issuing it in this process answers at once', async () => {
+  const { key, licenseId } = await licensed(t, s.storeId);
+  const other = await productAwaitingKeyOf(licenseId, 'builder');
+  assert.equal((await verify(key, other.productId)).status, 'not_found');
+  let answer: any;
+  assert.equal(await statementsOf(async () => (answer = await verify(key, other.productId))), 0, 'the negative entry answers');
+  assert.equal(answer.status, 'not_found');
+  assert.equal(answer.mode, 'test');
+  await other.issue();
+  assert.equal((await verify(key, other.productId)).status, 'active');
+});
+
+test('a license issued by another process (seen only by notification) ends the negative entry', async () => {
+  const { key, licenseId } = await licensed(t, s.storeId);
+  const other = await productAwaitingKeyOf(licenseId, 'raw');
+  assert.equal((await verify(key, other.productId)).status, 'not_found');
+  assert.equal(await statementsOf(() => verify(key, other.productId)), 0, 'the negative entry answers');
+  await other.issue();
+  let status = '';
+  for (let i = 0; i < 500 && status !== 'active'; i++) {
+    status = (await verify(key, other.productId)).status;
+    if (status !== 'active') await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(status, 'active');
 });
