@@ -1,7 +1,7 @@
 import { loadConfig } from './config';
 import { createRuntime } from './runtime';
 import { registerMailHook } from './mail/module';
-import { createDemo, demoBanner, demoRestartBanner, findDemoStore, hasAnyStore } from './demo';
+import { createDemo, createDemoIfEmpty, demoBanner, demoRestartBanner, findDemoStore } from './demo';
 import { openDatabase } from './db';
 import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
 import { systemClock } from './platform/clock';
@@ -87,9 +87,9 @@ export async function main(argv: string[]): Promise<void> {
       const log = rt.deps.log;
       // Demo on first start: embedded database only, unless asked for with --demo. Never live mode.
       const wantDemo = args.includes('--demo') || (!config.databaseUrl && !args.includes('--no-demo'));
-      if (wantDemo && !(await hasAnyStore(rt.deps))) {
-        const info = await createDemo(rt.deps);
-        process.stdout.write(demoBanner(info, config.publicBaseUrl) + '\n');
+      const created = wantDemo ? await createDemoIfEmpty(rt.deps) : null;
+      if (created) {
+        process.stdout.write(demoBanner(created, config.publicBaseUrl) + '\n');
       } else if (wantDemo) {
         const demoId = await findDemoStore(rt.deps);
         if (demoId) process.stdout.write(demoRestartBanner(demoId, config.publicBaseUrl) + '\n');
@@ -101,11 +101,12 @@ export async function main(argv: string[]): Promise<void> {
       const shutdown = async (signal: string) => {
         if (closing) return;
         closing = true;
-        log.info({ signal }, 'shutting down: finishing in-flight requests');
-        const force = setTimeout(() => process.exit(1), 30_000);
+        // A last resort if draining itself hangs (the database does not answer): the drain delay, the timeout, a margin.
+        const force = setTimeout(() => process.exit(1), config.drainDelayMs + config.shutdownTimeoutMs + 5_000);
         force.unref();
-        await rt.close();
-        process.exit(0);
+        const clean = await rt.drain({ delayMs: config.drainDelayMs, reason: signal });
+        log.info({ clean }, 'stopped');
+        process.exit(clean ? 0 : 1);
       };
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -116,12 +117,18 @@ export async function main(argv: string[]): Promise<void> {
       const rt = await createRuntime(config);
       rt.deps.worker.start();
       rt.deps.log.info({ worker: rt.deps.worker.id }, 'worker started');
-      const stop = async () => {
-        await rt.close();
-        process.exit(0);
+      let closing = false;
+      const stop = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        const force = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000);
+        force.unref();
+        // No listener to drain: the running job finishes, claimed ones are released.
+        const clean = await rt.drain({ delayMs: 0, reason: signal });
+        process.exit(clean ? 0 : 1);
       };
-      process.on('SIGTERM', () => void stop());
-      process.on('SIGINT', () => void stop());
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => void stop('SIGINT'));
       return;
     }
     case 'migrate': {
