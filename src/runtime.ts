@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
+import { serveControlSocket } from './db/backup';
 import { systemClock, type Clock } from './platform/clock';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
@@ -73,10 +74,14 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const worker = new Worker(database.db, clock, log);
+  // The embedded database admits one process: `commerce backup` asks this one for a copy over DATA_DIR/control.sock.
+  const stopControl =
+    !opts.database && database.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? await serveControlSocket(database, config.dataDir, log) : async () => {};
   const lifecycle: Lifecycle = { draining: false };
   const deps: AppDeps = { config, database, db: database.db, clock, redis, log, worker, lifecycle };
   const app = await buildApp(deps);
   const release = async () => {
+    await stopControl();
     redis?.disconnect();
     await database.close();
   };
