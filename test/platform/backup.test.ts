@@ -5,7 +5,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { openPGlite } from '../../src/db';
@@ -13,15 +13,6 @@ import { TEST_CARDS } from '../../src/payments';
 
 const run = promisify(execFile);
 const BIN = join(process.cwd(), 'bin/commerce.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as any).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function envFor(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {

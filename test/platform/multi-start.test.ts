@@ -4,21 +4,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports';
 import pg from 'pg';
 import { listMigrations } from '../../src/db';
 
 const BIN = join(process.cwd(), 'bin/commerce.js');
 const BASE_URL = process.env.TEST_DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as any).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The same server URL with another database name. */
 function withDatabase(url: string, name: string): string {
