@@ -85,14 +85,17 @@ test('a backup taken while the embedded server takes writes restores to a databa
     const licenseKey = order.licenses[0].key as string;
 
     // Write load: four clients creating products back to back, while the backup is taken.
-    const created: Array<{ id: string; at: number }> = [];
+    // `sentAt`: when the request left; `at`: when its answer arrived (the write had committed by then).
+    const created: Array<{ id: string; sentAt: number; at: number }> = [];
     let stop = false;
     let n = 0;
     const writer = async () => {
       while (!stop) {
+        const sentAt = Date.now();
         const res = await fetch(`${base}/admin/v1/products`, { method: 'POST', headers: owner, body: JSON.stringify({ mode: 'test', type: 'one_time', name: `부하 상품 ${++n}`, pricing: { price: 1000 + n } }) });
         assert.equal(res.status, 201, await res.clone().text());
-        created.push({ id: ((await res.json()) as { id: string }).id, at: Date.now() });
+        const at = Date.now();
+        created.push({ id: ((await res.json()) as { id: string }).id, sentAt, at });
       }
     };
     const writers = Array.from({ length: 4 }, writer);
@@ -100,17 +103,19 @@ test('a backup taken while the embedded server takes writes restores to a databa
     const backupStarted = Date.now();
     const backup = await run(process.execPath, [BIN, 'backup', file], { env: envFor(dirA) });
     const backupEnded = Date.now();
-    await new Promise((r) => setTimeout(r, 300));
+    // Keep writing a little after the backup: those writes must not be in it.
+    for (let i = 0; i < 200 && created.filter((c) => c.sentAt > backupEnded).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
     stop = true;
     await Promise.all(writers);
     assert.match(backup.stdout, /backup written: .* from the running server/);
     assert.match(backup.stdout, /master key is not in it/);
     assert.equal(statSync(file).mode & 0o777, 0o600, 'the backup file is readable by its owner only');
     const before = created.filter((c) => c.at < backupStarted).map((c) => c.id);
-    const after = created.filter((c) => c.at > backupEnded).map((c) => c.id);
+    // Sent after the backup command had exited, so after the copy was taken: never in it.
+    const after = created.filter((c) => c.sentAt > backupEnded).map((c) => c.id);
     assert.ok(before.length > 5 && after.length > 0, `writes before (${before.length}) and after (${after.length}) the backup`);
-    assert.match(a.out(), /backup served on the control socket/);
     assert.equal(await a.stop(), 0);
+    assert.match(a.out(), /backup served on the control socket/);
 
     // Restore into a new data directory: refused without the master key, then done with it.
     const noKey = await run(process.execPath, [BIN, 'restore', file], { env: envFor(dirB) }).then(

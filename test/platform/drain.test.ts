@@ -22,7 +22,7 @@ function get(port: number, path: string, agent: http.Agent | false, headers: Rec
   });
 }
 
-const DRAIN_DELAY_MS = 2000;
+const DRAIN_DELAY_MS = 3000;
 
 test('SIGTERM under load: /ready turns 503 at once, every request sent before and during the drain delay answers 200, exit 0', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-drain-'));
@@ -69,7 +69,7 @@ test('SIGTERM under load: /ready turns 503 at once, every request sent before an
     const sigtermAt = Date.now();
     child.kill('SIGTERM');
     // New requests are still served until shortly before the listener closes (a proxy stops sending once /ready is 503).
-    stopAt = sigtermAt + DRAIN_DELAY_MS - 500;
+    stopAt = sigtermAt + DRAIN_DELAY_MS - 1000;
 
     let ready = await get(port, '/ready', false);
     const readyAt = Date.now();
@@ -79,7 +79,8 @@ test('SIGTERM under load: /ready turns 503 at once, every request sent before an
     }
     assert.equal(ready.status, 503, '/ready answers 503 while draining');
     assert.equal(JSON.parse(ready.body).status, 'draining');
-    assert.ok(Date.now() - sigtermAt < 1000, `503 soon after SIGTERM (${readyAt - sigtermAt} ms)`);
+    // The first /ready after SIGTERM already says so (a loaded machine may take a moment to deliver the signal).
+    assert.ok(Date.now() - sigtermAt < 1500, `503 soon after SIGTERM (${readyAt - sigtermAt} ms)`);
 
     await Promise.all(loaders);
     assert.ok(inFlightAtSigterm > 0, 'requests were in flight when SIGTERM arrived');
