@@ -6,11 +6,14 @@ import { claimJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from '.
 
 export type JobHandler = (payload: Record<string, unknown>, ctx: { now: Date; attempt: number; job: ClaimedJob }) => Promise<void>;
 
-/** A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. */
+/**
+ * A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. `signal` aborts
+ * when the worker stops: a task working through a backlog finishes what it holds and takes no more.
+ */
 export interface BackgroundTask {
   name: string;
   intervalMs: number;
-  run(now: Date): Promise<number>;
+  run(now: Date, ctx: { signal: AbortSignal }): Promise<number>;
 }
 
 /**
@@ -28,6 +31,7 @@ export class Worker {
   #busy = new Set<string>();
   /** Set by stop(): the job being run finishes, nothing new starts, claimed jobs not yet started are released. */
   #stopping = false;
+  #abort = new AbortController();
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: FastifyBaseLogger, private readonly pollMs = 1000) {}
 
@@ -49,7 +53,7 @@ export class Worker {
       if (opts.respectIntervals && !this.#busy.has(task.name) && t - (this.#lastRun.get(task.name) ?? 0) < task.intervalMs) continue;
       this.#lastRun.set(task.name, t);
       try {
-        const n = await task.run(this.clock.now());
+        const n = await task.run(this.clock.now(), { signal: this.#abort.signal });
         if (n > 0) this.#busy.add(task.name);
         else this.#busy.delete(task.name);
         done += n;
@@ -86,6 +90,7 @@ export class Worker {
     if (!this.#stopped) return;
     this.#stopped = false;
     this.#stopping = false;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     const tick = () => {
       if (this.#stopped) return;
       let worked = false;
@@ -109,6 +114,7 @@ export class Worker {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#stopping = true;
+    this.#abort.abort();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#running) await this.#running;
   }
