@@ -60,11 +60,18 @@ export async function serveControlSocket(database: Database, dataDir: string, lo
         });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(path, () => resolve());
-  });
-  chmodSync(path, 0o600);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => resolve());
+    });
+    chmodSync(path, 0o600);
+  } catch (err) {
+    // E.g. a DATA_DIR path longer than a Unix socket path may be (about 100 bytes): serve anyway, without live backups.
+    log.warn({ err: String(err), path }, 'control socket unavailable: `commerce backup` needs the server stopped');
+    server.close();
+    return async () => {};
+  }
   return () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
