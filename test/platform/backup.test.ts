@@ -99,7 +99,8 @@ test('a backup taken while the embedded server takes writes restores to a databa
       }
     };
     const writers = Array.from({ length: 4 }, writer);
-    await new Promise((r) => setTimeout(r, 800));
+    // Some writes answered before the backup starts (however slow the machine is), more while it runs.
+    for (let i = 0; i < 600 && created.length < 8; i++) await new Promise((r) => setTimeout(r, 50));
     const backupStarted = Date.now();
     const backup = await run(process.execPath, [BIN, 'backup', file], { env: envFor(dirA) });
     const backupEnded = Date.now();
