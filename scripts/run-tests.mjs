@@ -10,10 +10,11 @@
 //
 // TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
 // database or on sockets part of the time).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism, tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 
 function walk(dir, out = []) {
   let entries;
@@ -58,11 +59,35 @@ const queue = [...files].sort((a, b) => weight(b) - weight(a));
 const started = Date.now();
 const results = [];
 
+/**
+ * On the embedded database every test file starts PGlite, whose initdb costs seconds of CPU; instead each file loads a
+ * migrated copy made once here (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts). The copy is named by a hash of the
+ * migrations and the PGlite version, so a changed migration makes a new one. Without it the files run initdb as before.
+ */
+function pgliteTemplate() {
+  if (process.env.TEST_DATABASE_URL || process.env.TEST_PGLITE_TEMPLATE === '') return process.env.TEST_PGLITE_TEMPLATE;
+  const h = createHash('sha256');
+  const migrations = join('src', 'db', 'migrations');
+  for (const f of readdirSync(migrations).sort()) h.update(f).update(readFileSync(join(migrations, f)));
+  h.update(readFileSync(join('node_modules', '@electric-sql', 'pglite', 'package.json')));
+  const file = join(tmpdir(), `commerce-test-pglite-${h.digest('hex').slice(0, 16)}.tar`);
+  if (existsSync(file)) return file;
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join('test', 'helpers', 'pglite-template.ts'), file], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.log('could not make the migrated PGlite template; each file will create its own database');
+    return undefined;
+  }
+  console.log(`made the migrated PGlite template in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${file}`);
+  return file;
+}
+const template = pgliteTemplate();
+
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=spec', file], {
-      env: { ...process.env, NODE_ENV: 'test' },
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/cpu-report.mjs', '--test-reporter=spec', file], {
+      env: { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PGLITE_TEMPLATE: template } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -71,7 +96,7 @@ function runFile(file) {
     child.on('close', (code, signal) => {
       const seconds = (Date.now() - t0) / 1000;
       const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-      const r = { file, seconds, ok: code === 0, code: code ?? signal, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled') };
+      const r = { file, seconds, ok: code === 0, code: code ?? signal, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled'), cpu: count('cpu_ms') / 1000 };
       if (r.pass + r.fail + r.cancelled + r.skipped === 0) r.ok = false; // a file that ran no test at all is a failure, not a pass
       process.stdout.write(`\n━━ ${file} — ${r.ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n${out}`);
       resolve(r);
@@ -96,6 +121,7 @@ for (const [part, s] of [...byPart].sort((a, b) => b[1] - a[1])) console.log(`${
 console.log('\n━━ slowest files');
 for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`${r.seconds.toFixed(1).padStart(8)}  ${r.file}`);
 const failed = results.filter((r) => !r.ok);
+console.log(`\n━━ CPU: ${(sum('cpu') / 60).toFixed(1)} min in all (user + system, every file's process); with ${availableParallelism()} cores no run can take less than ${(sum('cpu') / 60 / availableParallelism()).toFixed(1)} min`);
 console.log(`\n━━ ${label}: ${results.length} files, ${sum('pass')} tests passed, ${sum('fail')} failed, ${sum('cancelled')} cancelled, ${sum('skipped')} skipped, in ${(total / 60).toFixed(1)} min (${total.toFixed(0)} s)`);
 if (failed.length) {
   console.log('failed files:');

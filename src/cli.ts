@@ -69,7 +69,7 @@ function flag(args: string[], name: string): string | undefined {
 
 async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config: ReturnType<typeof loadConfig> }) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements });
   // Events these commands write (a reconciliation applying a refund) get their buyer mails as in the server.
   registerMailHook();
   try {
@@ -145,7 +145,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'migrate': {
       const config = loadConfig();
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements });
       const applied = await database.migrate();
       await database.close();
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');

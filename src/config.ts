@@ -11,6 +11,20 @@ export interface Config {
   publicBaseUrl: string;
   /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | null;
+  /**
+   * DATABASE_DIRECT_URL: a direct connection to PostgreSQL (not through PgBouncer) for LISTEN/NOTIFY (cache
+   * invalidation across processes) and migrations (a session advisory lock); defaults to DATABASE_URL. Set it when
+   * DATABASE_URL points at a pooler in transaction mode, where a session's LISTEN or lock would land on a server
+   * connection other clients then share.
+   */
+  databaseDirectUrl: string | null;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: run parameterized queries as named prepared statements (planned once per
+   * connection). Named statements live in a server session, so PgBouncer before 1.21 in transaction mode breaks them.
+   * Default: on, except off when DATABASE_DIRECT_URL differs from DATABASE_URL (a pooler is in front); set it
+   * explicitly to override either way.
+   */
+  databasePreparedStatements: boolean;
   dataDir: string;
   databasePoolSize: number;
   redisUrl: string | null;
@@ -255,11 +269,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const format = logFormat(env);
   const dataDir = env.DATA_DIR || './data';
   const databaseUrl = env.DATABASE_URL || null;
+  if (env.DATABASE_DIRECT_URL && !databaseUrl) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL: it is the direct connection beside a pooled one');
+  const databaseDirectUrl = databaseUrl ? env.DATABASE_DIRECT_URL || databaseUrl : null;
   const config: Config = {
     port,
     host: env.HOST || '127.0.0.1',
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
+    databaseDirectUrl,
+    databasePreparedStatements: bool(env, 'DATABASE_PREPARED_STATEMENTS', databaseDirectUrl === databaseUrl),
     dataDir,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     redisUrl: env.REDIS_URL || null,

@@ -65,7 +65,7 @@ export interface Runtime {
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
   const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }));
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements }));
   const applied = await database.migrate();
   // With several processes starting together exactly one applies the migrations (the others wait on its lock).
   if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);

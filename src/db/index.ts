@@ -152,7 +152,6 @@ export function lockDataDir(dataDir: string): () => void {
   return release;
 }
 
-/** Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes). */
 /** The PostgreSQL major version of the embedded database this build ships (PGlite 0.5.x). */
 export const EMBEDDED_PG_MAJOR = '18';
 
@@ -178,7 +177,31 @@ export function refuseOtherMajorVersion(dir: string): void {
   );
 }
 
-export async function openPGlite(dataDir: string): Promise<Database> {
+/**
+ * Applies pending migrations to a PGlite instance, each in its own transaction; returns the versions applied now.
+ * PGlite is one process's own, so no lock is needed.
+ */
+export async function migratePGlite(pglite: PGlite): Promise<string[]> {
+  await pglite.exec(MIGRATION_TABLE);
+  const applied = new Set((await pglite.query<{ version: string }>('select version from schema_migrations')).rows.map((r) => r.version));
+  const done: string[] = [];
+  for (const m of listMigrations()) {
+    if (applied.has(m.version)) continue;
+    await pglite.transaction(async (tx) => {
+      await tx.exec(m.sql);
+      await tx.query('insert into schema_migrations (version) values ($1)', [m.version]);
+    });
+    done.push(m.version);
+  }
+  return done;
+}
+
+/**
+ * Opens PGlite: `memory://` for an in-memory database, else a directory (locked against other processes).
+ * `loadDataDir` starts it from a tarball made by PGlite's dumpDataDir instead of an empty cluster (the
+ * test runner makes one migrated template per run: PGlite's initdb costs seconds of CPU, loading the copy a fraction).
+ */
+export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
@@ -196,7 +219,8 @@ export async function openPGlite(dataDir: string): Promise<Database> {
   try {
     // Loaded only for the embedded database: a PostgreSQL deployment never pays for PGlite's module in memory.
     const { PGlite } = await import('@electric-sql/pglite');
-    pglite = new PGlite(inMemory ? undefined : dir, {
+    pglite = new PGlite(inMemory ? 'memory://' : dir, {
+      ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });
     await pglite.waitReady;
@@ -220,18 +244,7 @@ export async function openPGlite(dataDir: string): Promise<Database> {
     },
     async migrate() {
       // Runs before anything else uses the database, so the driver mutex is not contended here.
-      await pglite.exec(MIGRATION_TABLE);
-      const applied = new Set((await pglite.query<{ version: string }>('select version from schema_migrations')).rows.map((r) => r.version));
-      const done: string[] = [];
-      for (const m of listMigrations()) {
-        if (applied.has(m.version)) continue;
-        await pglite.transaction(async (tx) => {
-          await tx.exec(m.sql);
-          await tx.query('insert into schema_migrations (version) values ($1)', [m.version]);
-        });
-        done.push(m.version);
-      }
-      return done;
+      return migratePGlite(pglite);
     },
     async ping() {
       await sql`select 1`.execute(db);
@@ -259,7 +272,15 @@ function dumpPGlite(db: Db, pglite: PGlite): Promise<Blob> {
   return db.connection().execute(() => pglite.dumpDataDir('gzip'));
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+export interface PostgresOptions {
+  /** Connection for LISTEN and migrations (session state); defaults to `url`. See Config.databaseDirectUrl. */
+  directUrl?: string | null;
+  /** Named prepared statements (default true); false for a pooler in transaction mode. */
+  preparedStatements?: boolean;
+}
+
+export async function openPostgres(url: string, poolSize = 10, opts: PostgresOptions = {}): Promise<Database> {
+  const directUrl = opts.directUrl || url;
   const types = {
     getTypeParser(oid: number, format?: any) {
       if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
@@ -277,10 +298,13 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     client.on('error', () => {});
   });
   const stats = { statements: 0 };
-  // Parameterized statements run as named prepared statements: planned once per connection, not on every call.
+  // Parameterized statements run as named prepared statements (planned once per connection, not on every call),
+  // unless a transaction-mode pooler is in front: then every statement is an unnamed one, valid for one round trip.
   const watch = new WriteWatch();
-  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++) })), plugins: [watch] });
-  const listener = new PgListener(url);
+  const prepared = opts.preparedStatements ?? true;
+  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++, prepared) })), plugins: [watch] });
+  // LISTEN and the migration lock are session state: they go over the direct connection, never through a pooler.
+  const listener = new PgListener(directUrl);
   return {
     kind: 'postgres',
     db,
@@ -288,7 +312,11 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     onWrite: (table, handler) => watch.on(table, handler),
     listen: (channel, handler) => listener.listen(channel, handler),
     async migrate() {
-      const client = await pool.connect();
+      // A connection of its own on the direct URL: the session advisory lock must be taken and released on the same
+      // server session, which a transaction-mode pooler does not promise between two statements.
+      const client = new pg.Client({ connectionString: directUrl });
+      client.on('error', () => {});
+      await client.connect();
       const done: string[] = [];
       try {
         // One migrator at a time across processes.
@@ -310,7 +338,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
         }
       } finally {
         await client.query('select pg_advisory_unlock(727274)').catch(() => {});
-        client.release();
+        await client.end().catch(() => {});
       }
       return done;
     },
@@ -396,8 +424,10 @@ export async function notify(executor: Db, channel: string, payload: string): Pr
   await sql`select pg_notify(${channel}, ${payload})`.execute(executor);
 }
 
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string; poolSize?: number }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize) : openPGlite(opts.dataDir);
+export async function openDatabase(
+  opts: { databaseUrl: string | null; dataDir: string; poolSize?: number } & PostgresOptions,
+): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, opts) : openPGlite(opts.dataDir);
 }
 
 /** Writes a JS value into a jsonb column the same way on both drivers. */

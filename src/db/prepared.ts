@@ -11,8 +11,12 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
  *
  * Statements without parameters (BEGIN, COMMIT, migrations with several commands) stay on the simple protocol:
  * a named statement must be a single command.
+ *
+ * `named = false` sends every parameterized statement as pg's unnamed statement instead (parsed and planned on each
+ * call): what a pooler in transaction mode needs, where the next statement may run on another server connection that
+ * never saw the named one (PgBouncer before 1.21).
  */
-export function preparedPool(pool: pg.Pool, onStatement?: () => void): PostgresPool {
+export function preparedPool(pool: pg.Pool, onStatement?: () => void, named = true): PostgresPool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string => {
     let name = names.get(text);
@@ -30,7 +34,7 @@ export function preparedPool(pool: pg.Pool, onStatement?: () => void): PostgresP
       return {
         query(sqlOrCursor: any, parameters?: ReadonlyArray<unknown>): any {
           onStatement?.();
-          if (typeof sqlOrCursor === 'string' && parameters && parameters.length > 0) {
+          if (named && typeof sqlOrCursor === 'string' && parameters && parameters.length > 0) {
             return client.query({ name: nameOf(sqlOrCursor), text: sqlOrCursor, values: parameters as unknown[] });
           }
           return client.query(sqlOrCursor, parameters as unknown[]);

@@ -120,7 +120,7 @@ function requestForm(r: Receipt, token: string, action: string, form: ReceiptFor
   <form method="post" action="${action}" novalidate>
     ${hidden(token, c.lang)}
     <label for="amount">${c.form.amount}</label>
-    <input id="amount" name="amount" type="text" inputmode="numeric" autocomplete="off" value="${form?.amount ?? String(r.refundable)}">
+    <input id="amount" name="amount" type="text" inputmode="numeric" autocomplete="off" value="${form?.amount ?? r.refundable.toLocaleString('en-US')}">
     <p class="hint">${c.form.amountHint}</p>
     <label for="reason">${c.form.reason}</label>
     <textarea id="reason" name="reason" maxlength="500" placeholder="${c.form.placeholder}">${form?.reason ?? ''}</textarea>

@@ -55,7 +55,7 @@ test('a buyer files a refund request from the receipt link in Chromium; the sell
     const opened = await page.goto(paidEvent.payload.data.receiptUrl);
     assert.equal(opened?.status(), 200);
     assert.equal(await page.textContent('#order-status'), '결제 완료');
-    assert.equal(await page.inputValue('#amount'), '15000', 'defaults to everything refundable');
+    assert.equal(await page.inputValue('#amount'), '15,000', 'defaults to everything refundable, with separators');
     await page.fill('#reason', '구매한 책이 이미 있어서 환불 부탁드립니다.');
     await page.screenshot({ path: `${SHOTS}/refund-receipt-form-390x844.png`, fullPage: true });
     await Promise.all([page.waitForURL(/done=filed/), page.click('#refund-form button[type=submit]')]);

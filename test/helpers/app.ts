@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../../src/config';
 import { openPGlite, openPostgres, type Database } from '../../src/db';
 import { ManualClock } from '../../src/platform/clock';
@@ -19,7 +20,7 @@ import { Redis } from 'ioredis';
 export async function createTestDatabase(): Promise<Database & { drop(): Promise<void>; url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const d = await openPGlite('memory://');
+    const d = await openPGlite('memory://', { loadDataDir: pgliteTemplate() });
     await d.migrate();
     return { ...d, drop: () => d.close() };
   }
@@ -45,6 +46,15 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
       await a.end();
     },
   };
+}
+
+let template: Blob | undefined;
+/** The migrated PGlite template the test runner made for this run (TEST_PGLITE_TEMPLATE), if any. */
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env.TEST_PGLITE_TEMPLATE;
+  if (!file) return undefined;
+  template ??= new Blob([readFileSync(file)]);
+  return template;
 }
 
 export interface TestApp {

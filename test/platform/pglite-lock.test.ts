@@ -92,7 +92,7 @@ test('`commerce key create` on the DATA_DIR of a running server fails at once wi
   try {
     let out = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 180_000);
       server.stdout.on('data', (d) => {
         out += d;
         if (out.includes('API docs:')) {

@@ -60,7 +60,7 @@ test('the form defaults to everything refundable; after filing the page shows th
   const order = await buy(c, p.id);
   const r = receipt(order);
   const before = await page(`${r.path}?t=${r.token}`);
-  assert.match(before.body, /id="amount" name="amount"[^>]*value="12000"/);
+  assert.match(before.body, /id="amount" name="amount"[^>]*value="12,000"/, 'the refundable amount is shown with separators');
   assert.match(before.body, /청약철회 기간: \d{4}년 \d{1,2}월 \d{1,2}일 오후 11:59까지/);
   const res = await fileRaw(c, order, { amount: '12,000', reason: '<script>alert(1)</script>' });
   assert.equal(res.statusCode, 303);
