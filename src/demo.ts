@@ -53,7 +53,7 @@ export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>)
  * Returns null when the database already had a store.
  */
 export async function createDemoIfEmpty(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'database'>): Promise<DemoInfo | null> {
-  return withAdvisoryLock(deps.database, LOCK_KEYS.demo, async (db) => {
+  return withAdvisoryLock(deps.database, deps.config.databaseDirectUrl || deps.config.databaseUrl, LOCK_KEYS.demo, async (db) => {
     if (await hasAnyStore({ db })) return null;
     return createDemo({ ...deps, db });
   });

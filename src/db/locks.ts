@@ -1,25 +1,33 @@
-import { sql } from 'kysely';
+import pg from 'pg';
 import type { Database, Db } from './index';
 
 /** Advisory lock keys, one per purpose (the migrations use 727274 in ./index.ts). */
 export const LOCK_KEYS = { demo: 727275 } as const;
 
 /**
- * Runs `fn` while holding a PostgreSQL session advisory lock, on one connection that `fn` receives as its database
- * (it may open transactions on it; it must not use the pooled `db`, which would wait for a second connection). Other
- * processes asking for the same key wait until `fn` is done. The embedded database admits one process (its data
- * directory is locked), so there `fn` simply runs.
- *
- * A session lock needs a session: through a transaction-pooling PgBouncer it must be given a direct connection.
+ * Runs `fn` while holding a PostgreSQL session advisory lock: other processes asking for the same key wait until `fn`
+ * is done. The lock is session state, so it is taken on a connection of its own to `directUrl` (DATABASE_DIRECT_URL,
+ * never through a transaction-pooling PgBouncer), while `fn` works through the usual pool. The embedded database admits
+ * one process (its data directory is locked), so there `fn` simply runs.
  */
-export async function withAdvisoryLock<T>(database: Pick<Database, 'kind' | 'db'>, key: number, fn: (db: Db) => Promise<T>): Promise<T> {
-  if (database.kind === 'pglite') return fn(database.db);
-  return database.db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${key})`.execute(conn);
+export async function withAdvisoryLock<T>(
+  database: Pick<Database, 'kind' | 'db'>,
+  directUrl: string | null,
+  key: number,
+  fn: (db: Db) => Promise<T>,
+): Promise<T> {
+  if (database.kind === 'pglite' || !directUrl) return fn(database.db);
+  const client = new pg.Client({ connectionString: directUrl });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [key]);
     try {
-      return await fn(conn);
+      return await fn(database.db);
     } finally {
-      await sql`select pg_advisory_unlock(${key})`.execute(conn).catch(() => {});
+      await client.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
     }
-  });
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
