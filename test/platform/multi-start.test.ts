@@ -6,7 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports';
 import pg from 'pg';
-import { listMigrations } from '../../src/db';
+import { listMigrations, openPostgres } from '../../src/db';
+import { createDemoIfEmpty } from '../../src/demo';
+import { loadConfig } from '../../src/config';
+import { systemClock } from '../../src/platform/clock';
 
 const BIN = join(process.cwd(), 'bin/commerce.js');
 const BASE_URL = process.env.TEST_DATABASE_URL;
@@ -81,6 +84,27 @@ test('three `start --demo` processes at once on an empty PostgreSQL database: on
     assert.deepEqual(await Promise.all(exits), [0, 0, 0], 'all stop cleanly');
   } finally {
     for (const c of children) c.kill('SIGKILL');
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
+});
+
+test('demo creation asked for by three connections at the same moment makes one store (the check and the creation share a lock)', { skip: BASE_URL ? false : 'PostgreSQL only: set TEST_DATABASE_URL' }, async () => {
+  const name = `wt_ops_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = withDatabase(BASE_URL!, name);
+  const databases = await Promise.all([1, 2, 3].map(() => openPostgres(url, 3)));
+  try {
+    await databases[0].migrate();
+    const config = loadConfig({ DATABASE_URL: url, MASTER_KEY: randomBytes(32).toString('hex') });
+    const results = await Promise.all(databases.map((database) => createDemoIfEmpty({ database, db: database.db, clock: systemClock, config })));
+    assert.equal(results.filter((r) => r !== null).length, 1, 'one caller created it, the others found a store');
+    const stores = await databases[0].db.selectFrom('stores').select('id').execute();
+    assert.equal(stores.length, 1);
+  } finally {
+    await Promise.all(databases.map((d) => d.close()));
     await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
     await admin.end();
   }
