@@ -1,8 +1,10 @@
 import { loadConfig } from './config';
 import { createRuntime } from './runtime';
 import { registerMailHook } from './mail/module';
-import { createDemo, demoBanner, demoRestartBanner, findDemoStore, hasAnyStore } from './demo';
+import { createDemo, createDemoIfEmpty, demoBanner, demoRestartBanner, findDemoStore } from './demo';
 import { openDatabase } from './db';
+import { backupEmbedded, backupPostgres, masterKeyAvailable, POSTGRES_BACKUP_HELP, readBackup, restoreEmbedded, writeBackup } from './db/backup';
+import { join } from 'node:path';
 import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
@@ -25,6 +27,16 @@ const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
     about: "compare one KST day of Toss Payments' transactions with the store's orders and refunds (live by default) and print the differences; runs now, in this process",
   },
   { name: 'demo', usage: 'commerce demo', about: 'create a demo store (test mode) and print its keys' },
+  {
+    name: 'backup',
+    usage: 'commerce backup FILE',
+    about: 'embedded database: write a consistent copy to FILE, from the running server or with it stopped. PostgreSQL: pg_dump --format=custom (or how to, without pg_dump). The master key is not in it: keep it apart',
+  },
+  {
+    name: 'restore',
+    usage: 'commerce restore FILE',
+    about: 'embedded database: replace DATA_DIR\'s database with a backup (the server must be stopped; the old one is moved aside). Needs the same master key. PostgreSQL: prints the pg_restore path',
+  },
 ];
 
 const FOOTER = `Configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, HOST, REDIS_URL, ...
@@ -87,9 +99,9 @@ export async function main(argv: string[]): Promise<void> {
       const log = rt.deps.log;
       // Demo on first start: embedded database only, unless asked for with --demo. Never live mode.
       const wantDemo = args.includes('--demo') || (!config.databaseUrl && !args.includes('--no-demo'));
-      if (wantDemo && !(await hasAnyStore(rt.deps))) {
-        const info = await createDemo(rt.deps);
-        process.stdout.write(demoBanner(info, config.publicBaseUrl) + '\n');
+      const created = wantDemo ? await createDemoIfEmpty(rt.deps) : null;
+      if (created) {
+        process.stdout.write(demoBanner(created, config.publicBaseUrl) + '\n');
       } else if (wantDemo) {
         const demoId = await findDemoStore(rt.deps);
         if (demoId) process.stdout.write(demoRestartBanner(demoId, config.publicBaseUrl) + '\n');
@@ -101,11 +113,12 @@ export async function main(argv: string[]): Promise<void> {
       const shutdown = async (signal: string) => {
         if (closing) return;
         closing = true;
-        log.info({ signal }, 'shutting down: finishing in-flight requests');
-        const force = setTimeout(() => process.exit(1), 30_000);
+        // A last resort if draining itself hangs (the database does not answer): the drain delay, the timeout, a margin.
+        const force = setTimeout(() => process.exit(1), config.drainDelayMs + config.shutdownTimeoutMs + 5_000);
         force.unref();
-        await rt.close();
-        process.exit(0);
+        const clean = await rt.drain({ delayMs: config.drainDelayMs, reason: signal });
+        log.info({ clean }, 'stopped');
+        process.exit(clean ? 0 : 1);
       };
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -116,12 +129,18 @@ export async function main(argv: string[]): Promise<void> {
       const rt = await createRuntime(config);
       rt.deps.worker.start();
       rt.deps.log.info({ worker: rt.deps.worker.id }, 'worker started');
-      const stop = async () => {
-        await rt.close();
-        process.exit(0);
+      let closing = false;
+      const stop = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        const force = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000);
+        force.unref();
+        // No listener to drain: the running job finishes, claimed ones are released.
+        const clean = await rt.drain({ delayMs: 0, reason: signal });
+        process.exit(clean ? 0 : 1);
       };
-      process.on('SIGTERM', () => void stop());
-      process.on('SIGINT', () => void stop());
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => void stop('SIGINT'));
       return;
     }
     case 'migrate': {
@@ -192,6 +211,45 @@ export async function main(argv: string[]): Promise<void> {
       const out = await withDb((deps) => reconcileCommand(deps, args));
       process.stdout.write(out.text);
       if (out.failed) process.exitCode = 1;
+      return;
+    }
+    case 'backup':
+    case 'restore': {
+      const file = sub;
+      if (!file || file.startsWith('-')) throw new Error(`usage: commerce ${cmd} FILE`);
+      const env = process.env;
+      const dataDir = env.DATA_DIR || './data';
+      if (env.DATABASE_URL) {
+        if (cmd === 'backup' && backupPostgres(env.DATABASE_URL, file)) {
+          process.stdout.write(`backup written: ${file} (pg_dump --format=custom)\nRestoring it needs the same MASTER_KEY.\n`);
+          return;
+        }
+        process.stdout.write(POSTGRES_BACKUP_HELP + '\n');
+        if (cmd === 'backup') process.exitCode = 1;
+        return;
+      }
+      if (cmd === 'backup') {
+        const { bytes, from } = await backupEmbedded(dataDir);
+        writeBackup(file, bytes);
+        process.stdout.write(
+          `backup written: ${file} (${bytes.length} bytes, ${from === 'server' ? 'from the running server' : 'the server was not running'})\n` +
+            `The master key is not in it: keep ${env.MASTER_KEY ? 'MASTER_KEY' : join(dataDir, 'master.key')} with it. Without the same key a restored database cannot decrypt its secrets.\n`,
+        );
+        return;
+      }
+      // Without the key that sealed them, the restored secrets (gateway and webhook secrets, license keys) are unreadable,
+      // and a start would generate a new master.key: refuse instead.
+      if (!masterKeyAvailable(env, dataDir)) {
+        throw new Error(
+          `restore needs the master key of the backed-up database: set MASTER_KEY, or copy its master.key into ${dataDir} (DATA_DIR), then run restore again`,
+        );
+      }
+      const res = await restoreEmbedded(dataDir, readBackup(file));
+      process.stdout.write(
+        `restored ${file} into ${join(dataDir, 'pglite')} (${res.migrations} migrations recorded; newer ones are applied at the next start)\n` +
+          (res.movedAside ? `the previous database was moved to ${res.movedAside}\n` : '') +
+          `It reads its secrets with the master key in ${env.MASTER_KEY ? 'MASTER_KEY' : join(dataDir, 'master.key')}: it must be the one in use when the backup was taken.\n`,
+      );
       return;
     }
     case 'demo': {

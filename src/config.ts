@@ -50,6 +50,17 @@ export interface Config {
   /** Run the background workers (webhook delivery, jobs, maintenance) inside the server process. */
   runWorkers: boolean;
   /**
+   * DRAIN_DELAY_MS: after SIGTERM the server answers /ready 503 and keeps serving this long before it closes its
+   * listener, so a proxy's health check sees it leave before connections are refused. Default 5000 with DATABASE_URL
+   * (several instances behind a proxy), 0 on the embedded database (one process, nobody to tell); 0 is allowed.
+   */
+  drainDelayMs: number;
+  /**
+   * SHUTDOWN_TIMEOUT_MS (default 30000): after the listener closes, how long in-flight requests and the job a worker is
+   * running may take before the process exits anyway (with status 1).
+   */
+  shutdownTimeoutMs: number;
+  /**
    * Development only (WEBHOOK_ALLOW_LOOPBACK): allow test-mode webhook delivery to loopback addresses, and then only to
    * the ports in `webhookLoopbackPorts`. Never applies to live mode.
    */
@@ -280,6 +291,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
     runWorkers: bool(env, 'RUN_WORKERS', true),
+    drainDelayMs: atMost(int(env, 'DRAIN_DELAY_MS', databaseUrl ? 5000 : 0, 0), 600_000, 'DRAIN_DELAY_MS'),
+    shutdownTimeoutMs: atMost(int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1000), 3_600_000, 'SHUTDOWN_TIMEOUT_MS'),
     webhookAllowLoopback: bool(env, 'WEBHOOK_ALLOW_LOOPBACK', false),
     webhookLoopbackPorts: parsePorts(env.WEBHOOK_LOOPBACK_PORTS, 'WEBHOOK_LOOPBACK_PORTS'),
     licenseRateLimitPerMinute: int(env, 'LICENSE_RATE_LIMIT_PER_MINUTE', 60, 1),

@@ -3,6 +3,7 @@ import { createApiKey, createStore, updateBusinessDetails, updateModeSettings, A
 import { anyStoreId, findStoreIdByName } from './stores/repo';
 import { seedDemoCatalog } from './catalog/demo';
 import { createMember } from './dashboard/members';
+import { LOCK_KEYS, withAdvisoryLock } from './db/locks';
 
 export const DEMO_STORE_NAME = '데모 상점';
 /** The coupon seedDemoCatalog creates (test mode). */
@@ -44,6 +45,18 @@ export async function createDemo(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>)
   // database admits one process: the CLI would need the server stopped).
   const { password } = await createMember(deps, { storeId: store.id, email: DEMO_MEMBER.email, name: DEMO_MEMBER.name, role: 'owner' }, { kind: 'operator', id: null, name: null });
   return { storeId: store.id, ownerToken, testApiKey: secret, dashboardPassword: password };
+}
+
+/**
+ * The demo store on an empty database, made once even when several processes start together (`start --demo` on
+ * PostgreSQL): the check and the creation run under one advisory lock, so the others wait, then find a store.
+ * Returns null when the database already had a store.
+ */
+export async function createDemoIfEmpty(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'database'>): Promise<DemoInfo | null> {
+  return withAdvisoryLock(deps.database, deps.config.databaseDirectUrl || deps.config.databaseUrl, LOCK_KEYS.demo, async (db) => {
+    if (await hasAnyStore({ db })) return null;
+    return createDemo({ ...deps, db });
+  });
 }
 
 export async function hasAnyStore(deps: Pick<AppDeps, 'db'>): Promise<boolean> {

@@ -15,6 +15,12 @@ export interface AppDeps {
   redis: Redis | null;
   log: FastifyBaseLogger;
   worker: Worker;
+  /** Set by the runtime: `draining` is true from SIGTERM on (/ready answers 503, responses close their connection). */
+  lifecycle?: Lifecycle;
+}
+
+export interface Lifecycle {
+  draining: boolean;
 }
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

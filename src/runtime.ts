@@ -3,10 +3,11 @@ import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
+import { serveControlSocket } from './db/backup';
 import { systemClock, type Clock } from './platform/clock';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
-import type { App, AppDeps } from './deps';
+import type { App, AppDeps, Lifecycle } from './deps';
 import { tracing, traceLogMixin } from './platform/telemetry';
 
 /**
@@ -55,29 +56,67 @@ export interface Runtime {
   deps: AppDeps;
   app: App;
   close(): Promise<void>;
+  /**
+   * Graceful stop (SIGTERM): /ready answers 503 at once and the worker stops taking work (the job it runs finishes,
+   * claimed ones are released); requests are still served for `delayMs` (DRAIN_DELAY_MS) so a proxy's health check
+   * sees the instance leave; then the listener closes and in-flight requests and the worker get
+   * SHUTDOWN_TIMEOUT_MS to finish. Resolves true when all finished in time (the connections are closed either way).
+   */
+  drain(opts: { delayMs: number; reason: string }): Promise<boolean>;
 }
 
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
   const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements }));
-  await database.migrate();
+  const applied = await database.migrate();
+  // With several processes starting together exactly one applies the migrations (the others wait on its lock).
+  if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);
   const clock = opts.clock ?? systemClock;
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const worker = new Worker(database.db, clock, log);
-  const deps: AppDeps = { config, database, db: database.db, clock, redis, log, worker };
+  // The embedded database admits one process: `commerce backup` asks this one for a copy over DATA_DIR/control.sock.
+  const stopControl =
+    !opts.database && database.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? await serveControlSocket(database, config.dataDir, log) : async () => {};
+  const lifecycle: Lifecycle = { draining: false };
+  const deps: AppDeps = { config, database, db: database.db, clock, redis, log, worker, lifecycle };
   const app = await buildApp(deps);
+  const release = async () => {
+    await stopControl();
+    redis?.disconnect();
+    await database.close();
+    await tracing()?.flush();
+  };
   return {
     deps,
     app,
     async close() {
+      lifecycle.draining = true;
       await worker.stop();
       await app.close();
-      redis?.disconnect();
-      await database.close();
-      await tracing()?.flush();
+      await release();
+    },
+    async drain({ delayMs, reason }) {
+      lifecycle.draining = true;
+      log.info({ reason, drainDelayMs: delayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'draining: /ready answers 503; serving until the listener closes');
+      const workerStopped = worker.stop();
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      log.info('closing the listener: finishing in-flight requests');
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
+      });
+      const finished = Promise.all([app.close(), workerStopped]).then(() => true as const);
+      const clean = await Promise.race([finished, deadline]);
+      clearTimeout(timer);
+      if (!clean) {
+        log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: requests or a job still running; closing anyway');
+        app.server.closeAllConnections();
+      }
+      await release().catch((err) => log.warn({ err }, 'closing the database failed'));
+      return clean;
     },
   };
 }

@@ -33,6 +33,11 @@ export interface Database {
    * an in-process cache of its rows never serves a row older than this process's own last write. Returns a remover.
    */
   onWrite(table: string, handler: (write: TableWrite) => void): () => void;
+  /**
+   * Embedded database only: a consistent gzipped tarball of the data directory, taken between transactions (see
+   * src/db/backup.ts). Absent on PostgreSQL (pg_dump).
+   */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -248,6 +253,7 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } =
     async ping() {
       await sql`select 1`.execute(db);
     },
+    dumpDataDir: () => dumpPGlite(db, pglite),
     async close() {
       try {
         await db.destroy();
@@ -259,6 +265,15 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } =
       }
     },
   };
+}
+
+/**
+ * A gzipped tarball of PGlite's data directory while the database is in use. It is taken holding the driver's
+ * connection (no transaction of this process is open or starts meanwhile) and PGlite's own query lock: the files are a
+ * committed state, opened like after a clean stop.
+ */
+function dumpPGlite(db: Db, pglite: PGlite): Promise<Blob> {
+  return db.connection().execute(() => pglite.dumpDataDir('gzip'));
 }
 
 export interface PostgresOptions {

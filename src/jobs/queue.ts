@@ -73,3 +73,8 @@ export async function failJob(db: Db, clock: Clock, job: ClaimedJob, error: stri
     now,
   );
 }
+
+/** Releases jobs this worker claimed and will not run (see repo.releaseClaimedJobs). */
+export function releaseJobs(db: Db, clock: Clock, workerId: string, ids: string[]): Promise<number> {
+  return repo.releaseClaimedJobs(db, ids, workerId, clock.now());
+}

@@ -76,3 +76,20 @@ export async function queueStats(db: Db, now: Date): Promise<{ due: number; sche
   const oldest = row.oldest_due_at === null ? null : new Date(row.oldest_due_at);
   return { due: Number(row.due), scheduled: Number(row.scheduled), running: Number(row.running), oldestDueAt: oldest };
 }
+
+/**
+ * Gives back jobs a worker claimed but did not start (it is stopping): pending again, due at their old time, the
+ * claim's attempt not counted, so another worker takes them at once. Only rows still leased to this worker change.
+ */
+export async function releaseClaimedJobs(db: Db, ids: string[], workerId: string, now: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .updateTable('jobs')
+    .set({ status: 'pending', locked_by: null, locked_until: null, attempts: sql`greatest(attempts - 1, 0)`, updated_at: now })
+    .where('id', 'in', ids)
+    .where('status', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

@@ -2,15 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
 import type { Clock } from '../platform/clock';
 import { randomBytes } from 'node:crypto';
-import { claimJobs, completeJob, failJob, type ClaimedJob } from './queue';
+import { claimJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from './queue';
 
 export type JobHandler = (payload: Record<string, unknown>, ctx: { now: Date; attempt: number; job: ClaimedJob }) => Promise<void>;
 
-/** A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. */
+/**
+ * A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. `signal` aborts
+ * when the worker stops: a task working through a backlog finishes what it holds and takes no more.
+ */
 export interface BackgroundTask {
   name: string;
   intervalMs: number;
-  run(now: Date): Promise<number>;
+  run(now: Date, ctx: { signal: AbortSignal }): Promise<number>;
 }
 
 /**
@@ -26,6 +29,9 @@ export class Worker {
   #stopped = true;
   #lastRun = new Map<string, number>();
   #busy = new Set<string>();
+  /** Set by stop(): the job being run finishes, nothing new starts, claimed jobs not yet started are released. */
+  #stopping = false;
+  #abort = new AbortController();
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly log: FastifyBaseLogger, private readonly pollMs = 1000) {}
 
@@ -41,12 +47,13 @@ export class Worker {
   async runOnce(opts: { respectIntervals?: boolean } = {}): Promise<number> {
     let done = 0;
     for (const task of this.#tasks) {
+      if (this.#stopping) return done;
       const t = Date.now();
       // A task that found work last time runs again at once: a backlog drains at full speed, an idle task waits its interval.
       if (opts.respectIntervals && !this.#busy.has(task.name) && t - (this.#lastRun.get(task.name) ?? 0) < task.intervalMs) continue;
       this.#lastRun.set(task.name, t);
       try {
-        const n = await task.run(this.clock.now());
+        const n = await task.run(this.clock.now(), { signal: this.#abort.signal });
         if (n > 0) this.#busy.add(task.name);
         else this.#busy.delete(task.name);
         done += n;
@@ -55,10 +62,16 @@ export class Worker {
         this.log.error({ err, task: task.name }, 'background task failed');
       }
     }
-    for (;;) {
+    while (!this.#stopping) {
       const jobs = await claimJobs(this.db, this.clock, this.id, [...this.#handlers.keys()], 20);
       if (jobs.length === 0) break;
-      for (const job of jobs) {
+      for (const [i, job] of jobs.entries()) {
+        if (this.#stopping) {
+          const rest = jobs.slice(i).map((j) => j.id);
+          const released = await releaseJobs(this.db, this.clock, this.id, rest);
+          this.log.info({ worker: this.id, released }, 'worker stopping: released the jobs it had claimed but not started');
+          return done;
+        }
         const handler = this.#handlers.get(job.name)!;
         try {
           await handler(job.payload, { now: this.clock.now(), attempt: job.attempts, job });
@@ -76,6 +89,8 @@ export class Worker {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
+    this.#stopping = false;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     const tick = () => {
       if (this.#stopped) return;
       let worked = false;
@@ -92,8 +107,14 @@ export class Worker {
     this.#timer = setTimeout(tick, 10);
   }
 
+  /**
+   * Stops: no new task or job starts; the one running finishes (its result recorded) and jobs claimed with it but not
+   * started are released for other workers. Resolves when that is done. Also stops a runOnce() in progress.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping = true;
+    this.#abort.abort();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#running) await this.#running;
   }

@@ -39,6 +39,8 @@ export interface DeliveryOptions {
   maxPerRun?: number;
   /** Only these deliveries (the console's test send). */
   ids?: string[];
+  /** The worker is stopping: the batches being sent finish and are recorded, no lane leases another. */
+  signal?: AbortSignal;
 }
 
 const DISPATCH_BATCH = 200;
@@ -240,7 +242,7 @@ export async function runDeliveryOnce(deps: Deps, now: Date, opts: DeliveryOptio
   const lanes = opts.ids ? 1 : (opts.concurrency ?? 4);
   let total = 0;
   const lane = async () => {
-    while (total < maxPerRun) {
+    while (total < maxPerRun && !opts.signal?.aborted) {
       // A long run must not lease with a stale "now": the lease would be born expired.
       const at = later(now, deps.clock.now());
       const leased = await leaseDeliveries(deps, at, { limit: Math.min(batchSize, maxPerRun - total), timeoutMs, ids: opts.ids });

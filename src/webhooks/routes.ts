@@ -33,7 +33,7 @@ const webhooksModule: Module = async (app, deps) => {
 
   // The same functions run inside the server and in `commerce worker`; leases and SKIP LOCKED keep workers apart.
   deps.worker.addTask({ name: 'webhooks.dispatch', intervalMs: 500, run: (now) => dispatchEventsOnce(deps, now) });
-  deps.worker.addTask({ name: 'webhooks.deliver', intervalMs: 500, run: (now) => runDeliveryOnce(deps, now) });
+  deps.worker.addTask({ name: 'webhooks.deliver', intervalMs: 500, run: (now, { signal }) => runDeliveryOnce(deps, now, { signal }) });
   deps.worker.addTask({ name: 'webhooks.prune', intervalMs: 3_600_000, run: (now) => pruneOnce(deps, now) });
   registerWebhookMetrics(app, deps);
 

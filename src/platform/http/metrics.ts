@@ -8,8 +8,17 @@ import { tracing } from '../telemetry';
  * statements this process sent to its database. Also writes the access log line, only when ACCESS_LOG is set or the
  * request was slow (SLOW_REQUEST_MS). Returns the registry the /metrics route serves.
  */
-export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'database'>): Registry {
+export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'database' | 'lifecycle'>): Registry {
   const { config } = deps;
+  // While draining (SIGTERM received, listener still open) every response closes its connection, so keep-alive
+  // connections (a proxy's, a client's) leave this process before its listener closes and the next request goes elsewhere.
+  const lifecycle = deps.lifecycle;
+  if (lifecycle) {
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (lifecycle.draining) reply.header('connection', 'close');
+      done(null, payload);
+    });
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const reqCounter = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status_code'], registers: [registry] });
@@ -71,12 +80,17 @@ export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'databas
 }
 
 /**
- * `/health` (the process answers), `/ready` (and its database does) and `/metrics` (this app's registry, then the
- * process's `commerce_*` metrics, src/platform/metrics-registry.ts); hidden from the API documents.
+ * `/health` (the process answers), `/ready` (and its database does, and it is not draining: 503 `draining` from SIGTERM
+ * on, so a proxy stops sending it requests) and `/metrics` (this app's registry, then the process's `commerce_*`
+ * metrics, src/platform/metrics-registry.ts); hidden from the API documents.
  */
-export function registerOperationsRoutes(app: App, deps: Pick<AppDeps, 'database'>, registry: Registry): void {
+export function registerOperationsRoutes(app: App, deps: Pick<AppDeps, 'database' | 'lifecycle'>, registry: Registry): void {
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/ready', { schema: { hide: true } }, async (_req, reply) => {
+    if (deps.lifecycle?.draining) {
+      reply.code(503);
+      return { status: 'draining' };
+    }
     try {
       await deps.database.ping();
       return { status: 'ready' };
