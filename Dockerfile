@@ -5,7 +5,7 @@
 # See docs/manual/14-production-deployment.md and deploy/compose.yaml.
 
 # ---- build: every dependency, then `npm run build` (esbuild bundle dist/cli.js, migrations, client tarballs) ----
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages ./packages
@@ -16,7 +16,7 @@ COPY . .
 RUN npm run build
 
 # ---- runtime: production dependencies only, the built dist/, the documentation the server serves ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
