@@ -12,6 +12,8 @@
 //      advances on two servers renew each subscription once
 //   e. kill -9 of a server and a worker under load: no request lost beyond the killed server's in-flight ones, which
 //      the client's retry (same Idempotency-Key) completes; every paid order's order.paid delivered
+//   f. graceful drain: SIGTERM to one of the two servers left while reads and checkout creates run through the proxy:
+//      0 failed requests, /ready 503 while it drains, exit 0
 //
 // Needs PostgreSQL (CLUSTER_DATABASE_URL, else TEST_DATABASE_URL, else postgres://root@127.0.0.1:5432/test), Redis
 // (CLUSTER_REDIS_URL, else REDIS_URL, else redis://127.0.0.1:6379/7), nginx and, for --pgbouncer, pgbouncer (Debian's packages);
@@ -645,6 +647,60 @@ async function runSuite(mode) {
         '(e) kill -9 under load: every paid order\'s order.paid delivered, once (twice only if leased by the killed worker)',
         paidRows.length === orders.length && missing === 0 && twiceUnleased.length === 0,
         `${orders.length} orders, ${paidRows.length} order.paid events, ${missing} undelivered, ${twice.length} delivered twice (${twiceUnleased.length} of them not leased at the kill)`,
+      );
+    }
+
+    // (f) Graceful drain through the proxy: SIGTERM to one of the two servers left while reads and checkout creates
+    // run through nginx. The server answers /ready 503 and `Connection: close` for DRAIN_DELAY_MS (5 s in production),
+    // then closes its listener and finishes what is in flight; nginx sends new connections to the other server.
+    {
+      const alive = servers.filter((s) => s.child.exitCode === null && s.child.signalCode === null);
+      const drainer = alive[0];
+      // Several keys, so the load stays under the per-key rate limit (RATE_LIMIT a minute).
+      const keys = [];
+      for (let i = 0; i < 6; i++) keys.push(await newKey(`drain-${i}`));
+      const stats = { total: 0, failed: 0, during: 0, statuses: {} };
+      let draining = false;
+      let stop = false;
+      const lanes = Array.from({ length: 4 }, async (_, lane) => {
+        for (let n = 0; !stop; n++) {
+          const k = keys[(lane + n) % keys.length].secret;
+          let r;
+          try {
+            r = n % 2 === 0 ? await call(proxy.base, 'GET', '/v1/products', { token: k }) : await call(proxy.base, 'POST', '/v1/checkout/sessions', { token: k, body: sessionBody(product.id) });
+          } catch (e) {
+            r = { status: `network: ${e.cause?.code ?? e.message}` };
+          }
+          stats.total++;
+          if (draining) stats.during++;
+          if (r.status !== 200) {
+            stats.failed++;
+            stats.statuses[r.status] = (stats.statuses[r.status] ?? 0) + 1;
+          }
+          await sleep(100);
+        }
+      });
+      await sleep(1000);
+      const t0 = Date.now();
+      draining = true;
+      drainer.child.kill('SIGTERM');
+      // /ready answers 503 while the server drains (checked straight at the server, not through the proxy).
+      let ready = null;
+      for (let i = 0; i < 20 && ready !== 503; i++) {
+        ready = await fetch(`${drainer.base}/ready`).then((r) => r.status, () => 'closed');
+        if (ready !== 503) await sleep(100);
+      }
+      const exit = await drainer.exited;
+      const drainedIn = (Date.now() - t0) / 1000;
+      await sleep(1000);
+      draining = false;
+      stop = true;
+      await Promise.all(lanes);
+      log(`(f) ${drainer.name} drained and exited ${exit.code === 0 ? '0' : `${exit.code ?? exit.signal}`} in ${drainedIn.toFixed(1)} s; /ready during the drain: ${ready}`);
+      check(
+        '(f) SIGTERM under load: 0 failed requests through the proxy while one of two servers drains',
+        stats.failed === 0 && exit.code === 0 && ready === 503 && stats.during > 10,
+        `${stats.total} requests (${stats.during} while draining), ${stats.failed} failed ${JSON.stringify(stats.statuses)}; /ready during the drain ${ready}; exit ${exit.code ?? exit.signal}`,
       );
     }
   } finally {
