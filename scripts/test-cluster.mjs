@@ -571,7 +571,12 @@ async function runSuite(mode) {
 
     // (e) kill -9 of a server and a worker under load.
     {
-      const keys = [await newKey('load-1'), await newKey('load-2'), await newKey('load-3'), await newKey('load-4')];
+      // Enough keys that the load stays under the per-key limit (RATE_LIMIT a minute each) however fast the machine:
+      // on a quiet one six clients made 600 sessions within the minute and the 601st was refused (429). The lanes
+      // also stop creating before the keys' budget for the minute is spent.
+      const keys = [];
+      for (let i = 1; i <= 12; i++) keys.push(await newKey(`load-${i}`));
+      const budget = keys.length * (RATE_LIMIT - 10);
       const stats = { creates: 0, pays: 0, firstTryFailures: 0, failed: 0, retried: 0 };
       const orders = [];
       /** Sessions whose payment was in flight on the killed server: held for the sweep (see pay()). */
@@ -599,7 +604,7 @@ async function runSuite(mode) {
         }
       };
       const loop = async (lane) => {
-        while (!stop) {
+        while (!stop && n < budget) {
           const key = keys[n++ % keys.length];
           const idem = randomUUID();
           const created = await withRetry(() => call(proxy.base, 'POST', '/v1/checkout/sessions', { token: key.secret, body: sessionBody(product.id), idem }));
