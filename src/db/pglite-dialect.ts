@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import { parse as pgliteParse, protocol, type PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -88,6 +88,48 @@ function spanName(text: string): string {
   return `pglite.query:${verb}`;
 }
 
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** A PostgreSQL array literal, as node-postgres writes one (`{"a","b",NULL}`). */
+function arrayLiteral(items: readonly unknown[]): string {
+  const parts = items.map((item) => {
+    if (item === null || item === undefined) return 'NULL';
+    if (Array.isArray(item)) return arrayLiteral(item);
+    if (item instanceof Uint8Array) return `"\\\\x${Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString('hex')}"`;
+    const text = toPgText(item) as string;
+    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * A parameter as the text PostgreSQL reads, following node-postgres's `prepareValue` (what the same code sends on
+ * PostgreSQL): null stays null, bytes become `\x…` hex, dates ISO 8601, arrays array literals, other objects JSON,
+ * everything else its string form.
+ */
+export function toPgText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return arrayLiteral(value);
+  if (typeof value === 'object') return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return String(value);
+}
+
+const MAX_PREPARED = 2000;
+type BackendMessages = Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
+
 class PGliteConnection implements DatabaseConnection {
   constructor(
     private readonly pg: PGlite,
@@ -101,12 +143,60 @@ class PGliteConnection implements DatabaseConnection {
     if (t?.ids()) return t.withSpan(spanName(compiled.sql), { 'db.system.name': 'pglite', 'db.query.text': compiled.sql }, () => this.#run<R>(compiled), 'client');
     return this.#run<R>(compiled);
   }
+  /**
+   * One statement in one call into the database: Bind with text values, Describe, Execute and Sync go in as one
+   * message, after a Parse the first time a statement shape is seen. PGlite's own `query()` makes six calls per
+   * statement and parses and plans it every time (it describes the statement first, to pick a serializer per
+   * parameter type); here each parameterized shape is a named prepared statement, parsed and planned once (as the
+   * PostgreSQL pool does, `prepared.ts`). Parameters are turned into text the way node-postgres does it on PostgreSQL
+   * (`toPgText`), so both databases receive the same values from the same code.
+   */
   async #run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const res = await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[], { rowMode: 'object' }).catch((e: unknown) => {
-      throw scrubDbError(e);
-    });
-    const affected = res.affectedRows ?? 0;
-    return { rows: res.rows, numAffectedRows: BigInt(affected) };
+    const { sql } = compiled;
+    const values = (compiled.parameters as readonly unknown[]).map(toPgText);
+    const res = await this.pg
+      ._runExclusiveQuery(async () => {
+        let result = await this.#send(sql, values);
+        // A prepared shape the database no longer has, or whose plan a schema change invalidated: parse it again once.
+        if (result.error && this.#names.has(sql) && (result.error.code === '26000' || result.error.code === '0A000')) {
+          this.#names.delete(sql);
+          result = await this.#send(sql, values);
+        }
+        if (!this.pg.isInTransaction()) await this.pg.syncToFs();
+        if (result.error) throw result.error;
+        return pgliteParse.parseResults(result.messages, this.pg.parsers, { rowMode: 'object' })[0];
+      })
+      .catch((e: unknown) => {
+        if (e && typeof e === 'object' && !('query' in e)) (e as { query?: string }).query = sql;
+        throw scrubDbError(e);
+      });
+    const affected = res?.affectedRows ?? 0;
+    return { rows: (res?.rows ?? []) as R[], numAffectedRows: BigInt(affected) };
+  }
+
+  /** Prepared statement names by SQL text (only statements with parameters: a named statement is one command). */
+  readonly #names = new Map<string, string>();
+  #nextName = 0;
+
+  async #send(sql: string, values: Array<string | null>): Promise<{ messages: BackendMessages; error?: Error & { code?: string } }> {
+    const S = protocol.serialize;
+    let name = values.length > 0 ? this.#names.get(sql) : '';
+    const parts: Uint8Array[] = [];
+    let parsing: string | undefined;
+    if (name === undefined) {
+      if (this.#names.size >= MAX_PREPARED) {
+        // Shapes come from code and stay few; should they not, start over rather than grow without bound.
+        await this.pg.execProtocol(concatBytes([S.query('DEALLOCATE ALL')]), { syncToFs: false, throwOnError: false });
+        this.#names.clear();
+      }
+      name = parsing = `k${++this.#nextName}`;
+    }
+    if (parsing !== undefined || name === '') parts.push(S.parse({ name, text: sql }));
+    parts.push(S.bind({ statement: name, values }), S.describe({ type: 'P' }), S.execute({}), S.sync());
+    const { messages } = await this.pg.execProtocol(concatBytes(parts), { syncToFs: false, throwOnError: false });
+    if (parsing !== undefined && messages.some((m) => m.name === 'parseComplete')) this.#names.set(sql, parsing);
+    const error = messages.find((m) => m.name === 'error') as (Error & { code?: string }) | undefined;
+    return { messages, error };
   }
   // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
