@@ -1,4 +1,7 @@
-import { parse as pgliteParse, protocol, type PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+
+/** PGlite's protocol serializer and result parser, loaded with PGlite itself (a PostgreSQL deployment never loads it). */
+type PGliteModule = typeof import('@electric-sql/pglite');
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -131,10 +134,15 @@ const MAX_PREPARED = 2000;
 type BackendMessages = Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
 
 class PGliteConnection implements DatabaseConnection {
+  #lib: Pick<PGliteModule, 'parse' | 'protocol'> | null = null;
   constructor(
     private readonly pg: PGlite,
     private readonly onStatement?: () => void,
   ) {}
+  async init(): Promise<void> {
+    const { parse, protocol } = await import('@electric-sql/pglite');
+    this.#lib = { parse, protocol };
+  }
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     this.onStatement?.();
     // With tracing on, one span per statement inside a traced operation (as pg's instrumentation does on PostgreSQL,
@@ -164,7 +172,7 @@ class PGliteConnection implements DatabaseConnection {
         }
         if (!this.pg.isInTransaction()) await this.pg.syncToFs();
         if (result.error) throw result.error;
-        return pgliteParse.parseResults(result.messages, this.pg.parsers, { rowMode: 'object' })[0];
+        return this.#lib!.parse.parseResults(result.messages, this.pg.parsers, { rowMode: 'object' })[0];
       })
       .catch((e: unknown) => {
         if (e && typeof e === 'object' && !('query' in e)) (e as { query?: string }).query = sql;
@@ -179,7 +187,7 @@ class PGliteConnection implements DatabaseConnection {
   #nextName = 0;
 
   async #send(sql: string, values: Array<string | null>): Promise<{ messages: BackendMessages; error?: Error & { code?: string } }> {
-    const S = protocol.serialize;
+    const S = this.#lib!.protocol.serialize;
     let name = values.length > 0 ? this.#names.get(sql) : '';
     const parts: Uint8Array[] = [];
     let parsing: string | undefined;
@@ -215,6 +223,7 @@ class PGliteDriver implements Driver {
   }
   async init(): Promise<void> {
     await this.pg.waitReady;
+    await this.#conn.init();
   }
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#mutex.lock();
