@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Clock } from './clock';
 
 // Crockford base32, lowercase: ids sort by creation time as plain strings.
@@ -33,5 +33,19 @@ function encodeRandom(bytes: Buffer): string {
  * The time comes from the injected clock so ids created under a test clock still sort by that clock.
  */
 export function newId(prefix: string, clock: Clock): string {
-  return `${prefix}_${encodeTime(clock.now().getTime())}${encodeRandom(randomBytes(10))}`;
+  return `${prefix}_${encodeTime(clock.now().getTime())}${encodeRandom(random10())}`;
+}
+
+// The random part comes from a pool filled 256 ids at a time (as Node does for randomUUID): one call into the CSPRNG
+// per 256 ids instead of one per id, which showed as 5% of a checkout's CPU. Each slice is read once, right away.
+const POOL = Buffer.alloc(10 * 256);
+let offset = POOL.length;
+function random10(): Buffer {
+  if (offset + 10 > POOL.length) {
+    randomFillSync(POOL);
+    offset = 0;
+  }
+  const bytes = POOL.subarray(offset, offset + 10);
+  offset += 10;
+  return bytes;
 }
