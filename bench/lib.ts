@@ -34,8 +34,13 @@ export interface Server {
 }
 
 /** Seeds a fresh database with `seed`, then starts the service on it as a separate process. */
-export async function startServer<T>(seed: (deps: AppDeps) => Promise<T>, env: Record<string, string> = {}): Promise<{ server: Server; seeded: T }> {
-  const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+export async function startServer<T>(
+  seed: (deps: AppDeps) => Promise<T>,
+  env: Record<string, string> = {},
+  /** PostgreSQL's URL, or null for the embedded database; by default BENCH_DATABASE_URL (or TEST_DATABASE_URL). */
+  database: string | null = postgresUrl(),
+): Promise<{ server: Server; seeded: T }> {
+  const serverUrl = database;
   const masterKey = randomBytes(32).toString('hex');
   const dir = mkdtempSync(join(tmpdir(), 'commerce-bench-'));
   let databaseUrl: string | null = null;
@@ -114,6 +119,31 @@ export async function startServer<T>(seed: (deps: AppDeps) => Promise<T>, env: R
     },
   };
   return { server, seeded };
+}
+
+/** The PostgreSQL server the benchmark uses, when one is named. */
+export function postgresUrl(): string | null {
+  return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? null;
+}
+
+/**
+ * Idle RSS: what the process holds once it has been left alone. Right after start V8's heap still holds start-up's
+ * garbage and a young generation grown for it (PostgreSQL: ~150 MB at /ready); V8 gives that back on its own after
+ * some idle time (~40 s here). Samples RSS every second, without sending a request, until it has stayed within 2 MB for
+ * `stableFor` seconds after falling, or for `maxSeconds` in all; returns the last reading.
+ */
+export async function idleRssMb(pid: number, maxSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 60), stableFor = 5): Promise<number> {
+  const start = rssMb(pid);
+  let last = start;
+  let stable = 0;
+  for (let s = 0; s < maxSeconds; s++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = rssMb(pid);
+    stable = Math.abs(now - last) <= 2 ? stable + 1 : 0;
+    last = now;
+    if (now < start - 10 && stable >= stableFor) break;
+  }
+  return last;
 }
 
 /** Resident memory of a process, in MB. */
