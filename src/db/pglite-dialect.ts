@@ -57,31 +57,41 @@ export function scrubDbError<E>(err: E): E {
  * itself). A long wait is reported instead of hanging silently.
  */
 class Mutex {
-  #queue: Array<() => void> = [];
+  #queue: Array<{ grant: () => void; fail: (e: Error) => void; since: number }> = [];
   #locked = false;
+  // One watchdog while anyone waits (not a timer per waiter: under load nearly every statement waits its turn).
+  #watchdog: NodeJS.Timeout | null = null;
   async lock(): Promise<void> {
     if (!this.#locked) {
       this.#locked = true;
       return;
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const i = this.#queue.indexOf(grant);
-        if (i >= 0) this.#queue.splice(i, 1);
-        reject(new Error('PGlite connection wait exceeded 30s: a query inside a transaction probably used the root db instead of the transaction'));
-      }, 30_000);
-      timer.unref?.();
-      const grant = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.#queue.push(grant);
+    await new Promise<void>((grant, fail) => {
+      this.#queue.push({ grant, fail, since: Date.now() });
+      if (!this.#watchdog) {
+        this.#watchdog = setInterval(() => this.#expire(), 1000);
+        this.#watchdog.unref?.();
+      }
     });
+  }
+  #expire(): void {
+    const limit = Date.now() - 30_000;
+    while (this.#queue.length > 0 && this.#queue[0]!.since <= limit) {
+      this.#queue.shift()!.fail(new Error('PGlite connection wait exceeded 30s: a query inside a transaction probably used the root db instead of the transaction'));
+    }
+    if (this.#queue.length === 0) this.#stopWatchdog();
+  }
+  #stopWatchdog(): void {
+    if (this.#watchdog) clearInterval(this.#watchdog);
+    this.#watchdog = null;
   }
   unlock(): void {
     const next = this.#queue.shift();
-    if (next) next();
-    else this.#locked = false;
+    if (next) next.grant();
+    else {
+      this.#locked = false;
+      this.#stopWatchdog();
+    }
   }
 }
 
@@ -170,7 +180,8 @@ class PGliteConnection implements DatabaseConnection {
           this.#names.delete(sql);
           result = await this.#send(sql, values);
         }
-        if (!this.pg.isInTransaction()) await this.pg.syncToFs();
+        // PGlite's query() also calls syncToFs() after each statement outside a transaction: for the file systems used
+        // here (the node one for a data directory, memory://) it does nothing, so it is not called.
         if (result.error) throw result.error;
         return this.#lib!.parse.parseResults(result.messages, this.pg.parsers, { rowMode: 'object' })[0];
       })

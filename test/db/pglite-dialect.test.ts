@@ -101,3 +101,31 @@ test('a failing statement rejects with the database error (code, SQL, no values)
   });
   assert.equal((await db.selectFrom('r').select('id').execute()).length, 2);
 });
+
+test('a statement on the root db inside a transaction (it would wait on itself) fails after 30 s of waiting instead of hanging', { timeout: 20_000 }, async (t) => {
+  const { db } = await open();
+  await sql`create table w (id int primary key)`.execute(db);
+  t.mock.timers.enable({ apis: ['setInterval', 'Date'] });
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('w').values({ id: 1 }).execute();
+    const state: { settled: unknown } = { settled: 'pending' };
+    const waiting = db
+      .selectFrom('w')
+      .selectAll()
+      .execute()
+      .then(
+        () => (state.settled = 'answered'),
+        (e: Error) => (state.settled = e),
+      );
+    t.mock.timers.tick(29_000);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(String(state.settled), 'pending');
+    t.mock.timers.tick(2_000);
+    await waiting;
+    const { settled } = state;
+    assert.ok(settled instanceof Error && /wait exceeded 30s/.test(settled.message), String(settled));
+  });
+  t.mock.timers.reset();
+  // The connection is free again afterwards.
+  assert.deepEqual(await db.selectFrom('w').selectAll().execute(), [{ id: 1 }]);
+});
