@@ -141,6 +141,11 @@ export function toPgText(value: unknown): string | null {
 }
 
 const MAX_PREPARED = 2000;
+
+/** "prepared statement … does not exist" (26000) or "cached plan must not change result type" (0A000). */
+function isStalePrepared(e: Error & { code?: string }): boolean {
+  return e.code === '26000' || (e.code === '0A000' && /cached plan must not change result type/.test(e.message));
+}
 type BackendMessages = Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
 
 class PGliteConnection implements DatabaseConnection {
@@ -175,10 +180,11 @@ class PGliteConnection implements DatabaseConnection {
     const res = await this.pg
       ._runExclusiveQuery(async () => {
         let result = await this.#send(sql, values);
-        // A prepared shape the database no longer has, or whose plan a schema change invalidated: parse it again once.
-        if (result.error && this.#names.has(sql) && (result.error.code === '26000' || result.error.code === '0A000')) {
+        // A prepared shape the database no longer has, or whose plan a schema change invalidated: forget it, and parse
+        // it again at once unless a transaction is open (the error has aborted it; its own error is the one to report).
+        if (result.error && this.#names.has(sql) && isStalePrepared(result.error)) {
           this.#names.delete(sql);
-          result = await this.#send(sql, values);
+          if (!this.pg.isInTransaction()) result = await this.#send(sql, values);
         }
         // PGlite's query() also calls syncToFs() after each statement outside a transaction: for the file systems used
         // here (the node one for a data directory, memory://) it does nothing, so it is not called.

@@ -129,3 +129,19 @@ test('a statement on the root db inside a transaction (it would wait on itself) 
   // The connection is free again afterwards.
   assert.deepEqual(await db.selectFrom('w').selectAll().execute(), [{ id: 1 }]);
 });
+
+test('inside a transaction a stale prepared shape fails with its own error, and the next use parses it again', async () => {
+  const { db, pg } = await open();
+  await sql`create table s (id int primary key, name text)`.execute(db);
+  await db.insertInto('s').values({ id: 1, name: 'one' }).execute();
+  const read = (q: typeof db) => q.selectFrom('s').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+  await read(db);
+  await pg.exec('deallocate all');
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await read(trx);
+    }),
+    (e: any) => e.code === '26000',
+  );
+  assert.deepEqual(await db.transaction().execute((trx) => read(trx)), { id: 1, name: 'one' });
+});
