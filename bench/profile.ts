@@ -1,4 +1,5 @@
-// A CPU profile of one hot endpoint under the benchmark's load: `node --import tsx bench/profile.ts <checkout|verify|products> [dir]`.
+// A CPU profile of one hot endpoint under the benchmark's load: `node --import tsx bench/profile.ts <checkout|verify|products|insert> [dir]`
+// (insert: the reference INSERT route, for comparison).
 // Starts the compiled server exactly as the benchmark does (own process, production defaults) with --cpu-prof, drives
 // only that endpoint, stops the server and prints the heaviest functions by self time. BENCH_DATABASE_URL as for the
 // benchmark. The .cpuprofile files stay in `dir` (default /tmp/commerce-prof) for Chrome DevTools.
@@ -24,7 +25,7 @@ const { server, seeded } = await startServer(async (deps) => {
   const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '벤치 상품', pricing: { price: 15_000 } });
   const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'bench', scopes: ALL_SCOPES });
   const lic = await licensed({ db: deps.db, clock: deps.clock, deps }, store.id, { maxActivations: 0 });
-  return { productId: product.id, key: secret, lic };
+  return { storeId: store.id, productId: product.id, key: secret, lic };
 });
 const auth = { authorization: `Bearer ${seeded.key}` };
 const json = { 'content-type': 'application/json' };
@@ -36,7 +37,9 @@ const sessionBody = JSON.stringify({
   cancelUrl: 'https://shop.example.com/cart',
 });
 const opts =
-  which === 'products'
+  which === 'insert'
+    ? { url: `${server.url}/bench/insert`, method: 'POST' as const, headers: json, body: JSON.stringify({ store: seeded.storeId, payload: JSON.parse(sessionBody) }) }
+    : which === 'products'
     ? { url: `${server.url}/v1/products`, headers: auth }
     : which === 'verify'
       ? { url: `${server.url}/v1/licenses/verify`, method: 'POST' as const, headers: json, body: JSON.stringify({ key: seeded.lic.key, productId: seeded.lic.productId, nonce: randomBytes(32).toString('hex') }) }
