@@ -28,6 +28,8 @@ export interface Config {
   dataDir: string;
   databasePoolSize: number;
   redisUrl: string | null;
+  /** Prepended to every Redis key this deployment writes (REDIS_KEY_PREFIX), so deployments can share one Redis. */
+  redisKeyPrefix: string;
   logLevel: string;
   /**
    * `json` (pino's JSON lines, production) or `pretty` (one readable line per entry through pino-pretty, a development
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1),
     redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: format,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -327,4 +330,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     );
   }
   return merged;
+}
+
+/** REDIS_KEY_PREFIX: up to 64 visible ASCII characters without spaces (it starts every key name), or empty. */
+function redisKeyPrefix(value: string | undefined): string {
+  const v = value ?? '';
+  if (v !== '' && !/^[\x21-\x7e]{1,64}$/.test(v)) throw new Error('REDIS_KEY_PREFIX must be 1-64 visible ASCII characters without spaces, e.g. "shop-a:"');
+  return v;
 }

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { openRedis } from './platform/redis';
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
@@ -74,7 +75,7 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
   if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);
   const clock = opts.clock ?? systemClock;
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
-  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false }) : null;
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisKeyPrefix) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));
   const worker = new Worker(database.db, clock, log);
   // The embedded database admits one process: `commerce backup` asks this one for a copy over DATA_DIR/control.sock.

@@ -96,7 +96,7 @@ export async function createTestApp(
     { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', settlementSchedule: 'off', reconciliationSchedule: 'off', ...opts.config },
   );
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : null;
+  const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1, ...(config.redisKeyPrefix ? { keyPrefix: config.redisKeyPrefix } : {}) }) : null;
   const worker = new Worker(database.db, clock, log as any);
   const deps: AppDeps = { config, database, db: database.db, clock, redis, log: log as any, worker };
   const app = await buildApp(deps, { extraModules: opts.extraModules });

@@ -2,6 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer } from '../helpers/app';
 import { platformTestRoutes } from '../helpers/test-routes';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { loadConfig } from '../../src/config';
+import { openRedis } from '../../src/platform/redis';
+import { createLimiter } from '../../src/platform/http/rate-limit';
 
 test('the 301st call in a minute gets 429 RATE_LIMITED with Retry-After; headers count down', async () => {
   const t = await createTestApp({ extraModules: [platformTestRoutes().mod] });
@@ -50,6 +55,43 @@ test('with Redis, two instances share one counter', { skip: process.env.REDIS_UR
     await b.close();
     await a.close();
   }
+});
+
+test('with Redis, deployments with different REDIS_KEY_PREFIX keep separate counters', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
+  const routes = platformTestRoutes();
+  const run = randomBytes(4).toString('hex');
+  const a = await createTestApp({ redis: true, config: { rateLimitPerMinute: 10, redisKeyPrefix: `a${run}:` }, extraModules: [routes.mod] });
+  const b = await createTestApp({ database: a.deps.database, redis: true, config: { rateLimitPerMinute: 10, redisKeyPrefix: `b${run}:` }, extraModules: [routes.mod] });
+  try {
+    const s = await createTestStore(a);
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await (i % 2 ? b : a).app.inject({ url: '/v1/test/whoami', headers: bearer(s.key) })).statusCode);
+    // Six calls through each: with one counter the 11th and 12th would be refused (the test above).
+    assert.deepEqual(codes, Array(12).fill(200));
+  } finally {
+    await b.close();
+    await a.close();
+  }
+});
+
+test('openRedis puts REDIS_KEY_PREFIX before every key the limiters write; a bad prefix is refused at start', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
+  const run = randomBytes(4).toString('hex');
+  const prefix = `shop-${run}:`;
+  const name = `rl_prefix_check_${run}`;
+  const redis = await openRedis(process.env.REDIS_URL!, prefix);
+  const raw = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 });
+  try {
+    await new Promise<void>((resolve) => (redis.status === 'ready' ? resolve() : redis.once('ready', () => resolve())));
+    const limiter = createLimiter({ redis, keyPrefix: name, points: 5, durationSec: 60 });
+    await limiter.consume('k1');
+    assert.deepEqual(await raw.keys(`${prefix}${name}*`), [`${prefix}${name}:k1`]);
+    assert.deepEqual(await raw.keys(`${name}*`), []);
+  } finally {
+    redis.disconnect();
+    raw.disconnect();
+  }
+  assert.throws(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' }, { dataDir: 'memory://' }), /REDIS_KEY_PREFIX/);
+  assert.equal(loadConfig({ REDIS_KEY_PREFIX: 'shop-a:' }, { dataDir: 'memory://' }).redisKeyPrefix, 'shop-a:');
 });
 
 test('a 403 (scope or IP) is a call: it carries the rate-limit headers and counts toward the key limit', async () => {
