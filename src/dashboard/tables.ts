@@ -1,4 +1,5 @@
-// Kysely table types of the dashboard and the audit log (migration 012_dashboard.sql).
+// Kysely table types of the dashboard and the audit log (migration 012_dashboard.sql; second factors: 050).
+import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 
 export type MemberRole = 'owner' | 'admin' | 'support' | 'developer';
@@ -25,6 +26,10 @@ export interface DashboardSessionsTable {
   last_seen_at: Date;
   ip: string | null;
   user_agent: string | null;
+  /** Signed in with the password; the member's second factor is still to come (migration 050). */
+  second_factor_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When the second factor was last given in this session (sign-in or step-up). */
+  second_factor_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type AuditActorKind = 'member' | 'owner_token' | 'operator';
@@ -45,8 +50,64 @@ export interface AuditLogTable {
   created_at: Timestamp;
 }
 
-export interface DashboardTables {
+export interface DashboardTables extends SecondFactorTables {
   store_members: StoreMembersTable;
   dashboard_sessions: DashboardSessionsTable;
   audit_log: AuditLogTable;
+}
+
+export type TwoFactorPolicy = 'none' | 'admins' | 'everyone';
+
+export interface MemberTotpTable {
+  member_id: string;
+  secret_sealed: string;
+  created_at: Date;
+  confirmed_at: Date | null;
+  last_step: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface MemberRecoveryCodesTable {
+  id: string;
+  member_id: string;
+  code_hash: string;
+  created_at: Date;
+  used_at: Date | null;
+}
+
+export interface MemberPasskeysTable {
+  id: string;
+  member_id: string;
+  store_id: string;
+  credential_id: string;
+  public_key: string;
+  sign_count: ColumnType<number, number | undefined, number>;
+  transports: Json<string[]>;
+  name: string;
+  device_type: string | null;
+  backed_up: boolean;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+export interface WebauthnChallengesTable {
+  id: string;
+  challenge: string;
+  purpose: 'register' | 'second_factor' | 'sign_in';
+  session_id: string | null;
+  expires_at: Date;
+}
+
+export interface StoreSecurityTable {
+  store_id: string;
+  two_factor_policy: TwoFactorPolicy;
+  refund_step_up_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  updated_at: Date;
+}
+
+export interface SecondFactorTables {
+  member_totp: MemberTotpTable;
+  member_recovery_codes: MemberRecoveryCodesTable;
+  member_passkeys: MemberPasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  store_security: StoreSecurityTable;
 }
