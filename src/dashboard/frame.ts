@@ -81,16 +81,20 @@ export function sendForbidden(reply: FastifyReply, ctx: DashboardContext): Fasti
  * The guard every dashboard route starts with: signed in (else to the sign-in page), and the role holds
  * `permission` in the table of src/dashboard/roles.ts (else the 403 page). Sets `req.dashboard`.
  */
-export function requireRole(permission: Permission) {
+export function requireRole(permission: Permission, o: { enrolling?: boolean } = {}) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const member = req.dashboardMember;
-    if (!member) {
+    // A session waiting for its second factor opens only the verify page; a member the store's policy asks for a
+    // factor they lack opens only the security page (routes marked `enrolling`) until they set one up.
+    const to = !member ? 'login' : member.secondFactorPending ? 'verify' : member.mustEnrol && !o.enrolling ? 'enrol' : null;
+    if (to) {
       const next = req.method === 'GET' ? req.url : '/dashboard';
-      const url = `/dashboard/login?next=${encodeURIComponent(next)}`;
+      const url = to === 'login' ? `/dashboard/login?next=${encodeURIComponent(next)}` : to === 'verify' ? `/dashboard/login/verify?next=${encodeURIComponent(next)}` : '/dashboard/account/security';
       if (isHtmx(req)) reply.code(401).header('HX-Redirect', url).send();
       else reply.redirect(url, 303);
       return reply;
     }
+    if (!member) return reply;
     const ctx: DashboardContext = { member, lang: langOf(req), mode: member.mode, csrfToken: reply.generateCsrf() };
     req.dashboard = ctx;
     if (!can(member.role, permission)) {

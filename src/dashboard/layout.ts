@@ -119,6 +119,8 @@ function head(lang: Lang, title: string): SafeHtml {
 <title>${title} · ${frameText(lang, 'app.title')}</title>
 <style>${PAGE_CSS}${DASH_CSS}</style>
 <script src="/dashboard/assets/htmx.min.js" defer></script>
+<script src="/dashboard/assets/webauthn.min.js" defer></script>
+<script src="/dashboard/assets/passkey.js" defer></script>
 </head>`;
 }
 
@@ -147,7 +149,7 @@ export function dashboardLayout(ctx: LayoutContext, opts: DashboardPageOptions, 
     <input type="hidden" name="mode" value="${other}"><button type="submit">${t(other === 'live' ? 'mode.switchToLive' : 'mode.switchToTest')}</button>
   </form>
   <div class="usermenu">
-    <span>${ctx.member.name} · ${t(`role.${ctx.member.role}`)}</span>
+    <a href="/dashboard/account/security" data-testid="account-link">${ctx.member.name} · ${t(`role.${ctx.member.role}`)}</a>
     <form method="post" action="/dashboard/lang" hx-boost="false">${csrfInput(ctx.csrfToken)}<input type="hidden" name="lang" value="${ctx.lang === 'ko' ? 'en' : 'ko'}"><button type="submit" lang="${ctx.lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>
     <form method="post" action="/dashboard/logout" hx-boost="false">${csrfInput(ctx.csrfToken)}<button type="submit">${t('signout')}</button></form>
   </div>

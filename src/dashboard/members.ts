@@ -6,6 +6,7 @@ import { recordAudit, type AuditActor, type AuditOrigin } from '../audit/service
 import { decoyHash, generatePassword, hashPassword, verifyPassword, PASSWORD_MAX, PASSWORD_MIN } from './password';
 import * as repo from './members-repo';
 import type { MemberRole, StoreMembersTable } from './tables';
+import { deleteOtherSessions } from './sessions-repo';
 import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -157,4 +158,21 @@ export async function authenticateMember(deps: Deps, emailInput: string, passwor
   }
   for (const m of candidates) if (await verifyPassword(password, m.password_hash)) return memberView(m);
   return null;
+}
+
+/**
+ * A member changes their own password: the current one must be right (the caller counts a wrong one as a failed
+ * sign-in); every other session of theirs ends. Returns false when the current password is wrong.
+ */
+export async function changeOwnPassword(deps: Deps, storeId: string, memberId: string, current: string, next: string, keepSession: string, actor: AuditActor, origin?: AuditOrigin | null): Promise<boolean> {
+  const m = await memberOrThrow(deps, storeId, memberId);
+  if (current.length === 0 || current.length > PASSWORD_MAX || !(await verifyPassword(current, m.password_hash))) return false;
+  assertPasswordAcceptable(next);
+  const hash = await hashPassword(next);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateMember(trx, m.id, { password_hash: hash });
+    const ended = await deleteOtherSessions(trx, m.id, keepSession);
+    await recordAudit(trx, deps.clock, { storeId, mode: null, actor, action: 'member.password_changed', target: { type: 'member', id: m.id }, details: { sessionsEnded: ended }, origin });
+  });
+  return true;
 }

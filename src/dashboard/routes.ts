@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import cookie from '@fastify/cookie';
@@ -12,11 +13,19 @@ import { frameText } from './i18n';
 import { SESSION_COOKIE, bareError, langOf, sendPage } from './frame';
 import { html } from '../pages/html';
 import { signInRoutes } from './sign-in';
+import { verifyRoutes } from './sign-in-verify';
 import { PAGES } from './pages';
+import { PASSKEY_JS } from './passkey-script';
+import { deleteExpiredChallenges } from './second-factor-repo';
 
 const require = createRequire(import.meta.url);
 const HTMX_VERSION: string = require('htmx.org/package.json').version;
 const HTMX_JS = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
+// @simplewebauthn/browser's own browser bundle (its package exports name only the module builds, so the file is
+// found beside the CommonJS entry).
+const WEBAUTHN_VERSION: string = require('@simplewebauthn/browser/package.json').version;
+const WEBAUTHN_JS = readFileSync(join(dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'));
+const PASSKEY_ETAG = `"pk-${createHash('sha256').update(PASSKEY_JS).digest('hex').slice(0, 16)}"`;
 
 /**
  * Self scripts only (htmx from /dashboard/assets; no inline or eval'd script), inline styles as on the hosted pages,
@@ -100,10 +109,18 @@ const dashboardModule: Module = async (app, deps) => {
     reply.header('Cache-Control', 'public, max-age=86400').header('ETag', `"htmx-${HTMX_VERSION}"`).type('text/javascript; charset=utf-8').send(HTMX_JS),
   );
 
-  // Expired sessions are already refused at lookup; this hourly sweep only keeps the table small.
-  deps.worker.addTask({ name: 'dashboard.prune-sessions', intervalMs: 60 * 60_000, run: (now) => pruneSessions(deps.db, now) });
+  app.get('/dashboard/assets/webauthn.min.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('Cache-Control', 'public, max-age=86400').header('ETag', `"webauthn-${WEBAUTHN_VERSION}"`).type('text/javascript; charset=utf-8').send(WEBAUTHN_JS),
+  );
+  app.get('/dashboard/assets/passkey.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.header('Cache-Control', 'public, max-age=3600').header('ETag', PASSKEY_ETAG).type('text/javascript; charset=utf-8').send(PASSKEY_JS),
+  );
+
+  // Expired sessions (and WebAuthn challenges) are already refused at lookup; this hourly sweep keeps the tables small.
+  deps.worker.addTask({ name: 'dashboard.prune-sessions', intervalMs: 60 * 60_000, run: async (now) => { await deleteExpiredChallenges(deps.db, now); return pruneSessions(deps.db, now); } });
 
   signInRoutes(app, deps, secureCookies);
+  verifyRoutes(app, deps, secureCookies);
   for (const page of PAGES) await page(app, deps);
 };
 

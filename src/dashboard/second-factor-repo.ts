@@ -120,3 +120,10 @@ export async function putStoreSecurity(db: Db, storeId: string, set: { two_facto
 export async function activeOwners(db: Db, storeId: string) {
   return db.selectFrom('store_members').select(['id', 'email', 'name']).where('store_id', '=', storeId).where('role', '=', 'owner').where('disabled_at', 'is', null).orderBy('created_at').execute();
 }
+
+/** A member's confirmed factors: whether an authenticator app is confirmed, and how many passkeys they have. */
+export async function factorsOf(db: Db, memberId: string): Promise<{ totp: boolean; passkeys: number }> {
+  const totp = await db.selectFrom('member_totp').select('member_id').where('member_id', '=', memberId).where('confirmed_at', 'is not', null).executeTakeFirst();
+  const pk = await db.selectFrom('member_passkeys').select((eb) => eb.fn.countAll<number>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow();
+  return { totp: !!totp, passkeys: Number(pk.n) };
+}

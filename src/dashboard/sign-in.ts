@@ -1,18 +1,18 @@
-import type { FastifyRequest } from 'fastify';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../deps';
 import { html } from '../pages/html';
-import { createLimiter } from '../platform/http/rate-limit';
 import { recordAudit } from '../audit/service';
 import { authenticateMember, normalizeEmail } from './members';
-import { endSession, setSessionMode, startSession, SESSION_TTL_MS } from './sessions';
+import { endSession, setSessionMode, startSession, PENDING_TTL_MS, SESSION_TTL_MS } from './sessions';
+import { signInThrottle } from './throttle';
+import { factorsOf } from './second-factor-repo';
+import { passkeyButton } from './passkey-button';
 import { frameText, type Lang } from './i18n';
 import { bareLayout, csrfInput } from './layout';
 import { LANG_COOKIE, SESSION_COOKIE, langOf, originOf, redirectTo, requireRole, ctxOf, sendForbidden } from './frame';
 import { can } from './roles';
 
-/** Failed sign-ins allowed per e-mail, and per client address, in one window. */
-export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 30, windowSec: 15 * 60 };
+export { SIGN_IN_LIMITS } from './throttle';
 
 /** Only our own dashboard paths are followed after sign-in (no open redirect). */
 /**
@@ -34,11 +34,6 @@ export function safeNext(v: unknown): string {
   return path + url.search;
 }
 
-async function failures(limiter: RateLimiterAbstract, key: string): Promise<{ used: number; resetSec: number }> {
-  const res = await limiter.get(key);
-  return res ? { used: res.consumedPoints, resetSec: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) } : { used: 0, resetSec: 0 };
-}
-
 function signInPage(lang: Lang, csrfToken: string, o: { email?: string; next?: string; error?: string } = {}): string {
   const t = (k: Parameters<typeof frameText>[1]) => frameText(lang, k);
   return bareLayout(
@@ -57,8 +52,14 @@ function signInPage(lang: Lang, csrfToken: string, o: { email?: string; next?: s
   <button type="submit" class="pay">${t('signin.submit')}</button>
   <p class="hint">${t('signin.hint')}</p>
 </form>
+<div class="card center" data-testid="passkey-signin">${passkeyButton(lang, { kind: 'sign-in', label: t('signin.passkey'), csrf: csrfToken, options: '/dashboard/login/passkey/options', verify: '/dashboard/login/passkey', next: o.next ?? '/dashboard' })}</div>
 <form method="post" action="/dashboard/lang" class="center">${csrfInput(csrfToken)}<input type="hidden" name="lang" value="${lang === 'ko' ? 'en' : 'ko'}"><button type="submit" class="plain" lang="${lang === 'ko' ? 'en' : 'ko'}">${t('lang.switch')}</button></form>`,
   );
+}
+
+/** The session cookie: signed, HTTP only, for the dashboard's paths, as long as the session row may live. */
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean, ttlMs: number): void {
+  reply.setCookie(SESSION_COOKIE, token, { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure, signed: true, maxAge: Math.floor(ttlMs / 1000) });
 }
 
 function backTo(req: FastifyRequest): string {
@@ -75,8 +76,7 @@ function backTo(req: FastifyRequest): string {
 
 /** Sign-in, sign-out, the mode switch and the language switch. */
 export function signInRoutes(app: App, deps: AppDeps, secureCookies: boolean): void {
-  const perEmail = createLimiter({ redis: deps.redis, keyPrefix: 'rl_dash_login_email', points: SIGN_IN_LIMITS.perEmail, durationSec: SIGN_IN_LIMITS.windowSec });
-  const perIp = createLimiter({ redis: deps.redis, keyPrefix: 'rl_dash_login_ip', points: SIGN_IN_LIMITS.perIp, durationSec: SIGN_IN_LIMITS.windowSec });
+  const throttle = signInThrottle(deps);
   const hide = { schema: { hide: true } };
 
   app.get('/dashboard/login', hide, async (req, reply) => {
@@ -94,10 +94,10 @@ export function signInRoutes(app: App, deps: AppDeps, secureCookies: boolean): v
     const next = safeNext(body.next);
     const emailKey = normalizeEmail(email) || '-';
     const ip = req.ip;
-    const [e, a] = [await failures(perEmail, emailKey), await failures(perIp, ip)];
-    if (e.used >= SIGN_IN_LIMITS.perEmail || a.used >= SIGN_IN_LIMITS.perIp) {
-      const retry = Math.max(e.used >= SIGN_IN_LIMITS.perEmail ? e.resetSec : 0, a.used >= SIGN_IN_LIMITS.perIp ? a.resetSec : 0);
-      req.log.warn({ perEmail: e.used >= SIGN_IN_LIMITS.perEmail, perIp: a.used >= SIGN_IN_LIMITS.perIp }, 'dashboard sign-in throttled');
+    const lock = await throttle.check(emailKey, ip);
+    if (lock.locked) {
+      const retry = lock.retrySec;
+      req.log.warn({ perEmail: lock.perEmail, perIp: lock.perIp }, 'dashboard sign-in throttled');
       return reply
         .code(429)
         .header('Retry-After', String(retry))
@@ -106,14 +106,23 @@ export function signInRoutes(app: App, deps: AppDeps, secureCookies: boolean): v
     }
     const member = await authenticateMember(deps, email, password, store);
     if (!member) {
-      await Promise.all([perEmail.penalty(emailKey, 1), perIp.penalty(ip, 1)]);
+      await throttle.fail(emailKey, ip);
       return reply.code(401).type('text/html; charset=utf-8').send(signInPage(lang, reply.generateCsrf(), { email, next, error: frameText(lang, 'signin.failed') }));
     }
-    await perEmail.delete(emailKey);
     const origin = originOf(req);
+    const factors = await factorsOf(deps.db, member.id);
+    if (factors.totp || factors.passkeys > 0) {
+      // The password was right; the session opens only the verify page until the second factor is given. The
+      // e-mail's failures are not forgiven yet: a wrong code after a right password still counts.
+      const { token } = await startSession(deps, member.id, member.storeId, origin, { pending: true });
+      await recordAudit(deps.db, deps.clock, { storeId: member.storeId, mode: null, actor: { kind: 'member', id: member.id, name: member.name }, action: 'session.password_accepted', target: { type: 'member', id: member.id }, origin });
+      setSessionCookie(reply, token, secureCookies, PENDING_TTL_MS);
+      return reply.redirect(`/dashboard/login/verify?next=${encodeURIComponent(next)}`, 303);
+    }
+    await throttle.clear(emailKey);
     const { token } = await startSession(deps, member.id, member.storeId, origin);
-    await recordAudit(deps.db, deps.clock, { storeId: member.storeId, mode: null, actor: { kind: 'member', id: member.id, name: member.name }, action: 'session.signed_in', target: { type: 'member', id: member.id }, origin });
-    reply.setCookie(SESSION_COOKIE, token, { path: '/dashboard', httpOnly: true, sameSite: 'lax', secure: secureCookies, signed: true, maxAge: SESSION_TTL_MS / 1000 });
+    await recordAudit(deps.db, deps.clock, { storeId: member.storeId, mode: null, actor: { kind: 'member', id: member.id, name: member.name }, action: 'session.signed_in', target: { type: 'member', id: member.id }, details: { method: 'password' }, origin });
+    setSessionCookie(reply, token, secureCookies, SESSION_TTL_MS);
     return reply.redirect(next, 303);
   });
 
