@@ -23,8 +23,9 @@ const HTMX_VERSION: string = require('htmx.org/package.json').version;
 const HTMX_JS = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
 // @simplewebauthn/browser's own browser bundle (its package exports name only the module builds, so the file is
 // found beside the CommonJS entry).
-const WEBAUTHN_VERSION: string = require('@simplewebauthn/browser/package.json').version;
-const WEBAUTHN_JS = readFileSync(join(dirname(require.resolve('@simplewebauthn/browser')), '..', 'dist', 'bundle', 'index.umd.min.js'));
+const WEBAUTHN_DIR = join(dirname(require.resolve('@simplewebauthn/browser')), '..');
+const WEBAUTHN_VERSION: string = JSON.parse(readFileSync(join(WEBAUTHN_DIR, 'package.json'), 'utf8')).version;
+const WEBAUTHN_JS = readFileSync(join(WEBAUTHN_DIR, 'dist', 'bundle', 'index.umd.min.js'));
 const PASSKEY_ETAG = `"pk-${createHash('sha256').update(PASSKEY_JS).digest('hex').slice(0, 16)}"`;
 
 /**
