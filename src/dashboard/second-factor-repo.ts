@@ -127,3 +127,17 @@ export async function factorsOf(db: Db, memberId: string): Promise<{ totp: boole
   const pk = await db.selectFrom('member_passkeys').select((eb) => eb.fn.countAll<number>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow();
   return { totp: !!totp, passkeys: Number(pk.n) };
 }
+
+/** Each member's factors in a store (the owner's members page). */
+export async function factorsOfStore(db: Db, storeId: string): Promise<Map<string, { totp: boolean; passkeys: number }>> {
+  const rows = await db
+    .selectFrom('store_members as m')
+    .select((eb) => [
+      'm.id',
+      eb.exists(eb.selectFrom('member_totp as t').select('t.member_id').whereRef('t.member_id', '=', 'm.id').where('t.confirmed_at', 'is not', null)).as('totp'),
+      eb.selectFrom('member_passkeys as p').select((e) => e.fn.countAll<number>().as('n')).whereRef('p.member_id', '=', 'm.id').as('passkeys'),
+    ])
+    .where('m.store_id', '=', storeId)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { totp: !!r.totp, passkeys: Number(r.passkeys ?? 0) }]));
+}

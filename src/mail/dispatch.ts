@@ -12,6 +12,7 @@ import { subscriptionView } from '../subscriptions/model';
 import { portalUrl } from '../subscriptions/portal';
 import type { MailKind } from './kinds';
 import { renderMail, type RenderedMail } from './render';
+import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
 
@@ -57,6 +58,8 @@ async function smtpTransport(deps: Deps): Promise<MailTransport> {
 
 /** Reads what the mail shows as it is now, and renders it. */
 export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: RenderedMail; waitForKeys: boolean }> {
+  // The owners' security notice (seller-notice.ts) is not a buyer mail: it renders from its own data alone.
+  if (row.kind === SELLER_NOTICE_KIND) return { mail: renderSellerNotice(await repo.storeNameOf(deps.db, row.store_id), row.data as unknown as SellerNotice), waitForKeys: false };
   const kind = row.kind as MailKind;
   const d = row.data;
   const orderId =

@@ -16,6 +16,7 @@ import reconciliationPage from './reconciliation';
 import mailboxPage from './mailbox';
 import accountSecurityPage from './account-security';
 import accountSessionsPage from './account-sessions';
+import settingsSecurityPage from './settings-security';
 
 /** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
 export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
@@ -24,5 +25,5 @@ export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
 export const PAGES: DashboardPage[] = [
   homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
   ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, mailboxPage,
-  accountSecurityPage, accountSessionsPage,
+  accountSecurityPage, accountSessionsPage, settingsSecurityPage,
 ];

@@ -10,6 +10,7 @@ import { developersTabs } from './developers-nav';
 import { settingsTabs } from './settings-nav';
 import { MAIL_KINDS, type MailKind } from '../../mail/kinds';
 import { getBuyerMails, updateBuyerMails } from '../../mail/settings';
+import { SELLER_NOTICE_KIND, SELLER_NOTICE_LABEL } from '../../mail/seller-notice';
 
 const m = catalog(
   {
@@ -76,7 +77,7 @@ export const KIND_LABELS: Record<MailKind, { ko: string; en: string }> = {
   price_change_scheduled: { ko: '가격 변경 안내', en: 'Price change notice' },
   price_change_accepted: { ko: '가격 변경 동의 확인', en: 'Price change accepted' },
 };
-const kindLabel = (k: string, L: 'ko' | 'en') => (KIND_LABELS as Record<string, { ko: string; en: string }>)[k]?.[L] ?? k;
+const kindLabel = (k: string, L: 'ko' | 'en') => (k === SELLER_NOTICE_KIND ? SELLER_NOTICE_LABEL[L] : (KIND_LABELS as Record<string, { ko: string; en: string }>)[k]?.[L] ?? k);
 
 const KST = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Seoul', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 

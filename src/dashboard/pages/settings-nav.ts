@@ -6,6 +6,7 @@ import type { MemberRole } from '../tables';
 const TABS = [
   { href: '/dashboard/settings', ko: '상점·결제', en: 'Store & payments', permission: 'settings' as const },
   { href: '/dashboard/settings/members', ko: '멤버', en: 'Members', permission: 'members' as const },
+  { href: '/dashboard/settings/security', ko: '보안', en: 'Security', permission: 'members' as const },
   { href: '/dashboard/settings/settlements', ko: '정산', en: 'Settlements', permission: 'settlements' as const },
   { href: '/dashboard/settings/mails', ko: '구매자 메일', en: 'Buyer mails', permission: 'settings' as const },
 ];

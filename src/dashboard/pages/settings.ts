@@ -12,6 +12,8 @@ import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 import { goLiveCard } from './go-live-view';
 import { getGoLiveChecklist } from '../../stores/go-live-service';
+import { stepUp } from '../step-up';
+import { notifyOwners } from '../owner-notice';
 
 const m = catalog(
   {
@@ -194,6 +196,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/business-details', guard, async (req, reply) => {
     const ctx = ctxOf(req);
+    if (!(await stepUp(deps, req, reply, 'business_details'))) return reply;
     const typed = Object.fromEntries(BUSINESS_FIELDS.map((f) => [f.name, field(req.body, f.name)])) as BusinessForm;
     return attempt(
       deps,
@@ -212,6 +215,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
           target: { type: 'store', id: ctx.member.storeId },
           details: { companyName: view.companyName, businessNumber: view.businessNumber, changed },
         });
+        await notifyOwners(deps, req, 'business_details', null, changed);
         return { ok: m(ctx.lang, 'saved') };
       },
       { business: typed },
@@ -220,6 +224,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/return-urls', guard, async (req, reply) => {
     const ctx = ctxOf(req);
+    if (!(await stepUp(deps, req, reply, 'return_urls'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const returnUrlDomains = lines(req.body, 'returnUrlDomains');
       const view = await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { returnUrlDomains });
@@ -230,6 +235,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/payments', guard, async (req, reply) => {
     const ctx = ctxOf(req);
+    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'toss_keys'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const p = field(req.body, 'paymentProvider');
       const paymentProvider = p === 'toss' || p === 'simulator' ? p : null;
@@ -237,7 +243,14 @@ const settingsPage: DashboardPage = async (app, deps) => {
       // Write-only: an empty field keeps the stored secret; only the checkbox removes it.
       const secret = field(req.body, 'tossSecretKey', 200);
       const tossSecretKey = secret ? secret : field(req.body, 'clearSecret') === '1' ? null : undefined;
+      const before = (await getStoreView(deps, ctx.member.storeId)).settings[ctx.mode];
       await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { paymentProvider, tossClientKey, tossSecretKey });
+      const fields = [
+        ...(before.paymentProvider !== paymentProvider ? ['paymentProvider'] : []),
+        ...((before.tossClientKey ?? null) !== tossClientKey ? ['tossClientKey'] : []),
+        ...(tossSecretKey === undefined || (tossSecretKey === null && !before.tossSecretKeySet) ? [] : ['tossSecretKey']),
+      ];
+      await notifyOwners(deps, req, 'toss_keys', ctx.mode, fields);
       await auditAction(deps.db, deps, req, {
         action: 'settings.payments_updated',
         target: { type: 'store', id: ctx.member.storeId },
