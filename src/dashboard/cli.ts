@@ -2,6 +2,8 @@ import type { AppDeps } from '../deps';
 import { ApiError } from '../platform/errors';
 import { createMember, findMemberRef, resetPassword } from './members';
 import { mailMemberPassword, type MailOutcome } from './mail';
+import { resetSecondFactors } from './second-factor';
+import { recordAudit } from '../audit/service';
 
 /** The operator CLI's dashboard commands (wired in src/cli.ts). */
 export const MEMBER_HELP = `
@@ -11,6 +13,9 @@ Seller dashboard members:
                                           (or reads the password from stdin with --password-stdin)
   commerce member reset-password --store ID (--email EMAIL | --member mem_…) [--password-stdin] [--print]
                                           set a new password (printed once, or read from stdin); signs them out everywhere
+  commerce member reset-2fa --store ID (--email EMAIL | --member mem_…)
+                                          remove a member's authenticator app, passkeys and recovery codes and sign them
+                                          out everywhere (an owner who lost every factor; run on the server, audited)
   With SMTP_URL set, a generated password is mailed to the member instead of printed (--print prints it as well);
   if the mail cannot be sent it is printed with a warning.`;
 
@@ -83,6 +88,20 @@ export async function memberCommand(sub: string | undefined, args: string[], wit
       handOver(res.member.email, res.password, res.mail, print, '(shown once; every session of this member was signed out)');
       if (res.mail?.sent) process.stdout.write('every session of this member was signed out\n');
     } else process.stdout.write('password set; every session of this member was signed out\n');
+    return true;
+  }
+  if (sub === 'reset-2fa') {
+    const ref = flag(args, 'member') ?? flag(args, 'email');
+    if (!store || !ref) throw new Error('--store and --email (or --member) are required');
+    const res = await withDb(async (deps) => {
+      const m = await findMemberRef(deps, store, ref).catch(plain);
+      const removed = await resetSecondFactors(deps, m.id);
+      await recordAudit(deps.db, deps.clock, { storeId: store, mode: null, actor: OPERATOR, action: 'member.two_factor_reset', target: { type: 'member', id: m.id }, details: { email: m.email, ...removed } });
+      return { member: m, removed };
+    });
+    process.stdout.write(`member id : ${res.member.id}\nemail     : ${res.member.email}\n`);
+    process.stdout.write(`removed   : ${res.removed.totp ? 'authenticator app, ' : ''}${res.removed.passkeys} passkey(s), recovery codes\n`);
+    process.stdout.write('every session of this member was signed out; they sign in with their password (and set a factor up again if the store requires one)\n');
     return true;
   }
   return false;
