@@ -117,7 +117,7 @@ ${members.map(
     x.disabledAt || x.id === ctx.member.memberId
       ? ''
       : html`<div class="actions"><form method="post" action="/dashboard/settings/members/${x.id}/end-sessions" hx-confirm="${t('endSessionsConfirm')}">${csrfField(ctx)}<button type="submit" class="plain">${t('endSessions')}</button></form>
-<form method="post" action="/dashboard/settings/members/${x.id}/reset-2fa" hx-confirm="${t('reset2faConfirm')}">${csrfField(ctx)}<button type="submit" class="warn">${t('reset2fa')}</button></form></div>`
+${factors.get(x.id)?.totp || factors.get(x.id)?.passkeys ? html`<form method="post" action="/dashboard/settings/members/${x.id}/reset-2fa" hx-confirm="${t('reset2faConfirm')}">${csrfField(ctx)}<button type="submit" class="warn">${t('reset2fa')}</button></form>` : ''}</div>`
   }</td>
 <td>${x.disabledAt ? '' : html`<form method="post" action="/dashboard/settings/members/${x.id}/disable" hx-confirm="${t('disableConfirm')}">${csrfField(ctx)}<button type="submit" class="warn">${t('disable')}</button></form>`}</td></tr>`,
 )}

@@ -55,7 +55,7 @@ ${csrfField(ctx)}
 <fieldset><legend><h2 style="margin:0">${t('policy')}</h2></legend>
 ${POLICIES.map((p) => html`<label class="method"><input type="radio" name="policy" value="${p}"${sec.twoFactorPolicy === p ? html` checked` : ''}> ${t(p)}</label>`)}
 <p class="hint">${t('policyHint')}</p></fieldset>
-<h2>${t('stepUp')}</h2>
+<h2 style="margin-top:24px">${t('stepUp')}</h2>
 <p class="muted">${t('stepUpHint', { minutes: STEP_UP_WINDOW_MS / 60_000 })}</p>
 <label for="threshold">${t('threshold')}</label><input type="number" id="threshold" name="refundStepUpAmount" min="0" step="1" inputmode="numeric" value="${sec.refundStepUpAmount === null ? '' : String(sec.refundStepUpAmount)}" aria-describedby="threshold-hint">
 <p class="hint" id="threshold-hint">${t('thresholdHint')}</p>
