@@ -3,6 +3,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { App, AppDeps } from '../deps';
 import { html } from '../pages/html';
 import { recordAudit } from '../audit/service';
+import { consume, createLimiter } from '../platform/http/rate-limit';
 import { catalog, type Lang } from './i18n';
 import { bareLayout, csrfInput } from './layout';
 import { langOf, originOf, requireRole, ctxOf } from './frame';
@@ -153,7 +154,13 @@ export function verifyRoutes(app: App, deps: AppDeps, secureCookies: boolean): v
   });
 
   // Passwordless: the authenticator offers the passkeys it holds for this site; the one chosen names the member.
-  app.post('/dashboard/login/passkey/options', hide, async () => authenticationOptions(deps, { purpose: 'sign_in' }));
+  // Each ask stores a challenge, so asking is limited per address (a page load asks once).
+  const optionsPerIp = createLimiter({ redis: deps.redis, keyPrefix: 'rl_dash_passkey_options', points: 60, durationSec: 15 * 60 });
+  app.post('/dashboard/login/passkey/options', hide, async (req, reply) => {
+    const rl = await consume(optionsPerIp, req.ip);
+    if (!rl.allowed) return reply.code(429).header('Retry-After', String(rl.resetSec)).send({ error: m(langOf(req), 'throttled', { minutes: Math.ceil(rl.resetSec / 60) }) });
+    return authenticationOptions(deps, { purpose: 'sign_in' });
+  });
 
   app.post('/dashboard/login/passkey', hide, async (req, reply) => {
     const lang = langOf(req);
