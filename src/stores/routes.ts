@@ -97,7 +97,7 @@ const storesModule: Module = async (app, deps) => {
       {
         operationId: 'verifyStorePublicContact',
         summary: "Mark a store's public contact verified, or not (operator)",
-        description: 'Checkout in a store whose public contact is not verified answers PUBLIC_CONTACT_VERIFICATION_REQUIRED. Only the operator sets it.',
+        description: 'A live checkout session in a store whose public contact is not verified answers PUBLIC_CONTACT_VERIFICATION_REQUIRED (test mode never asks for it). Only the operator sets it.',
         tags,
       },
       { auth: 'operator', errors: ['NOT_FOUND'] },

@@ -29,7 +29,7 @@ export const StoreSchema = Obj(
   {
     id: Type.String(),
     name: Type.String(),
-    publicContactVerified: Type.Boolean({ description: 'Checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise)' }),
+    publicContactVerified: Type.Boolean({ description: 'Live checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise); test mode does not' }),
     createdAt: DateTime(),
     updatedAt: DateTime(),
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
