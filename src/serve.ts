@@ -6,7 +6,7 @@ import { NO_STORE_LOG, noStoreBanner } from './setup';
 
 /**
  * `commerce start` and `commerce worker`: the long-running processes. Each stops gracefully on SIGTERM and SIGINT
- * (src/runtime.ts drains), and ends when the process that started it is gone (see `exitWithParent`).
+ * (src/runtime.ts drains), and when the `npm start` that started it is gone (see `exitWithParent`).
  */
 export async function startCommand(args: string[]): Promise<void> {
   const config = loadConfig(process.env, args.includes('--no-worker') ? { runWorkers: false } : {});
@@ -51,10 +51,11 @@ export async function workerCommand(): Promise<void> {
 
 /**
  * SIGTERM and SIGINT stop the process once, through `stop` (a drain); a last resort exits if draining itself hangs
- * (the database does not answer) after `forceAfterMs`.
+ * (the database does not answer) after `forceAfterMs`. So does the end of the `npm start` that started it.
  */
 function handleStopSignals(stop: (signal: string) => Promise<boolean>, forceAfterMs: number, stopped?: (clean: boolean) => void): void {
   let closing = false;
+  exitWithParent(() => void shutdown('parent exited'));
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -66,4 +67,24 @@ function handleStopSignals(stop: (signal: string) => Promise<boolean>, forceAfte
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * `npm start` (or `npm run worker`) killed with SIGTERM or SIGINT sent to npm alone (an IDE's stop button, a process
+ * manager watching npm) ends npm without ending this process, which then kept the embedded database's lock and its
+ * port with nobody to stop it. Started by an npm script, the process watches its parent: once npm is gone (the
+ * process is handed to init, its parent id changes) it stops as on SIGTERM. Started any other way (node directly,
+ * a container's PID 1, systemd, `nohup … &` from a shell that then exits) it does not watch: there the parent going
+ * away is not a stop.
+ */
+function exitWithParent(onExit: () => void): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onExit();
+  }, 500);
+  timer.unref();
 }
