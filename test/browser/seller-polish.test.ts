@@ -53,11 +53,12 @@ test('order page after a dashboard refund shows its webhook deliveries without a
       await page.goto(`${base}/dashboard/orders/${orderId}`);
       assert.match((await page.locator('main').textContent()) ?? '', /010-1234-5678/, 'the phone as people write it');
       await Promise.all([page.waitForURL(/done=refunded/), page.locator('[data-testid=refund-form] button[type=submit]').click()]);
-      const events = page.locator('[data-testid=order-events]');
-      assert.match((await events.textContent()) ?? '', /전송 준비 중/, 'queued, not "no subscribed endpoint"');
-      assert.doesNotMatch((await events.textContent()) ?? '', /구독한 엔드포인트 없음/);
+      const refunded = page.locator('[data-testid=order-events] tr', { hasText: 'order.refunded' });
+      assert.match((await refunded.textContent()) ?? '', /전송 준비 중/, 'queued, not "no subscribed endpoint"');
+      assert.doesNotMatch((await refunded.textContent()) ?? '', /구독한 엔드포인트 없음/);
       await dispatchEventsOnce(t.deps, t.clock.now());
-      await page.waitForFunction(() => /127\.0\.0\.1:\d+\/hook/.test(document.querySelector('[data-testid=order-events]')?.textContent ?? ''), null, { timeout: 15_000 });
+      // No reload: the section asks again by itself while something is queued.
+      await page.waitForFunction(() => Array.from(document.querySelectorAll('[data-testid=order-events] tr')).some((tr) => /order\.refunded/.test(tr.textContent ?? '') && /127\.0\.0\.1:\d+\/hook/.test(tr.textContent ?? '')), null, { timeout: 15_000 });
       assert.ok(await fits(), `order page fits ${w} px`);
       await page.screenshot({ path: `/tmp/polish-order-${w}.png`, fullPage: true });
 

@@ -101,7 +101,7 @@ ${problemBox(problem)}
       [L('금액', 'Amount'), money(ctx.lang, order.amount)],
       [L('환불된 금액', 'Refunded'), html`<span id="refunded-amount">${money(ctx.lang, order.refundedAmount ?? 0)}</span>`],
       [L('상품', 'Product'), order.productName],
-      [L('구매자', 'Buyer'), html`${order.buyerName}<br><span class="small">${order.buyerEmail} · ${displayPhone(order.buyerPhone)}</span>`],
+      [L('구매자', 'Buyer'), html`${order.buyerName}<br><span class="small">${order.buyerEmail} · <span style="white-space:nowrap">${displayPhone(order.buyerPhone)}</span></span>`],
       [L('생성', 'Created'), when(order.createdAt)],
     ])}</section>
 <section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
