@@ -92,7 +92,7 @@ test('a test-mode mail is kept and its [테스트] copy reaches the listed inbox
     assert.ok(body.includes('환불 테스트 상품') && body.includes('주문'), 'Korean intact');
     assert.ok(body.includes(`${BASE}/receipt/${orderId}?t=`), 'the receipt link, absolute');
   }
-  assert.match(mail.text!, /\d{4}년 \d{1,2}월 \d{1,2}일 \d{2}:\d{2} KST/, 'times say their zone');
+  assert.match(mail.text!, /\d{4}년 \d{1,2}월 \d{1,2}일 (오전|오후) \d{1,2}:\d{2} KST/, 'times say their zone');
   const links = [...(mail.html as string).matchAll(/href="([^"]+)"/g)].map((x) => x[1]!);
   assert.ok(links.length > 0 && links.every((l) => l.startsWith(`${BASE}/`) || l.startsWith('mailto:') || l.startsWith('tel:')), links.join(' '));
 });
