@@ -12,14 +12,18 @@
 //      advances on two servers renew each subscription once
 //   e. kill -9 of a server and a worker under load: no request lost beyond the killed server's in-flight ones, which
 //      the client's retry (same Idempotency-Key) completes; every paid order's order.paid delivered
-//   f. graceful drain: SIGTERM to one of the two servers left while reads and checkout creates run through the proxy:
-//      0 failed requests, /ready 503 while it drains, exit 0
+//   f. graceful drain: SIGTERM to one of the two servers left while reads and checkout creates run through the proxy,
+//      with every core kept busy by other processes: 0 failed requests, /ready 503 while it drains, exit 0
+//
+// Like production's proxy (deploy/Caddyfile), the proxy checks each server's /ready (every second here) and takes one
+// that does not answer 200 out of the rotation (startHealthChecks: open-source nginx has no active checks).
 //
 // Needs PostgreSQL (CLUSTER_DATABASE_URL, else TEST_DATABASE_URL, else postgres://root@127.0.0.1:5432/test), Redis
 // (CLUSTER_REDIS_URL, else REDIS_URL, else redis://127.0.0.1:6379/7), nginx and, for --pgbouncer, pgbouncer (Debian's packages);
 // prints a skip and exits 0 when one is missing. Runs dist/ (npm run build). Exit code 1 when a check fails.
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -185,11 +189,8 @@ async function startPgbouncer(dir, dbName) {
   return { process: p, url: u.toString() };
 }
 
-async function startNginx(dir, upstreamPorts) {
-  const port = await freePort();
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    `daemon off;
+function nginxConf(dir, port, upstreamPorts, down = new Set()) {
+  return `daemon off;
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};
 error_log ${join(dir, 'nginx-error.log')} warn;
@@ -203,7 +204,7 @@ http {
   scgi_temp_path ${join(dir, 'nginx-scgi')};
   upstream commerce {
     least_conn;
-${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n')}
+${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5s${down.has(p) ? ' down' : ''};`).join('\n')}
     keepalive 16;
   }
   server {
@@ -225,11 +226,116 @@ ${upstreamPorts.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=5
     }
   }
 }
-`,
-  );
-  const p = startProcess('nginx', which('nginx'), ['-e', join(dir, 'nginx-error.log'), '-p', dir, '-c', join(dir, 'nginx.conf')], process.env, { cwd: dir });
+`;
+}
+
+async function startNginx(dir, upstreamPorts) {
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, nginxConf(dir, port, upstreamPorts));
+  const p = startProcess('nginx', which('nginx'), ['-e', join(dir, 'nginx-error.log'), '-p', dir, '-c', conf], process.env, { cwd: dir });
   await waitFor('nginx', () => new Promise((res) => net.connect(port, '127.0.0.1').once('connect', function () { this.end(); res(true); }).once('error', () => res(false))), 10_000);
-  return { process: p, base: `http://127.0.0.1:${port}` };
+  let down = new Set();
+  return {
+    process: p,
+    base: `http://127.0.0.1:${port}`,
+    /** Takes servers out of (or back into) the rotation: a new configuration, then nginx reloads it (SIGHUP). */
+    setDown(ports) {
+      const next = new Set(ports);
+      if (next.size === down.size && [...next].every((x) => down.has(x))) return false;
+      down = next;
+      writeFileSync(conf, nginxConf(dir, port, upstreamPorts, down));
+      p.child.kill('SIGHUP');
+      return true;
+    },
+  };
+}
+
+/**
+ * The proxy's active health check, as a production proxy has one (deploy/Caddyfile: Caddy asks every server's /ready
+ * every 2 s; a Kubernetes readiness probe likewise): a server whose /ready does not answer 200 (draining after
+ * SIGTERM, killed) leaves the rotation, and comes back when it answers 200 again. Open-source nginx has no active
+ * checks, so this loop asks instead, every HEALTH_INTERVAL_MS, and reloads nginx's upstream list on a change.
+ * Without it nginx learns of a draining server only when its listener closes: a request nginx has just sent on a
+ * connection still waiting in the closing listener's accept queue is reset by the kernel, and nginx does not resend a
+ * POST it already sent (the 502 a drain under load cost, issue 31).
+ */
+const HEALTH_INTERVAL_MS = 1000;
+function startHealthChecks(proxy, ports) {
+  let stopped = false;
+  const changes = [];
+  const state = new Map(ports.map((p) => [p, true]));
+  const loop = (async () => {
+    while (!stopped) {
+      // Out on an answer other than 200 (draining: 503) or a refused connection (gone); back on a 200. A check that
+      // times out on a busy machine changes nothing: flapping would reload nginx for no reason.
+      const states = await Promise.all(
+        ports.map((p) =>
+          fetch(`http://127.0.0.1:${p}/ready`, { signal: AbortSignal.timeout(3000) }).then(
+            (r) => r.status === 200,
+            (e) => (e?.cause?.code === 'ECONNREFUSED' ? false : null),
+          ),
+        ),
+      );
+      if (stopped) break;
+      for (const [i, p] of ports.entries()) if (states[i] !== null) state.set(p, states[i]);
+      const down = ports.filter((p) => state.get(p) === false);
+      if (proxy.setDown(down)) changes.push({ at: Date.now(), down });
+      await sleep(HEALTH_INTERVAL_MS);
+    }
+  })();
+  return {
+    changes,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/**
+ * Background CPU load: one busy process per core, so the drain is checked on a machine whose cores are all taken (the
+ * servers' event loops run late, connections wait in accept queues), not only on an idle one.
+ */
+function startCpuBurner() {
+  const n = availableParallelism();
+  const procs = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  for (const c of procs) children.add(c);
+  return {
+    count: n,
+    async stop() {
+      await Promise.all(
+        procs.map((c) => {
+          children.delete(c);
+          if (c.exitCode !== null || c.signalCode !== null) return null;
+          const gone = new Promise((r) => c.once('exit', r));
+          c.kill('SIGKILL');
+          return gone;
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * One request on its own connection to the proxy (no keep-alive): check (f)'s load. Reloading nginx (the health
+ * check above) closes its idle client connections, and a request a client sends on one at that instant fails; that
+ * is the reload's doing, not the drain's, and Caddy changes an upstream's health without any reload.
+ */
+function callFresh(base, method, path, { token, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { connection: 'close', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'idempotency-key': randomUUID() });
+    const req = httpRequest(base + path, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -334,6 +440,7 @@ async function runSuite(mode) {
   const directUrl = direct.toString();
   const db = new pg.Client({ connectionString: directUrl });
   const receiver = await startReceiver();
+  let health = null;
   try {
     let databaseUrl = directUrl;
     if (mode === 'pgbouncer') databaseUrl = (await startPgbouncer(dir, dbName)).url;
@@ -375,10 +482,14 @@ async function runSuite(mode) {
     );
     const workers = [1, 2].map((i) => startProcess(`worker${i}`, process.execPath, [bin, 'worker'], { ...env, PORT: '0', PUBLIC_BASE_URL: proxy.base }));
     for (const s of servers) {
-      await waitFor(`${s.name} /ready`, async () => (await fetch(`${s.base}/ready`)).ok, 90_000, 200).catch((e) => {
+      // Generous: five processes migrate and start at once, on a machine other work may be keeping busy.
+      await waitFor(`${s.name} /ready`, async () => (await fetch(`${s.base}/ready`)).ok, 240_000, 200).catch((e) => {
         throw new Error(`${e.message}\n${s.tail()}`);
       });
     }
+    // From here on the proxy checks /ready as production's does (Caddy's health_uri); see startHealthChecks.
+    // CLUSTER_HEALTH_CHECKS=off leaves nginx passive (only errors take a server out), to see a drain without them.
+    health = process.env.CLUSTER_HEALTH_CHECKS === 'off' ? null : startHealthChecks(proxy, serverPorts);
     await db.connect();
     const migrations = (await db.query('select count(*)::int as n, count(distinct version)::int as d from schema_migrations')).rows[0];
     check('five processes started at once on an empty database migrate it once', migrations.n === migrations.d && migrations.n > 0, `${migrations.n} migrations recorded once each`);
@@ -667,12 +778,14 @@ async function runSuite(mode) {
       const stats = { total: 0, failed: 0, during: 0, statuses: {} };
       let draining = false;
       let stop = false;
+      // Every core busy while it drains: event loops run late and connections wait in accept queues.
+      const burner = startCpuBurner();
       const lanes = Array.from({ length: 4 }, async (_, lane) => {
         for (let n = 0; !stop; n++) {
           const k = keys[(lane + n) % keys.length].secret;
           let r;
           try {
-            r = n % 2 === 0 ? await call(proxy.base, 'GET', '/v1/products', { token: k }) : await call(proxy.base, 'POST', '/v1/checkout/sessions', { token: k, body: sessionBody(product.id) });
+            r = n % 2 === 0 ? await callFresh(proxy.base, 'GET', '/v1/products', { token: k }) : await callFresh(proxy.base, 'POST', '/v1/checkout/sessions', { token: k, body: sessionBody(product.id) });
           } catch (e) {
             r = { status: `network: ${e.cause?.code ?? e.message}` };
           }
@@ -701,7 +814,10 @@ async function runSuite(mode) {
       draining = false;
       stop = true;
       await Promise.all(lanes);
-      log(`(f) ${drainer.name} drained and exited ${exit.code === 0 ? '0' : `${exit.code ?? exit.signal}`} in ${drainedIn.toFixed(1)} s; /ready during the drain: ${ready}`);
+      await burner.stop();
+      const drainerPort = Number(new URL(drainer.base).port);
+      const leftRotation = health?.changes.find((c) => c.at >= t0 && c.down.includes(drainerPort));
+      log(`(f) ${drainer.name} drained and exited ${exit.code === 0 ? '0' : `${exit.code ?? exit.signal}`} in ${drainedIn.toFixed(1)} s, with ${burner.count} busy processes beside it; /ready during the drain: ${ready}; the proxy's health check took it out of the rotation ${leftRotation ? `${((leftRotation.at - t0) / 1000).toFixed(1)} s after SIGTERM` : 'never'}`);
       check(
         '(f) SIGTERM under load: 0 failed requests through the proxy while one of two servers drains',
         stats.failed === 0 && exit.code === 0 && ready === 503 && stats.during > 10,
@@ -709,6 +825,7 @@ async function runSuite(mode) {
       );
     }
   } finally {
+    await health?.stop();
     await stopAll();
     await db.end().catch(() => {});
     await receiver.close();

@@ -1,7 +1,9 @@
 import { loadConfig } from './config';
-import { createRuntime } from './runtime';
 import { registerMailHook } from './mail/module';
-import { createDemo, createDemoIfEmpty, demoBanner, demoRestartBanner, findDemoStore } from './demo';
+import { createDemo, demoBanner } from './demo';
+import { startCommand, workerCommand } from './serve';
+import { setupBanner, setupStore } from './setup';
+import { resolvePublicAddress } from './platform/public-address';
 import { openDatabase } from './db';
 import { backupEmbedded, backupPostgres, masterKeyAvailable, POSTGRES_BACKUP_HELP, readBackup, restoreEmbedded, writeBackup } from './db/backup';
 import { join } from 'node:path';
@@ -17,7 +19,13 @@ const COMMANDS: Array<{ name: string; usage: string; about: string }> = [
   { name: 'start', usage: 'commerce start [--demo] [--no-demo] [--no-worker]', about: 'migrate, then serve the API (and run background workers). On an empty embedded database it creates a demo store; --demo asks for it on PostgreSQL too' },
   { name: 'worker', usage: 'commerce worker', about: 'run only the background workers (webhook delivery, jobs)' },
   { name: 'migrate', usage: 'commerce migrate', about: 'apply pending database migrations' },
-  { name: 'store create', usage: 'commerce store create --name NAME [--verified]', about: 'create a store; prints its owner token' },
+  {
+    name: 'setup',
+    usage: 'commerce setup --name NAME --email OWNER_EMAIL [--owner-name NAME] [--return-domains host,...] [--print]',
+    about:
+      "first run: a store with a test API key, its owner as a dashboard member (password mailed with SMTP_URL, else printed once; --print prints it as well) and test mode's return-URL allow-list (localhost, 127.0.0.1, the public host, --return-domains); prints them",
+  },
+  { name: 'store create', usage: 'commerce store create --name NAME [--verified]', about: 'create a bare store (no key, no member, no return URLs); prints its owner token and the next steps. `commerce setup` does it all at once' },
   { name: 'store token', usage: 'commerce store token rotate|revoke --store ID', about: 'rotate: issue a new owner token (printed once), the old one stops working at once; revoke: revoke it now' },
   { name: 'store verify', usage: 'commerce store verify --store ID [--unverify]', about: "mark the store's public contact verified (or take the mark back)" },
   { name: 'key create', usage: 'commerce key create --store ID --mode test|live [--name NAME] [--scopes a,b] [--ip CIDR,...] [--products id,...]', about: 'create an API key (all scopes by default); prints it once' },
@@ -74,6 +82,8 @@ async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config
   registerMailHook();
   try {
     await database.migrate();
+    // Links these commands send or print point where the server really is (its recorded address), not at a guess.
+    config.publicBaseUrl = (await resolvePublicAddress(database.db, process.env, config.publicBaseUrl)).url;
     return await fn({ db: database.db, clock: systemClock, config });
   } finally {
     await database.close();
@@ -93,56 +103,10 @@ export async function main(argv: string[]): Promise<void> {
   const [cmd, sub, ...rest] = argv;
   const args = [sub, ...rest].filter((x): x is string => x !== undefined);
   switch (cmd) {
-    case 'start': {
-      const config = loadConfig(process.env, args.includes('--no-worker') ? { runWorkers: false } : {});
-      const rt = await createRuntime(config);
-      const log = rt.deps.log;
-      // Demo on first start: embedded database only, unless asked for with --demo. Never live mode.
-      const wantDemo = args.includes('--demo') || (!config.databaseUrl && !args.includes('--no-demo'));
-      const created = wantDemo ? await createDemoIfEmpty(rt.deps) : null;
-      if (created) {
-        process.stdout.write(demoBanner(created, config.publicBaseUrl) + '\n');
-      } else if (wantDemo) {
-        const demoId = await findDemoStore(rt.deps);
-        if (demoId) process.stdout.write(demoRestartBanner(demoId, config.publicBaseUrl) + '\n');
-      }
-      if (config.runWorkers) rt.deps.worker.start();
-      await rt.app.listen({ port: config.port, host: config.host });
-      log.info({ url: config.publicBaseUrl, database: rt.deps.database.kind }, 'commerce api listening');
-      let closing = false;
-      const shutdown = async (signal: string) => {
-        if (closing) return;
-        closing = true;
-        // A last resort if draining itself hangs (the database does not answer): the drain delay, the timeout, a margin.
-        const force = setTimeout(() => process.exit(1), config.drainDelayMs + config.shutdownTimeoutMs + 5_000);
-        force.unref();
-        const clean = await rt.drain({ delayMs: config.drainDelayMs, reason: signal });
-        log.info({ clean }, 'stopped');
-        process.exit(clean ? 0 : 1);
-      };
-      process.on('SIGTERM', () => void shutdown('SIGTERM'));
-      process.on('SIGINT', () => void shutdown('SIGINT'));
-      return;
-    }
-    case 'worker': {
-      const config = loadConfig();
-      const rt = await createRuntime(config);
-      rt.deps.worker.start();
-      rt.deps.log.info({ worker: rt.deps.worker.id }, 'worker started');
-      let closing = false;
-      const stop = async (signal: string) => {
-        if (closing) return;
-        closing = true;
-        const force = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000);
-        force.unref();
-        // No listener to drain: the running job finishes, claimed ones are released.
-        const clean = await rt.drain({ delayMs: 0, reason: signal });
-        process.exit(clean ? 0 : 1);
-      };
-      process.on('SIGTERM', () => void stop('SIGTERM'));
-      process.on('SIGINT', () => void stop('SIGINT'));
-      return;
-    }
+    case 'start':
+      return startCommand(args);
+    case 'worker':
+      return workerCommand();
     case 'migrate': {
       const config = loadConfig();
       const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements });
@@ -177,7 +141,14 @@ export async function main(argv: string[]): Promise<void> {
       const name = flag(args, 'name');
       if (!name) throw new Error('--name is required');
       const res = await withDb((deps) => createStore(deps, { name, publicContactVerified: args.includes('--verified') }));
-      process.stdout.write(`store id    : ${res.store.id}\nowner token : ${res.ownerToken}\n`);
+      process.stdout.write(
+        `store id    : ${res.store.id}\nowner token : ${res.ownerToken}\n` +
+          `Next (a bare store has no API key, no dashboard member and no allowed return URL yet):\n` +
+          `  npx commerce key create --store ${res.store.id} --mode test\n` +
+          `  npx commerce member create --store ${res.store.id} --email <owner e-mail> --name <name> --role owner\n` +
+          `  PUT /admin/v1/store/settings/test {"returnUrlDomains":["localhost"]} with the owner token\n` +
+          `(\`npx commerce setup --name NAME --email OWNER_EMAIL\` makes a store with all of these in one step)\n`,
+      );
       return;
     }
     case 'key': {
@@ -253,8 +224,19 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'demo': {
-      const info = await withDb((deps) => createDemo(deps));
-      process.stdout.write(demoBanner(info, loadConfig().publicBaseUrl) + '\n');
+      const out = await withDb(async (deps) => demoBanner(await createDemo(deps), deps.config.publicBaseUrl));
+      process.stdout.write(out + '\n');
+      return;
+    }
+    case 'setup': {
+      const name = flag(args, 'name');
+      const email = flag(args, 'email');
+      if (!name || !email) throw new Error('--name and --email are required (the store\'s name and its owner\'s e-mail)');
+      const out = await withDb(async (deps) => {
+        const r = await setupStore(deps, { name, email, ownerName: flag(args, 'owner-name'), returnDomains: flag(args, 'return-domains')?.split(',') });
+        return setupBanner(r, deps.config.publicBaseUrl, { print: args.includes('--print') });
+      });
+      process.stdout.write(out + '\n');
       return;
     }
   }

@@ -49,7 +49,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13p
 .warn{background:#fff0f0;color:#b3261e;border:1px solid #ffc9c9}
 .dash select,.dash input[type=password],.dash input[type=number],.dash input[type=date],.dash input[type=url],.dash textarea{width:100%;font-size:16px;padding:10px 12px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:8px 12px;align-items:end}
-.filters label{margin:0 0 4px}
+.filters label{margin:0 0 4px;word-break:keep-all}
 .pager{display:flex;gap:12px;align-items:center;justify-content:space-between;font-size:14px;margin:8px 0}
 .testrow td:first-child{box-shadow:inset 4px 0 0 #f59f00}
 .tag{display:inline-block;border-radius:6px;padding:1px 6px;font-size:12px;background:#f2f4f6;color:#333d4b}

@@ -57,3 +57,9 @@ export async function storeName(db: Db, storeId: string): Promise<{ name: string
 export async function storeExists(db: Db, storeId: string): Promise<boolean> {
   return !!(await db.selectFrom('stores').select('id').where('id', '=', storeId).executeTakeFirst());
 }
+
+/** The e-mails of the store's members who can still sign in (test-mode mail copies go to these only). */
+export async function activeMemberEmails(db: Db, storeId: string): Promise<string[]> {
+  const rows = await db.selectFrom('store_members').select('email').where('store_id', '=', storeId).where('disabled_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => r.email);
+}

@@ -15,10 +15,15 @@ import { renderMail, type RenderedMail } from './render';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
+import { sendTestCopies } from './test-copies';
+import { SMTP_TIMEOUTS, smtpTransport, type MailTransport } from './transport';
+
+export { SMTP_TIMEOUTS, type MailTransport } from './transport';
 
 /**
  * The mail outbox's worker side (the in-server worker and `commerce worker` both run it):
- *   lease due mails (committed, SKIP LOCKED) -> render each -> test mode: keep it ('captured'), never SMTP;
+ *   lease due mails (committed, SKIP LOCKED) -> render each -> test mode: keep it ('captured'), never to the buyer
+ *   (a [테스트] copy to the store's own listed addresses, when it lists any);
  *   live: send through SMTP_URL outside any transaction -> record the outcome (only the lease holder does).
  * SMTP down: the mail goes back to pending on the webhook schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) and
  * is marked 'failed' after the last; nothing is lost. Live mode without SMTP_URL: 'unconfigured', looked at again
@@ -26,12 +31,6 @@ import type { MailRow } from './repo';
  */
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'> & { worker?: { id: string } };
 
-export interface MailTransport {
-  send(m: { from: string; to: string; subject: string; text: string; html: string }): Promise<void>;
-}
-
-/** The SMTP timeouts: bounded, as for the dashboard's member mails (nodemailer's defaults wait up to 2 minutes). */
-export const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 export const UNCONFIGURED_RECHECK_MS = 3_600_000;
 /** A seller-issued licence key still pending: the confirmation waits for it this long, then goes without it. */
 export const KEY_WAIT_MS = 30 * 60_000;
@@ -40,21 +39,6 @@ export const MAIL_PORTAL_TTL_MS = 7 * 24 * 3_600_000;
 
 const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled']);
 const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmation', 'subscription_started', 'renewal_receipt']);
-
-async function smtpTransport(deps: Deps): Promise<MailTransport> {
-  // Loaded on first use: most deployments never mail, and the module costs resident memory in every process.
-  const { default: nodemailer } = await import('nodemailer');
-  const transport = nodemailer.createTransport({ url: deps.config.smtpUrl!, ...SMTP_TIMEOUTS });
-  return {
-    async send(m) {
-      try {
-        await transport.sendMail(m);
-      } finally {
-        transport.close();
-      }
-    },
-  };
-}
 
 /** Reads what the mail shows as it is now, and renders it. */
 export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: RenderedMail; waitForKeys: boolean }> {
@@ -139,8 +123,10 @@ async function handle(deps: Deps, row: MailRow, token: string, transport?: MailT
     return;
   }
   if (row.mode === 'test') {
-    // Test mode never mails: the rendered mail is kept for the dashboard's mailbox.
-    await repo.settleMail(deps.db, row.id, token, { status: 'captured', subject: mail.subject, text: mail.text, html: mail.html, lastError: null }, now);
+    // Test mode never mails a buyer: the rendered mail is kept for the dashboard's mailbox, and a copy marked [테스트]
+    // goes to the store's own addresses when it lists any (src/mail/test-copies.ts).
+    const copy = await sendTestCopies(deps, { storeId: row.store_id, buyer: row.recipient, mail, now: () => deps.clock.now(), transport: async () => transport ?? (await smtpTransport(deps)) });
+    await repo.settleMail(deps.db, row.id, token, { status: 'captured', subject: mail.subject, text: mail.text, html: mail.html, lastError: null, ...(copy ? { testCopy: copy } : {}) }, deps.clock.now());
     return;
   }
   try {

@@ -59,7 +59,8 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0))
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const FMT: Record<MailLang, Fmt> = {
-  ko: { date: (v) => (at(v) ? kst(at(v)!) : '-'), money: won, cycle: { monthly: '매월', yearly: '매년' } },
+  // Every time says its zone (a buyer abroad reads it too): `2026년 11월 1일 15:05 KST`.
+  ko: { date: (v) => (at(v) ? `${kst(at(v)!)} KST` : '-'), money: won, cycle: { monthly: '매월', yearly: '매년' } },
   // The receipt's English copy (src/pages/receipt-copy.ts): `Nov 1, 2026, 3:05 PM KST` and `₩9,900`.
   en: { date: (v) => (at(v) ? enTime(at(v)!) : '-'), money: (n) => `₩${n.toLocaleString('en-US')}`, cycle: { monthly: 'Monthly', yearly: 'Yearly' } },
 };

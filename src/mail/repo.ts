@@ -25,6 +25,24 @@ export async function setDisabledKinds(db: Db, storeId: string, kinds: string[],
     .execute();
 }
 
+export async function testCopyRecipients(db: Db, storeId: string): Promise<string[]> {
+  const row = await db.selectFrom('store_mail_settings').select('test_copy_recipients').where('store_id', '=', storeId).executeTakeFirst();
+  return row?.test_copy_recipients ?? [];
+}
+
+export async function setTestCopyRecipients(db: Db, storeId: string, emails: string[], now: Date): Promise<void> {
+  await db
+    .insertInto('store_mail_settings')
+    .values({ store_id: storeId, disabled_kinds: jsonb([]), test_copy_recipients: jsonb(emails), updated_at: now })
+    .onConflict((oc) => oc.column('store_id').doUpdateSet({ test_copy_recipients: jsonb(emails), updated_at: now }))
+    .execute();
+}
+
+/** Records a captured test mail's copies after they were sent by hand ("send this to me"). */
+export async function recordTestCopy(db: Db, id: string, o: { at: Date; to: string[]; error: string | null }): Promise<void> {
+  await db.updateTable('mail_outbox').set({ test_copy_sent_at: o.error ? null : o.at, test_copy_recipients: jsonb(o.to), test_copy_error: o.error, updated_at: o.at }).where('id', '=', id).execute();
+}
+
 export async function buyerEmailOfOrder(db: Db, orderId: string): Promise<string | null> {
   const row = await db.selectFrom('orders').select('buyer_email').where('id', '=', orderId).executeTakeFirst();
   return row?.buyer_email ?? null;
@@ -75,6 +93,8 @@ export interface MailOutcome {
   text?: string | null;
   html?: string | null;
   sentAt?: Date | null;
+  /** A captured test mail's copies to the store's own addresses: when they went (null: not sent), to whom, why not. */
+  testCopy?: { sentAt: Date | null; to: string[]; error: string | null };
 }
 
 /** Records what happened to a leased mail; only the lease holder moves it (a lease that ran out belongs to another). */
@@ -90,6 +110,7 @@ export async function settleMail(db: Db, id: string, token: string, o: MailOutco
       ...(o.text !== undefined ? { text_body: o.text } : {}),
       ...(o.html !== undefined ? { html_body: o.html } : {}),
       ...(o.sentAt !== undefined ? { sent_at: o.sentAt } : {}),
+      ...(o.testCopy ? { test_copy_sent_at: o.testCopy.sentAt, test_copy_recipients: jsonb(o.testCopy.to), test_copy_error: o.testCopy.error } : {}),
       locked_by: null,
       locked_until: null,
       updated_at: now,

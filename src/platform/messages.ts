@@ -55,6 +55,8 @@ export const MESSAGES = {
 
   // Stores: the seller console's store settings (return-URL domains, provider, API key IPs, verification flag).
   stores: {
+    testMailRecipientNotMember: '상점 대시보드 멤버의 이메일만 테스트 메일을 받을 수 있습니다.',
+    testMailRecipientsTooMany: '테스트 메일은 20곳까지 받을 수 있습니다.',
     publicContactOperatorOnly: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.',
     tooManyReturnUrlDomains: '도메인은 50개까지 등록할 수 있습니다.',
     returnUrlDomainInvalid: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).',

@@ -91,7 +91,16 @@ export interface StoreTossStateTable {
   last_webhook_at: Date | null;
 }
 
+/** See migration 035_service_public_address.sql: one row, the address the running server last started with. */
+export interface ServicePublicAddressTable {
+  id: ColumnType<number, number | undefined, never>;
+  url: string;
+  configured: boolean;
+  recorded_at: Date;
+}
+
 export interface PlatformTables {
+  service_public_address: ServicePublicAddressTable;
   stores: StoresTable;
   store_mode_settings: StoreModeSettingsTable;
   store_toss_state: StoreTossStateTable;

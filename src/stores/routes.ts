@@ -46,8 +46,11 @@ const storesModule: Module = async (app, deps) => {
     op(
       {
         operationId: 'updateStore',
-        summary: 'Update the store name and which mails the service sends to its buyers',
-        description: '`publicContactVerified` is set by the operator only: sending it answers 403 ADMIN_FORBIDDEN. `buyerMails` turns mail kinds on or off (kinds left out stay as they are).',
+        summary: 'Update the store name, which mails the service sends to its buyers, and who gets test-mode mails',
+        description:
+          '`publicContactVerified` is set by the operator only: sending it answers 403 ADMIN_FORBIDDEN. `buyerMails` turns mail kinds on or off (kinds left out stay as they are). ' +
+          '`testMailRecipients` replaces the list of the store\'s own addresses that get a [테스트] copy of every test-mode mail through SMTP_URL: each must be an active dashboard member\'s e-mail, ' +
+          'else 400 VALIDATION_FAILED naming the entry (`testMailRecipients.<i>`) and nothing is changed; `[]` turns the copies off.',
         tags,
       },
       { auth: 'owner', errors: ['ADMIN_FORBIDDEN'] },
@@ -97,7 +100,7 @@ const storesModule: Module = async (app, deps) => {
       {
         operationId: 'verifyStorePublicContact',
         summary: "Mark a store's public contact verified, or not (operator)",
-        description: 'Checkout in a store whose public contact is not verified answers PUBLIC_CONTACT_VERIFICATION_REQUIRED. Only the operator sets it.',
+        description: 'A live checkout session in a store whose public contact is not verified answers PUBLIC_CONTACT_VERIFICATION_REQUIRED (test mode never asks for it). Only the operator sets it.',
         tags,
       },
       { auth: 'operator', errors: ['NOT_FOUND'] },

@@ -4,6 +4,14 @@ import { SCOPES } from '../platform/http/route';
 import { PlainText } from '../platform/text';
 import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
 
+const TestMailRecipientsSchema = Type.Array(Type.String({ maxLength: 254 }), {
+  maxItems: 20,
+  description:
+    'Test mode: a copy of every test-mode buyer mail, its subject starting with [테스트], goes through SMTP_URL to these addresses, so the seller ' +
+    'sees the mails in a real inbox before going live. Each must be the e-mail of an active dashboard member of the store (VALIDATION_FAILED ' +
+    'otherwise; a member disabled later is skipped); buyers are never mailed in test mode. Empty: off (the mails are only kept in the mailbox).',
+});
+
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
 export const ModeSettingsSchema = Obj(
@@ -29,11 +37,12 @@ export const StoreSchema = Obj(
   {
     id: Type.String(),
     name: Type.String(),
-    publicContactVerified: Type.Boolean({ description: 'Checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise)' }),
+    publicContactVerified: Type.Boolean({ description: 'Live checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise); test mode does not' }),
     createdAt: DateTime(),
     updatedAt: DateTime(),
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
     buyerMails: BuyerMailsSchema,
+    testMailRecipients: TestMailRecipientsSchema,
   },
   { title: 'Store' },
 );
@@ -51,6 +60,7 @@ export const CreateStoreResult = Obj({
 export const UpdateStoreBody = Obj({
   name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
   buyerMails: Type.Optional(BuyerMailsPatch),
+  testMailRecipients: Type.Optional(TestMailRecipientsSchema),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),

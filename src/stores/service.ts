@@ -1,4 +1,5 @@
 import { getBuyerMails, updateBuyerMails } from '../mail/settings';
+import { checkTestCopyRecipients, getTestCopyRecipients, updateTestCopyRecipients } from '../mail/test-copies';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { notify } from '../db';
@@ -66,6 +67,7 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
     updatedAt: store.updated_at.toISOString(),
     settings: { live: by('live'), test: by('test') },
     buyerMails: await getBuyerMails(db, storeId),
+    testMailRecipients: await getTestCopyRecipients(deps, storeId),
   };
 }
 
@@ -95,14 +97,21 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
 }
 
 /** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
-export async function updateStore(deps: Deps, storeId: string, input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown> }): Promise<StoreView> {
+export async function updateStore(
+  deps: Deps,
+  storeId: string,
+  input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown>; testMailRecipients?: string[] },
+): Promise<StoreView> {
   if (input.publicContactVerified !== undefined) {
     throw new ApiError('ADMIN_FORBIDDEN', { message: MESSAGES.stores.publicContactOperatorOnly });
   }
   const patch: { updated_at: Date; name?: string } = { updated_at: deps.clock.now() };
+  // Checked before anything is written: a refused address leaves the name and the switches as they were.
+  if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
   if (input.name !== undefined) patch.name = input.name;
   await repo.updateStoreRow(deps.db, storeId, patch);
   if (input.buyerMails) await updateBuyerMails(deps.db, storeId, input.buyerMails, patch.updated_at);
+  if (input.testMailRecipients) await updateTestCopyRecipients(deps, storeId, input.testMailRecipients, patch.updated_at);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps, storeId);
 }

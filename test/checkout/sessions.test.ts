@@ -145,10 +145,15 @@ test('METADATA_INVALID for anything but a flat string map within the limits', as
   assert.equal((await createSessionRaw(t, s.key, { productId: product.id, metadata: null })).json().metadata, null);
 });
 
-test('PUBLIC_CONTACT_VERIFICATION_REQUIRED when the store has not verified its public contact', async () => {
+test('PUBLIC_CONTACT_VERIFICATION_REQUIRED gates live sessions only: an unverified store sells in test mode, not in live', async () => {
   const unverified = await createTestStore(t, { verified: false });
+  // Test mode moves no money: a new store tries its checkout before the operator has verified anything.
   const p = await createProduct(t, unverified);
-  await expectError({ productId: p.id }, 409, 'PUBLIC_CONTACT_VERIFICATION_REQUIRED', unverified.key);
+  const test = await createSessionRaw(t, unverified.key, { productId: p.id });
+  assert.equal(test.statusCode, 200, test.body);
+  const live = await unverified.newKey({ mode: 'live' });
+  const lp = await createProduct(t, unverified, { mode: 'live' });
+  await expectError({ productId: lp.id }, 409, 'PUBLIC_CONTACT_VERIFICATION_REQUIRED', live.key);
 });
 
 test('CHECKOUT_NOT_CONFIGURED when the mode has no payment provider (live without Toss keys)', async () => {

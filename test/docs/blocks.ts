@@ -37,7 +37,12 @@ export function guideFiles(): string[] {
 }
 
 export function blocksOf(file: string): Block[] {
-  const tokens = new Marked().lexer(readFileSync(join(GUIDES_DIR, file), 'utf8'));
+  return blocksOfFile(join(GUIDES_DIR, file), file);
+}
+
+/** The annotated code blocks of any Markdown file (the manual's pages use the same annotations as the guides). */
+export function blocksOfFile(path: string, file = path): Block[] {
+  const tokens = new Marked().lexer(readFileSync(path, 'utf8'));
   const out: Block[] = [];
   const walk = (list: any[]) => {
     for (const t of list) {

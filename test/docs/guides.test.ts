@@ -2,13 +2,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import dnsPromises from 'node:dns/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { allowLoopbackPort, bearer, createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
@@ -22,14 +23,28 @@ import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 
 /**
  * Every code block of the guides (docs/guides/{ko,en}/*.md) runs here, as written, against a real service listening
- * on a local port: shell blocks with bash and curl, JavaScript/TypeScript with node (tsx strips the types), the shop
- * and webhook servers as their own processes receiving real payments and signed deliveries, the Next.js route handler
- * behind a plain node:http server, `.env` blocks through the service's own config validation. The only inputs are
- * the environment variables the guides name (COMMERCE_URL, COMMERCE_API_KEY, …), which a reader sets too.
+ * on a local port: shell blocks with bash and curl, the shop and webhook servers as their own processes receiving real
+ * payments and signed deliveries, `.env` blocks through the service's own config validation. The only inputs are the
+ * environment variables the guides name (COMMERCE_URL, COMMERCE_API_KEY, …), which a reader sets too.
+ *
+ * Examples that are programs run as a reader runs them: blocks marked `project=NAME` belong to a project the guide
+ * makes in a new, empty folder with the commands it states (`npm init -y`, `npm install …` from the registry or from
+ * the service's /downloads), `file=` blocks are saved there under the name the guide gives, and the guide's own run
+ * command (`node shop.mjs`) starts it: no package linked in, no loader, no tsconfig. Each project is made and run on
+ * every supported Node version this machine has: its own Node, and Node 22 where CI fetched it (.ci/run).
+ * The Next.js route handler is the one exception: Next itself is not installed here; its route module runs, with the
+ * `standardwebhooks` the guide installs, behind a plain node:http server that calls it as Next does.
  */
 
 const ROOT = process.cwd();
-const RUNS = new Set(['sh', 'sh-postgres', 'node', 'server', 'next-route', 'env', 'json', 'skip']);
+const RUNS = new Set(['sh', 'sh-postgres', 'server', 'next-route', 'env', 'json', 'skip']);
+
+/** The Node versions the projects run on: this one, and CI's Node 22 (.ci/run unpacks it there) when present. */
+const NODE22 = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'commerce-ci', 'node-v22.23.3', 'bin');
+const NODES: Array<{ label: string; bin: string }> = [
+  { label: `node${process.versions.node.split('.')[0]}`, bin: dirname(process.execPath) },
+  ...(existsSync(join(NODE22, 'node')) && !process.versions.node.startsWith('22.') ? [{ label: 'node22', bin: NODE22 }] : []),
+];
 
 let t: TestApp;
 let toss: FakeToss;
@@ -103,16 +118,10 @@ before(async () => {
     syncBuiltinESMExports();
   };
 
-  // A project folder as a reader's would be: the packages the examples import, and nothing else.
-  // The third-party packages sit in the folder above it (node resolves upwards; an `npm install` in the project, as
-  // the licenses guide runs, would remove links it did not make). The license client is not linked: the guide's own
-  // install step fetches it from the service's /downloads, as a reader does.
+  // Shell blocks that belong to no project (curl) run in an empty folder; projects are made in folders of their own.
   outer = mkdtempSync(join(tmpdir(), 'commerce-guides-'));
-  work = join(outer, 'app');
-  mkdirSync(join(outer, 'node_modules'), { recursive: true });
+  work = join(outer, 'shell');
   mkdirSync(work);
-  writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  for (const name of ['express', 'fastify', 'standardwebhooks', 'tsx']) symlinkSync(join(ROOT, 'node_modules', name), join(outer, 'node_modules', name));
 });
 
 after(async () => {
@@ -127,9 +136,9 @@ interface Ran {
   out: string;
 }
 
-function runProcess(cmd: string, args: string[], extra: Record<string, string> = {}, timeoutMs = 60_000): Promise<Ran> {
+function runProcess(cmd: string, args: string[], extra: Record<string, string> = {}, timeoutMs = 60_000, cwd = work): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: work, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -141,18 +150,27 @@ function runProcess(cmd: string, args: string[], extra: Record<string, string> =
   });
 }
 
-/** Node with tsx (types stripped) and the package's `commerce-source` export condition (its TypeScript sources). */
-const NODE_ARGS = ['--import', 'tsx', '--conditions=commerce-source'];
-
-function writeBlock(name: string, code: string): string {
-  const path = join(work, name);
-  writeFileSync(path, code);
-  return path;
+/**
+ * A guide's project on one Node version: a new, empty folder (made once per guide file and version), where the guide's
+ * commands run with that Node first on PATH. npm's own switches come from the environment (a cache-first install, no
+ * audit), so the command stays the one the guide prints.
+ */
+function projectEnv(node: { bin: string }): Record<string, string> {
+  return { PATH: `${node.bin}:${env.PATH}`, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+}
+function projectDir(file: string, name: string, node: { label: string }): string {
+  const dir = join(outer, node.label, file.replace(/[/.]/g, '_'), name);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    // "In your Next.js app": the app exists before the guide's first command; a bare package.json stands for it.
+    if (name === 'next-app') writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'next-app', private: true }));
+  }
+  return dir;
 }
 
-/** Starts a server file as its own process and waits until its port accepts connections. */
-async function startServer(path: string, extra: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...NODE_ARGS, path], { cwd: work, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a server command (the guide's `node webhook.mjs`) as its own process and waits until its port accepts connections. */
+async function startServer(command: string, cwd: string, extra: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; stop: () => Promise<void> }> {
+  const child = spawn('bash', ['-eo', 'pipefail', '-c', `exec ${command}`], { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -252,7 +270,7 @@ const CHECKS: Record<string, { prepare?: (port: number) => Promise<Record<string
 
 /** Serves a Next.js App Router route module (`export async function POST(req: Request)`) the way Next does. */
 const NEXT_SERVER = `import { createServer } from 'node:http';
-import { POST } from './route.ts';
+import { POST } from './app/api/webhooks/commerce/route.ts';
 createServer(async (req, res) => {
   const chunks = [];
   for await (const c of req) chunks.push(c);
@@ -361,38 +379,55 @@ for (const file of guideFiles()) {
     for (const b of blocks) {
       const where = `${file} block ${b.index}`;
       const run = b.attrs.run;
+      const project = b.attrs.project;
+      if (project && b.attrs.file) {
+        // Saved as the guide names it; several blocks of one file make it together, in order.
+        for (const node of NODES) {
+          const path = join(projectDir(file, project, node), b.attrs.file);
+          if (existsSync(path)) appendFileSync(path, `\n${b.code}\n`);
+          else writeFileSync(path, `${b.code}\n`);
+        }
+      }
       if (!run || run === 'skip') continue;
       syncClock();
-      if (run === 'sh') {
+      if (run === 'sh' && project) {
+        for (const node of NODES) {
+          const r = await runProcess('bash', ['-eo', 'pipefail', '-c', b.code], projectEnv(node), 180_000, projectDir(file, project, node));
+          assert.equal(r.code, 0, `${where} (${node.label}) failed:\n${b.code}\n${r.out}`);
+          if (b.attrs.expect) assert.match(r.out, new RegExp(b.attrs.expect, 'm'), `${where} (${node.label}): ${r.out}`);
+        }
+      } else if (run === 'sh') {
         const r = await runProcess('bash', ['-eo', 'pipefail', '-c', b.code]);
         assert.equal(r.code, 0, `${where} failed:\n${b.code}\n${r.out}`);
         if (b.attrs.expect) assert.match(r.out, new RegExp(b.attrs.expect, 'm'), `${where}: ${r.out}`);
-      } else if (run === 'node') {
-        const path = writeBlock(`block-${b.index}.${b.lang === 'ts' ? 'mts' : 'mjs'}`, b.code);
-        const r = await runProcess(process.execPath, [...NODE_ARGS, path]);
-        assert.equal(r.code, 0, `${where} failed:\n${r.out}`);
-        if (b.attrs.expect) assert.match(r.out, new RegExp(b.attrs.expect, 'm'), `${where}: ${r.out}`);
       } else if (run === 'server' || run === 'next-route') {
-        const code = b.attrs.file ? blocks.filter((o) => o.attrs.file === b.attrs.file).map((o) => o.code).join('\n\n') : b.code;
-        const port = await freePort();
+        assert.ok(project, `${where}: a server example belongs to a project (project=NAME) made as the guide says`);
+        const code = run === 'next-route' ? b.code : blocks.filter((o) => o.attrs.project === project && o.attrs.file).map((o) => o.code).join('\n\n');
         const check = CHECKS[b.attrs.check ?? ''];
         assert.ok(check, `${where}: unknown check "${b.attrs.check}"`);
         // The example receivers run beside the service: they must not read its PORT, and they bind loopback only.
         assert.doesNotMatch(code, /process\.env\.PORT\b/, `${where}: an example receiver reads the service's own PORT variable`);
         if (run === 'server') assert.match(code, /\.listen\(.*'127\.0\.0\.1'/, `${where}: an example receiver must bind 127.0.0.1`);
-        const ctx = { RECEIVER_PORT: String(port), ...(await check.prepare?.(port)) };
-        let path: string;
-        if (run === 'next-route') {
-          writeBlock('route.ts', code);
-          path = writeBlock('next-server.mts', NEXT_SERVER);
-        } else {
-          path = writeBlock(b.attrs.file ?? `block-${b.index}.${b.lang === 'ts' ? 'mts' : 'mjs'}`, code);
-        }
-        const server = await startServer(path, ctx);
-        try {
-          await check.run(port, server.output, ctx);
-        } finally {
-          await server.stop();
+        for (const node of NODES) {
+          const dir = projectDir(file, project, node);
+          const port = await freePort();
+          const ctx = { RECEIVER_PORT: String(port), ...(await check.prepare?.(port)) };
+          let command = b.code.trim();
+          if (run === 'next-route') {
+            // The route module where the guide puts it, served by a stand-in for Next (see the file's header).
+            mkdirSync(join(dir, 'app/api/webhooks/commerce'), { recursive: true });
+            writeFileSync(join(dir, 'app/api/webhooks/commerce/route.ts'), b.code);
+            writeFileSync(join(dir, 'next-server.mts'), NEXT_SERVER);
+            command = `node --import ${JSON.stringify(pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href)} next-server.mts`;
+          }
+          const server = await startServer(command, dir, { ...projectEnv(node), ...ctx });
+          try {
+            await check.run(port, server.output, ctx);
+          } catch (e) {
+            throw new Error(`${where} (${node.label}): ${(e as Error).message}`, { cause: e });
+          } finally {
+            await server.stop();
+          }
         }
       } else if (run === 'env') {
         checkEnvBlock(b);
@@ -404,4 +439,3 @@ for (const file of guideFiles()) {
     }
   });
 }
-

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
@@ -190,6 +190,41 @@ test('LOG_FORMAT=pretty logs one readable line per request; without a terminal t
     assert.equal(JSON.parse(listening!).msg, 'commerce api listening', 'JSON lines when stdout is not a terminal');
     assert.ok(!json.state.out.includes('probe=2'), 'no access log line by default with JSON');
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('`npm start` stopped by a signal to npm alone leaves no server behind: the port and the embedded database lock are freed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'commerce-npm-start-'));
+  const port = await freePort();
+  // As an IDE's stop button or a process manager does: the signal goes to npm's pid only, not to its process group.
+  const npm = spawn('npm', ['start', '--silent'], { cwd: process.cwd(), env: env(dir, { PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let up = false;
+    for (let i = 0; i < 1200 && !up; i++) {
+      up = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok, () => false);
+      if (!up) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(up, 'the server started under npm');
+    assert.ok(existsSync(join(dir, 'pglite.lock')), 'it holds the embedded database');
+    const npmGone = new Promise((r) => npm.once('exit', r));
+    npm.kill('SIGTERM');
+    await npmGone;
+    let freed = false;
+    for (let i = 0; i < 300 && !freed; i++) {
+      freed = !existsSync(join(dir, 'pglite.lock')) && !(await fetch(`http://127.0.0.1:${port}/ready`).then(() => true, () => false));
+      if (!freed) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(freed, 'the server process stopped on its own: the lock file is gone and the port refuses connections');
+  } finally {
+    npm.kill('SIGKILL');
+    // A server left behind by a failure is named in the lock file it holds.
+    const lock = join(dir, 'pglite.lock');
+    if (existsSync(lock)) {
+      try {
+        process.kill(Number(readFileSync(lock, 'utf8').trim()), 'SIGKILL');
+      } catch {}
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 });

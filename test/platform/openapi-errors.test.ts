@@ -118,7 +118,7 @@ test('ApiError.details is a oneOf of the three spec shapes and each body the ser
   }
 });
 
-test('413, 408 and 431 are answered as ApiError bodies with their codes; a server shutting down answers 503 SERVICE_UNAVAILABLE', async () => {
+test('413, 408 and 431 are answered as ApiError bodies with their codes; a server shutting down still serves a request that reached it, and closes its connection', async () => {
   const errorBody = validatorOf(v1, { $ref: '#/components/schemas/ApiError' });
   const big = await t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...post(s.key), 'content-type': 'application/json' }, payload: JSON.stringify({ productId: 'p', pad: 'x'.repeat(5000) }) });
   assert.equal(big.statusCode, 413);
@@ -140,8 +140,9 @@ test('413, 408 and 431 are answered as ApiError bodies with their codes; a serve
     assert.ok(errorBody(body), written);
   }
 
-  // Closing: requests still arriving answer the ApiError 503 (not Fastify's own body), with Retry-After. A module's
-  // preClose hook holds the close open while a request arrives on the still-listening server.
+  // Closing: a request still arriving is served as usual (here: the bad key's 401, an ApiError), and its connection
+  // closes after the answer; never Fastify's own 503. A module's preClose hook holds the close open while a request
+  // arrives on the still-listening server.
   let release!: () => void;
   let closingStarted!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -165,9 +166,9 @@ test('413, 408 and 431 are answered as ApiError bodies with their codes; a serve
     const body = await res.json();
     release();
     await closing;
-    assert.equal(res.status, 503, JSON.stringify(body));
-    assert.equal(body.code, 'SERVICE_UNAVAILABLE');
-    assert.equal(res.headers.get('retry-after'), '5');
+    assert.equal(res.status, 401, JSON.stringify(body));
+    assert.equal(body.code, 'API_KEY_INVALID');
+    assert.equal(res.headers.get('connection'), 'close', 'the connection closes after the answer');
     assert.ok(res.headers.get('request-id'), 'the declared Request-Id is sent');
     assert.ok(errorBody(body));
   } finally {

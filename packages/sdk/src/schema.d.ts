@@ -78,7 +78,7 @@ export interface paths {
          *     8. `ENDED`: the sale window has closed
          *     9. `SOLD_OUT`: no stock left (units held by payments in progress count as sold)
          *     10. `RETURN_URL_NOT_ALLOWED`: a return URL's host is not on the mode's allow-list (the host itself or a subdomain)
-         *     11. `PUBLIC_CONTACT_VERIFICATION_REQUIRED`: the store's public contact is not verified
+         *     11. `PUBLIC_CONTACT_VERIFICATION_REQUIRED`: live mode only: the store's public contact is not verified by the service operator (test mode never asks for it)
          *     12. `CHECKOUT_NOT_CONFIGURED`: the mode has no usable payment provider (test: simulator; live: Toss client and secret keys); in live mode also the store's business details are not set (`details.reason` = `business_details_missing`; PUT /admin/v1/store/business-details)
          *
          *     Required scope: `checkout:write`.

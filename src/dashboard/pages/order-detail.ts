@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../deps';
-import { html, type SafeHtml } from '../../pages/html';
+import { displayPhone, html, type SafeHtml } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { getOrder, getOrderPayment } from '../../orders/service';
 import { refundOrder, refundableAmount } from '../../refunds/service';
@@ -9,7 +9,7 @@ import { findRefundByRequestKey, listRefunds } from '../../refunds/console';
 import { listRequests } from '../../refunds/requests/service';
 import { adminListLicenses } from '../../licenses/service';
 import { eventsOfOrder } from '../../webhooks/service';
-import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
+import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendFragment, sendPage, type DashboardContext } from '../frame';
 import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
@@ -22,6 +22,36 @@ interface RefundForm {
   amount: string;
   reason: string;
   keepLicenses: boolean;
+}
+
+
+type OrderEvents = Awaited<ReturnType<typeof eventsOfOrder>>;
+
+/**
+ * The order's events and their webhook deliveries. An event is written with the change (a refund made here, say) and
+ * fanned out to the subscribed endpoints by the worker a moment later: until then it is "being queued", not "no
+ * subscribed endpoint". While anything is queued or pending the section refreshes itself (htmx, every 2 s), so the
+ * page right after a refund shows the deliveries without a reload.
+ */
+function eventsSection(ctx: DashboardContext, orderId: string, events: OrderEvents): SafeHtml {
+  const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
+  const moving = events.some((e) => !e.dispatchedAt || e.deliveries.some((d) => d.status === 'pending'));
+  const poll = moving ? html` hx-get="/dashboard/orders/${encodeURIComponent(orderId)}/events" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
+  return html`<section class="card" aria-labelledby="h-events" id="order-events" data-testid="order-events"${poll}><h2 id="h-events">${L('이벤트와 웹훅 전송', 'Events and webhook deliveries')}</h2>
+${
+  events.length
+    ? html`<div class="table-wrap"><table class="stack" id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
+${events.map(
+  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small" data-label="${L('시각', 'When')}">${when(e.event.createdAt)}</td><td>${
+    !e.dispatchedAt
+      ? html`<span class="muted small" data-testid="queued">${L('전송 준비 중', 'Being queued')}</span>`
+      : e.deliveries.length
+        ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${labelTag(ctx.lang, DELIVERY_STATUS_LABEL, d.status, 'succeeded', ['failed'])} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
+        : html`<span class="muted small">${L('구독한 엔드포인트 없음', 'no subscribed endpoint')}</span>`
+  }</td></tr>`,
+)}</tbody></table></div>`
+    : html`<p class="muted">${L('이벤트가 없습니다.', 'No events.')}</p>`
+}</section>`;
 }
 
 async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyReply, ctx: DashboardContext, id: string, problem: Problem | null, form: RefundForm | null): Promise<FastifyReply> {
@@ -73,7 +103,7 @@ ${problemBox(problem)}
       [L('금액', 'Amount'), money(ctx.lang, order.amount)],
       [L('환불된 금액', 'Refunded'), html`<span id="refunded-amount">${money(ctx.lang, order.refundedAmount ?? 0)}</span>`],
       [L('상품', 'Product'), order.productName],
-      [L('구매자', 'Buyer'), html`${order.buyerName}<br><span class="small">${order.buyerEmail} · ${order.buyerPhone}</span>`],
+      [L('구매자', 'Buyer'), html`${order.buyerName}<br><span class="small">${order.buyerEmail} · <span style="white-space:nowrap">${displayPhone(order.buyerPhone)}</span></span>`],
       [L('생성', 'Created'), when(order.createdAt)],
     ])}</section>
 <section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
@@ -117,19 +147,7 @@ ${
     ? html`<ul>${licenses.data.map((l) => html`<li><a class="mono" href="/dashboard/licenses/${encodeURIComponent(l.id)}">${l.id}</a> ${labelTag(ctx.lang, LICENSE_STATUS_LABEL, l.status, 'active', ['revoked', 'expired'])} · ${L('활성화', 'activations')} ${l.activationCount}${l.maxActivations === null ? '' : `/${l.maxActivations}`}</li>`)}</ul>`
     : html`<p class="muted">${L('라이선스가 없습니다.', 'No licenses.')}</p>`
 }</section>
-<section class="card" aria-labelledby="h-events"><h2 id="h-events">${L('이벤트와 웹훅 전송', 'Events and webhook deliveries')}</h2>
-${
-  events.length
-    ? html`<div class="table-wrap"><table class="stack" id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
-${events.map(
-  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small" data-label="${L('시각', 'When')}">${when(e.event.createdAt)}</td><td>${
-    e.deliveries.length
-      ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${labelTag(ctx.lang, DELIVERY_STATUS_LABEL, d.status, 'succeeded', ['failed'])} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
-      : html`<span class="muted small">${L('구독한 엔드포인트 없음', 'no subscribed endpoint')}</span>`
-  }</td></tr>`,
-)}</tbody></table></div>`
-    : html`<p class="muted">${L('이벤트가 없습니다.', 'No events.')}</p>`
-}</section>`,
+${eventsSection(ctx, id, events)}`,
     problem?.status ?? 200,
   );
 }
@@ -138,6 +156,14 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
   app.get('/dashboard/orders/:id', { schema: { hide: true }, preHandler: requireRole('orders') }, async (req, reply) =>
     renderDetail(deps, req, reply, ctxOf(req), (req.params as { id: string }).id, null, null),
   );
+
+  // The events section alone, for its own refresh while deliveries are being queued or sent.
+  app.get('/dashboard/orders/:id/events', { schema: { hide: true }, preHandler: requireRole('orders') }, async (req, reply) => {
+    const ctx = ctxOf(req);
+    const id = (req.params as { id: string }).id;
+    await getOrder(deps, { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null }, id);
+    return sendFragment(reply, eventsSection(ctx, id, await eventsOfOrder(deps, ctx.member.storeId, ctx.mode, id)));
+  });
 
   // A refund from the order page: the refunds engine with the dashboard's own idempotency key (one per form render),
   // the same checks and Korean messages as POST /v1/orders/{id}/refund.

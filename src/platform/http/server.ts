@@ -27,8 +27,7 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     },
     // Successful requests are not logged line by line (ACCESS_LOG=true does that); errors and slow requests always are.
     logController: new LogController({ disableRequestLogging: true }),
-    // While closing, requests still arriving answer 503 SERVICE_UNAVAILABLE as an ApiError (hook below), not
-    // Fastify's own `{ error, message, statusCode }` body.
+    // While closing, requests still arriving on open connections are served (hook below), not refused with Fastify's 503.
     return503OnClosing: false,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -46,10 +45,12 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     closing = true;
     done();
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
-    reply.header('Request-Id', request.id).header('Connection', 'close');
-    throw new ApiError('SERVICE_UNAVAILABLE', { details: { retryable: true }, headers: { 'Retry-After': '5' }, internal: 'server closing' });
+  // A request that reaches a closing server came on a connection opened before the listener closed (a proxy's, a
+  // client's): it is served like any request in flight (the database stays open until every connection has ended) and
+  // its connection closes after the answer, so nothing more arrives on it. Refusing it with a 503 failed it for good
+  // when a proxy had already sent it: a proxy does not resend a POST (drain under load, issue 31).
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
   });
 
   app.setValidatorCompiler(validatorCompiler);
