@@ -120,7 +120,7 @@ const portalModule: Module = async (app, deps) => {
     const [planId, interval] = String((req.body as Record<string, unknown>).plan ?? '').split(':');
     if (!planId || (interval !== 'monthly' && interval !== 'yearly')) return reply.redirect(back(req.params.token, { error: '요금제를 선택해 주세요.' }), 303);
     try {
-      const r = await changePlan(deps, g.sub!.id, { planId, interval });
+      const r = await changePlan(deps, g.sub!.id, { planId, interval }, { actor: 'buyer' });
       const notice =
         r.timing === 'now'
           ? `요금제를 바로 변경했습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
