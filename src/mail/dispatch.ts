@@ -37,7 +37,23 @@ export const KEY_WAIT_MS = 30 * 60_000;
 /** Portal links in mails open the portal for 7 days (the API's portal sessions last an hour: a mail is read later). */
 export const MAIL_PORTAL_TTL_MS = 7 * 24 * 3_600_000;
 
-const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled']);
+const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled', 'plan_change_offered']);
+
+/**
+ * How long a mail's portal link opens: MAIL_PORTAL_TTL_MS, or until the answer's deadline when the mail asks for
+ * one later (a plan-change offer's `deadline`, a price change's `decideBy`, a long trial's end), converted from the
+ * subscription's clock to the service's.
+ */
+export function mailPortalExpiry(kind: MailKind, change: Record<string, unknown> | undefined, offsetMs: number, now: Date): Date {
+  const base = now.getTime() + MAIL_PORTAL_TTL_MS;
+  const deadline =
+    kind === 'plan_change_offered' ? change?.deadline
+    : kind === 'price_change_scheduled' ? change?.decideBy
+    : kind === 'trial_will_end' ? change?.trialEndsAt
+    : null;
+  const t = typeof deadline === 'string' ? new Date(deadline).getTime() - offsetMs : NaN;
+  return new Date(Number.isFinite(t) && t > base ? t : base);
+}
 const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmation', 'subscription_started', 'renewal_receipt']);
 
 /** Reads what the mail shows as it is now, and renders it. */
@@ -69,7 +85,7 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
       return_url: null,
       token_hash: sha256Hex(token),
       csrf_secret: randomBase62(32),
-      expires_at: new Date(now.getTime() + MAIL_PORTAL_TTL_MS),
+      expires_at: mailPortalExpiry(kind, d.change as Record<string, unknown> | undefined, Number(subRow.test_clock_offset_ms), now),
       created_at: now,
     });
     portal = portalUrl(deps.config.publicBaseUrl, token);

@@ -16,6 +16,7 @@ export const MAIL_KINDS = [
   'trial_will_end',
   'price_change_scheduled',
   'price_change_accepted',
+  'plan_change_offered',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -36,6 +37,7 @@ export const MAIL_KIND_TRIGGERS: Record<MailKind, string> = {
   trial_will_end: '`subscription.updated` with `change.kind` `trial_will_end`',
   price_change_scheduled: '`subscription.updated` with `change.kind` `price_change_scheduled`',
   price_change_accepted: '`subscription.updated` with `change.kind` `price_change_accepted`',
+  plan_change_offered: '`subscription.updated` with `change.kind` `plan_change_offered` (a seller\'s dearer plan change awaiting the buyer\'s consent)',
 };
 
 /** The kind an event asks for, or null (no mail). Refund requests name no buyer: the hook looks the order up. */
@@ -68,6 +70,7 @@ export function mailKindOf(type: string, data: Record<string, unknown>): MailKin
         case 'trial_will_end':
         case 'price_change_scheduled':
         case 'price_change_accepted':
+        case 'plan_change_offered':
           return change.kind;
         default:
           return null;

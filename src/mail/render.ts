@@ -76,11 +76,13 @@ const END_REASONS: Record<MailLang, Record<string, string>> = {
     canceled: '구독이 해지되었습니다.',
     payment_failed: '정기결제가 여러 번 실패하여 구독이 종료되었습니다.',
     price_change_declined: '새 가격에 동의하지 않으셔서 구독이 현재 기간 끝에 종료되었습니다. 새 가격으로 결제되지 않았습니다.',
+    trial_not_confirmed: '유료 전환에 다시 동의하지 않으셔서 무료 체험 종료와 함께 구독이 종료되었습니다. 결제되지 않았습니다.',
   },
   en: {
     canceled: 'The subscription was canceled.',
     payment_failed: 'The recurring payment failed several times, so the subscription has ended.',
     price_change_declined: 'You did not agree to the new price, so the subscription ended at the end of its current period. You were not charged the new price.',
+    trial_not_confirmed: 'You did not confirm the paid subscription, so it ended with the free trial. Nothing was charged.',
   },
 };
 
@@ -311,14 +313,32 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
     }),
   },
   trial_will_end: {
-    ko: (c) => ({
+    ko: (c) =>
+      c.change.consentRequired === true
+        ? {
+            title: '무료 체험 종료 안내 · 유료 전환 동의가 필요합니다',
+            intro: [`${c.name} 무료 체험이 ${c.f.date(c.change.trialEndsAt)}에 끝납니다. 체험 기간이 30일보다 길어 유료 전환에 다시 동의해 주셔야 결제가 시작됩니다.`],
+            rows: [['상품', c.name], ['첫 결제일', c.f.date(c.change.trialEndsAt)], ['결제 금액', c.f.money(num(c.change.amount))], ['결제 주기', c.f.cycle[s(c.change.interval)] ?? '-']],
+            links: c.portal('유료 전환에 동의하기'),
+            notes: ['체험이 끝나기 전까지 구독 관리 페이지에서 동의하지 않으시면 결제되지 않고 체험 종료와 함께 구독이 종료됩니다.'],
+          }
+        : ({
       title: '무료 체험 종료 및 첫 결제 안내',
       intro: [`${c.name} 무료 체험이 ${c.f.date(c.change.trialEndsAt)}에 끝나고, 그때 첫 정기결제 ${c.f.money(num(c.change.amount))}이(가) 이루어집니다.`],
       rows: [['상품', c.name], ['첫 결제일', c.f.date(c.change.trialEndsAt)], ['결제 금액', c.f.money(num(c.change.amount))], ['결제 주기', c.f.cycle[s(c.change.interval)] ?? '-']],
       links: c.portal(),
       notes: ['결제를 원하지 않으면 체험이 끝나기 전에 구독 관리 페이지에서 해지하세요. 체험 중 해지하면 결제되지 않습니다.'],
     }),
-    en: (c) => ({
+    en: (c) =>
+      c.change.consentRequired === true
+        ? {
+            title: 'Your free trial ends: please confirm the first payment',
+            intro: [`Your ${c.name} free trial ends on ${c.f.date(c.change.trialEndsAt)}. As the trial is longer than 30 days, the first payment is only charged if you confirm it again.`],
+            rows: [['Product', c.name], ['First payment', c.f.date(c.change.trialEndsAt)], ['Amount', c.f.money(num(c.change.amount))], ['Billing cycle', c.f.cycle[s(c.change.interval)] ?? '-']],
+            links: c.portal('Confirm the paid subscription'),
+            notes: ['If you do not confirm on the subscription management page before the trial ends, nothing is charged and the subscription ends with the trial.'],
+          }
+        : ({
       title: 'Your free trial ends: first payment notice',
       intro: [`Your ${c.name} free trial ends on ${c.f.date(c.change.trialEndsAt)}, when the first recurring payment of ${c.f.money(num(c.change.amount))} is charged.`],
       rows: [['Product', c.name], ['First payment', c.f.date(c.change.trialEndsAt)], ['Amount', c.f.money(num(c.change.amount))], ['Billing cycle', c.f.cycle[s(c.change.interval)] ?? '-']],
@@ -341,6 +361,44 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
       links: c.portal('Agree to the new price'),
       notes: ['Please agree to the new price on the subscription management page. If you do not, the subscription ends at the end of its current period and you are not charged the new price.'],
     }),
+  },
+  plan_change_offered: {
+    ko: (c) => {
+      const from = (c.change.from ?? {}) as Record<string, unknown>;
+      const to = (c.change.to ?? {}) as Record<string, unknown>;
+      const side = (x: Record<string, unknown>) => `${s(x.planName) || s(x.planId)} · ${c.f.cycle[s(x.billingInterval)] ?? ''} ${c.f.money(num(x.amount))}`;
+      return {
+        title: '요금제 변경 동의 요청',
+        intro: [`판매자가 ${c.name} 구독의 요금제 변경을 제안했습니다. 동의하시기 전에는 아무것도 바뀌지 않고 결제되지 않습니다.`],
+        rows: [
+          ['지금 요금제', side(from)],
+          ['제안된 요금제', side(to)],
+          ['적용 시점', c.change.timing === 'now' ? '동의하는 즉시 (남은 기간의 차액이 그때 결제됩니다)' : `다음 결제일 ${c.f.date(c.sub.currentPeriodEnd)}부터`],
+          ['결제 수단', c.sub.card ? `${s((c.sub.card as Record<string, unknown>).brand) || '카드'} ${s((c.sub.card as Record<string, unknown>).last4)}` : '등록한 카드'],
+          ['동의 기한', c.f.date(c.change.deadline)],
+        ],
+        links: c.portal('변경 내용 확인하고 동의·거절하기'),
+        notes: [`동의 기한까지 동의하지 않으시면 제안은 취소되고 지금 요금제와 가격이 그대로 유지됩니다. 링크는 동의 기한까지 열립니다.`],
+      };
+    },
+    en: (c) => {
+      const from = (c.change.from ?? {}) as Record<string, unknown>;
+      const to = (c.change.to ?? {}) as Record<string, unknown>;
+      const side = (x: Record<string, unknown>) => `${s(x.planName) || s(x.planId)} · ${c.f.cycle[s(x.billingInterval)] ?? ''} ${c.f.money(num(x.amount))}`;
+      return {
+        title: 'A plan change needs your consent',
+        intro: [`The seller proposes a plan change for your ${c.name} subscription. Nothing changes and nothing is charged unless you agree.`],
+        rows: [
+          ['Current plan', side(from)],
+          ['Proposed plan', side(to)],
+          ['Takes effect', c.change.timing === 'now' ? 'When you agree (the difference for the rest of the period is charged then)' : `From the next payment on ${c.f.date(c.sub.currentPeriodEnd)}`],
+          ['Payment method', c.sub.card ? `${s((c.sub.card as Record<string, unknown>).brand) || 'Card'} ${s((c.sub.card as Record<string, unknown>).last4)}` : 'Your registered card'],
+          ['Agree by', c.f.date(c.change.deadline)],
+        ],
+        links: c.portal('Review and agree or decline'),
+        notes: ['If you do not agree by the deadline, the proposal lapses and your current plan and price stay as they are. The link stays open until the deadline.'],
+      };
+    },
   },
   price_change_accepted: {
     ko: (c) => ({

@@ -73,7 +73,8 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       // The buyer did not ask for it and would pay more: an offer, nothing changed or charged until they agree.
       const inFlightOffer = await repo.chargeInFlight(trx, sub.id);
       if (inFlightOffer) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
-      const offer = await createOffer(trx, deps.clock, sub, { ...target, amount: targetAmount }, own);
+      const name = (id: string) => product.plans.find((p) => p.id === id)?.name ?? id;
+      const offer = await createOffer(trx, deps.clock, sub, { ...target, amount: targetAmount }, own, { from: name(current.planId), to: name(target.planId) });
       return { kind: 'done' as const, done: { timing: 'awaiting_consent' as const, orderId: null, amount: 0, offer: planOfferView(offer) } };
     }
     let offerRow: consentRepo.PlanConsentRow | undefined;

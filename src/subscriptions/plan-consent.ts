@@ -92,6 +92,7 @@ export async function createOffer(
   sub: SubscriptionRow,
   target: { planId: string; interval: BillingInterval; amount: number; listPrices: { monthlyPrice: number | null; yearlyPrice: number | null } },
   own: Date,
+  names: { from: string; to: string },
 ): Promise<repo.PlanConsentRow> {
   const earlier = await repo.pendingOffer(trx, sub.id, true);
   if (earlier) await closeOffer(trx, clock, sub, earlier, 'withdrawn', own);
@@ -119,8 +120,8 @@ export async function createOffer(
   await writeSubscriptionUpdated(trx, clock, sub, {
     kind: 'plan_change_offered',
     offerId: row.id,
-    from: v.from,
-    to: v.to,
+    from: { ...v.from, planName: names.from },
+    to: { ...v.to, planName: names.to },
     timing: row.billing_interval === sub.billing_interval && Number(row.amount) > Number(sub.amount) ? 'now' : 'next_renewal',
     deadline: v.deadline,
   });
