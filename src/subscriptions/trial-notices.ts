@@ -55,7 +55,7 @@ export async function writeDueTrialNotices(trx: Db, deps: { clock: Clock; config
       interval: sub.billing_interval,
       notice: n.notice,
       // A trial longer than 30 days: this notice asks for the fresh consent (trial-consent.ts); without it, no charge.
-      consentRequired: needsFreshTrialConsent(sub),
+      ...(needsFreshTrialConsent(sub) ? { consentRequired: true } : {}),
     });
     written++;
   }
