@@ -149,7 +149,7 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   ${sub.status !== 'ended' && s.planOffer ? planOfferBox(p, sub, s.planOffer) : ''}
   ${sub.status !== 'ended' && s.trialConsent ? trialConsentBox(p, sub, s.trialConsent) : ''}
   ${sub.status !== 'ended' ? (s.priceChanges ?? []).map((c) => priceChangeBox(p, sub, c)) : ''}
-  ${sub.trialing && sub.trialEndsAt ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">무료 체험 중입니다. ${dateOnly(sub.trialEndsAt)}에 체험이 끝나면 ${won(sub.amount)}이 처음 결제됩니다. ${sub.cancelAtPeriodEnd ? '해지가 예약되어 있어 결제되지 않습니다.' : '그 전에 해지하면 결제되지 않습니다.'}</div>` : ''}
+  ${sub.trialing && sub.trialEndsAt && !(s.trialConsent && !s.trialConsent.consentedAt) ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">무료 체험 중입니다. ${dateOnly(sub.trialEndsAt)}에 체험이 끝나면 ${won(sub.amount)}이 처음 결제됩니다. ${sub.cancelAtPeriodEnd ? '해지가 예약되어 있어 결제되지 않습니다.' : '그 전에 해지하면 결제되지 않습니다.'}</div>` : ''}
   ${sub.recurringConsent ? html`<details class="consent" id="consent-${sub.id}"><summary>정기결제 동의 내용 (${dateOnly(sub.recurringConsent.consentedAt)} 동의)</summary><p class="muted">${sub.recurringConsent.text}</p></details>` : ''}
   ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
