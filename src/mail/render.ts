@@ -136,6 +136,11 @@ function startedRows(c: Ctx, l: [string, string, string, string, string, string]
   ];
 }
 
+/** The card the subscription charges, as the portal shows it. */
+const cardOf = (c: Ctx, fallback: string): string => {
+  const card = c.sub.card as Record<string, unknown> | null | undefined;
+  return card ? `${s(card.brand) || '카드'} ${s(card.last4)}`.trim() : fallback;
+};
 const consentOf = (c: Ctx) => c.sub.recurringConsent as { text?: string; consentedAt?: string } | null | undefined;
 const refundOrder = (c: Ctx) => (c.i.order ?? c.d.order) as OrderView | null;
 const decidedOk = (c: Ctx) => c.d.status === 'approved';
@@ -347,20 +352,47 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
     }),
   },
   price_change_scheduled: {
-    ko: (c) => ({
-      title: '구독 가격 변경 안내 (동의 필요)',
-      intro: [`${c.name} 구독 가격이 ${c.f.date(c.change.effectiveAt)}부터 ${c.f.money(num(c.change.currentAmount))}에서 ${c.f.money(num(c.change.newAmount))}(으)로 바뀝니다.`],
-      rows: [['현재 가격', c.f.money(num(c.change.currentAmount))], ['새 가격', c.f.money(num(c.change.newAmount))], ['적용일', c.f.date(c.change.effectiveAt)], ['동의 기한', c.f.date(c.change.decideBy)]],
-      links: c.portal('새 가격에 동의하기'),
-      notes: ['구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다.'],
-    }),
-    en: (c) => ({
-      title: 'Subscription price change (your consent is needed)',
-      intro: [`The price of your ${c.name} subscription changes from ${c.f.money(num(c.change.currentAmount))} to ${c.f.money(num(c.change.newAmount))} from ${c.f.date(c.change.effectiveAt)}.`],
-      rows: [['Current price', c.f.money(num(c.change.currentAmount))], ['New price', c.f.money(num(c.change.newAmount))], ['Effective from', c.f.date(c.change.effectiveAt)], ['Agree by', c.f.date(c.change.decideBy)]],
-      links: c.portal('Agree to the new price'),
-      notes: ['Please agree to the new price on the subscription management page. If you do not, the subscription ends at the end of its current period and you are not charged the new price.'],
-    }),
+    // This buyer's own dates: `decideBy` is the renewal that first charges the new price (for a yearly buyer, up to a
+    // year after the plan's date) and, without consent, the day the subscription ends; `effectiveAt` only says from
+    // when the new price applies to them.
+    ko: (c) => {
+      const cyc = c.f.cycle[s(c.change.billingInterval) || s(c.sub.billingInterval)] ?? '';
+      const up = c.change.consentRequired !== false;
+      return {
+        title: up ? '구독 가격 변경 안내 (동의 필요)' : '구독 가격 인하 안내',
+        intro: [`${c.name} 구독 가격이 ${cyc} ${c.f.money(num(c.change.currentAmount))}에서 ${cyc} ${c.f.money(num(c.change.newAmount))}(으)로 바뀝니다. 이 구독에는 ${c.f.date(c.change.decideBy)} 결제부터 적용됩니다.`],
+        rows: [
+          ['현재 가격', `${cyc} ${c.f.money(num(c.change.currentAmount))}`],
+          ['새 가격', `${cyc} ${c.f.money(num(c.change.newAmount))}`],
+          ['새 가격 첫 결제일', c.f.date(c.change.decideBy)],
+          ['결제 수단', cardOf(c, '등록한 카드')],
+          ...(up ? ([['동의 기한', `${c.f.date(c.change.decideBy)} 전까지`]] as Array<[string, string]>) : []),
+        ],
+        links: c.portal(up ? '새 가격에 동의하기' : undefined),
+        notes: up
+          ? [`구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으시면 ${c.f.date(c.change.decideBy)}까지 지금 가격으로 이용하신 뒤 그날 구독이 종료되며, 새 가격으로 결제되지 않습니다. 링크는 동의 기한까지 열립니다.`]
+          : ['따로 하실 일은 없습니다.'],
+      };
+    },
+    en: (c) => {
+      const cyc = c.f.cycle[s(c.change.billingInterval) || s(c.sub.billingInterval)] ?? '';
+      const up = c.change.consentRequired !== false;
+      return {
+        title: up ? 'Subscription price change (your consent is needed)' : 'Your subscription price goes down',
+        intro: [`The price of your ${c.name} subscription changes from ${cyc} ${c.f.money(num(c.change.currentAmount))} to ${cyc} ${c.f.money(num(c.change.newAmount))}. For your subscription it applies from the payment on ${c.f.date(c.change.decideBy)}.`],
+        rows: [
+          ['Current price', `${cyc} ${c.f.money(num(c.change.currentAmount))}`],
+          ['New price', `${cyc} ${c.f.money(num(c.change.newAmount))}`],
+          ['First payment at the new price', c.f.date(c.change.decideBy)],
+          ['Payment method', cardOf(c, 'Your registered card')],
+          ...(up ? ([['Agree by', `before ${c.f.date(c.change.decideBy)}`]] as Array<[string, string]>) : []),
+        ],
+        links: c.portal(up ? 'Agree to the new price' : undefined),
+        notes: up
+          ? [`Please agree to the new price on the subscription management page. If you do not, you keep the current price until ${c.f.date(c.change.decideBy)}, when the subscription ends; you are not charged the new price. The link stays open until then.`]
+          : ['There is nothing you need to do.'],
+      };
+    },
   },
   plan_change_offered: {
     ko: (c) => {
