@@ -66,9 +66,11 @@ export function mailKindOf(type: string, data: Record<string, unknown>): MailKin
           return 'payment_failed';
         case 'cancel_scheduled':
           return 'cancellation_confirmed';
+        case 'price_change_scheduled':
+          // Agreed to on the payment page (the subscription-started mail quotes that consent): nothing to ask.
+          return 'acceptedAt' in change && change.acceptedAt ? null : change.kind;
         case 'renewal_upcoming':
         case 'trial_will_end':
-        case 'price_change_scheduled':
         case 'price_change_accepted':
         case 'plan_change_offered':
           return change.kind;

@@ -44,15 +44,36 @@ export interface RecurringTerms {
   trialEndsAt: Date | null;
   /** The trial's length in days (absent without a trial). */
   trialDays?: number;
+  /**
+   * A plan price change already scheduled when the buyer pays (src/subscriptions/price-change.ts): the new amount and
+   * the first of this buyer's charges it applies to (max(its date, now + 30 days), on their renewal dates). The
+   * payment page states it and the buyer consents to it too (issue 29 item 5).
+   */
+  priceChange?: { id: string; amount: number; from: Date };
 }
 
-export function recurringTerms(s: { amount: number; billing_interval: BillingInterval; trial_days: number | null }, dueNow: number, now: Date): RecurringTerms {
+export function recurringTerms(
+  s: { amount: number; billing_interval: BillingInterval; trial_days: number | null },
+  dueNow: number,
+  now: Date,
+  change?: { id: string; effectiveAt: Date; amount: number } | null,
+): RecurringTerms {
   const trialEndsAt = s.trial_days ? trialEnd(now, s.trial_days) : null;
+  const firstChargeAt = trialEndsAt ?? periodEnd(now, s.billing_interval);
+  let priceChange: RecurringTerms['priceChange'];
+  if (change && change.amount !== s.amount) {
+    // As notify() will compute it for the new subscription: 30 days' notice at least, from its own renewal dates.
+    const appliesFrom = new Date(Math.max(change.effectiveAt.getTime(), now.getTime() + 30 * DAY_MS));
+    let from = firstChargeAt;
+    for (let i = 0; from < appliesFrom && i < 1_000; i++) from = periodEnd(from, s.billing_interval);
+    priceChange = { id: change.id, amount: change.amount, from };
+  }
   return {
+    ...(priceChange ? { priceChange } : {}),
     amount: s.amount,
     dueNow: trialEndsAt ? 0 : dueNow,
     interval: s.billing_interval,
-    firstChargeAt: trialEndsAt ?? periodEnd(now, s.billing_interval),
+    firstChargeAt,
     trialEndsAt,
     ...(s.trial_days ? { trialDays: s.trial_days } : {}),
   };
@@ -60,6 +81,13 @@ export function recurringTerms(s: { amount: number; billing_interval: BillingInt
 
 /** The consent sentence next to the checkbox (and kept with the subscription). */
 export function consentText(t: RecurringTerms): string {
+  const later = t.priceChange
+    ? ` 이미 예정된 가격 변경에 따라 ${kstDate(t.priceChange.from)} 결제부터는 ${CYCLE[t.interval]} ${won(t.priceChange.amount)}이 결제되며, 이 금액에도 동의합니다.`
+    : '';
+  return baseConsentText(t) + later;
+}
+
+function baseConsentText(t: RecurringTerms): string {
   const cycle = CYCLE[t.interval];
   if (t.trialEndsAt) {
     const again =
@@ -72,5 +100,5 @@ export function consentText(t: RecurringTerms): string {
 }
 
 export function consentRecord(t: RecurringTerms, now: Date): RecurringConsent {
-  return { text: consentText(t), consentedAt: now.toISOString(), version: CONSENT_VERSION };
+  return { text: consentText(t), consentedAt: now.toISOString(), version: CONSENT_VERSION, ...(t.priceChange ? { priceChangeId: t.priceChange.id } : {}) };
 }

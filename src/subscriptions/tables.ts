@@ -80,6 +80,8 @@ export interface RecurringConsent {
   text: string;
   consentedAt: string;
   version: string;
+  /** A plan price change already scheduled at checkout whose new price the sentence stated (the buyer agreed to it too). */
+  priceChangeId?: string;
 }
 
 export interface SubscriptionTrialNoticesTable {

@@ -255,3 +255,26 @@ test('a 30-day trial is covered by the checkout consent (given within 30 days of
   void runBilling;
   void DAY;
 });
+
+test('issue 29 item 5: a buyer who subscribes after an increase is scheduled is shown and consents to the future price, and renews at it (was: consented to 9,900 only, then ended as "declined")', async () => {
+  t.clock.set('2026-11-01T00:00:00.000Z');
+  const p = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }] });
+  const sch = await t.app.inject({ method: 'POST', url: `/admin/v1/products/${p.id}/plans/basic/price-changes`, headers: owner(s), payload: { monthlyPrice: 12_900, effectiveAt: '2026-12-15T00:00:00.000Z' } });
+  assert.equal(sch.statusCode, 201, sch.body);
+  t.clock.set('2026-11-05T00:00:00.000Z');
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id, buyerEmail: 'after-increase@example.com' });
+  const sub = await getSubscription(t, s.key, subscriptionId);
+  assert.equal(sub.amount, 9_900);
+  // Its first renewal on or after 2026-12-15 (and 30 days after signing up) is 2027-01-05.
+  assert.match(sub.recurringConsent.text, /2027년 1월 5일 결제부터는 매월 12,900원이 결제되며, 이 금액에도 동의합니다/);
+  const pt = await portal(subscriptionId);
+  assert.match(pt.page, /data-consent="accepted"/, 'the portal shows the increase as agreed');
+  assert.equal((await t.db.selectFrom('mail_outbox').select('id').where('kind', '=', 'price_change_scheduled').where('recipient', '=', 'after-increase@example.com').execute()).length, 0, 'no mail asking again');
+  await advance(subscriptionId, 62);
+  const after = await getSubscription(t, s.key, subscriptionId);
+  assert.equal(after.status, 'active', 'not ended as price_change_declined');
+  const renewals = (await ordersOf(subscriptionId)).filter((o) => o.subscription_event === 'renewal').map((o) => Number(o.amount)).sort();
+  assert.deepEqual(renewals, [12_900, 9_900].sort(), 'Dec 5 at 9,900, Jan 5 at 12,900');
+  // After the buyer's agreed price is charged, the API's amount says it (not 9,900).
+  assert.equal(after.amount, 12_900);
+});
