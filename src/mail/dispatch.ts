@@ -11,7 +11,8 @@ import { getSubscription, insertPortalSession } from '../subscriptions/repo';
 import { subscriptionView } from '../subscriptions/model';
 import { portalUrl } from '../subscriptions/portal';
 import type { MailKind } from './kinds';
-import { renderMail, type RenderedMail } from './render';
+import { renderMail, type RenderInput, type RenderedMail } from './render';
+import type { SaleTerms } from '../orders/terms';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
@@ -92,7 +93,17 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   }
   // The buyer's language: a subscription's (renewals and every subscription mail), else the order's; Korean by default.
   const lang = subRow ? subRow.locale : orderId ? await repo.localeOfOrder(deps.db, orderId) : 'ko';
+  // What the order was sold under (its terms, the plan's name), for the contract notes of 제13조②.
+  let sold: RenderInput['sold'] = null;
+  if (ORDER_KINDS.has(kind) && orderId) {
+    const o = await deps.db.selectFrom('orders').select(['terms', 'product_id', 'plan_id']).where('id', '=', orderId).executeTakeFirst();
+    if (o) {
+      const plans = o.plan_id ? ((await deps.db.selectFrom('products').select('plans').where('id', '=', o.product_id).executeTakeFirst())?.plans ?? []) : [];
+      sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: plans.find((p) => p.id === o.plan_id)?.name ?? null };
+    }
+  }
   const mail = renderMail({
+    sold,
     kind,
     lang,
     data: d,

@@ -4,6 +4,62 @@ import { FOOTER_LABELS, storeFooter } from '../pages/footer';
 import { enTime } from '../pages/receipt-copy';
 import { html, kst, raw, won, type SafeHtml } from '../pages/html';
 import type { MailKind } from './kinds';
+import type { SaleTerms } from '../orders/terms';
+import { methodLabel } from '../pages/form';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * What 전자상거래법 제13조② asks the contract confirmation to carry, for the order-confirmation and
+ * subscription-started mails, from the order's terms as sold (never the live product): the payment method, the
+ * withdrawal right (period, how, effect, no penalty; the use restriction when it was validly marked), the recurring
+ * terms of a subscription (amount and cycle as sold, next charge = the order's period end, as in the consent, how to
+ * cancel), and complaint and dispute handling. The seller's identity is the footer (사업자 정보).
+ */
+function contractNotes(c: Ctx, lang: MailLang): { rows: Array<[string, string]>; notes: string[] } {
+  const o = c.i.order;
+  const terms = c.i.sold?.terms ?? null;
+  if (!o) return { rows: [], notes: [] };
+  const ko = lang === 'ko';
+  const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', methodLabel(o.method)]];
+  const notes: string[] = [];
+  if (terms) {
+    const days = Math.max(7, terms.refundDays);
+    const paid = at(o.paidAt) ?? new Date();
+    const end = c.f.date(new Date(paid.getTime() + days * DAY_MS).toISOString());
+    notes.push(
+      ko
+        ? `청약철회: 결제일로부터 ${days}일 이내(${end}까지) 청약철회(환불)를 요청하면 결제 금액 전액을 환불받을 수 있으며 위약금은 없습니다. 영수증의 ‘환불 요청하기’나 판매자 고객센터로 요청하면, 판매자는 요청을 받은 날부터 3영업일 이내에 환불합니다.`
+        : `Withdrawal: within ${days} days of payment (until ${end}) you may withdraw and get the full amount back, with no penalty. Ask through “Request a refund” on the receipt or the seller's customer service; the seller refunds within 3 business days of the request.`,
+    );
+    if (terms.trialOffered && terms.usageRestrictionMarked && terms.licensed) {
+      notes.push(
+        ko
+          ? '이 상품은 구매 전에 체험판을 제공했고, 라이선스 키를 활성화해 사용하면 청약철회가 제한됩니다(제17조 제2항). 다만 상품이 표시·광고와 다르면 사용한 뒤에도 청약철회할 수 있습니다.'
+          : 'This product offered a trial before purchase; activating a license key (use) limits withdrawal (Article 17(2)). If the product differs from its description, you may still withdraw after use.',
+      );
+    }
+  }
+  if (o.billingInterval && c.i.kind === 'subscription_started') {
+    const iv = o.billingInterval;
+    const listed = terms?.plan ? (iv === 'monthly' ? terms.plan.monthlyPrice : terms.plan.yearlyPrice) : null;
+    const recurring = listed ?? num(c.sub.amount);
+    rows.push([ko ? '정기결제 금액' : 'Recurring amount', `${c.f.cycle[iv]} ${c.f.money(recurring)}`]);
+    notes.push(
+      ko
+        ? `정기결제: 해지하기 전까지 ${c.f.cycle[iv]} 다음 결제일(첫 번째는 ${c.f.date(o.periodEnd)})에 ${c.f.money(recurring)}이 등록한 카드로 자동 결제됩니다. 구독 관리 페이지에서 언제든 해지할 수 있고, 해지하면 다음 결제일부터 결제되지 않습니다.`
+        : `Recurring payment: until you cancel, ${c.f.money(recurring)} is charged to your registered card ${iv === 'monthly' ? 'every month' : 'every year'} on the payment date (the first on ${c.f.date(o.periodEnd)}). Cancel at any time on the subscription management page; payments stop from the next payment date.`,
+    );
+  }
+  const b = c.i.business;
+  const contact = b ? [b.supportPhone, b.supportEmail].filter(Boolean).join(' · ') : '';
+  notes.push(
+    ko
+      ? `문의·불만과 분쟁: 판매자 고객센터${contact ? `(${contact})` : ''}로 접수하면 판매자가 확인해 처리합니다. 해결되지 않으면 한국소비자원(국번 없이 1372)에 상담·피해구제를, 전자문서·전자거래분쟁조정위원회(www.ecmc.or.kr)에 분쟁조정을 신청할 수 있습니다.`
+      : `Questions, complaints and disputes: contact the seller's customer service${contact ? ` (${contact})` : ''}. If it is not resolved, you can ask the Korea Consumer Agency (1372) for redress or the Electronic Document and Transaction Dispute Mediation Committee (www.ecmc.or.kr) for mediation.`,
+  );
+  return { rows, notes };
+}
 
 /**
  * The buyer mails, in the buyer's language: Korean by default, English when the checkout session said `locale: 'en'`
@@ -28,6 +84,8 @@ export interface RenderInput {
   portalUrl: string | null;
   /** The buyer's language (the order's or subscription's `locale`); Korean when absent. */
   lang?: MailLang;
+  /** Order mails: what the order was sold under (its terms as kept with it) and the plan's name, for the 제13조② notes. */
+  sold?: { terms: SaleTerms | null; planName: string | null } | null;
 }
 
 export interface RenderedMail {
@@ -124,14 +182,19 @@ export function receiptLink(url: string, lang: MailLang): string {
   return lang === 'en' ? `${url}${url.includes('?') ? '&' : '?'}lang=en` : url;
 }
 
+/**
+ * The started mail tells the order as sold (issue 29: it read the subscription as it is now, so a buyer whose plan had
+ * changed read another plan's id and a next charge date that contradicted the consent): the plan's name, the
+ * order's cycle, and its period end, the first charge the consent names.
+ */
 function startedRows(c: Ctx, l: [string, string, string, string, string, string]): Array<[string, string]> {
   const o = c.i.order;
   return [
     [l[0], c.name],
-    [l[1], s(c.sub.planId ?? o?.planId)],
+    [l[1], c.i.sold?.planName ?? s(o?.planId ?? c.sub.planId)],
     [l[2], c.f.money(num(o?.amount ?? c.d.amount))],
-    [l[3], c.f.cycle[s(c.sub.billingInterval ?? o?.billingInterval)] ?? '-'],
-    [l[4], c.f.date(c.sub.currentPeriodEnd ?? o?.periodEnd)],
+    [l[3], c.f.cycle[s(o?.billingInterval ?? c.sub.billingInterval)] ?? '-'],
+    [l[4], c.f.date(o?.periodEnd ?? c.sub.currentPeriodEnd)],
     [l[5], c.f.date(o?.paidAt ?? c.d.paidAt)],
   ];
 }
@@ -151,8 +214,14 @@ const decidedOk = (c: Ctx) => c.d.status === 'approved';
  */
 const COPY: Record<MailKind, Record<MailLang, Copy>> = {
   order_confirmation: {
-    ko: (c) => ({ title: '주문이 완료되었습니다', intro: [`${s(c.i.order?.buyerName ?? c.d.buyerName)}님, 구매해 주셔서 감사합니다.`], rows: orderRows(c, ORDER_ROWS_KO), keys: c.keys, links: c.receipt, notes: [] }),
-    en: (c) => ({ title: 'Your order is complete', intro: [`Thank you for your purchase, ${s(c.i.order?.buyerName ?? c.d.buyerName)}.`], rows: orderRows(c, ORDER_ROWS_EN), keys: c.keys, links: c.receipt, notes: [] }),
+    ko: (c) => {
+      const k = contractNotes(c, 'ko');
+      return { title: '주문이 완료되었습니다', intro: [`${s(c.i.order?.buyerName ?? c.d.buyerName)}님, 구매해 주셔서 감사합니다.`], rows: [...orderRows(c, ORDER_ROWS_KO), ...k.rows], keys: c.keys, links: c.receipt, notes: k.notes };
+    },
+    en: (c) => {
+      const k = contractNotes(c, 'en');
+      return { title: 'Your order is complete', intro: [`Thank you for your purchase, ${s(c.i.order?.buyerName ?? c.d.buyerName)}.`], rows: [...orderRows(c, ORDER_ROWS_EN), ...k.rows], keys: c.keys, links: c.receipt, notes: k.notes };
+    },
   },
   subscription_started: {
     ko: (c) => {
@@ -161,7 +230,8 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
       const consent = consentOf(c);
       if (consent?.text) notes.push(`정기결제 동의 (${c.f.date(consent.consentedAt)}): ${consent.text}`);
       notes.push('구독은 언제든 구독 관리 페이지에서 해지할 수 있습니다.');
-      return { title: '구독이 시작되었습니다', intro: [`${c.name} 구독을 시작해 주셔서 감사합니다.`], rows: startedRows(c, ['상품', '플랜', '결제 금액', '결제 주기', '다음 결제일', '결제 일시']), keys: c.keys, links: c.receipt, notes };
+      const k = contractNotes(c, 'ko');
+      return { title: '구독이 시작되었습니다', intro: [`${c.name} 구독을 시작해 주셔서 감사합니다.`], rows: [...startedRows(c, ['상품', '플랜', '결제 금액', '결제 주기', '다음 결제일', '결제 일시']), ...k.rows], keys: c.keys, links: c.receipt, notes: [...notes, ...k.notes] };
     },
     en: (c) => {
       const notes: string[] = [];
@@ -170,7 +240,8 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
       // The consent is quoted as the buyer gave it: the payment page is Korean.
       if (consent?.text) notes.push(`Your consent to the recurring charge (${c.f.date(consent.consentedAt)}), as worded on the payment page: "${consent.text}"`);
       notes.push('You can cancel the subscription at any time on the subscription management page.');
-      return { title: 'Your subscription has started', intro: [`Thank you for subscribing to ${c.name}.`], rows: startedRows(c, ['Product', 'Plan', 'Amount paid', 'Billing cycle', 'Next payment', 'Paid at']), keys: c.keys, links: c.receipt, notes };
+      const k = contractNotes(c, 'en');
+      return { title: 'Your subscription has started', intro: [`Thank you for subscribing to ${c.name}.`], rows: [...startedRows(c, ['Product', 'Plan', 'Amount paid', 'Billing cycle', 'Next payment', 'Paid at']), ...k.rows], keys: c.keys, links: c.receipt, notes: [...notes, ...k.notes] };
     },
   },
   renewal_receipt: {

@@ -278,3 +278,26 @@ test('issue 29 item 5: a buyer who subscribes after an increase is scheduled is 
   // After the buyer's agreed price is charged, the API's amount says it (not 9,900).
   assert.equal(after.amount, 12_900);
 });
+
+test('issue 29 item 5: the subscription-started and order-confirmation mails carry 제13조② (payment method, withdrawal, recurring terms, disputes) from the order as sold, with plan names (was: "플랜: pro", an id, from the current state)', async () => {
+  t.clock.set('2026-11-01T00:00:00.000Z');
+  const p = await createSubscriptionProduct(t, s, { plans: PLANS });
+  const email = 'started-mail@example.com';
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id, buyerEmail: email });
+  // The buyer upgrades in the portal before the mail worker renders the started mail.
+  const pt = await portal(subscriptionId);
+  assert.match(notice(await form(`${pt.path}/subscriptions/${subscriptionId}/plan`, { csrf: pt.csrf, plan: 'pro:monthly' })), /요금제를 바로 변경했습니다/);
+  await runMailOnce(t.deps, t.clock.now());
+  const mails = await t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).execute();
+  const started = String(mails.find((m) => m.kind === 'subscription_started')!.text_body);
+  assert.match(started, /플랜: 베이직/, 'the plan sold, by name');
+  assert.match(started, /다음 결제일: 2026년 12월 1일/);
+  assert.match(started, /결제 수단: 신용·체크카드/);
+  assert.match(started, /정기결제 금액: 매월 9,900원/);
+  assert.match(started, /청약철회: 결제일로부터 7일 이내\(2026년 11월 8일[^)]*까지\)/);
+  assert.match(started, /1372/);
+  const confirmation = String(mails.find((m) => m.kind === 'order_confirmation')!.text_body);
+  assert.match(confirmation, /결제 수단: 신용·체크카드/);
+  assert.match(confirmation, /청약철회: /);
+  assert.match(confirmation, /분쟁조정/);
+});
