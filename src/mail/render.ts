@@ -21,7 +21,8 @@ function contractNotes(c: Ctx, lang: MailLang): { rows: Array<[string, string]>;
   const terms = c.i.sold?.terms ?? null;
   if (!o) return { rows: [], notes: [] };
   const ko = lang === 'ko';
-  const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', methodLabel(o.method)]];
+  const EN_METHODS: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
+  const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', ko ? methodLabel(o.method) : (EN_METHODS[o.method] ?? o.method)]];
   const notes: string[] = [];
   if (terms) {
     const days = Math.max(7, terms.refundDays);
