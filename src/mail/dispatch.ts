@@ -51,6 +51,7 @@ export function mailPortalExpiry(kind: MailKind, change: Record<string, unknown>
     kind === 'plan_change_offered' ? change?.deadline
     : kind === 'price_change_scheduled' ? change?.decideBy
     : kind === 'trial_will_end' ? change?.trialEndsAt
+    : kind === 'renewal_upcoming' ? change?.renewsAt
     : null;
   const t = typeof deadline === 'string' ? new Date(deadline).getTime() - offsetMs : NaN;
   return new Date(Number.isFinite(t) && t > base ? t : base);

@@ -374,20 +374,44 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
     }),
   },
   renewal_upcoming: {
-    ko: (c) => ({
+    ko: (c) => {
+      const pc = c.change.priceChange as Record<string, unknown> | undefined;
+      if (pc && pc.consentRequired === true && pc.accepted !== true) {
+        return {
+          title: '연간 구독 갱신 안내 · 새 가격 동의가 필요합니다',
+          intro: [`${c.name} 연간 구독의 다음 결제일 ${c.f.date(c.change.renewsAt)}부터 가격이 매년 ${c.f.money(num(pc.currentAmount))}에서 매년 ${c.f.money(num(pc.newAmount))}(으)로 바뀝니다.`],
+          rows: [['상품', c.name], ['갱신 일자', c.f.date(c.change.renewsAt)], ['새 가격', `매년 ${c.f.money(num(pc.newAmount))}`], ['결제 수단', cardOf(c, '등록한 카드')]],
+          links: c.portal('새 가격에 동의하기'),
+          notes: [`갱신일 전에 구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으시면 ${c.f.date(c.change.renewsAt)}에 구독이 종료되며 새 가격으로 결제되지 않습니다.`],
+        };
+      }
+      return ({
       title: '연간 구독 갱신 안내',
       intro: [`${c.name} 연간 구독이 ${c.f.date(c.change.renewsAt)}에 자동 갱신되며 ${c.f.money(num(c.change.amount))}이(가) 결제됩니다.`],
       rows: [['상품', c.name], ['갱신 일자', c.f.date(c.change.renewsAt)], ['결제 예정 금액', c.f.money(num(c.change.amount))]],
       links: c.portal(),
       notes: ['갱신을 원하지 않으면 갱신일 전에 구독 관리 페이지에서 해지하세요.'],
-    }),
-    en: (c) => ({
+    });
+    },
+    en: (c) => {
+      const pc = c.change.priceChange as Record<string, unknown> | undefined;
+      if (pc && pc.consentRequired === true && pc.accepted !== true) {
+        return {
+          title: 'Your yearly subscription renews soon: your consent to the new price is needed',
+          intro: [`From the next payment on ${c.f.date(c.change.renewsAt)}, the price of your yearly ${c.name} subscription changes from ${c.f.money(num(pc.currentAmount))} to ${c.f.money(num(pc.newAmount))} a year.`],
+          rows: [['Product', c.name], ['Renewal date', c.f.date(c.change.renewsAt)], ['New price', `Yearly ${c.f.money(num(pc.newAmount))}`], ['Payment method', cardOf(c, 'Your registered card')]],
+          links: c.portal('Agree to the new price'),
+          notes: [`Please agree to the new price on the subscription management page before the renewal date. If you do not, the subscription ends on ${c.f.date(c.change.renewsAt)} and you are not charged the new price.`],
+        };
+      }
+      return ({
       title: 'Your yearly subscription renews soon',
       intro: [`Your yearly ${c.name} subscription renews automatically on ${c.f.date(c.change.renewsAt)}, and ${c.f.money(num(c.change.amount))} will be charged.`],
       rows: [['Product', c.name], ['Renewal date', c.f.date(c.change.renewsAt)], ['Amount to be charged', c.f.money(num(c.change.amount))]],
       links: c.portal(),
       notes: ['If you do not want it to renew, cancel on the subscription management page before the renewal date.'],
-    }),
+    });
+    },
   },
   trial_will_end: {
     ko: (c) =>

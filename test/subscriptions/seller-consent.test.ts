@@ -5,6 +5,7 @@ import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { runBilling } from '../../src/subscriptions/renewal';
 import { runMailOnce } from '../../src/mail/dispatch';
+import { runRenewalNoticesOnce } from '../../src/mail/renewal-notice';
 
 /**
  * Issue 29, items 2 and 4: nothing dearer is charged without the buyer's recorded consent. Everything through the HTTP
@@ -300,4 +301,30 @@ test('issue 29 item 5: the subscription-started and order-confirmation mails car
   assert.match(confirmation, /결제 수단: 신용·체크카드/);
   assert.match(confirmation, /청약철회: /);
   assert.match(confirmation, /분쟁조정/);
+});
+
+test('issue 29 item 5: a yearly buyer told of an increase is reminded 30 days before their own change (a year later), with a link open until then', async () => {
+  t.clock.set('2026-11-01T00:00:00.000Z');
+  const p = await createSubscriptionProduct(t, s, { plans: PLANS });
+  const email = 'yearly-reminder@example.com';
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id, interval: 'yearly', buyerEmail: email });
+  const sch = await t.app.inject({ method: 'POST', url: `/admin/v1/products/${p.id}/plans/basic/price-changes`, headers: owner(s), payload: { yearlyPrice: 129_000, effectiveAt: '2026-12-15T00:00:00.000Z' } });
+  assert.equal(sch.statusCode, 201, sch.body);
+  await runMailOnce(t.deps, t.clock.now());
+  const first = String((await t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).where('kind', '=', 'price_change_scheduled').executeTakeFirstOrThrow()).text_body);
+  // This buyer's change is at their renewal, 2027-11-01, not the plan's 2026-12-15.
+  assert.match(first, /새 가격 첫 결제일: 2027년 11월 1일/);
+  assert.match(first, /현재 가격: 매년 99,000원/);
+  await advance(subscriptionId, 335); // 2027-10-02 on its clock: within 30 days of the renewal
+  await runRenewalNoticesOnce(t.deps, t.clock.now());
+  await runMailOnce(t.deps, t.clock.now());
+  const reminder = await t.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).where('kind', '=', 'renewal_upcoming').executeTakeFirstOrThrow();
+  const text = String(reminder.text_body);
+  assert.match(text, /새 가격 동의가 필요합니다/);
+  assert.match(text, /매년 129,000원/);
+  assert.match(text, /동의하지 않으시면 2027년 11월 1일[^\n]*에 구독이 종료되며/);
+  const expiries = (await t.db.selectFrom('portal_sessions').select('expires_at').where('subscription_id', '=', subscriptionId).execute()).map((r) => r.expires_at.toISOString()).sort();
+  // Each link opens until 2027-11-01 on the subscription's clock (it used to be 7 days): the notice's, written with
+  // the clocks together, and the reminder's, written when the subscription's clock ran 335 days ahead.
+  assert.deepEqual(expiries, [new Date(Date.parse('2027-11-01T00:00:00.000Z') - 335 * DAY).toISOString(), '2027-11-01T00:00:00.000Z']);
 });
