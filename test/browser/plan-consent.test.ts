@@ -49,6 +49,14 @@ test('issue 29: the plan-change offer and the long-trial consent request, as mai
       const context = await browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: 1, locale: 'ko-KR' });
       await addSessionToBrowser(context, base, owner);
       const page = await context.newPage();
+      // The subscription-started mail with what 제13조② asks (payment method, withdrawal, recurring terms, disputes).
+      await page.goto(`${base}/dashboard/developers/mailbox`);
+      await page.locator('[data-testid=mails] tbody tr', { hasText: '구독이 시작되었습니다' }).first().locator('a').click();
+      await page.waitForSelector('[data-testid=mail-html]');
+      const started = (await page.frameLocator('[data-testid=mail-html]').locator('body').textContent()) ?? '';
+      assert.ok(started.includes('청약철회') && started.includes('1372') && started.includes('결제 수단'), started);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `mailbox fits ${w} px`);
+      await page.screenshot({ path: `${DIR}/mail-started-${w}.png`, fullPage: true });
       for (const [name, subject] of [
         ['offer', '요금제 변경 동의 요청'],
         ['trial', '유료 전환 동의가 필요합니다'],
