@@ -158,11 +158,11 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
   app.get(
     '/admin/v1/subscriptions/:id/plan-change-offer',
     op(
-      { operationId: 'adminGetPlanChangeOffer', summary: 'Read the plan-change offer awaiting the buyer', description: 'The open offer (`pending`), or `null` when none is open.', tags },
+      { operationId: 'adminGetPlanChangeOffer', summary: 'Read the plan-change offer awaiting the buyer', description: '`offer`: the open offer (`pending`), or `null` when none is open.', tags },
       { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND'] },
-      { params: IdParams, response: { 200: Nullable(PlanChangeOfferSchema) } },
+      { params: IdParams, response: { 200: Obj({ offer: Nullable(PlanChangeOfferSchema) }, { title: 'OpenPlanChangeOffer' }) } },
     ),
-    async (req) => openOfferOf(deps, req.owner!.storeId, req.params.id),
+    async (req) => ({ offer: await openOfferOf(deps, req.owner!.storeId, req.params.id) }),
   );
   app.post(
     '/admin/v1/subscriptions/:id/plan-change-offer/withdraw',

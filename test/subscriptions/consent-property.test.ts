@@ -93,7 +93,7 @@ test('property (HTTP, portal, test clocks): with random seller plan changes, buy
             const r = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${id}/plan-change-offer/withdraw`, headers: owner(s) });
             assert.ok(r.statusCode === 200 || r.statusCode === 404, r.body);
           } else {
-            const offer = (await t.app.inject({ url: `/admin/v1/subscriptions/${id}/plan-change-offer`, headers: owner(s) })).json();
+            const offer = (await t.app.inject({ url: `/admin/v1/subscriptions/${id}/plan-change-offer`, headers: owner(s) })).json().offer;
             let url: string | null = null;
             const fields: Record<string, string> = { csrf };
             if (o.kind === 'accept' && offer) url = `${path}/subscriptions/${id}/plan-offers/${offer.id}/accept`;

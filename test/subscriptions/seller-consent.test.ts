@@ -124,7 +124,7 @@ test('unanswered, the offer lapses at its deadline: nothing changes and the rene
   assert.equal(closed.length, 1);
   assert.equal(closed[0].change.outcome, 'lapsed');
   const lapsed = await t.app.inject({ url: `/admin/v1/subscriptions/${subscriptionId}/plan-change-offer`, headers: owner(s) });
-  assert.equal(lapsed.json(), null);
+  assert.equal(lapsed.json().offer, null);
   // A portal accept after the deadline is refused.
   await advance(subscriptionId, 7);
   const renewals = (await ordersOf(subscriptionId)).filter((o) => o.subscription_event === 'renewal');
@@ -149,7 +149,7 @@ test('a seller\'s interval change that charges more (monthly 9,900 → yearly 99
   const r2 = (await change(subscriptionId, { planId: 'pro', interval: 'monthly' })).json();
   assert.equal(r2.timing, 'awaiting_consent');
   const open = await t.app.inject({ url: `/admin/v1/subscriptions/${subscriptionId}/plan-change-offer`, headers: owner(s) });
-  assert.equal(open.json().id, r2.offer.id);
+  assert.equal(open.json().offer.id, r2.offer.id);
   const w = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/plan-change-offer/withdraw`, headers: owner(s) });
   assert.equal(w.statusCode, 200, w.body);
   assert.equal(w.json().status, 'withdrawn');
