@@ -89,6 +89,9 @@ export interface StoreTossStateTable {
   keys_verified_at: Date | null;
   first_webhook_at: Date | null;
   last_webhook_at: Date | null;
+  /** The Toss-lookup budget's current one-minute window and the lookups spent in it (migration 060). */
+  lookup_window_start: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  lookups_used: ColumnType<number, number | undefined, number>;
 }
 
 /** See migration 035_service_public_address.sql: one row, the address the running server last started with. */

@@ -300,3 +300,21 @@ export async function testClockOffset(db: Db, subscriptionId: string): Promise<n
   const row = await db.selectFrom('subscriptions').select('test_clock_offset_ms').where('id', '=', subscriptionId).executeTakeFirst();
   return Number(row?.test_clock_offset_ms ?? 0);
 }
+
+/** Marks the card as reported deleted (a BILLING_DELETED webhook), if it still holds that sealed key. */
+export async function markCardReportedDeleted(db: Db, id: string, sealed: string, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('subscriptions')
+    .set({ card_reported_deleted_at: now })
+    .where('id', '=', id)
+    .where('billing_key_sealed', '=', sealed)
+    .where('status', '<>', 'ended')
+    .where('card_reported_deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A charge on this sealed key succeeded: a BILLING_DELETED report about it was false. */
+export async function clearCardReportedDeleted(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('subscriptions').set({ card_reported_deleted_at: null }).where('id', '=', id).where('billing_key_sealed', '=', sealed).where('card_reported_deleted_at', 'is not', null).execute();
+}

@@ -51,6 +51,11 @@ export interface SubscriptionsTable {
   card_brand: string | null;
   card_last4: string | null;
   billing_key_sealed: string | null;
+  /**
+   * When a Toss BILLING_DELETED webhook named this card's billing key (migration 060); null: none. Not believed on its
+   * word: the next charge settles it (a success clears it, Toss's NOT_FOUND_BILLING removes the card).
+   */
+  card_reported_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   customer_key: string;
   latest_order_id: string | null;
   metadata: Json<Record<string, string> | null>;
