@@ -11,6 +11,8 @@ export interface StoresTable {
   /** null: the owner token was revoked and no new one issued yet. */
   owner_token_hash: string | null;
   public_contact_verified: boolean;
+  /** Whether a buyer may take a product's free trial more than once (migration 061); default false. */
+  allow_repeat_trials: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

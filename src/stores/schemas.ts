@@ -43,6 +43,11 @@ export const StoreSchema = Obj(
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
     buyerMails: BuyerMailsSchema,
     testMailRecipients: TestMailRecipientsSchema,
+    allowRepeatTrials: Type.Boolean({
+      description:
+        'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
+        'true offers the trial again to everyone.',
+    }),
   },
   { title: 'Store' },
 );
@@ -61,6 +66,7 @@ export const UpdateStoreBody = Obj({
   name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
   buyerMails: Type.Optional(BuyerMailsPatch),
   testMailRecipients: Type.Optional(TestMailRecipientsSchema),
+  allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),

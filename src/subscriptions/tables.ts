@@ -69,6 +69,8 @@ export interface SubscriptionsTable {
   recurring_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** When the free trial ends and the first charge is due (migration 020); null without a trial. */
   trial_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
+  trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   /** The buyer's language for mails and the receipt link (migration 022). */
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   created_at: Timestamp;
