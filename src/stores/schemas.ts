@@ -27,7 +27,7 @@ export const ModeSettingsSchema = Obj(
     tossWebhookUrl: Type.String({
       description:
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
-        'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss deleted clears the subscription\'s card',
+        'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss reports deleted is checked by the next charge (Toss\'s NOT_FOUND_BILLING then clears the subscription\'s card; the webhook alone changes nothing)',
     }),
   },
   { title: 'ModeSettings' },
