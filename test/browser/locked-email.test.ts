@@ -35,14 +35,30 @@ test('payment page with a seller-fixed e-mail: read-only with its note at 390 px
       await page.goto(cs.url);
       const email = page.locator('#buyerEmail');
       assert.equal(await email.getAttribute('readonly'), '');
+      assert.ok(await page.getByText('판매자가 지정한 이메일입니다').isVisible());
+      await page.screenshot({ path: `${SHOTS}/locked-email-${vp.name}.png`, fullPage: true });
       await email.click();
       await page.keyboard.type('x');
       assert.equal(await email.inputValue(), 'member@example.com', 'typing does not change it');
-      assert.ok(await page.getByText('판매자가 지정한 이메일입니다').isVisible());
-      await page.screenshot({ path: `${SHOTS}/locked-email-${vp.name}.png`, fullPage: true });
       const result = await new AxeBuilder({ page }).analyze();
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(bad.map((v) => v.id), [], `serious accessibility violations (${vp.name})`);
+      // Sent anyway with another address (a forged form): the server refuses it and the page says why.
+      await page.evaluate(() => {
+        const el = document.getElementById('buyerEmail') as HTMLInputElement;
+        el.removeAttribute('readonly');
+        el.value = 'someone-else@example.com';
+      });
+      await page.fill('#buyerPhone', '010-1234-5678');
+      await page.fill('#cardNumber', '4242424242424242');
+      await page.check('#agreeAll');
+      await page.check('#agreeRecurring');
+      await page.click('#pay-form button[type=submit]');
+      await page.waitForLoadState('load');
+      assert.ok(await page.getByText('이 결제의 이메일은 판매자가 지정해 바꿀 수 없습니다.').isVisible());
+      assert.equal(await page.locator('#buyerEmail').inputValue(), 'member@example.com');
+      await page.screenshot({ path: `${SHOTS}/locked-email-refused-${vp.name}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/locked-email-refused-${vp.name}-top.png`, clip: { x: 0, y: 0, width: vp.viewport.width, height: 800 } });
       await context.close();
     }
   } finally {
