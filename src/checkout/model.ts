@@ -26,7 +26,6 @@ export function sessionView(s: SessionRow, now: Date, publicBaseUrl: string): Ch
     status: sessionStatus(s, now),
     orderId: s.order_id,
     customer: { name: s.customer_name, email: s.customer_email, phone: s.customer_phone },
-    customerEmailLocked: s.customer_email_locked ?? false,
     metadata: s.metadata ?? null,
     successUrl: s.success_url,
     cancelUrl: s.cancel_url,

@@ -17,7 +17,6 @@ export const CheckoutSessionSchema = Obj(
     status: CheckoutSessionStatusSchema,
     orderId: Nullable(Type.String({ description: 'Set when the payment completes' })),
     customer: Obj({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone: Nullable(Type.String()) }),
-    customerEmailLocked: Type.Boolean({ description: 'Whether the seller fixed `customer.email`: the payment page shows it read-only and refuses any other e-mail' }),
     metadata: Nullable(StringMap({ description: 'The string map given at creation; copied to the order' })),
     successUrl: Nullable(Type.String()),
     cancelUrl: Nullable(Type.String()),
@@ -45,7 +44,7 @@ export const CreateCheckoutSessionBody = Obj(
       Type.Boolean({
         description:
           'true fixes `customer.email` (then required, else 400 VALIDATION_FAILED on `customer.email`) as the buyer\'s e-mail: the payment page shows it read-only and ' +
-          'refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change.',
+          'refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change. Not echoed in the session (its fields are the contract\'s).',
       }),
     ),
     // Validation takes any JSON here so a malformed map answers METADATA_INVALID (the contract's code), not

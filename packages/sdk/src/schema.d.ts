@@ -1091,8 +1091,6 @@ export interface components {
                 email: string | null;
                 phone: string | null;
             };
-            /** @description Whether the seller fixed `customer.email`: the payment page shows it read-only and refuses any other e-mail */
-            customerEmailLocked: boolean;
             metadata: {
                 [key: string]: string;
             } | null;
@@ -1127,7 +1125,7 @@ export interface components {
                 email?: string;
                 phone?: string;
             };
-            /** @description true fixes `customer.email` (then required, else 400 VALIDATION_FAILED on `customer.email`) as the buyer's e-mail: the payment page shows it read-only and refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change. */
+            /** @description true fixes `customer.email` (then required, else 400 VALIDATION_FAILED on `customer.email`) as the buyer's e-mail: the payment page shows it read-only and refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change. Not echoed in the session (its fields are the contract's). */
             customerEmailLocked?: boolean;
             /** @description The contract's flat map of strings, copied to the order and its `order.paid` event: at most 50 keys, each 1 to 40 characters, each value a string of at most 500 characters (lengths in Unicode code points). Anything else answers 400 METADATA_INVALID, not VALIDATION_FAILED. `null` means none. */
             metadata?: {
