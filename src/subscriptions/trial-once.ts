@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
 import type { Db } from '../db';
 import { sha256Hex } from '../platform/crypto';
 import type { Mode } from '../platform/tables';
+import { allowsRepeatTrials } from '../stores/repo';
+import * as repo from './repo';
 
 /**
  * Free trials once per buyer and product (issue 30): a store offers a product's trial to an e-mail address once, and to
@@ -32,24 +33,8 @@ export function sameEmail(a: string | null | undefined, b: string | null | undef
  * trial counts), and the store does not allow repeat trials.
  */
 export async function trialAlreadyTaken(db: Db, q: { storeId: string; mode: Mode; productId: string; email: string | null; cardFingerprint: string | null }): Promise<boolean> {
-  const store = await db.selectFrom('stores').select('allow_repeat_trials').where('id', '=', q.storeId).executeTakeFirst();
-  if (!store || store.allow_repeat_trials) return false;
+  if (await allowsRepeatTrials(db, q.storeId)) return false;
   const email = q.email?.trim().toLowerCase() || null;
   if (!email && !q.cardFingerprint) return false;
-  const row = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('store_id', '=', q.storeId)
-    .where('mode', '=', q.mode)
-    .where('product_id', '=', q.productId)
-    .where('trial_ends_at', 'is not', null)
-    .where((eb) => {
-      const ors = [];
-      if (email) ors.push(eb(sql<string>`lower(buyer_email)`, '=', email));
-      if (q.cardFingerprint) ors.push(eb('trial_card_fingerprint', '=', q.cardFingerprint));
-      return eb.or(ors);
-    })
-    .limit(1)
-    .executeTakeFirst();
-  return !!row;
+  return repo.trialStartedBy(db, { ...q, email });
 }
