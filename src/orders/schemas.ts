@@ -5,7 +5,7 @@ export const OrderStatusSchema = Type.Union(
   [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('failed'), Type.Literal('canceled')],
   { description: '`pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`' },
 );
-export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss')]);
+export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss'), Type.Literal('transfer'), Type.Literal('virtual_account')]);
 export const IntervalSchema = Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]);
 
 export const OrderCouponSchema = Obj(

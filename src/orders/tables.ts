@@ -3,7 +3,8 @@ import type { Json, Mode, Timestamp } from '../platform/tables';
 import type { SaleTerms } from './terms';
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
-export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss';
+/** `transfer`: 계좌이체 (Toss 퀵계좌이체); `virtual_account`: 가상계좌 (paid when the buyer's deposit arrives). */
+export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss' | 'transfer' | 'virtual_account';
 
 export interface OrderCoupon {
   code: string;

@@ -42,7 +42,7 @@ const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
 /** The last minute before an instant at 00:00 KST (23:59 of the last day). */
 const lastMinute = (end: Date): Date => new Date(end.getTime() - 60_000);
 
-const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
+const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)' };
 
 const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
   requested: '접수됨 · 판매자 확인 중',

@@ -216,7 +216,7 @@ ${summary(ctx, f.price)}
           <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
           ${ctx.session.billing_interval ? html`<li><code>${cardGroups(TEST_CARDS.renewalDeclined)}</code> 첫 결제 승인, 이후 정기결제(갱신·플랜 변경 차액) 거절</li>` : ''}
         </ul>
-        간편결제는 승인 화면을 거칩니다.</div>`
+        간편결제와 계좌이체는 승인 화면을 거칩니다.</div>`
         : ''}
     </div>
 
@@ -244,7 +244,7 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
     html`${header(ctx)}
 <section class="card center">
   <h1>${name} 결제 승인</h1>
-  <p class="muted">테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.</p>
+  <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
   <p class="big">${won(amount)}</p>
   <form method="post" action="${action}">

@@ -44,7 +44,7 @@ export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown' | '
 /** Outcomes whose payments are approved. */
 const APPROVED: ReadonlySet<SimOutcome> = new Set(['success', 'refundfail', 'refundlost']);
 
-const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss'];
+const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer'];
 
 // The binding between a payment key and its order/amount only guards against mix-ups in test mode (no money moves),
 // so a fixed key is enough and keeps payment keys valid across restarts and between server processes.
@@ -68,7 +68,7 @@ interface SimKey {
   mac: string;
 }
 
-const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
+const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss|transfer)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
 
 function mac(outcome: SimOutcome, method: PaymentMethod, amount: number, nonce: string, orderId: string): string {
   return createHmac('sha256', MAC_KEY).update(`${outcome}|${method}|${amount}|${nonce}|${orderId}`).digest('hex').slice(0, 24);

@@ -92,6 +92,10 @@ export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'>):
     const mapped = EASY_PAY[provider] ?? EASY_PAY[payment.easyPay!.provider!.replace(/\s/g, '')];
     if (mapped) return mapped;
   }
+  // Payment.method is Korean by default (계좌이체, 가상계좌; https://docs.tosspayments.com/reference#payment-객체).
+  const method = payment.method?.replace(/\s/g, '').toUpperCase();
+  if (method === '계좌이체' || method === 'TRANSFER') return 'transfer';
+  if (method === '가상계좌' || method === 'VIRTUAL_ACCOUNT' || method === 'VIRTUALACCOUNT') return 'virtual_account';
   return 'card';
 }
 

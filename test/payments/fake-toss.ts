@@ -176,9 +176,12 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string; customerKey?: string }) {
     const now = clock.now();
     const wallet = input.method === '카드' ? { provider: null, withCard: true } : easyPayFor(input.paymentKey);
+    // 퀵계좌이체: a key containing `transfer` is paid from the buyer's bank account (method '계좌이체', `transfer`
+    // { bankCode, settlementStatus }, no card; https://docs.tosspayments.com/reference#payment-객체 transfer).
+    const isTransfer = !wallet.provider && input.paymentKey.toLowerCase().includes('transfer');
     const totalAmount = mode === 'amount_mismatch' ? input.amount + 1000 : input.amount;
     const lastTransactionKey = txKey();
-    const card = wallet.withCard
+    const card = wallet.withCard && !isTransfer
       ? {
           issuerCode: '41',
           acquirerCode: '41',
@@ -209,7 +212,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       cultureExpense: false,
       card,
       virtualAccount: null,
-      transfer: null,
+      transfer: isTransfer ? { bankCode: '88', settlementStatus: 'COMPLETED' } : null,
       mobilePhone: null,
       giftCertificate: null,
       cashReceipt: null,
@@ -231,7 +234,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       suppliedAmount: Math.round(totalAmount / 1.1),
       vat: totalAmount - Math.round(totalAmount / 1.1),
       taxFreeAmount: 0,
-      method: wallet.provider ? '간편결제' : '카드',
+      method: wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : '카드',
       metadata: null,
     };
     // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.

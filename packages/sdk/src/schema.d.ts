@@ -1343,7 +1343,7 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
-            method: "card" | "kakao_pay" | "naver_pay" | "toss";
+            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
             buyerName: string;
             buyerEmail: string;
             buyerPhone: string;
@@ -5264,7 +5264,7 @@ export interface operations {
                          * @constant
                          */
                         currency: "KRW";
-                        method: "card" | "kakao_pay" | "naver_pay" | "toss";
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
                         buyerName: string;
                         buyerEmail: string;
                         buyerPhone: string;
@@ -5435,7 +5435,7 @@ export interface operations {
                              * @constant
                              */
                             currency: "KRW";
-                            method: "card" | "kakao_pay" | "naver_pay" | "toss";
+                            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
                             buyerName: string;
                             buyerEmail: string;
                             buyerPhone: string;
