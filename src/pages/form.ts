@@ -11,6 +11,7 @@ export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: stri
   { value: 'naver_pay', label: '네이버페이', payWith: '네이버페이로' },
   { value: 'toss', label: '토스페이', payWith: '토스페이로' },
   { value: 'transfer', label: '계좌이체', payWith: '계좌이체로' },
+  { value: 'virtual_account', label: '가상계좌', payWith: '가상계좌로' },
 ];
 
 /** Methods that move the buyer's bank money (현금성 결제): no card to keep for 자동결제, and 현금영수증 applies. */

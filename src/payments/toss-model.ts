@@ -13,6 +13,9 @@ export interface TossPayment {
   easyPay?: { provider?: string | null } | null;
   /** Card payments: `installmentPlanMonths` is 0 for 일시불, else the 할부 months. */
   card?: { installmentPlanMonths?: number | null } | null;
+  /** 가상계좌 (WAITING_FOR_DEPOSIT until the buyer deposits); `secret` is what DEPOSIT_CALLBACK echoes. */
+  virtualAccount?: { accountNumber?: string | null; bankCode?: string | null; customerName?: string | null; dueDate?: string | null } | null;
+  secret?: string | null;
   cancels?: Array<{ cancelAmount: number; canceledAt?: string | null; cancelReason?: string | null; cancelStatus?: string | null; transactionKey?: string | null }> | null;
 }
 
