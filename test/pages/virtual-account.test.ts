@@ -198,6 +198,17 @@ test('test mode: 가상계좌 through the simulator; the receipt\'s button makes
   const liveOrder = await t.db.selectFrom('orders').select(['id', 'receipt_token']).where('mode', '=', 'live').where('method', '=', 'virtual_account').executeTakeFirstOrThrow();
   const liveTry = await formPost(t, `/receipt/${liveOrder.id}/test-deposit`, { t: liveOrder.receipt_token });
   assert.equal(liveTry.statusCode, 404);
+  // the console call does the same for another order
+  const s2 = await createSession(t, s.key, { productId: product.id });
+  await submitPayForm(t, s2, { method: 'virtual_account' });
+  await formPost(t, `${payPath(s2)}/approve`, { decision: 'approve' });
+  const order2 = (await t.db.selectFrom('checkout_sessions').select('order_id').where('id', '=', s2.id).executeTakeFirstOrThrow()).order_id!;
+  const owner = { authorization: `Bearer ${s.ownerToken}` };
+  const viaConsole = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${order2}/test-deposit`, headers: owner });
+  assert.equal(viaConsole.statusCode, 200, viaConsole.body);
+  assert.equal(viaConsole.json().status, 'paid');
+  const liveViaConsole = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${liveOrder.id}/test-deposit`, headers: owner });
+  assert.equal(liveViaConsole.statusCode, 404);
   // refund in test mode needs the account too, then goes through
   assert.equal((await refund(s.key, orderId, {})).json().code, 'REFUND_ACCOUNT_REQUIRED');
   await formPost(t, `${receipt.pathname}/refund-account`, { t: receipt.searchParams.get('t')!, bankCode: '06', accountNumber: '12345678901', holderName: '김구매' });
