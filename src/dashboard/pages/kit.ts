@@ -219,6 +219,8 @@ export const tr = (lang: Lang, ko: string, en: string): string => (lang === 'en'
 
 export const ORDER_STATUS_LABEL: Record<string, [string, string]> = {
   pending: ['결제 대기', 'Pending'],
+  awaiting_deposit: ['입금 대기', 'Awaiting deposit'],
+  expired: ['입금 기한 만료', 'Deposit expired'],
   paid: ['결제 완료', 'Paid'],
   refunded: ['전액 환불', 'Refunded'],
   failed: ['실패', 'Failed'],
