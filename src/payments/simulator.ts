@@ -286,6 +286,8 @@ export class SimulatorProvider implements PaymentProvider {
     const outcome = parseKey(input.paymentKey)?.outcome;
     let result: Outcome<RefundResult>;
     if (outcome === 'refundfail') result = { status: 'failed', code: 'NOT_CANCELABLE_PAYMENT', message: '취소할 수 없는 결제입니다.' };
+    // Like Toss: a deposited 가상계좌 goes back only to the account in refundReceiveAccount.
+    else if (state.method === 'virtual_account' && !input.refundReceiveAccount) result = { status: 'failed', code: 'INVALID_REFUND_ACCOUNT_INFO', message: '환불 계좌 정보가 필요합니다.' };
     else if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
     else if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > balance) {
       result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
