@@ -179,6 +179,10 @@ test('test mode: 가상계좌 through the simulator; the receipt\'s button makes
   assert.equal(issued.statusCode, 200, issued.body);
   assert.match(issued.body, /가상계좌가 발급되었습니다/);
   const orderId = (await t.db.selectFrom('checkout_sessions').select('order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).order_id!;
+  // coming back to the payment page shows the account again, not "already paid"
+  const again = await t.app.inject({ url: payPath(session) });
+  assert.match(again.body, /가상계좌가 발급되었습니다/);
+  assert.doesNotMatch(again.body, /이미 결제가 완료되었습니다/);
   let order = await getOrder(s.key, orderId);
   assert.equal(order.status, 'awaiting_deposit');
   assert.equal(order.virtualAccount.bankName, '신한');
