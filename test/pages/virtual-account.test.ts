@@ -5,6 +5,8 @@ import { createCoupon, createProduct, createSession, formPost, payPath, submitPa
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 import { ManualClock } from '../../src/platform/clock';
+import { withdrawalWindowEnd } from '../../src/platform/calendar';
+import { COPY } from '../../src/pages/receipt-copy';
 
 // 가상계좌: the order waits for the deposit (awaiting_deposit, order.awaiting_deposit), becomes paid only on a deposit
 // notification whose secret is the payment's own AND a Toss lookup saying DONE (once, however often repeated), expires
@@ -85,8 +87,8 @@ test('live: the account is issued (awaiting_deposit with bank, number, holder, d
   assert.equal(lookups(), before + 1);
   assert.equal((await getOrder(live, orderId)).status, 'awaiting_deposit');
 
-  // The buyer deposits; Toss posts DEPOSIT_CALLBACK, three times over.
-  t.clock.advance(3_600_000);
+  // The buyer deposits two days later; Toss posts DEPOSIT_CALLBACK, three times over.
+  t.clock.advance(2 * 86_400_000);
   const callback = fake.deposit(paymentKey);
   for (let i = 0; i < 3; i++) assert.equal((await webhook('live', callback)).statusCode, 200);
   await t.deps.worker.runOnce();
@@ -95,6 +97,12 @@ test('live: the account is issued (awaiting_deposit with bank, number, holder, d
   assert.equal(order.paidAt, t.clock.now().toISOString(), 'paid at the deposit (withdrawal windows start here)');
   assert.equal(order.virtualAccount.depositedAt, t.clock.now().toISOString());
   assert.deepEqual(await events(orderId), ['order.awaiting_deposit', 'order.paid'], 'one order.paid for three callbacks');
+  // The withdrawal window counts from the deposit, not from the account's issue two days earlier.
+  const fromDeposit = COPY.ko.endOfDay(withdrawalWindowEnd(t.clock.now(), 7));
+  const fromIssue = COPY.ko.endOfDay(withdrawalWindowEnd(new Date(order.createdAt), 7));
+  assert.notEqual(fromDeposit, fromIssue);
+  const paidReceipt = (await t.app.inject({ url: new URL(order.receiptUrl).pathname + new URL(order.receiptUrl).search })).body;
+  assert.ok(paidReceipt.includes(`청약철회 기간: ${fromDeposit}까지`), 'the receipt states the window from the deposit');
 
   // Refund: the seller is told to get the buyer's account first; the buyer enters it on the receipt page (validated).
   const missing = await refund(live, orderId, { amount: 10_000, reason: '부분 환불' });
