@@ -79,7 +79,8 @@ export async function receiveDepositCallback(deps: Deps, storeId: string, mode: 
     deps.log.warn({ storeId, mode, orderId: input.orderId }, 'deposit callback with a wrong secret; ignored');
     return 'forged';
   }
-  await enqueueJob(deps.db, deps.clock, { name: DEPOSIT_JOB, payload: { orderId: va.order_id } });
+  // Coalesced: repeats of the notice while one lookup is pending wait for that one (it reads Toss afresh).
+  await enqueueJob(deps.db, deps.clock, { name: DEPOSIT_JOB, payload: { orderId: va.order_id }, dedupeKey: `${DEPOSIT_JOB}:${va.order_id}` });
   return 'accepted';
 }
 
