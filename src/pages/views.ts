@@ -250,10 +250,10 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   const action = `/pay/${encodeURIComponent(ctx.session.id)}/approve`;
   const name = methodLabel(method as never);
   return layout(
-    { title: `${name} 결제 승인 (테스트)`, footer: footerOf(ctx) },
+    { title: `${name} ${method === 'virtual_account' ? '발급' : '결제 승인'} (테스트)`, footer: footerOf(ctx) },
     html`${header(ctx)}
 <section class="card center">
-  <h1>${name} 결제 승인</h1>
+  <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
   <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
   <p class="big">${won(amount)}</p>
