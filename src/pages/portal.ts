@@ -11,6 +11,8 @@ import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subs
 import { updateCard } from '../subscriptions/service';
 import { changePlan } from '../subscriptions/plan-change';
 import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change';
+import { acceptOffer, declineOffer, portalPlanOffers } from '../subscriptions/plan-offers';
+import { acceptTrialConversion, trialConsentState } from '../subscriptions/trial-consent';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
 import { portalCardLaunchPage } from './toss-billing-view';
@@ -120,7 +122,7 @@ const portalModule: Module = async (app, deps) => {
     const [planId, interval] = String((req.body as Record<string, unknown>).plan ?? '').split(':');
     if (!planId || (interval !== 'monthly' && interval !== 'yearly')) return reply.redirect(back(req.params.token, { error: '요금제를 선택해 주세요.' }), 303);
     try {
-      const r = await changePlan(deps, g.sub!.id, { planId, interval });
+      const r = await changePlan(deps, g.sub!.id, { planId, interval }, { actor: 'buyer' });
       const notice =
         r.timing === 'now'
           ? `요금제를 바로 변경했습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
@@ -128,6 +130,45 @@ const portalModule: Module = async (app, deps) => {
             ? '다음 결제일부터 새 요금제가 적용됩니다.'
             : '예약된 요금제 변경을 취소했습니다.';
       return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  type OfferParams = { Params: { token: string; subscriptionId: string; offerId: string } };
+  /** The buyer accepts a seller's plan-change offer (src/subscriptions/plan-consent.ts): the change runs now as theirs. */
+  app.post<OfferParams>('/portal/:token/subscriptions/:subscriptionId/plan-offers/:offerId/accept', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      const r = await acceptOffer(deps, g.sub!.id, req.params.offerId);
+      const notice =
+        r.timing === 'now'
+          ? `요금제 변경에 동의했습니다. 요금제가 바로 바뀌었습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
+          : '요금제 변경에 동의했습니다. 다음 결제일부터 새 요금제가 적용됩니다.';
+      return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+  app.post<OfferParams>('/portal/:token/subscriptions/:subscriptionId/plan-offers/:offerId/decline', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await declineOffer(deps, g.sub!.id, req.params.offerId);
+      return reply.redirect(back(req.params.token, { notice: '요금제 변경을 거절했습니다. 지금 요금제와 가격 그대로 유지됩니다.' }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  /** The buyer confirms the first charge of a trial longer than 30 days (src/subscriptions/trial-consent.ts). */
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/trial-consent', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await acceptTrialConversion(deps, g.sub!.id);
+      return reply.redirect(back(req.params.token, { notice: '체험 종료 후 유료 전환에 동의했습니다. 체험이 끝나면 정기결제가 시작됩니다.' }), 303);
     } catch (err) {
       return failed(reply, req.params.token, err);
     }
@@ -268,14 +309,24 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
   const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
   const subs: PortalSubscription[] = [];
   const priceChanges = await portalPriceChanges(deps.db, rows.map((r) => r.id));
+  const products = new Map<string, Awaited<ReturnType<typeof findProductPlans>>>();
+  for (const row of rows) if (!products.has(row.product_id)) products.set(row.product_id, await findProductPlans(deps.db, row.product_id));
+  const planName = (subId: string, planId: string) => {
+    const r = rows.find((x) => x.id === subId)!;
+    return products.get(r.product_id)?.plans.find((p) => p.id === planId)?.name ?? planId;
+  };
+  const offers = await portalPlanOffers(deps, rows, planName);
+  const own = (row: SubscriptionRow) => subscriptionNow(row, deps.clock.now());
   for (const row of rows) {
-    const product = await findProductPlans(deps.db, row.product_id);
+    const product = products.get(row.product_id);
     subs.push({
       sub: subscriptionView(row),
       preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
       planName: product?.plans.find((p) => p.id === row.plan_id)?.name ?? row.plan_id,
       plans: product?.plans ?? [],
       priceChanges: priceChanges.get(row.id) ?? [],
+      planOffer: offers.get(row.id) ?? null,
+      trialConsent: trialConsentState(row, own(row)),
     });
   }
   const orderRows = rows.length ? await subscriptionOrders(deps.db, rows.map((r) => r.id)) : [];

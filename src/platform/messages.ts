@@ -186,6 +186,8 @@ export const MESSAGES = {
     planNotInProduct: '상품에 없는 플랜입니다.',
     intervalNotOffered: '이 플랜은 선택한 결제 주기를 제공하지 않습니다.',
     alreadyOnPlan: '이미 이용 중인 플랜입니다.',
+    planOfferGone: '동의를 기다리는 요금제 변경 제안이 없거나 기한이 지났습니다.',
+    trialConsentNotOpen: '체험 종료 30일 전부터 체험 종료 전까지 유료 전환에 동의할 수 있습니다.',
     paymentInProgress: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.',
     portalIdentityRequired: 'buyerEmail 또는 subscriptionId 중 하나는 필요합니다.',
     buyerEmailInvalid: 'buyerEmail이 이메일 형식이 아닙니다.',

@@ -12,6 +12,7 @@ import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRo
 import * as repo from './repo';
 import type { ChargeTarget } from './tables';
 import { MESSAGES } from '../platform/messages';
+import { trialConversionBlocked } from './trial-consent';
 import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
@@ -70,6 +71,11 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
   if (sub.status === 'active' && sub.current_period_end <= own) {
     if (sub.cancel_at_period_end) {
       await endSubscription(trx, deps, sub, 'canceled', sub.current_period_end);
+      return { kind: 'progress', ended: true };
+    }
+    // A trial longer than 30 days converts only with a consent given in the 30 days before (trial-consent.ts).
+    if (trialConversionBlocked(sub)) {
+      await endSubscription(trx, deps, sub, 'trial_not_confirmed', sub.current_period_end);
       return { kind: 'progress', ended: true };
     }
     const planned: Target = sub.pending_plan
