@@ -14,6 +14,7 @@ import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { afterOrderRefunded } from '../subscriptions/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
 
@@ -212,5 +213,7 @@ export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refu
     type: 'order.refunded',
     data: { refund: refundView(row), order: orderView, licensesRevoked },
   });
+  // The subscription follows the money in the same transaction: a refunded withdrawal ends it (issue 29).
+  await afterOrderRefunded(trx, deps, order, row, next.status === 'refunded');
   return { row, order: orderView };
 }

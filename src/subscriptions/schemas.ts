@@ -7,10 +7,15 @@ export const SubscriptionStatusSchema = Type.Union([Type.Literal('active'), Type
     '`active` (paid up; may carry `cancelAtPeriodEnd`), `past_due` (a renewal failed and retries are scheduled, see `nextRetryAt`), `ended` (final; see `endReason`)',
 });
 
-export const EndReasonSchema = Type.Union([Type.Literal('canceled'), Type.Literal('payment_failed'), Type.Literal('price_change_declined')], {
-  description:
-    '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed), `price_change_declined` (the buyer did not agree to a price increase: ended at the period end, nothing charged)',
-});
+export const EndReasonSchema = Type.Union(
+  [Type.Literal('canceled'), Type.Literal('payment_failed'), Type.Literal('price_change_declined'), Type.Literal('withdrawn'), Type.Literal('refunded')],
+  {
+    description:
+      '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed), `price_change_declined` (the buyer did not agree to a price increase: ended at the period end, nothing charged), ' +
+      '`withdrawn` (청약철회: an approved statutory refund request of the current period\'s order, or a refund of that whole order inside its withdrawal window; the contract is void, ended at once, nothing is charged on it again), ' +
+      '`refunded` (the seller refunded the whole current-period order after its withdrawal window: nothing is paid for the period, so it ends at once)',
+  },
+);
 
 export const CardSummarySchema = Obj(
   {
