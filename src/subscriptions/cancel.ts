@@ -409,3 +409,20 @@ export async function resumeStaleCancellations(deps: Deps, now: Date): Promise<n
   }
   return n;
 }
+
+/** One part of a portal cancel that waits for the seller, as its confirmation page names it. */
+export interface PendingCancelPart {
+  refundRequestId: string;
+  orderId: string;
+  amount: number;
+  /** Statutory (청약철회): approved automatically at `autoApproveAt` unless the seller approves it sooner. */
+  statutory: boolean;
+  autoApproveAt: Date | null;
+  status: string;
+}
+
+/** The refund requests filed by the subscription's latest portal cancel (empty when none waited for the seller). */
+export async function pendingCancelParts(db: Db, subscriptionId: string): Promise<PendingCancelPart[]> {
+  const rows = await cancelRepo.pendingCancelRequests(db, subscriptionId);
+  return rows.map((r) => ({ refundRequestId: r.id, orderId: r.order_id, amount: Number(r.amount), statutory: r.statutory, autoApproveAt: r.auto_approve_at, status: r.status }));
+}
