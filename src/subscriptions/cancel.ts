@@ -137,7 +137,7 @@ async function event(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow
 
 /**
  * Ends a subscription now (inside the caller's transaction, subscription locked): status, its licenses,
- * `subscription.ended` with `extra` (`cancellation`, or `withdrawal` for src/subscriptions/withdrawal.ts).
+ * `subscription.ended` with `cancellation` (or `refund` for src/subscriptions/withdrawal.ts).
  */
 export async function endNow(
   trx: Db,
@@ -145,7 +145,7 @@ export async function endNow(
   sub: SubscriptionRow,
   reason: string | null,
   cancellation: Record<string, unknown>,
-  opts: { endReason?: EndReason; keepLicenses?: boolean; extraKey?: 'cancellation' | 'withdrawal' } = {},
+  opts: { endReason?: EndReason; keepLicenses?: boolean; extraKey?: 'cancellation' | 'refund' } = {},
 ): Promise<SubscriptionRow> {
   const now = deps.clock.now();
   // End and cancel times are the subscription's own (its test clock in test mode); updated_at is bookkeeping.
@@ -276,7 +276,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
       // the service until the decision"): the end is scheduled at the period end, so no renewal charges meanwhile;
       // an approval ends it then (src/subscriptions/withdrawal.ts), a rejection leaves it running to the period end.
       const scheduled = await repo.updateSubscription(trx, sub.id, { cancel_at_period_end: true, canceled_at: sub.canceled_at ?? subscriptionNow(sub, now), cancel_reason: reason ?? sub.cancel_reason, updated_at: now });
-      await event(trx, deps, scheduled, 'subscription.updated', { change: { kind: 'cancel_refund_pending', effectiveAt: scheduled.current_period_end.toISOString(), refundRequestIds: ids }, cancellation: { ...base, refundAmount: 0, refundedOrderIds: [], refundRequestIds: ids } });
+      await event(trx, deps, scheduled, 'subscription.updated', { change: { kind: 'cancel_refund_pending', effectiveAt: scheduled.current_period_end.toISOString(), refundRequestIds: ids, preview: im } });
       return { kind: 'done', result: result(scheduled, 'immediate', []) };
     }
     try {

@@ -55,18 +55,18 @@ export async function afterOrderRefunded(trx: Db, deps: Deps, order: OrderRow, r
   const facts = { orderId: order.id, refundId: refund.id, refundRequestId: refund.refund_request_id, amount: refund.amount };
 
   if (main && (request?.statutory || (fullyRefunded && inWindow))) {
-    await endNow(trx, deps, sub, null, { kind: 'withdrawal', ...facts }, { endReason: 'withdrawn', keepLicenses: refund.keep_licenses, extraKey: 'withdrawal' });
+    await endNow(trx, deps, sub, null, { kind: 'withdrawal', ...facts }, { endReason: 'withdrawn', keepLicenses: refund.keep_licenses, extraKey: 'refund' });
     return;
   }
   if (request && request.source === 'subscription_cancel' && request.subscription_id === sub.id) {
     const state = await cancelRepo.pendingCancelRequests(trx, sub.id);
     const others = state.filter((r) => r.id !== request.id);
     if (others.some((r) => r.status === 'requested' || r.status === 'held' || r.status === 'rejected')) return;
-    await endNow(trx, deps, sub, sub.cancel_reason, { timing: 'immediate', actor: 'buyer', kind: 'approved', refundRequestIds: state.map((r) => r.id) });
+    await endNow(trx, deps, sub, sub.cancel_reason, { kind: 'cancel_approved', ...facts, refundRequestIds: state.map((r) => r.id) }, { extraKey: 'refund' });
     return;
   }
   if (main && fullyRefunded) {
-    await endNow(trx, deps, sub, null, { kind: 'refund', ...facts }, { endReason: 'refunded', keepLicenses: refund.keep_licenses, extraKey: 'withdrawal' });
+    await endNow(trx, deps, sub, null, { kind: 'full_refund', ...facts }, { endReason: 'refunded', keepLicenses: refund.keep_licenses, extraKey: 'refund' });
   }
 }
 

@@ -75,7 +75,8 @@ test('a statutory request approved ends the subscription (withdrawn) and the ren
   const ended = (await eventsOf(t, 'subscription.ended')).filter((e) => e.id === sub.subscriptionId);
   assert.equal(ended.length, 1);
   assert.equal(ended[0].endReason, 'withdrawn');
-  assert.equal(ended[0].withdrawal.refundRequestId, rr.id);
+  assert.equal(ended[0].refund.kind, 'withdrawal');
+  assert.equal(ended[0].refund.refundRequestId, rr.id);
   // Preview and cancel agree: blocked as ended.
   assert.equal((await preview(sub.subscriptionId)).immediate.blockedReason.code, 'ALREADY_ENDED');
   assert.equal((await cancel(sub.subscriptionId)).json().code, 'ALREADY_ENDED');
