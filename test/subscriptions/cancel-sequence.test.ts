@@ -36,8 +36,10 @@ type Op =
   | { kind: 'portalCancel' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({ kind: fc.constant('refund' as const), part: fc.integer({ min: 1, max: 100 }) }),
+  // Waits drawn around the 7-day window too (a cancel after it is prorated and waits for the seller's approval).
+  fc.record({ kind: fc.constant('wait' as const), days: fc.oneof(fc.constantFrom(2, 10, 15), fc.integer({ min: 1, max: 40 })) }),
+  // Whole refunds (100) are drawn often: they are the seller's withdrawal refunds.
+  fc.record({ kind: fc.constant('refund' as const), part: fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 100 })) }),
   fc.record({ kind: fc.constant('cancel' as const), timing: fc.constantFrom<'immediate' | 'period_end'>('immediate', 'period_end') }),
   fc.record({ kind: fc.constant('withdraw' as const) }),
   fc.record({ kind: fc.constant('decide' as const), approve: fc.boolean() }),
@@ -57,6 +59,19 @@ async function checkState(subscriptionId: string, seen: { endedWith: { orders: n
     if (!seen.endedWith) seen.endedWith = { orders, charges };
     assert.deepEqual({ orders, charges }, seen.endedWith, `charged after it ended (${sub.end_reason})`);
   }
+  // A whole current-period order refunded (a withdrawal, or a seller's full refund) means the contract is over: the
+  // subscription has ended (then the check above keeps anything from being charged on it again).
+  const now = t.clock.now();
+  const refundedNow = await t.db
+    .selectFrom('orders')
+    .select('id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'refunded')
+    .where('subscription_event', '!=', 'difference')
+    .where('period_start', '<=', now)
+    .where('period_end', '>', now)
+    .execute();
+  if (refundedNow.length > 0) assert.equal(sub.status, 'ended', 'the period\'s order is refunded in full but the subscription runs on');
   const open = await t.db
     .selectFrom('refund_requests')
     .select(['id'])
