@@ -269,7 +269,11 @@ function cancelPendingMessage(periodEnd: string): string {
 /** Each part of the cancel: refunded at once, approved automatically by a date (statutory), or waiting for the seller. */
 function cancelParts(refundedNow: number, parts: PendingCancelPart[], periodEnd: string): Array<{ label: string; amount: number; note: string }> {
   const out: Array<{ label: string; amount: number; note: string }> = [];
-  if (refundedNow > 0) out.push({ label: '즉시 환불', amount: refundedNow, note: '지금 환불되었습니다.' });
+  out.push(
+    refundedNow > 0
+      ? { label: '즉시 환불', amount: refundedNow, note: '지금 환불되었습니다.' }
+      : { label: '즉시 환불', amount: 0, note: '지금 바로 환불되는 금액은 없습니다. 아래 요청이 승인되는 대로 결제한 카드로 환불됩니다.' },
+  );
   for (const p of parts) {
     if (p.statutory) {
       const by = p.autoApproveAt ? `${koDate(p.autoApproveAt)} 정오(12시)까지` : '영업일 3일 안에';
