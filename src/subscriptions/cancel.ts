@@ -204,6 +204,9 @@ export async function undoScheduledCancel(deps: Pick<AppDeps, 'db' | 'clock'>, i
     const sub = (await repo.lockSubscription(trx, id))!;
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     if (!sub.cancel_at_period_end) return sub;
+    // A portal cancel whose refund is still undecided cannot be undone here (its requests are withdrawn on the receipt
+    // page first): the refund and the end are decided together.
+    if ((await cancelRepo.pendingCancelRequests(trx, id)).some((r) => r.status === 'requested' || r.status === 'held')) throw new ApiError('REFUND_REQUEST_PENDING');
     const now = deps.clock.now();
     const updated = await repo.updateSubscription(trx, id, { cancel_at_period_end: false, canceled_at: null, cancel_reason: null, updated_at: now });
     await event(trx, deps, updated, 'subscription.updated', { change: { kind: 'cancel_unscheduled' } });

@@ -4,6 +4,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
 import { file, act, getRequest, getOrder } from '../refund-requests/helpers';
+import { undoScheduledCancel } from '../../src/subscriptions/cancel';
 
 // Issue 29, item 1 and 3: a subscription's state follows the money. Each test first reproduced the defect the issue
 // reports (through the HTTP API and the subscription's test clock), then passes with the fix.
@@ -189,6 +190,8 @@ test('a portal cancel whose refund awaits the seller keeps the service; rejected
   assert.match(page, /58,509원/);
   assert.match(page, /판매자/);
 
+  // While the refund is undecided the cancel cannot be undone (decided together).
+  await assert.rejects(undoScheduledCancel(t.deps, sub.subscriptionId), { code: 'REFUND_REQUEST_PENDING' });
   const requests = await t.db.selectFrom('refund_requests').select(['id', 'order_id', 'statutory']).where('subscription_id', '=', sub.subscriptionId).execute();
   const forBasic = requests.find((r) => r.order_id === sub.orderId)!;
   const forDiff = requests.find((r) => r.order_id === sub.differenceId)!;
