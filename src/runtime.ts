@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { serveControlSocket } from './db/backup';
 import { systemClock, type Clock } from './platform/clock';
+import { calendarCoverage, calendarWarning } from './platform/calendar';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
 import type { App, AppDeps, Lifecycle } from './deps';
@@ -74,6 +75,9 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
   // With several processes starting together exactly one applies the migrations (the others wait on its lock).
   if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);
   const clock = opts.clock ?? systemClock;
+  // Business days (withdrawal windows, statutory auto-approvals) need the holidays of the coming year.
+  const calendarShort = calendarWarning(clock.now());
+  if (calendarShort) log.warn({ coverage: calendarCoverage() }, calendarShort);
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisKeyPrefix) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));

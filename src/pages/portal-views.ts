@@ -299,6 +299,8 @@ export function portalDone(p: {
   portalPath: string;
   returnUrl: string | null;
   business?: BusinessDetailsView | null;
+  /** The parts of a cancel's refund, each with what happens to it (a portal cancel waiting for the seller). */
+  parts?: Array<{ label: string; amount: number; note: string }>;
 }): string {
   return layout(
     { title: p.title, footer: portalFooter(p) },
@@ -307,6 +309,11 @@ export function portalDone(p: {
   <p class="big" aria-hidden="true">✅</p>
   <h1>${p.title}</h1>
   <p class="muted">${p.message}</p>
+  ${p.parts && p.parts.length
+    ? html`<dl class="amounts" aria-label="환불 내역" style="text-align:left">${p.parts.map(
+        (x) => html`<dt>${x.label}</dt><dd data-part-amount="${x.amount}">${won(x.amount)}</dd><dd class="hint" style="grid-column:1/-1;text-align:left;margin:0 0 8px">${x.note}</dd>`,
+      )}</dl>`
+    : ''}
   ${p.returnUrl ? html`<a class="button pay" href="${p.returnUrl}" data-action="return">${p.storeName}(으)로 돌아가기</a>` : ''}
   <a class="cancel" href="${p.portalPath}">구독 관리로 돌아가기</a>
 </section>`,

@@ -201,6 +201,7 @@ export const MESSAGES = {
     },
     checkoutNotConfigured: ERROR_CATALOG.CHECKOUT_NOT_CONFIGURED.message,
     noBillingKey: '등록된 결제 카드가 없습니다.',
+    subscriptionEnded: '종료된 구독에는 결제하지 않습니다.',
     testClockRange: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.',
   },
 

@@ -16,6 +16,7 @@ import { refundAccountOf } from '../checkout/virtual-account';
 import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { afterOrderRefunded } from '../subscriptions/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
 
@@ -217,5 +218,7 @@ export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refu
     type: 'order.refunded',
     data: { refund: refundView(row), order: orderView, licensesRevoked },
   });
+  // The subscription follows the money in the same transaction: a refunded withdrawal ends it (issue 29).
+  await afterOrderRefunded(trx, deps, order, row, next.status === 'refunded');
   return { row, order: orderView };
 }

@@ -31,12 +31,17 @@ import { subscriptionView, type SubscriptionRow } from './model';
  * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
  *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
  *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
+ * - `cancel_refund_pending`: a portal cancel whose refund awaits the seller's decision (`refundRequestIds`): the service
+ *   runs until the decision (approved → `subscription.ended`; rejected → it runs to its period end, `cancelAtPeriodEnd`)
+ * - `cancel_refund_rejected`: the seller rejected such a request (`refundRequestId`, `effectiveAt` = the period end)
  * - `renewal_upcoming`: a yearly plan renews soon (`renewsAt`, `amount`); written once per period, MAIL_RENEWAL_NOTICE_DAYS ahead
  */
 export type ChangeKind =
   | 'period_renewed'
   | 'cancel_scheduled'
   | 'cancel_unscheduled'
+  | 'cancel_refund_pending'
+  | 'cancel_refund_rejected'
   | 'payment_failed'
   | 'card_updated'
   | 'card_removed'

@@ -171,7 +171,12 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
   const provider = providerFor(deps, settings);
   let outcome: Outcome<ConfirmResult>;
-  if (Number(charge.amount) === 0) {
+  if (sub.status === 'ended' && Number(charge.unknown_attempts) === 0) {
+    // Ended after the charge was claimed and before the gateway was ever asked (a withdrawal refunded meanwhile,
+    // src/subscriptions/withdrawal.ts): the contract is void, so the gateway is never asked. A charge whose earlier
+    // call went unanswered is still asked (same key): it may have moved money, which must be recorded.
+    outcome = { status: 'failed', code: 'SUBSCRIPTION_ENDED', message: MESSAGES.subscriptions.subscriptionEnded };
+  } else if (Number(charge.amount) === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: 'card' } };
   } else if (!provider) {
     outcome = { status: 'failed', code: 'CHECKOUT_NOT_CONFIGURED', message: MESSAGES.subscriptions.checkoutNotConfigured };

@@ -5,7 +5,7 @@ import type { SaleTerms } from '../orders/terms';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
 export type BillingInterval = 'monthly' | 'yearly';
-export type EndReason = 'canceled' | 'payment_failed' | 'price_change_declined' | 'trial_not_confirmed';
+export type EndReason = 'canceled' | 'payment_failed' | 'price_change_declined' | 'withdrawn' | 'refunded' | 'trial_not_confirmed';
 
 /** A downgrade (or interval change) waiting for the next renewal. */
 export interface PendingPlan {

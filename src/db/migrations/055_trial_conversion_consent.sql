@@ -4,4 +4,4 @@
 alter table subscriptions add column trial_consent jsonb;
 
 alter table subscriptions drop constraint if exists subscriptions_end_reason_check;
-alter table subscriptions add constraint subscriptions_end_reason_check check (end_reason in ('canceled', 'payment_failed', 'price_change_declined', 'trial_not_confirmed'));
+alter table subscriptions add constraint subscriptions_end_reason_check check (end_reason in ('canceled', 'payment_failed', 'price_change_declined', 'withdrawn', 'refunded', 'trial_not_confirmed'));
