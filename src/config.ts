@@ -239,13 +239,20 @@ function parsePorts(raw: string | undefined, name: string): number[] {
   return [...new Set(list.map(Number))];
 }
 
-function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
+/** The master key at hand without generating one: MASTER_KEY, else DATA_DIR/master.key; null when neither is there. */
+export function readMasterKey(env: Env, dataDir: string): Buffer | null {
   const raw = env.MASTER_KEY;
   if (raw) {
     const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
     if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
     return key;
   }
+  const file = join(dataDir, 'master.key');
+  return existsSync(file) ? Buffer.from(readFileSync(file, 'utf8').trim(), 'hex') : null;
+}
+
+function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
+  if (env.MASTER_KEY) return readMasterKey(env, dataDir)!;
   if (!persist) {
     // Secrets sealed under a per-process random key would be unreadable after a restart or by a second process.
     throw new Error('MASTER_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64)');
@@ -253,7 +260,8 @@ function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
   // Embedded mode convenience: keep a generated key beside the database so restarts can decrypt.
   const file = join(dataDir, 'master.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only, like everything in it (src/db/data-dir.ts).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
   return key;

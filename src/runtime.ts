@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { serveControlSocket } from './db/backup';
+import { verifyMasterKey } from './db/master-key-check';
 import { systemClock, type Clock } from './platform/clock';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
@@ -69,10 +70,17 @@ export interface Runtime {
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
   const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements }));
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements, warn: (m) => log.warn(m) }));
   const applied = await database.migrate();
   // With several processes starting together exactly one applies the migrations (the others wait on its lock).
   if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);
+  // A key other than the one the stored secrets were sealed with is refused before anything is sealed under it.
+  try {
+    await verifyMasterKey(database.db, config.masterKey);
+  } catch (e) {
+    if (!opts.database) await database.close();
+    throw e;
+  }
   const clock = opts.clock ?? systemClock;
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisKeyPrefix) : null;
