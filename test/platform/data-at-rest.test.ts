@@ -61,6 +61,9 @@ async function write(database: Awaited<ReturnType<typeof openPGlite>>, email: st
   await sql`create index if not exists rest_probe_email on rest_probe (email)`.execute(database.db);
   for (let i = 0; i < 20; i++) await sql`insert into rest_probe (email) values (${`${i}.${email}`})`.execute(database.db);
   await sql`checkpoint`.execute(database.db);
+  // A file PostgreSQL writes through fopen (as it does pg_internal.init), which PGlite's file layer chmods itself.
+  const { rows } = await sql<{ d: string }>`select current_setting('data_directory') as d`.execute(database.db);
+  await sql.raw(`copy (select email from rest_probe) to '${rows[0]!.d}/fopen-probe.csv'`).execute(database.db);
 }
 
 test('under umask 0022 a new embedded database, everything it writes while running, and its data directory are owner-only', async () => {
@@ -71,6 +74,7 @@ test('under umask 0022 a new embedded database, everything it writes while runni
     process.umask(0o022); // whatever else in the process sets meanwhile
     await write(database, 'buyer@example.com');
     assert.ok(countFiles(join(dataDir, 'pglite')) > 500, 'PostgreSQL wrote its files');
+    assert.ok(statSync(join(dataDir, 'pglite', 'fopen-probe.csv')).isFile(), 'and the one written through fopen');
     assert.deepEqual(openToOthers(dataDir), [], 'no file or directory under DATA_DIR open to group or others while running');
   } finally {
     await database.close();
