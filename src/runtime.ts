@@ -39,10 +39,10 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
           options: {
             colorize: true,
             translateTime: 'SYS:HH:MM:ss',
-            ignore: 'pid,hostname,method,url,status,ms',
-            // One line per entry; a request reads `GET /v1/products 200 3.1ms`.
+            ignore: 'pid,hostname,method,route,status,ms',
+            // One line per entry; a request reads `GET /v1/products/:id 200 3.1ms` (its route, never the raw URL).
             singleLine: true,
-            messageFormat: '{msg}{if method} {method} {url} {status} {ms}ms{end}',
+            messageFormat: '{msg}{if method} {method} {route} {status} {ms}ms{end}',
           },
         }),
       );

@@ -73,7 +73,9 @@ export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'databas
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     c.duration.observe(ms / 1000);
     if (config.accessLog || ms >= config.slowRequestMs) {
-      request.log[ms >= config.slowRequestMs ? 'warn' : 'info']({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, ms >= config.slowRequestMs ? 'slow request' : 'request');
+      // The route template, never the raw URL: paths and query strings carry portal and receipt tokens, Toss's authKey and
+      // buyers' addresses (issue 30, src/platform/redact.ts).
+      request.log[ms >= config.slowRequestMs ? 'warn' : 'info']({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, ms >= config.slowRequestMs ? 'slow request' : 'request');
     }
   });
   return registry;
