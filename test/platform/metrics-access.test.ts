@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config';
 // directly is answered (a loopback peer without a proxy's forwarding header).
 
 const TOKEN = 'metrics-token-0123456789abcdef';
+const ENV = { DATA_DIR: 'memory://', MASTER_KEY: '00'.repeat(32) };
 const apps: TestApp[] = [];
 after(async () => {
   for (const t of apps) await t.close();
@@ -63,11 +64,11 @@ test('METRICS_LISTEN: /metrics on a listener of its own (loopback), not on the s
 });
 
 test('METRICS_TOKEN and METRICS_LISTEN are read and checked from the environment', () => {
-  const c = loadConfig({ DATA_DIR: 'memory://', METRICS_TOKEN: TOKEN, METRICS_LISTEN: '9464' });
+  const c = loadConfig({ ...ENV, METRICS_TOKEN: TOKEN, METRICS_LISTEN: '9464' });
   assert.equal(c.metricsToken, TOKEN);
   assert.deepEqual(c.metricsListen, { host: '127.0.0.1', port: 9464 });
-  assert.deepEqual(loadConfig({ DATA_DIR: 'memory://', METRICS_LISTEN: '0.0.0.0:9464' }).metricsListen, { host: '0.0.0.0', port: 9464 });
-  assert.throws(() => loadConfig({ DATA_DIR: 'memory://', METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be at least 16/);
-  assert.throws(() => loadConfig({ DATA_DIR: 'memory://', METRICS_LISTEN: 'localhost' }), /METRICS_LISTEN must be host:port/);
-  assert.equal(loadConfig({ DATA_DIR: 'memory://' }).metricsToken, null);
+  assert.deepEqual(loadConfig({ ...ENV, METRICS_LISTEN: '0.0.0.0:9464' }).metricsListen, { host: '0.0.0.0', port: 9464 });
+  assert.throws(() => loadConfig({ ...ENV, METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be at least 16/);
+  assert.throws(() => loadConfig({ ...ENV, METRICS_LISTEN: 'localhost' }), /METRICS_LISTEN must be host:port/);
+  assert.equal(loadConfig(ENV).metricsToken, null);
 });
