@@ -6,6 +6,7 @@ import { trustHops } from '../../config';
 import { ApiError, validationError } from '../errors';
 import { ajvToFields, depthLimitedJsonParser, findBadString, validatorCompiler } from './validation';
 import { clientErrorHandler } from './client-error';
+import { lingerAfterAnswer } from './linger';
 import { strictQueryOnRoute, transportErrorsOnRoute } from './route';
 import { MESSAGES } from '../messages';
 
@@ -51,6 +52,13 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
   // when a proxy had already sent it: a proxy does not resend a POST (drain under load, issue 31).
   app.addHook('onRequest', async (_request, reply) => {
     if (closing) reply.header('Connection', 'close');
+  });
+
+  // A body over BODY_LIMIT_BYTES is answered 413 before it is read: read and drop the rest before closing, so every
+  // client reads the answer (src/platform/http/linger.ts).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode === 413) lingerAfterAnswer(request.raw);
+    done(null, payload);
   });
 
   app.setValidatorCompiler(validatorCompiler);
