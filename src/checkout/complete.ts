@@ -14,6 +14,7 @@ import { subscriptionIdForSession } from '../subscriptions/model';
 import { termsOfProduct } from '../orders/terms';
 import { startSubscription } from '../subscriptions/start';
 import { trialEnd } from '../subscriptions/consent';
+import { cardFingerprint, sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
 import { writeDueTrialNotices } from '../subscriptions/trial-notices';
 import { quote } from './quote';
 import { counter } from '../platform/metrics-registry';
@@ -207,6 +208,15 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
       // The recurring charge needs the buyer's own consent (전자상거래법 제13조⑥), whatever page or client sent this.
       if (s.billing_interval && !input.attempt.recurringConsent) {
         return { kind: 'refused', field: null, code: 'RECURRING_CONSENT_REQUIRED', message: MESSAGES.checkout.recurringConsentRequired } as const;
+      }
+      // The seller fixed the buyer's e-mail on the session: whatever page or client sent this, no other e-mail pays.
+      if (s.customer_email_locked && !sameEmail(input.attempt.buyerEmail, s.customer_email)) {
+        return { kind: 'refused', field: null, code: 'CUSTOMER_EMAIL_LOCKED', message: MESSAGES.checkout.customerEmailLocked } as const;
+      }
+      // A free trial once per buyer and product (by e-mail, and by the card the gateway just registered), unless the
+      // store allows more. Refused, not charged: the buyer agreed to a first charge at the trial's end, not now.
+      if (s.trial_days && (await trialAlreadyTaken(trx, { storeId: s.store_id, mode: s.mode, productId: s.product_id, email: input.attempt.buyerEmail, cardFingerprint: cardFingerprint(billing?.cardSummary ?? null) }))) {
+        return { kind: 'refused', field: null, code: 'TRIAL_ALREADY_USED', message: MESSAGES.checkout.trialAlreadyUsed } as const;
       }
 
       if (!(await reserveStock(trx, s.product_id))) return { kind: 'unavailable', code: 'SOLD_OUT' } as const;

@@ -13,6 +13,7 @@ import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { MESSAGES } from '../platform/messages';
 import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
+import { sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -199,8 +200,17 @@ export function payHandlers(deps: Deps) {
         now: deps.clock.now(),
         recurring: recurringOf(page, q.ok ? q.amount : page.session.amount),
       });
+      // The seller fixed the e-mail: a different one is refused (the page shows it read-only; this is the server's word).
+      if (page.session.customer_email_locked && !sameEmail(values.buyerEmail, page.session.customer_email)) {
+        return renderForm(422, page, { ...values, buyerEmail: page.session.customer_email ?? '' }, { errors: { ...v.errors, buyerEmail: MESSAGES.checkout.customerEmailLocked } });
+      }
       // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
+      // A free trial taken before by this e-mail: said now, before the buyer registers a card (the card is checked too,
+      // once the gateway names it, in completePayment).
+      if (page.session.trial_days && (await trialAlreadyTaken(deps.db, { storeId: page.session.store_id, mode: page.session.mode, productId: page.session.product_id, email: v.attempt.buyerEmail, cardFingerprint: null }))) {
+        return renderForm(422, page, values, { banner: MESSAGES.checkout.trialAlreadyUsed });
+      }
       // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
       if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });

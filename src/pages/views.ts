@@ -70,6 +70,14 @@ function input(name: keyof FormValues, label: string, value: string, err: string
 ${fieldError(name, err)}`;
 }
 
+/** The e-mail the seller fixed on the session (customerEmailLocked): read-only, with why; the server refuses any other. */
+function lockedEmail(email: string, err: string | undefined): SafeHtml {
+  return html`<label for="buyerEmail">이메일</label>
+<input id="buyerEmail" name="buyerEmail" value="${email}" type="email" readonly aria-readonly="true" required${invalid(err)} aria-describedby="${err ? 'buyerEmail-locked buyerEmail-err' : 'buyerEmail-locked'}">
+<p class="hint" id="buyerEmail-locked">판매자가 지정한 이메일입니다. 주문과 구독은 이 이메일로 등록됩니다.</p>
+${fieldError('buyerEmail', err)}`;
+}
+
 export interface FormPage {
   ctx: PageContext;
   price: PriceLine;
@@ -187,7 +195,9 @@ ${summary(ctx, f.price)}
     <input type="hidden" name="action" value="pay">
     <input type="hidden" name="couponCode" value="${f.price.couponCode ?? ''}">
     ${input('buyerName', '이름', values.buyerName, errors.buyerName, html` type="text" autocomplete="name" maxlength="50" required`)}
-    ${input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
+    ${ctx.session.customer_email_locked
+      ? lockedEmail(ctx.session.customer_email ?? '', errors.buyerEmail)
+      : input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
     ${input('buyerPhone', '휴대폰 번호', values.buyerPhone, errors.buyerPhone, html` type="tel" autocomplete="tel" inputmode="tel" placeholder="010-1234-5678" required`)}
 
     <fieldset class="method-set">

@@ -318,6 +318,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         method: '카드',
         billingKey,
         // `cardCompany` / `cardNumber` are left out: removed in API version 2024-06-01, so nothing may rely on them.
+        // `card.number` is masked as Toss masks it everywhere, first 8 digits and 3 of the last 4
+        // (https://docs.tosspayments.com/reference, Billing object; https://techchat.tosspayments.com/m/1237228930805534770).
         card: { issuerCode: '41', acquirerCode: '41', number: '43301234****123*', cardType: '신용', ownerType: '개인' },
       },
     };
