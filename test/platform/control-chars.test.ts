@@ -71,3 +71,9 @@ test('the store name is one line: CR, LF, tab and other control characters are r
   const { createStore } = await import('../../src/stores/service');
   await assert.rejects(createStore(t.deps, { name: 'CLI\n상점' }), (e: any) => e.code === 'VALIDATION_FAILED');
 });
+
+test('the dashboard\'s webhook form refuses a bidi control in the description too', async () => {
+  const res = await postForm(t, member, '/dashboard/developers/webhooks', { url: 'https://example.com/hook', eventTypes: 'order.paid', description: '알림\u202Eexe.' });
+  assert.equal(res.statusCode, 400, res.body.slice(0, 300));
+  assert.match(res.body, /글자 방향을 바꾸는 제어 문자/);
+});
