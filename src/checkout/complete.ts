@@ -32,6 +32,7 @@ import {
   markSessionCompleted,
 } from './complete-repo';
 import { MESSAGES } from '../platform/messages';
+import { recordVirtualAccount } from './virtual-account';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -288,6 +289,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
   const now = deps.clock.now();
   const product = await findProductNameAndType(trx, s.product_id);
   const isSubscription = product.type === 'subscription' && s.billing_interval !== null;
+  // 가상계좌: an account was issued, nothing is paid yet (src/checkout/virtual-account.ts).
+  const awaiting = result.awaitingDeposit && !isSubscription ? result.awaitingDeposit : null;
   const row = await insertOrder(trx, {
     id: s.pending_order_id,
     store_id: s.store_id,
@@ -297,10 +300,10 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     plan_id: s.plan_id,
     billing_interval: s.billing_interval,
     checkout_session_id: s.id,
-    status: 'paid',
+    status: awaiting ? 'awaiting_deposit' : 'paid',
     amount: p.amount,
     currency: 'KRW',
-    method: result.method ?? p.method,
+    method: awaiting ? 'virtual_account' : (result.method ?? p.method),
     buyer_name: p.buyerName,
     buyer_email: p.buyerEmail,
     buyer_phone: p.buyerPhone,
@@ -312,7 +315,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     // A free trial's first order is its 0-won trial period; the first charge is the renewal at its end.
     period_end: isSubscription ? (s.trial_days ? trialEnd(now, s.trial_days) : periodEnd(now, s.billing_interval!)) : null,
     // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
-    paid_at: now,
+    paid_at: awaiting ? null : now,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
@@ -326,6 +329,14 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     created_at: now,
     updated_at: now,
   });
+  if (awaiting) {
+    // The session is done (its stock and coupon stay with the order until the deposit or the due date).
+    await recordVirtualAccount(trx, deps, row, awaiting, now);
+    await markSessionCompleted(trx, s.id, row.id, now);
+    const waiting = await orderViewOf(trx, deps, row);
+    await writeEvent(trx, deps.clock, { storeId: s.store_id, mode: s.mode, type: 'order.awaiting_deposit', data: waiting });
+    return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order: waiting };
+  }
   // The subscription starts in the same transaction as its first order: both exist, or neither.
   const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);

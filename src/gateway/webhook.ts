@@ -6,6 +6,7 @@ import { findStoreId } from '../stores/repo';
 import { markTossWebhookSeen, spendTossLookup } from '../stores/toss-state-repo';
 import { markBillingKeyReportedDeleted } from '../subscriptions/card-gone';
 import { syncTossPayment, type SyncTossResult } from './sync';
+import { receiveDepositCallback } from '../checkout/virtual-account';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -18,7 +19,8 @@ export const TOSS_WEBHOOK_JOB = 'gateway.toss-webhook';
  * - CANCEL_STATUS_CHANGED: `data` is a Cancel object (foreign easy-pay cancels; it names the payment only when Toss
  *   includes `paymentKey`/`orderId`, which the documented Cancel object does not promise);
  * - BILLING_DELETED: `data` is `{ billingKey, reason }` (not confirmable: Toss has no billing-key lookup).
- * Anything else (DEPOSIT_CALLBACK, payouts, BrandPay) is acknowledged and ignored: we sell no virtual accounts.
+ * DEPOSIT_CALLBACK (가상계좌 deposits) goes to src/checkout/virtual-account.ts; anything else (payouts, BrandPay) is
+ * acknowledged and ignored.
  */
 export const TOSS_WEBHOOK_EVENTS = ['PAYMENT_STATUS_CHANGED', 'CANCEL_STATUS_CHANGED', 'BILLING_DELETED'] as const;
 type TossEvent = (typeof TOSS_WEBHOOK_EVENTS)[number];
@@ -26,6 +28,15 @@ type TossEvent = (typeof TOSS_WEBHOOK_EVENTS)[number];
 // Keys and ids Toss sends are short ASCII; anything else cannot name a payment or billing key of ours.
 const KEY = /^[A-Za-z0-9_\-=.:]{1,200}$/;
 const str = (v: unknown): string | null => (typeof v === 'string' && KEY.test(v) ? v : null);
+
+/** The orderId and secret of a DEPOSIT_CALLBACK body, or null when the body is not one. */
+function depositCallbackOf(b: Record<string, unknown>): { orderId: string; secret: string } | null {
+  const d = b.eventType === 'DEPOSIT_CALLBACK' && b.data && typeof b.data === 'object' ? (b.data as Record<string, unknown>) : b.eventType === undefined ? b : null;
+  if (!d) return null;
+  const orderId = str(d.orderId);
+  const secret = typeof d.secret === 'string' && d.secret.length > 0 && d.secret.length <= 100 ? d.secret : null;
+  return orderId && secret ? { orderId, secret } : null;
+}
 
 export type WebhookReceipt = { status: 'accepted' | 'ignored' } | { status: 'not_found' } | { status: 'invalid' };
 
@@ -50,6 +61,14 @@ export async function receiveTossWebhook(deps: Deps, storeId: string, mode: stri
   if (mode !== 'live' && mode !== 'test') return { status: 'not_found' };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(storeId) || !(await findStoreId(deps.db, storeId))) return { status: 'not_found' };
   const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  // DEPOSIT_CALLBACK (가상계좌 입금): `{ createdAt, secret, orderId, status, transactionKey }` without an eventType
+  // (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback); also taken wrapped as
+  // `{ eventType: 'DEPOSIT_CALLBACK', data: {...} }`. The secret is checked here and never leaves this call.
+  const deposit = b ? depositCallbackOf(b) : null;
+  if (deposit) {
+    const r = await receiveDepositCallback(deps, storeId, mode, deposit);
+    return { status: r === 'accepted' ? 'accepted' : 'ignored' };
+  }
   const eventType = b && typeof b.eventType === 'string' ? b.eventType : null;
   if (!eventType) return { status: 'invalid' };
   if (!(TOSS_WEBHOOK_EVENTS as readonly string[]).includes(eventType)) return { status: 'ignored' };

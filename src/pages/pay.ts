@@ -80,9 +80,9 @@ export function payHandlers(deps: Deps) {
       409,
       statusPage({
         ctx: page,
-        title: '이미 결제가 완료되었습니다',
-        icon: '✅',
-        message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.',
+        ...(order?.status === 'awaiting_deposit'
+          ? { title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다. 다시 결제하지 않아도 됩니다.' }
+          : { title: '이미 결제가 완료되었습니다', icon: '✅', message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.' }),
         extra: order ? receipt(order) : undefined,
         action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: '상점으로 돌아가기' } : undefined,
       }),
@@ -126,6 +126,9 @@ export function payHandlers(deps: Deps) {
       case 'paid': {
         const s = r.session;
         if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
+        if (r.order.status === 'awaiting_deposit') {
+          return send(200, statusPage({ ctx: page, title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다.', extra: receipt(r.order) }));
+        }
         return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '주문이 접수되었습니다.', extra: receipt(r.order) }));
       }
       case 'not_found':

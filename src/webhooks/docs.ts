@@ -74,6 +74,21 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     ),
   },
   {
+    type: 'order.awaiting_deposit',
+    summary: 'A 가상계좌 (virtual account) was issued; the order waits for the buyer\'s deposit',
+    description:
+      '`data` is the Order with `status` `awaiting_deposit` and `virtualAccount` `{ bankCode, bankName, accountNumber, holderName, dueAt, depositedAt: null, refundAccountSet }`. ' +
+      'Nothing is paid yet and no license is issued: tell the buyer where and by when to deposit. The deposit is announced by `order.paid` (licenses then issued, ' +
+      'the withdrawal window starting at the deposit); a due date passed without it by `order.expired`.',
+    data: OrderSchema,
+  },
+  {
+    type: 'order.expired',
+    summary: 'A 가상계좌 order\'s due date passed without the deposit',
+    description: '`data` is the Order with `status` `expired`. The unit of stock and the coupon redemption it held were given back; nothing was paid.',
+    data: OrderSchema,
+  },
+  {
     type: 'order.refunded',
     summary: 'A refund of an order succeeded (each refund, partial or full)',
     description:
