@@ -1,3 +1,4 @@
+import { bidiMessage, hasBidiControl } from '../platform/text';
 import type { Selectable } from 'kysely';
 import { ApiError } from '../platform/errors';
 import type { CheckoutSessionsTable } from './tables';
@@ -54,6 +55,8 @@ export function checkMetadata(value: unknown): Record<string, string> | null {
     if (k.length < 1 || codePoints(k) > METADATA_LIMITS.maxKeyLength) throw refuse(MESSAGES.checkout.metadataKeyLength(METADATA_LIMITS.maxKeyLength));
     if (typeof v !== 'string') throw refuse(MESSAGES.checkout.metadataValueNotString(k.slice(0, 40)));
     if (codePoints(v) > METADATA_LIMITS.maxValueLength) throw refuse(MESSAGES.checkout.metadataValueTooLong(METADATA_LIMITS.maxValueLength, k.slice(0, 40)));
+    // Shown to the seller (dashboard, order) and copied to the order: no reordering controls, like every other field.
+    if (hasBidiControl(k) || hasBidiControl(v)) throw refuse(bidiMessage('metadata의 키와 값'));
     out[k] = v;
   }
   return out;

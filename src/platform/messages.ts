@@ -32,6 +32,7 @@ export const MESSAGES = {
     },
     patternMismatch: '형식이 올바르지 않습니다.',
     nulCharacter: '허용되지 않는 NUL 문자(U+0000)가 포함되어 있습니다.',
+    controlCharacter: '허용되지 않는 제어 문자(U+0001~U+001F, U+007F; 탭과 줄바꿈 제외)가 포함되어 있습니다.',
     loneSurrogate: '올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 포함되어 있습니다.',
     /** `allowed` lists the allowed values (comma-joined), or is undefined when Ajv did not name them. */
     valueNotAllowed: (allowed: string | undefined): string => `허용된 값이 아닙니다${allowed !== undefined ? ` (${allowed})` : ''}.`,

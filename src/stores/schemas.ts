@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
-import { PlainText } from '../platform/text';
+import { OneLineText, PlainText } from '../platform/text';
 import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
 
 const TestMailRecipientsSchema = Type.Array(Type.String({ maxLength: 254 }), {
@@ -54,7 +54,7 @@ export const StoreSchema = Obj(
 export type StoreView = Static<typeof StoreSchema>;
 
 export const CreateStoreBody = Obj({
-  name: PlainText({ minLength: 1, maxLength: 100 }),
+  name: OneLineText({ minLength: 1, maxLength: 100 }),
   publicContactVerified: Type.Optional(Type.Boolean()),
 }, { title: 'CreateStoreRequest' });
 export const CreateStoreResult = Obj({
@@ -63,7 +63,7 @@ export const CreateStoreResult = Obj({
 }, { title: 'CreateStoreResult' });
 
 export const UpdateStoreBody = Obj({
-  name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
+  name: Type.Optional(OneLineText({ minLength: 1, maxLength: 100 })),
   buyerMails: Type.Optional(BuyerMailsPatch),
   testMailRecipients: Type.Optional(TestMailRecipientsSchema),
   allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),

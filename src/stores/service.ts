@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { notify } from '../db';
 import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
+import { bidiMessage, hasBidiControl, hasLineControl, lineControlMessage } from '../platform/text';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
 import { canonicalAllowlistEntry } from '../platform/http/auth';
@@ -82,7 +83,14 @@ export function revealTossSecret(masterKey: Buffer, sealed: string | null): stri
   return sealed ? decryptSecret(masterKey, sealed).toString('utf8') : null;
 }
 
+/** The store's name is one line shown on pages, receipts and mails: no control character (CR/LF, tab) or bidi control. */
+export function assertStoreName(name: string): void {
+  if (hasLineControl(name)) throw validationError([{ field: 'name', message: lineControlMessage('상점 이름') }]);
+  if (hasBidiControl(name)) throw validationError([{ field: 'name', message: bidiMessage('상점 이름') }]);
+}
+
 export async function createStore(deps: Deps, input: { name: string; publicContactVerified?: boolean }): Promise<{ store: StoreView; ownerToken: string }> {
+  assertStoreName(input.name);
   const { db, clock } = deps;
   const now = clock.now();
   const id = newId('st', clock);
@@ -110,7 +118,10 @@ export async function updateStore(
   if (input.allowRepeatTrials !== undefined) patch.allow_repeat_trials = input.allowRepeatTrials;
   // Checked before anything is written: a refused address leaves the name and the switches as they were.
   if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
-  if (input.name !== undefined) patch.name = input.name;
+  if (input.name !== undefined) {
+    assertStoreName(input.name);
+    patch.name = input.name;
+  }
   await repo.updateStoreRow(deps.db, storeId, patch);
   if (input.buyerMails) await updateBuyerMails(deps.db, storeId, input.buyerMails, patch.updated_at);
   if (input.testMailRecipients) await updateTestCopyRecipients(deps, storeId, input.testMailRecipients, patch.updated_at);
