@@ -1,9 +1,9 @@
 import type { ColumnType, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 import type { SaleTerms } from './terms';
+import type { PaymentMethod } from '../payments/method';
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
-export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss';
 
 export interface OrderCoupon {
   code: string;
