@@ -4,14 +4,15 @@ import { ApiError } from '../platform/errors';
 import type { CheckoutSessionsTable } from './tables';
 import type { CheckoutSessionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
+import { METADATA_LIMITS } from './limits';
+
+export { METADATA_LIMITS };
 
 export type SessionRow = Selectable<CheckoutSessionsTable>;
 
 export const SESSION_TTL_MS = 30 * 60_000;
 /** How long one payment attempt may hold the session before another may start (a crashed attempt's lock runs out). */
 export const ATTEMPT_LOCK_MS = 2 * 60_000;
-
-export const METADATA_LIMITS = { maxKeys: 50, maxKeyLength: 40, maxValueLength: 500 } as const;
 
 /** `expired` is never stored: an open session is expired from `expires_at` on, whether or not anything swept it. */
 export function sessionStatus(s: Pick<SessionRow, 'status' | 'expires_at'>, now: Date): 'open' | 'completed' | 'expired' {

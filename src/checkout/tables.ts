@@ -1,6 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
-import type { OrderCoupon, PaymentMethod } from '../orders/tables';
+import type { OrderCoupon } from '../orders/tables';
+import type { PaymentMethod } from '../payments/method';
 import type { SaleTerms } from '../orders/terms';
 
 /** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */

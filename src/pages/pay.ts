@@ -7,7 +7,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
 import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
-import { declineMessage, OWN_REFUSALS, outcomePages } from './pay-outcome';
+import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
@@ -21,11 +21,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 const HTML = 'text/html; charset=utf-8';
 const payPath = (id: string) => `/pay/${encodeURIComponent(id)}`;
 
-/**
- * What a handler answers. Handlers return this instead of touching the reply: Fastify's reply is thenable, so an
- * async helper that returned the reply would resolve to undefined and let its caller carry on as if nothing was sent.
- */
-export type PageResponse = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
+export type { PageResponse };
 
 function send(status: number, html: string, headers?: Record<string, string>): PageResponse {
   return { status, html, headers };

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from './method';
 
 /**
  * Payment providers behind one interface. Every call reports one of three outcomes:

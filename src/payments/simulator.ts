@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from './method';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
   AuthorizeInput,

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from './method';
 import type { PaymentCancel, PaymentLookup } from './provider';
 
 /** The parts of Toss Payments' Payment object this service reads (https://docs.tosspayments.com/reference#payment-객체). */

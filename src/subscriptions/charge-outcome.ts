@@ -9,9 +9,12 @@ import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChar
 import * as repo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
 import type { EndReason } from './tables';
-import type { Deps } from './renewal';
+import type { AppDeps } from '../deps';
 import { enqueueBillingKeyDeletion } from './billing-key-delete';
 import { counter } from '../platform/metrics-registry';
+
+/** What charging and recording a subscription's charge needs (renewal, retries, plan changes, the test clock). */
+export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 /**
  * Recording what the gateway answered for a subscription charge (split from renewal.ts, which claims and calls):

@@ -1,4 +1,3 @@
-import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import { newId } from '../platform/ids';
@@ -7,7 +6,7 @@ import { periodEnd } from '../checkout/model';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
 import type { BackgroundTask } from '../jobs/worker';
-import { countRenewal, endSubscription, recordCharge, type ChargeResult } from './charge-outcome';
+import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import type { ChargeTarget } from './tables';
@@ -16,7 +15,7 @@ import { trialConversionBlocked } from './trial-consent';
 import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
-export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+export type { Deps };
 
 type Target = ChargeTarget;
 type Step = { kind: 'idle' } | { kind: 'progress'; ended?: true } | { kind: 'charge'; chargeId: string };
