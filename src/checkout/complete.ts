@@ -31,6 +31,7 @@ import {
   markSessionCompleted,
 } from './complete-repo';
 import { MESSAGES } from '../platform/messages';
+import type { TossKeyPair } from '../platform/tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -57,6 +58,8 @@ export interface CompleteInput {
   sessionId: string;
   attempt: CheckoutAttempt;
   provider: PaymentProvider;
+  /** Which of the mode's Toss key pairs `provider` signs with (default the first): recorded on the order and subscription. */
+  tossKeyPair?: TossKeyPair;
   /** From SimulatorProvider.authorize or Toss's success redirect; null only for a 0-won payment (nothing to charge). */
   paymentKey: string | null;
   /** The amount the buyer was shown / the gateway window charged; refused unless it equals the session amount after coupon. */
@@ -228,6 +231,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         stockReserved: true,
         startedAt: now.toISOString(),
         billing,
+        ...(input.provider.name === 'toss' ? { tossKeyPair: input.tossKeyPair ?? 'payments' } : {}),
         terms: termsOfProduct(product, s.plan_id),
       };
       await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));
@@ -308,6 +312,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     refunded_amount: null,
     provider: p.provider,
     provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
+    toss_key_pair: p.tossKeyPair ?? 'payments',
     installment_months: result.installmentMonths ?? null,
     terms: p.terms ?? termsOfProduct(await findProductStatus(trx, s.product_id), s.plan_id),
     subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
@@ -317,7 +322,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     updated_at: now,
   });
   // The subscription starts in the same transaction as its first order: both exist, or neither.
-  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null }) : null;
+  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null, tossKeyPair: p.tossKeyPair ?? 'payments' }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);
   await issueLicensesForOrder(trx, deps, row.id);
   // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { enqueueJob } from '../jobs/queue';
 import { providerFor } from '../payments';
-import type { GatewayTransaction } from '../payments/provider';
+import type { GatewayTransaction, PaymentProvider } from '../payments/provider';
 import { addDays, kstDate, kstStartOf } from '../platform/calendar';
 import { ApiError, validationError } from '../platform/errors';
 import { writeEvent } from '../platform/events';
@@ -111,16 +111,29 @@ export async function startReconciliation(
   return view((await repo.findReconciliationById(deps.db, id))!);
 }
 
-/** Every transaction of the day at the gateway, page after page (`startingAfter` = the last key of the page before). */
-async function gatewayDay(
-  deps: Deps,
-  storeId: string,
-  mode: Mode,
-  day: string,
-): Promise<{ ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string }> {
+type DayResult = { ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string };
+
+/**
+ * Every transaction of the day at the gateway: under the mode's first key pair and, when it holds one, the 자동결제
+ * MID's pair too (issue 32; each MID has its own ledger at Toss), merged in time order.
+ */
+async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<DayResult> {
   const settings = await getModeSettings(deps.db, storeId, mode);
   const provider = settings.raw.payment_provider === 'toss' ? providerFor(deps, settings.raw) : null;
   if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
+  const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
+  const transactions: GatewayTransaction[] = [];
+  for (const p of billing ? [provider, billing] : [provider]) {
+    const one = await ledgerDay(deps, p, day);
+    if (!one.ok) return one;
+    transactions.push(...one.transactions);
+  }
+  transactions.sort((a, b) => a.transactionAt.getTime() - b.transactionAt.getTime());
+  return { ok: true, transactions };
+}
+
+/** One MID's transactions of the day, page after page (`startingAfter` = the last key of the page before). */
+async function ledgerDay(deps: Deps, provider: PaymentProvider, day: string): Promise<DayResult> {
   const { from, to } = dayRange(day);
   const transactions: GatewayTransaction[] = [];
   let startingAfter: string | undefined;

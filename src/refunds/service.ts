@@ -132,9 +132,14 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
 export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow): Promise<Outcome<RefundResult>> {
   try {
     // Only Toss needs the store's (sealed) secret key; the simulator needs nothing from the settings.
-    const sealed = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw.toss_secret_key_sealed : null;
-    // The order's provider, not the store's current choice: a refund goes back where the money came from.
-    const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: sealed });
+    const raw = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw : null;
+    // The order's provider and Toss key pair (its MID: a subscription's may be the 자동결제 one), not the store's current
+    // choice: a refund goes back where the money came from.
+    const provider = providerFor(
+      deps,
+      { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
+      order.toss_key_pair,
+    );
     if (!provider || !order.provider_payment_key) {
       return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
     }

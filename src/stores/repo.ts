@@ -74,7 +74,15 @@ export async function updateModeSettingsRow(
   db: Db,
   storeId: string,
   mode: Mode,
-  patch: { updated_at: Date; return_url_domains?: string[]; payment_provider?: 'simulator' | 'toss' | null; toss_client_key?: string | null; toss_secret_key_sealed?: string | null },
+  patch: {
+    updated_at: Date;
+    return_url_domains?: string[];
+    payment_provider?: 'simulator' | 'toss' | null;
+    toss_client_key?: string | null;
+    toss_secret_key_sealed?: string | null;
+    toss_billing_client_key?: string | null;
+    toss_billing_secret_key_sealed?: string | null;
+  },
 ): Promise<void> {
   const set = patch.return_url_domains !== undefined ? { ...patch, return_url_domains: jsonb(patch.return_url_domains) } : patch;
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();

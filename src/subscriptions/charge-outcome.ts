@@ -133,6 +133,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     refunded_amount: null,
     provider: providerName,
     provider_payment_key: result.paymentKey || null,
+    toss_key_pair: sub.toss_key_pair,
     subscription_id: sub.id,
     subscription_event: event,
     settlement_id: null,
