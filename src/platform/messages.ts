@@ -145,6 +145,8 @@ export const MESSAGES = {
   refunds: {
     providerNotConfigured: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.',
     providerCallFailed: '결제대행사 호출 중 오류가 발생했습니다.',
+    gatewayBalanceDiffers: (theirs: number, ours: number): string =>
+      `결제대행사의 환불 가능 잔액(${theirs.toLocaleString('ko-KR')}원)이 주문 기록(${ours.toLocaleString('ko-KR')}원)과 다릅니다. 상점관리자에서 한 취소가 있는지 확인해 주세요.`,
     gatewayTotalMismatch: (canceled: number, ours: number, amount: number): string =>
       `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
     interruptedChecking: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.',

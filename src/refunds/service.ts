@@ -143,14 +143,22 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     if (!provider || !order.provider_payment_key) {
       return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
     }
+    // A partial cancel on top of one made elsewhere (Toss's merchant admin) would refund the buyer twice for one
+    // intention. Toss's `refundableAmount` guard is deprecated (https://docs.tosspayments.com/reference#결제-취소: use
+    // the Idempotency-Key instead, which only stops retries), so the balance is read from Toss first and the refund is
+    // refused when it is not what our books say. A full refund needs no look: Toss refuses more than it holds.
+    const ours = refundableAmount(order);
+    if (order.provider === 'toss' && refund.amount < ours) {
+      const look = await provider.lookupPayment(order.provider_payment_key);
+      if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
+        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };
+      }
+    }
     return await provider.refund({
       paymentKey: order.provider_payment_key,
       amount: refund.amount,
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
-      // What our books say is still refundable before this refund (refunded_amount only counts succeeded refunds,
-      // and one refund is in flight per order); Toss refuses a partial cancel when its balance says otherwise.
-      refundableAmount: refundableAmount(order),
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');
