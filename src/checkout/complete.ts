@@ -305,8 +305,10 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     period_start: isSubscription ? now : null,
     // A free trial's first order is its 0-won trial period; the first charge is the renewal at its end.
     period_end: isSubscription ? (s.trial_days ? trialEnd(now, s.trial_days) : periodEnd(now, s.billing_interval!)) : null,
-    // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
-    paid_at: now,
+    // A Toss payment is paid when Toss approved it (Payment.approvedAt): recorded a moment later, after midnight KST,
+    // it would otherwise fall on another day than in Toss's ledger and its reconciliation (issue 32). The simulator
+    // and a 0-won order take our clock.
+    paid_at: p.provider === 'toss' && p.amount > 0 ? result.approvedAt : now,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
