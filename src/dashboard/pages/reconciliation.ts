@@ -141,16 +141,17 @@ function settlementsSection(L: DashboardContext['lang'], s: SettlementsReport | 
   const head = html`<h2 id="st-h">${t('settlements')}</h2><p class="muted">${t('settlementsExplain')}</p>`;
   if (s.status === 'unavailable') return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}${notice('error', `${t('settlementsUnavailable')}: ${s.failure ?? ''}`)}</section>`;
   if (s.records.length === 0) return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}<p>${t('settlementsNone')}</p></section>`;
-  const cols = html`<th scope="col" class="num">${t('count')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('feeSupply')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('payOut')}</th>`;
+  // The payout first: on a narrow screen the figure to find on the bank statement is the one in view.
+  const cols = html`<th scope="col" class="num">${t('payOut')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('feeSupply')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col" class="num">${t('count')}</th>`;
   const sums = (x: SettlementsReport['totals']) =>
-    html`<td class="num">${x.count}</td><td class="num">${w(x.amount)}</td><td class="num">${w(x.feeSupplyAmount)}</td><td class="num">${w(x.feeVat)}</td><td class="num">${w(x.fee)}</td><td class="num"><strong>${w(x.payOutAmount)}</strong></td>`;
+    html`<td class="num"><strong>${w(x.payOutAmount)}</strong></td><td class="num">${w(x.amount)}</td><td class="num">${w(x.fee)}</td><td class="num">${w(x.feeSupplyAmount)}</td><td class="num">${w(x.feeVat)}</td><td class="num">${x.count}</td>`;
   return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}
 <div class="table-wrap" tabindex="0"><table data-testid="payouts"><thead><tr><th scope="col">${t('paidOutDate')}</th><th scope="col">${t('mid')}</th>${cols}</tr></thead><tbody>
 ${s.payouts.map((p) => html`<tr><td class="mono">${p.paidOutDate}</td><td>${t(p.keyPair)}</td>${sums(p)}</tr>`)}
 <tr data-testid="settlement-total"><th scope="row" colspan="2">${t('total')}</th>${sums(s.totals)}</tr></tbody></table></div>
-<details><summary>${t('records')} (${s.records.length})</summary><div class="table-wrap" tabindex="0"><table data-testid="settlement-records"><thead><tr><th scope="col">${t('order')}</th><th scope="col">${t('mid')}</th><th scope="col">${t('paidOutDate')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col" class="num">${t('payOut')}</th></tr></thead><tbody>
+<details><summary>${t('records')} (${s.records.length})</summary><div class="table-wrap" tabindex="0"><table data-testid="settlement-records"><thead><tr><th scope="col">${t('order')}</th><th scope="col" class="num">${t('payOut')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col">${t('paidOutDate')}</th><th scope="col">${t('mid')}</th></tr></thead><tbody>
 ${s.records.map(
-  (r) => html`<tr><td class="mono">${r.orderId}${r.canceled ? html` <span class="tag">${t('canceledRecord')}</span>` : ''}</td><td>${t(r.keyPair)}</td><td class="mono">${r.paidOutDate}</td><td class="num">${w(r.amount)}</td><td class="num">${w(r.fee)}</td><td class="num">${w(r.feeVat)}</td><td class="num">${w(r.payOutAmount)}</td></tr>`,
+  (r) => html`<tr><td class="mono">${r.orderId}${r.canceled ? html` <span class="tag">${t('canceledRecord')}</span>` : ''}</td><td class="num">${w(r.payOutAmount)}</td><td class="num">${w(r.amount)}</td><td class="num">${w(r.fee)}</td><td class="num">${w(r.feeVat)}</td><td class="mono">${r.paidOutDate}</td><td>${t(r.keyPair)}</td></tr>`,
 )}</tbody></table></div></details></section>`;
 }
 
