@@ -17,7 +17,7 @@ let seq = 0;
 
 before(async () => {
   fake = await startFakeToss({ kind: 'live' });
-  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 300, tossBillingTimeoutMs: 300 } });
+  t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 3000, tossBillingTimeoutMs: 3000 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   liveKey = (await s.newKey({ mode: 'live' })).key;
