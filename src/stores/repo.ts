@@ -88,6 +88,22 @@ export async function updateModeSettingsRow(
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();
 }
 
+/**
+ * Subscriptions of a store and mode, not ended, whose billing key the 자동결제 pair issued (migration 068): they can
+ * only be charged, and their key deleted, with that pair.
+ */
+export async function countSubscriptionsOnBillingPair(db: Db, storeId: string, mode: Mode): Promise<number> {
+  const r = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('toss_key_pair', '=', 'billing')
+    .where('status', '!=', 'ended')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** Any store at all (the first start creates the demo store when there is none). */
 export function anyStoreId(db: Db): Promise<{ id: string } | undefined> {
   return db.selectFrom('stores').select('id').limit(1).executeTakeFirst();

@@ -195,6 +195,12 @@ export async function updateModeSettings(
   // 자동결제 pair is checked exactly like the first (its own MID, its own keys: issue 32).
   const keysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey, tossSecretKey });
   const billingKeysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey: tossBillingClientKey, tossSecretKey: tossBillingSecretKey }, 'billing');
+  // Removing the 자동결제 secret would leave the subscriptions registered under it unchargeable (a billing key works
+  // only under the MID that issued it): refused while any of them is not ended.
+  if (tossBillingSecretKey === null) {
+    const n = await repo.countSubscriptionsOnBillingPair(deps.db, storeId, mode);
+    if (n > 0) throw validationError([{ field: 'tossBillingSecretKey', message: MESSAGES.stores.tossBillingKeysInUse(n) }]);
+  }
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;

@@ -226,5 +226,4 @@ test('the seller adds a 자동결제 MID: a subscription registered before keeps
   t.clock.set(new Date(new Date(next.currentPeriodEnd).getTime() + 1_000));
   await runBilling(t.deps, t.clock.now());
   assert.deepEqual(ofKey(await sealedKey(id)).map((c) => c.merchant), ['billing'], 'the next renewal is charged under the billing MID');
-  await updateModeSettings(t.deps, s.storeId, 'live', { tossBillingClientKey: null, tossBillingSecretKey: null });
 });

@@ -122,4 +122,10 @@ test('a live subscription is registered and charged under the billing MID while 
   assert.equal((await refund(t, live, subOrder, { amount: 9_900 })).statusCode, 200);
   assert.equal((await refund(t, live, onceOrder, { amount: 15_000 })).statusCode, 200);
   assert.deepEqual(callsTo(/\/cancel$/).map((c) => [c.path.split('/')[3], c.merchant]), [[fake.payments.get('tpk_once_1') ? [...fake.payments.values()].find((p) => p.orderId === subOrder).paymentKey : '', 'billing'], ['tpk_once_1', 'payments']]);
+
+  // The 자동결제 secret cannot be removed while a subscription registered under it goes on.
+  const remove = await put({ tossBillingSecretKey: null });
+  assert.equal(remove.statusCode, 400, remove.body);
+  assert.equal(remove.json().details.fields[0].field, 'tossBillingSecretKey');
+  assert.match(remove.json().details.fields[0].message, /구독 1건이 아직 진행 중/);
 });
