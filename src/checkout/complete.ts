@@ -14,6 +14,7 @@ import { subscriptionIdForSession } from '../subscriptions/model';
 import { termsOfProduct } from '../orders/terms';
 import { startSubscription } from '../subscriptions/start';
 import { trialEnd } from '../subscriptions/consent';
+import { cardFingerprint, sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
 import { writeDueTrialNotices } from '../subscriptions/trial-notices';
 import { quote } from './quote';
 import { counter } from '../platform/metrics-registry';
@@ -32,6 +33,7 @@ import {
 } from './complete-repo';
 import { MESSAGES } from '../platform/messages';
 import type { TossKeyPair } from '../platform/tables';
+import { recordVirtualAccount } from './virtual-account';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -211,6 +213,15 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
       if (s.billing_interval && !input.attempt.recurringConsent) {
         return { kind: 'refused', field: null, code: 'RECURRING_CONSENT_REQUIRED', message: MESSAGES.checkout.recurringConsentRequired } as const;
       }
+      // The seller fixed the buyer's e-mail on the session: whatever page or client sent this, no other e-mail pays.
+      if (s.customer_email_locked && !sameEmail(input.attempt.buyerEmail, s.customer_email)) {
+        return { kind: 'refused', field: null, code: 'CUSTOMER_EMAIL_LOCKED', message: MESSAGES.checkout.customerEmailLocked } as const;
+      }
+      // A free trial once per buyer and product (by e-mail, and by the card the gateway just registered), unless the
+      // store allows more. Refused, not charged: the buyer agreed to a first charge at the trial's end, not now.
+      if (s.trial_days && (await trialAlreadyTaken(trx, { storeId: s.store_id, mode: s.mode, productId: s.product_id, email: input.attempt.buyerEmail, cardFingerprint: cardFingerprint(billing?.cardSummary ?? null) }))) {
+        return { kind: 'refused', field: null, code: 'TRIAL_ALREADY_USED', message: MESSAGES.checkout.trialAlreadyUsed } as const;
+      }
 
       if (!(await reserveStock(trx, s.product_id))) return { kind: 'unavailable', code: 'SOLD_OUT' } as const;
       if (q.couponRow && !(await reserveCoupon(trx, q.couponRow.id))) {
@@ -282,6 +293,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
   const now = deps.clock.now();
   const product = await findProductNameAndType(trx, s.product_id);
   const isSubscription = product.type === 'subscription' && s.billing_interval !== null;
+  // 가상계좌: an account was issued, nothing is paid yet (src/checkout/virtual-account.ts).
+  const awaiting = result.awaitingDeposit && !isSubscription ? result.awaitingDeposit : null;
   const row = await insertOrder(trx, {
     id: s.pending_order_id,
     store_id: s.store_id,
@@ -291,10 +304,10 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     plan_id: s.plan_id,
     billing_interval: s.billing_interval,
     checkout_session_id: s.id,
-    status: 'paid',
+    status: awaiting ? 'awaiting_deposit' : 'paid',
     amount: p.amount,
     currency: 'KRW',
-    method: result.method ?? p.method,
+    method: awaiting ? 'virtual_account' : (result.method ?? p.method),
     buyer_name: p.buyerName,
     buyer_email: p.buyerEmail,
     buyer_phone: p.buyerPhone,
@@ -307,8 +320,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     period_end: isSubscription ? (s.trial_days ? trialEnd(now, s.trial_days) : periodEnd(now, s.billing_interval!)) : null,
     // A Toss payment is paid when Toss approved it (Payment.approvedAt): recorded a moment later, after midnight KST,
     // it would otherwise fall on another day than in Toss's ledger and its reconciliation (issue 32). The simulator
-    // and a 0-won order take our clock.
-    paid_at: p.provider === 'toss' && p.amount > 0 ? result.approvedAt : now,
+    // and a 0-won order take our clock; a 가상계좌 waiting for its deposit is not paid yet.
+    paid_at: awaiting ? null : p.provider === 'toss' && p.amount > 0 ? result.approvedAt : now,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
@@ -323,6 +336,14 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     created_at: now,
     updated_at: now,
   });
+  if (awaiting) {
+    // The session is done (its stock and coupon stay with the order until the deposit or the due date).
+    await recordVirtualAccount(trx, deps, row, awaiting, now);
+    await markSessionCompleted(trx, s.id, row.id, now);
+    const waiting = await orderViewOf(trx, deps, row);
+    await writeEvent(trx, deps.clock, { storeId: s.store_id, mode: s.mode, type: 'order.awaiting_deposit', data: waiting });
+    return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order: waiting };
+  }
   // The subscription starts in the same transaction as its first order: both exist, or neither.
   const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null, tossKeyPair: p.tossKeyPair ?? 'payments' }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);

@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import { getModeSettings } from '../stores/service';
 import { providerFor } from '../payments';
 import type { ConfirmResult, Outcome } from '../payments/provider';
+import { registerVirtualAccountJobs } from './virtual-account';
 import { chargeFirstPayment, confirmIdempotencyKey, isBillingCharge, settle, sweepStaleAttempts, RECONCILE_JOB } from './complete';
 import { findProductName, findSession } from './complete-repo';
 import { decryptSecret } from '../platform/crypto';
@@ -82,4 +83,5 @@ export function registerReconcileJob(deps: Deps & Pick<AppDeps, 'worker'>): void
     await reconcileSession(deps, String(payload.sessionId));
   });
   deps.worker.addTask({ name: 'checkout.stale-attempts', intervalMs: 60_000, run: (now) => sweepStaleAttempts(deps, now) });
+  registerVirtualAccountJobs(deps);
 }

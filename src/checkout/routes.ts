@@ -4,6 +4,9 @@ import { IdParams } from '../platform/http/schemas';
 import { CheckoutSessionSchema, CreateCheckoutSessionBody } from './schemas';
 import { CREATE_SESSION_CHECKS, createSession, getSession } from './service';
 import { registerReconcileJob } from './reconcile';
+import { simulateDeposit } from './virtual-account';
+import { OrderSchema } from '../orders/schemas';
+import { loadOrderView } from '../orders/service';
 import { answerStored, claimingWrite, JSON_UTF8 } from '../platform/http/idempotency';
 
 const checksDoc = CREATE_SESSION_CHECKS.map(([code, when], i) => `${i + 1}. \`${code}\`: ${when}`).join('\n');
@@ -69,6 +72,29 @@ const checkoutModule: Module = async (app, deps) => {
       { params: IdParams, response: { 200: CheckoutSessionSchema } },
     ),
     async (req) => getSession(deps, req.auth!, req.params.id),
+  );
+
+  // Test mode's stand-in for the buyer's bank: the deposit to a 가상계좌 arrives (src/checkout/virtual-account.ts).
+  app.post(
+    '/admin/v1/orders/:id/test-deposit',
+    op(
+      {
+        operationId: 'adminTestDeposit',
+        summary: 'Test mode: make the deposit to a 가상계좌 order arrive',
+        description:
+          'For a test-mode order in `awaiting_deposit`: the simulator receives the deposit and the order is then recorded the way a live deposit is ' +
+          '(the notification\'s secret checked, the gateway asked): `paid`, licenses issued, `order.paid` written. Repeating it changes nothing. ' +
+          'Live orders and other stores\' orders answer `ORDER_NOT_FOUND`; a store whose test mode uses Toss\'s test keys answers `VALIDATION_FAILED` ' +
+          '(deposit from Toss\'s own test tools instead).',
+        tags: ['Orders'],
+      },
+      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED'] },
+      { params: IdParams, response: { 200: OrderSchema } },
+    ),
+    async (req) => {
+      await simulateDeposit(deps, req.owner!.storeId, req.params.id);
+      return (await loadOrderView(deps.db, req.params.id, deps))!;
+    },
   );
 };
 

@@ -40,6 +40,13 @@ export const CreateCheckoutSessionBody = Obj(
         phone: Type.Optional(Type.String({ maxLength: 40 })),
       }, { description: 'Prefills the buyer fields of the payment page' }),
     ),
+    customerEmailLocked: Type.Optional(
+      Type.Boolean({
+        description:
+          'true fixes `customer.email` (then required, else 400 VALIDATION_FAILED on `customer.email`) as the buyer\'s e-mail: the payment page shows it read-only and ' +
+          'refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change. Not echoed in the session (its fields are the contract\'s).',
+      }),
+    ),
     // Validation takes any JSON here so a malformed map answers METADATA_INVALID (the contract's code), not
     // VALIDATION_FAILED; checkMetadata enforces the documented shape (test/checkout/metadata-schema.test.ts).
     metadata: Type.Optional(

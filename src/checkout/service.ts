@@ -92,6 +92,7 @@ export async function createSession(
   const now = clock.now();
 
   const metadata = checkMetadata(input.metadata);
+  if (input.customerEmailLocked && !input.customer?.email) throw validationError([{ field: 'customer.email', message: MESSAGES.validation.required }]);
   const successUrl = checkUrl('successUrl', input.successUrl);
   const cancelUrl = checkUrl('cancelUrl', input.cancelUrl);
 
@@ -136,6 +137,7 @@ export async function createSession(
     trial_days: price.plan?.trialDays ?? null,
     customer_name: input.customer?.name ?? null,
     customer_email: input.customer?.email ?? null,
+    customer_email_locked: input.customerEmailLocked === true,
     customer_phone: input.customer?.phone ?? null,
     metadata,
     locale: input.locale ?? 'ko',

@@ -69,6 +69,8 @@ export interface CheckoutSessionsTable {
   trial_days: ColumnType<number | null, number | null | undefined, number | null>;
   customer_name: string | null;
   customer_email: string | null;
+  /** The seller fixed customer_email (migration 061): the page shows it read-only and the server refuses another. */
+  customer_email_locked: ColumnType<boolean, boolean | undefined, boolean>;
   customer_phone: string | null;
   metadata: Json<Record<string, string> | null>;
   success_url: string | null;

@@ -1,9 +1,12 @@
 import type { AppDeps } from '../deps';
-import { enqueueJob } from '../jobs/queue';
+import { enqueueJob, releaseDedupeKey } from '../jobs/queue';
+import type { JobHandler } from '../jobs/worker';
+import { decryptSecret, encryptSecret, sha256Hex } from '../platform/crypto';
 import { findStoreId } from '../stores/repo';
-import { markTossWebhookSeen } from '../stores/toss-state-repo';
-import { markBillingKeyDeleted } from '../subscriptions/card-gone';
+import { markTossWebhookSeen, spendTossLookup } from '../stores/toss-state-repo';
+import { markBillingKeyReportedDeleted } from '../subscriptions/card-gone';
 import { syncTossPayment, type SyncTossResult } from './sync';
+import { receiveDepositCallback } from '../checkout/virtual-account';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -15,8 +18,9 @@ export const TOSS_WEBHOOK_JOB = 'gateway.toss-webhook';
  * - PAYMENT_STATUS_CHANGED: `data` is the Payment object (DONE, CANCELED, PARTIAL_CANCELED, ABORTED, EXPIRED);
  * - CANCEL_STATUS_CHANGED: `data` is a Cancel object (foreign easy-pay cancels; it names the payment only when Toss
  *   includes `paymentKey`/`orderId`, which the documented Cancel object does not promise);
- * - BILLING_DELETED: `data` is `{ billingKey, reason }`.
- * Anything else (DEPOSIT_CALLBACK, payouts, BrandPay) is acknowledged and ignored: we sell no virtual accounts.
+ * - BILLING_DELETED: `data` is `{ billingKey, reason }` (not confirmable: Toss has no billing-key lookup).
+ * DEPOSIT_CALLBACK (가상계좌 deposits) goes to src/checkout/virtual-account.ts; anything else (payouts, BrandPay) is
+ * acknowledged and ignored.
  */
 export const TOSS_WEBHOOK_EVENTS = ['PAYMENT_STATUS_CHANGED', 'CANCEL_STATUS_CHANGED', 'BILLING_DELETED'] as const;
 type TossEvent = (typeof TOSS_WEBHOOK_EVENTS)[number];
@@ -25,57 +29,113 @@ type TossEvent = (typeof TOSS_WEBHOOK_EVENTS)[number];
 const KEY = /^[A-Za-z0-9_\-=.:]{1,200}$/;
 const str = (v: unknown): string | null => (typeof v === 'string' && KEY.test(v) ? v : null);
 
+/** The orderId and secret of a DEPOSIT_CALLBACK body, or null when the body is not one. */
+function depositCallbackOf(b: Record<string, unknown>): { orderId: string; secret: string } | null {
+  const d = b.eventType === 'DEPOSIT_CALLBACK' && b.data && typeof b.data === 'object' ? (b.data as Record<string, unknown>) : b.eventType === undefined ? b : null;
+  if (!d) return null;
+  const orderId = str(d.orderId);
+  const secret = typeof d.secret === 'string' && d.secret.length > 0 && d.secret.length <= 100 ? d.secret : null;
+  return orderId && secret ? { orderId, secret } : null;
+}
+
 export type WebhookReceipt = { status: 'accepted' | 'ignored' } | { status: 'not_found' } | { status: 'invalid' };
+
+/**
+ * Toss lookups (or, for BILLING_DELETED, billing-key comparisons) one store and mode's webhooks may cost per minute.
+ * Over it, a webhook's job waits for the next minute: the notification is kept, never refused. A flood of forged
+ * bodies then costs the store at most this many Toss calls a minute, and Toss's real notifications are still answered
+ * 200 and looked up (later, in the worst case).
+ */
+export const TOSS_LOOKUPS_PER_MINUTE = 600;
+const WINDOW_MS = 60_000;
 
 /**
  * Takes a webhook from Toss for a store and mode. Nothing in the body is believed: it only says which payment (or
  * billing key) to look at, and a job does the looking (Toss's API with the store's keys), so Toss gets its 200 at once
- * and a slow Toss lookup never holds the request. One job per webhook (no de-duplication): each reads Toss afresh, so
- * a second notification that arrives while the first is being handled is never lost, and repeats change nothing.
+ * and a slow Toss lookup never holds the request. Acceptance is cheap and coalesced: one pending job per payment key
+ * (or order id, or billing key), so repeats of a notification wait for one lookup. A job gives up its key as soon as it
+ * starts (see handleTossWebhook), so a notification that arrives while the lookup runs gets a lookup of its own and is
+ * never lost; repeats change nothing (each reads Toss afresh and writes only the difference).
  */
 export async function receiveTossWebhook(deps: Deps, storeId: string, mode: string, body: unknown): Promise<WebhookReceipt> {
   if (mode !== 'live' && mode !== 'test') return { status: 'not_found' };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(storeId) || !(await findStoreId(deps.db, storeId))) return { status: 'not_found' };
   const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  // DEPOSIT_CALLBACK (가상계좌 입금): `{ createdAt, secret, orderId, status, transactionKey }` without an eventType
+  // (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback); also taken wrapped as
+  // `{ eventType: 'DEPOSIT_CALLBACK', data: {...} }`. The secret is checked here and never leaves this call.
+  const deposit = b ? depositCallbackOf(b) : null;
+  if (deposit) {
+    const r = await receiveDepositCallback(deps, storeId, mode, deposit);
+    return { status: r === 'accepted' ? 'accepted' : 'ignored' };
+  }
   const eventType = b && typeof b.eventType === 'string' ? b.eventType : null;
   if (!eventType) return { status: 'invalid' };
   if (!(TOSS_WEBHOOK_EVENTS as readonly string[]).includes(eventType)) return { status: 'ignored' };
   const data = b!.data && typeof b!.data === 'object' ? (b!.data as Record<string, unknown>) : {};
-  const payload = { storeId, mode, eventType, paymentKey: str(data.paymentKey), orderId: str(data.orderId), billingKey: str(data.billingKey) };
-  if (!payload.paymentKey && !payload.orderId && !payload.billingKey) {
+  const paymentKey = str(data.paymentKey);
+  const orderId = str(data.orderId);
+  const billingKey = eventType === 'BILLING_DELETED' ? str(data.billingKey) : null;
+  const subject = billingKey ? `bk:${sha256Hex(billingKey).slice(0, 32)}` : paymentKey ? `pk:${paymentKey}` : orderId ? `oid:${orderId}` : null;
+  if (!subject) {
     // A Cancel object without the payment it belongs to: nothing to look up; the daily reconciliation covers it.
     deps.log.info({ storeId, mode, eventType }, 'Toss webhook names no payment; ignored');
     return { status: 'ignored' };
   }
-  await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, payload });
+  // A billing key is a card's credential: the queue keeps it sealed, never in the clear.
+  const payload = billingKey
+    ? { storeId, mode, eventType, billingKeySealed: encryptSecret(deps.config.masterKey, billingKey) }
+    : { storeId, mode, eventType, paymentKey, orderId };
+  await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, payload, dedupeKey: `${TOSS_WEBHOOK_JOB}:${storeId}:${mode}:${subject}` });
   return { status: 'accepted' };
 }
 
-/** What Toss's API proved about a webhook: anything but these means the body named nothing Toss knows under the store's keys. */
-const CONFIRMED: SyncTossResult['kind'][] = ['unknown_here', 'in_sync', 'refunds_recorded', 'session_settled', 'differs'];
+/**
+ * What Toss's API proved about a webhook, counted for the go-live checklist: only a payment Toss confirms under the
+ * store's keys that is one of this store's orders or checkout sessions. `unknown_here` (Toss knows the payment, we do
+ * not: another store's, sharing keys) and everything unconfirmed do not count.
+ */
+const CONFIRMED: SyncTossResult['kind'][] = ['in_sync', 'refunds_recorded', 'session_settled', 'differs'];
 
-/** The job: apply what Toss says; a webhook Toss's API confirmed counts as an arrival for the go-live checklist. */
-export async function handleTossWebhook(deps: Deps, payload: Record<string, unknown>): Promise<void> {
+/**
+ * The job: spends one of the store's lookups (or waits for the next minute without counting an attempt), then applies
+ * what Toss says. BILLING_DELETED only marks the card for its next charge (markBillingKeyReportedDeleted).
+ */
+export async function handleTossWebhook(deps: Deps, payload: Record<string, unknown>, job?: { id: string }): Promise<void> {
   const storeId = String(payload.storeId);
   const mode = payload.mode === 'live' ? 'live' : 'test';
   const eventType = String(payload.eventType) as TossEvent;
-  let confirmed = false;
-  if (eventType === 'BILLING_DELETED') {
-    const billingKey = typeof payload.billingKey === 'string' ? payload.billingKey : null;
-    const subscriptionId = billingKey ? await markBillingKeyDeleted(deps, { storeId, mode, billingKey }) : null;
-    confirmed = subscriptionId !== null;
-    deps.log.info({ storeId, mode, eventType, subscriptionId }, 'Toss webhook handled');
-  } else {
-    const paymentKey = typeof payload.paymentKey === 'string' ? payload.paymentKey : null;
-    const orderId = typeof payload.orderId === 'string' ? payload.orderId : null;
-    const result = await syncTossPayment(deps, { storeId, mode, paymentKey, orderId });
-    confirmed = CONFIRMED.includes(result.kind);
-    const level = result.kind === 'differs' || result.kind === 'mismatch' ? 'warn' : 'info';
-    deps.log[level]({ storeId, mode, eventType, result }, 'Toss webhook handled');
+  const now = deps.clock.now();
+  const dedupeKey = (subject: string) => `${TOSS_WEBHOOK_JOB}:${storeId}:${mode}:${subject}`;
+  // (Jobs queued before migration 060 carry the key in the clear.)
+  const billingKey =
+    typeof payload.billingKeySealed === 'string' ? decryptSecret(deps.config.masterKey, payload.billingKeySealed).toString('utf8') : typeof payload.billingKey === 'string' ? payload.billingKey : null;
+  const paymentKey = typeof payload.paymentKey === 'string' ? payload.paymentKey : null;
+  const orderId = typeof payload.orderId === 'string' ? payload.orderId : null;
+  const subject = billingKey ? `bk:${sha256Hex(billingKey).slice(0, 32)}` : paymentKey ? `pk:${paymentKey}` : `oid:${orderId}`;
+  if (job) await releaseDedupeKey(deps.db, job.id);
+
+  const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
+  if (!(await spendTossLookup(deps.db, storeId, mode, windowStart, TOSS_LOOKUPS_PER_MINUTE))) {
+    // Over this minute's budget: wait for the next window (coalesced with any newer notice of the same payment).
+    const runAt = new Date(windowStart.getTime() + WINDOW_MS);
+    await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, payload, runAt, dedupeKey: dedupeKey(subject) });
+    deps.log.info({ storeId, mode, eventType, runAt }, 'Toss webhook lookup budget spent for this minute; deferred');
+    return;
   }
-  if (confirmed) await markTossWebhookSeen(deps.db, storeId, mode, deps.clock.now());
+
+  if (eventType === 'BILLING_DELETED') {
+    const subscriptionId = billingKey ? await markBillingKeyReportedDeleted(deps, { storeId, mode, billingKey }) : null;
+    deps.log.info({ storeId, mode, eventType, subscriptionId }, 'Toss webhook handled (a report only: the next charge settles it)');
+    return;
+  }
+  const result = await syncTossPayment(deps, { storeId, mode, paymentKey, orderId });
+  const level = result.kind === 'differs' || result.kind === 'mismatch' ? 'warn' : 'info';
+  deps.log[level]({ storeId, mode, eventType, result: { kind: result.kind } }, 'Toss webhook handled');
+  if (CONFIRMED.includes(result.kind)) await markTossWebhookSeen(deps.db, storeId, mode, now);
 }
 
 export function registerTossWebhookJob(deps: Deps & Pick<AppDeps, 'worker'>): void {
-  deps.worker.registerJob(TOSS_WEBHOOK_JOB, (payload) => handleTossWebhook(deps, payload));
+  const handler: JobHandler = (payload, ctx) => handleTossWebhook(deps, payload, ctx.job);
+  deps.worker.registerJob(TOSS_WEBHOOK_JOB, handler);
 }

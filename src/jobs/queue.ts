@@ -78,3 +78,8 @@ export async function failJob(db: Db, clock: Clock, job: ClaimedJob, error: stri
 export function releaseJobs(db: Db, clock: Clock, workerId: string, ids: string[]): Promise<number> {
   return repo.releaseClaimedJobs(db, ids, workerId, clock.now());
 }
+
+/** See repo.releaseDedupeKey: called by a running job whose key must accept a new pending job at once. */
+export function releaseDedupeKey(db: Db, jobId: string): Promise<void> {
+  return repo.releaseDedupeKey(db, jobId);
+}

@@ -93,3 +93,11 @@ export async function releaseClaimedJobs(db: Db, ids: string[], workerId: string
     .execute();
   return rows.length;
 }
+
+/**
+ * Gives up a running job's dedupe key, so that the same key can be enqueued again while it runs (a later notice of
+ * something this job already started reading must not be swallowed by it); pending ones still coalesce.
+ */
+export async function releaseDedupeKey(db: Db, id: string): Promise<void> {
+  await db.updateTable('jobs').set({ dedupe_key: null }).where('id', '=', id).where('status', '=', 'running').execute();
+}

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { OrderRefundsTable, OrdersTable, OrderStatus } from './tables';
-import type { OrderLicenseView, OrderView } from './schemas';
+import type { OrderRefundsTable, OrdersTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
+import { bankName } from '../payments/banks';
+import type { OrderLicenseView, OrderView, OrderVirtualAccountView } from './schemas';
 import type { LicenseRow } from '../licenses/repo';
 import { licenseStatus } from '../licenses/model';
 import { revealKey } from '../licenses/keys';
@@ -14,8 +15,10 @@ export type OrderRefundRow = Selectable<OrderRefundsTable>;
  *   pending  → failed | canceled   a payment that never completed
  *   paid     → paid       a partial refund (refundedAmount grows, the order stays refundable)
  *   paid     → refunded   refunds reach the amount paid
+ *   awaiting_deposit → paid     a 가상계좌's deposit arrived (Toss DEPOSIT_CALLBACK, proven by secret and lookup)
+ *   awaiting_deposit → expired  its due date passed without the deposit (stock and coupon released)
  */
-export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'paid', 'refunded', 'failed', 'canceled'];
+export const ORDER_STATUSES: readonly OrderStatus[] = ['pending', 'awaiting_deposit', 'paid', 'refunded', 'failed', 'canceled', 'expired'];
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -41,6 +44,7 @@ export function orderView(
   refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[],
   publicBaseUrl: string,
   licenses: OrderLicenseView[] = [],
+  virtualAccount?: Selectable<OrderVirtualAccountsTable>,
 ): OrderView {
   const done = refunds
     .filter((r) => r.status === 'succeeded')
@@ -71,6 +75,20 @@ export function orderView(
     refunds: done.map((r) => ({ amount: r.amount, currency: 'KRW' as const, at: (r.refunded_at ?? r.created_at).toISOString(), reason: r.reason })),
     createdAt: o.created_at.toISOString(),
     licenses,
+    ...(virtualAccount ? { virtualAccount: virtualAccountView(virtualAccount) } : {}),
     receiptUrl: receiptUrl(publicBaseUrl, o.id, o.receipt_token),
+  };
+}
+
+/** A 가상계좌 as the Order shows it (Order.virtualAccount). */
+export function virtualAccountView(r: Selectable<OrderVirtualAccountsTable>): OrderVirtualAccountView {
+  return {
+    bankCode: r.bank_code,
+    bankName: bankName(r.bank_code),
+    accountNumber: r.account_number,
+    holderName: r.holder_name,
+    dueAt: r.due_at.toISOString(),
+    depositedAt: r.deposited_at ? r.deposited_at.toISOString() : null,
+    refundAccountSet: r.refund_account_sealed !== null,
   };
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
-import type { OrderStatus } from './tables';
+import type { Selectable } from 'kysely';
+import type { OrderStatus, OrderVirtualAccountsTable } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { LicenseRow } from '../licenses/repo';
 
@@ -114,4 +115,11 @@ export async function licensesOf(db: Db, orders: Array<Pick<OrderRow, 'id' | 'su
     );
   }
   return out;
+}
+
+/** The 가상계좌 of these orders (one query; none asked when the list is empty). */
+export async function virtualAccountsOf(db: Db, orderIds: string[]) {
+  if (!orderIds.length) return new Map<string, Selectable<OrderVirtualAccountsTable>>();
+  const rows = await db.selectFrom('order_virtual_accounts').selectAll().where('order_id', 'in', orderIds).execute();
+  return new Map(rows.map((r) => [r.order_id, r]));
 }

@@ -2,10 +2,14 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, StringMap, Won } from '../platform/http/schemas';
 
 export const OrderStatusSchema = Type.Union(
-  [Type.Literal('pending'), Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('failed'), Type.Literal('canceled')],
-  { description: '`pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`' },
+  [Type.Literal('pending'), Type.Literal('awaiting_deposit'), Type.Literal('paid'), Type.Literal('refunded'), Type.Literal('failed'), Type.Literal('canceled'), Type.Literal('expired')],
+  {
+    description:
+      '`pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), ' +
+      '`refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit)',
+  },
 );
-export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss')]);
+export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss'), Type.Literal('transfer'), Type.Literal('virtual_account')]);
 export const IntervalSchema = Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]);
 
 export const OrderCouponSchema = Obj(
@@ -27,6 +31,21 @@ export const OrderLicenseSchema = Obj(
   { title: 'OrderLicense' },
 );
 export type OrderLicenseView = Static<typeof OrderLicenseSchema>;
+
+/** Extension: the 가상계좌 of a `virtual_account` order (Toss's Payment.virtualAccount). */
+export const OrderVirtualAccountSchema = Obj(
+  {
+    bankCode: Type.String({ description: "Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드)" }),
+    bankName: Type.String({ description: 'The bank, in Korean (e.g. 신한)' }),
+    accountNumber: Type.String({ description: 'The account the buyer deposits to' }),
+    holderName: Type.String({ description: '예금주 shown for the account' }),
+    dueAt: DateTime('Deposit deadline; the order expires after it'),
+    depositedAt: Nullable(DateTime('When the deposit was confirmed')),
+    refundAccountSet: Type.Boolean({ description: 'Whether the buyer has given the account refunds go to (needed before any refund after the deposit)' }),
+  },
+  { title: 'OrderVirtualAccount' },
+);
+export type OrderVirtualAccountView = Static<typeof OrderVirtualAccountSchema>;
 
 /** The contract's Order, every field always present (null when empty). */
 export const OrderSchema = Obj(
@@ -62,6 +81,7 @@ export const OrderSchema = Obj(
         'at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). ' +
         'Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well.',
     }),
+    virtualAccount: Type.Optional(OrderVirtualAccountSchema),
     receiptUrl: Type.String({
       format: 'uri',
       description:

@@ -17,9 +17,10 @@ export type OrderViewDeps = { config: Pick<AppDeps['config'], 'publicBaseUrl' | 
 /** Orders with their licenses (one query for all of them). */
 async function withLicenses(db: Db, deps: OrderViewDeps, items: Array<{ row: OrderRow; refunds: OrderRefundRow[] }>): Promise<OrderView[]> {
   const licenses = await repo.licensesOf(db, items.map((i) => i.row));
+  const accounts = await repo.virtualAccountsOf(db, items.filter((i) => i.row.method === 'virtual_account').map((i) => i.row.id));
   const now = deps.clock.now();
   return items.map(({ row, refunds }) =>
-    orderView(row, refunds, deps.config.publicBaseUrl, (licenses.get(row.id) ?? []).map((l) => orderLicenseView(l, deps.config.masterKey, now))),
+    orderView(row, refunds, deps.config.publicBaseUrl, (licenses.get(row.id) ?? []).map((l) => orderLicenseView(l, deps.config.masterKey, now)), accounts.get(row.id)),
   );
 }
 

@@ -2,8 +2,10 @@ import type { ColumnType, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from './terms';
 
-export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'failed' | 'canceled';
-export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss';
+/** `awaiting_deposit`: a 가상계좌 issued, the deposit not yet arrived; `expired`: its due date passed unpaid (migration 064). */
+export type OrderStatus = 'pending' | 'awaiting_deposit' | 'paid' | 'refunded' | 'failed' | 'canceled' | 'expired';
+/** `transfer`: 계좌이체 (Toss 퀵계좌이체); `virtual_account`: 가상계좌 (paid when the buyer's deposit arrives). */
+export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss' | 'transfer' | 'virtual_account';
 
 export interface OrderCoupon {
   code: string;
@@ -85,7 +87,28 @@ export interface OrderRefundsTable {
 /** Who asked for a refund; `gateway`: made at the payment gateway itself (e.g. Toss's merchant admin) and learned from it. */
 export type RefundSource = 'api' | 'console' | 'refund_request' | 'subscription_cancel' | 'gateway';
 
+/** A 가상계좌 issued for an order (migration 064; src/checkout/virtual-account.ts). */
+export interface OrderVirtualAccountsTable {
+  order_id: string;
+  store_id: string;
+  mode: Mode;
+  bank_code: string;
+  account_number: string;
+  holder_name: string;
+  due_at: Date;
+  secret_sealed: string | null;
+  deposited_at: Date | null;
+  expired_at: Date | null;
+  refund_bank_code: string | null;
+  refund_account_sealed: string | null;
+  refund_holder_name: string | null;
+  refund_account_at: Date | null;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface OrdersTables {
   orders: OrdersTable;
   order_refunds: OrderRefundsTable;
+  order_virtual_accounts: OrderVirtualAccountsTable;
 }

@@ -10,7 +10,12 @@ export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: stri
   { value: 'kakao_pay', label: '카카오페이', payWith: '카카오페이로' },
   { value: 'naver_pay', label: '네이버페이', payWith: '네이버페이로' },
   { value: 'toss', label: '토스페이', payWith: '토스페이로' },
+  { value: 'transfer', label: '계좌이체', payWith: '계좌이체로' },
+  { value: 'virtual_account', label: '가상계좌', payWith: '가상계좌로' },
 ];
+
+/** Methods that move the buyer's bank money (현금성 결제): no card to keep for 자동결제, and 현금영수증 applies. */
+export const BANK_METHODS: ReadonlySet<PaymentMethod> = new Set(['transfer', 'virtual_account']);
 export const methodLabel = (m: PaymentMethod): string => METHODS.find((x) => x.value === m)?.label ?? m;
 
 /** The pay button's text for a method: "카드로 12,000원 결제", "카카오페이로 12,000원 결제". */
@@ -105,6 +110,8 @@ export function validateBuyer(
   const method = METHODS.find((m) => m.value === v.method)?.value;
   if (!method) errors.method = '결제 수단을 선택해 주세요.';
   if (method === 'card' && opts.needCardNumber && !v.cardNumber) errors.cardNumber = '카드 번호를 입력해 주세요.';
+  // 자동결제 charges a registered card; a bank payment leaves nothing to charge at renewal.
+  if (method && opts.subscription && BANK_METHODS.has(method)) errors.method = MESSAGES.checkout.subscriptionNeedsCard;
   if (v.couponCode.length > 40) errors.couponCode = '쿠폰 코드가 너무 깁니다.';
   let installmentMonths = 0;
   if (v.installment !== '' && v.installment !== '0') {

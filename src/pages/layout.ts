@@ -23,6 +23,7 @@ label{display:block;font-weight:600;font-size:14px;margin:14px 0 6px}
 input[type=text],input[type=email],input[type=tel]{width:100%;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;border-radius:10px;background:#fff;color:#191f28}
 input:focus{outline:2px solid #3182f6;outline-offset:1px}
 input[aria-invalid=true]{border-color:#c4162a;background:#fff5f5}
+input[readonly]{background:#f2f4f6;color:#333d4b;border-style:dashed}
 .row{display:flex;gap:8px}
 .row input{flex:1}
 .err{color:#c4162a;font-size:14px;margin:6px 0 0}

@@ -12,7 +12,7 @@ import type { PageResponse } from './pay';
 export const CHECKING_REFRESH_SECONDS = 10;
 
 // Refusals that are not the card company's or wallet's answer (our own checks); everything else from the gateway is.
-export const OWN_REFUSALS = new Set(['COUPON_INVALID', 'COUPON_EXHAUSTED', 'AMOUNT_MISMATCH', 'STALE_ATTEMPT', 'BILLING_KEY_UNKNOWN', 'RECURRING_CONSENT_REQUIRED']);
+export const OWN_REFUSALS = new Set(['COUPON_INVALID', 'COUPON_EXHAUSTED', 'AMOUNT_MISMATCH', 'STALE_ATTEMPT', 'BILLING_KEY_UNKNOWN', 'RECURRING_CONSENT_REQUIRED', 'TRIAL_ALREADY_USED', 'CUSTOMER_EMAIL_LOCKED']);
 
 /** A decline in words a buyer can act on: who refused, that nothing was charged, and what to try instead. */
 export function declineMessage(method: string, gatewayMessage: string): string {

@@ -13,6 +13,7 @@ import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { MESSAGES } from '../platform/messages';
 import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
+import { sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -79,9 +80,9 @@ export function payHandlers(deps: Deps) {
       409,
       statusPage({
         ctx: page,
-        title: '이미 결제가 완료되었습니다',
-        icon: '✅',
-        message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.',
+        ...(order?.status === 'awaiting_deposit'
+          ? { title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다. 다시 결제하지 않아도 됩니다.' }
+          : { title: '이미 결제가 완료되었습니다', icon: '✅', message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.' }),
         extra: order ? receipt(order) : undefined,
         action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: '상점으로 돌아가기' } : undefined,
       }),
@@ -125,6 +126,9 @@ export function payHandlers(deps: Deps) {
       case 'paid': {
         const s = r.session;
         if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
+        if (r.order.status === 'awaiting_deposit') {
+          return send(200, statusPage({ ctx: page, title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다.', extra: receipt(r.order) }));
+        }
         return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '주문이 접수되었습니다.', extra: receipt(r.order) }));
       }
       case 'not_found':
@@ -199,8 +203,17 @@ export function payHandlers(deps: Deps) {
         now: deps.clock.now(),
         recurring: recurringOf(page, q.ok ? q.amount : page.session.amount),
       });
+      // The seller fixed the e-mail: a different one is refused (the page shows it read-only; this is the server's word).
+      if (page.session.customer_email_locked && !sameEmail(values.buyerEmail, page.session.customer_email)) {
+        return renderForm(422, page, { ...values, buyerEmail: page.session.customer_email ?? '' }, { errors: { ...v.errors, buyerEmail: MESSAGES.checkout.customerEmailLocked } });
+      }
       // renderForm re-quotes, so a bad coupon is shown next to the buyer's other mistakes.
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
+      // A free trial taken before by this e-mail: said now, before the buyer registers a card (the card is checked too,
+      // once the gateway names it, in completePayment).
+      if (page.session.trial_days && (await trialAlreadyTaken(deps.db, { storeId: page.session.store_id, mode: page.session.mode, productId: page.session.product_id, email: v.attempt.buyerEmail, cardFingerprint: null }))) {
+        return renderForm(422, page, values, { banner: MESSAGES.checkout.trialAlreadyUsed });
+      }
       // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
       if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });

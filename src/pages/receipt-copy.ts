@@ -42,7 +42,7 @@ const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
 /** The last minute before an instant at 00:00 KST (23:59 of the last day). */
 const lastMinute = (end: Date): Date => new Date(end.getTime() - 60_000);
 
-const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
+const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)' };
 
 const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
   requested: '접수됨 · 판매자 확인 중',
@@ -82,7 +82,7 @@ const KO = {
     coupon: (code: string) => `쿠폰 할인 (${code})`,
     total: '결제 금액',
     refunded: '환불된 금액',
-    statuses: { paid: '결제 완료', refunded: '전액 환불', pending: '결제 대기', failed: '결제 실패', canceled: '결제 취소', partial: '부분 환불' } as Record<string, string>,
+    statuses: { paid: '결제 완료', refunded: '전액 환불', pending: '결제 대기', awaiting_deposit: '입금 대기', expired: '입금 기한 만료', failed: '결제 실패', canceled: '결제 취소', partial: '부분 환불' } as Record<string, string>,
     methodLabel: (m: string) => methodLabel(m as Parameters<typeof methodLabel>[0]),
     installment: (months: number | null) => (months === null ? '' : months === 0 ? ' (일시불)' : ` (${months}개월 할부)`),
   },
@@ -144,7 +144,7 @@ const EN: ReceiptCopy = {
     coupon: (code) => `Coupon (${code})`,
     total: 'Amount paid',
     refunded: 'Refunded',
-    statuses: { paid: 'Paid', refunded: 'Refunded in full', pending: 'Awaiting payment', failed: 'Payment failed', canceled: 'Payment canceled', partial: 'Partly refunded' },
+    statuses: { paid: 'Paid', refunded: 'Refunded in full', pending: 'Awaiting payment', awaiting_deposit: 'Awaiting your deposit', expired: 'Deposit deadline passed', failed: 'Payment failed', canceled: 'Payment canceled', partial: 'Partly refunded' },
     methodLabel: (m) => METHODS_EN[m] ?? m,
     installment: (months) => (months === null ? '' : months === 0 ? ' (single payment)' : ` (${months}-month installments)`),
   },

@@ -6,6 +6,7 @@ import type { BusinessDetailsView } from '../stores/schemas';
 import { licensesCard } from './license-keys';
 import { storeFooter } from './footer';
 import { PAY_SCRIPT } from './views';
+import { virtualAccountCard, type VirtualAccountCardInput } from './receipt-virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './receipt-copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './receipt-legal';
 
@@ -56,6 +57,8 @@ export interface ReceiptPageOptions {
   /** A message for the whole page: an error (the request was refused) or a confirmation. */
   banner?: { kind: 'error' | 'info'; text: string };
   form?: ReceiptForm;
+  /** 가상계좌 orders: the refund account on file and the refund-account form's errors (receipt-virtual-account.ts). */
+  virtualAccount?: Omit<VirtualAccountCardInput, 'order' | 'token' | 'c'>;
 }
 
 function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
@@ -165,6 +168,7 @@ export function receiptPage(p: ReceiptPageOptions): string {
     html`<div class="store"><span>${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
 ${orderCard(r, c)}
+${virtualAccountCard({ order: r.order, token: p.token, c, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}
 ${licensesCard(r.order.licenses, lang, enDay)}
 ${recurringCard(legal)}
 ${refundsCard(r, c)}

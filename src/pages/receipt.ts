@@ -5,6 +5,13 @@ import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
 import { getBusinessDetailsForOrder } from '../stores/service';
 import { COPY, langOf, type Lang } from './receipt-copy';
+import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../checkout/virtual-account';
+import { storeIdOfOrder } from './repo';
+
+const VA_DONE = {
+  ko: { deposited: '입금이 확인되어 결제가 완료되었습니다.', account: '환불 계좌를 저장했습니다.' },
+  en: { deposited: 'Your deposit arrived: the payment is complete.', account: 'Your refund account was saved.' },
+};
 
 // script-src 'self': the shared enhancement script (the license key's copy button); the page works without it.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -60,7 +67,39 @@ const receiptModule: Module = async (app, deps) => {
     // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
     const doneKey = first(q.done);
     const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? COPY[lang].done[doneKey] : undefined;
-    return send(reply, 200, receiptPage({ receipt, token, lang, business, banner: done ? { kind: 'info', text: done } : undefined }));
+    const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
+    const vaDone = doneKey === 'deposited' ? VA_DONE[lang].deposited : doneKey === 'refund-account' ? VA_DONE[lang].account : undefined;
+    const banner = done ?? vaDone;
+    return send(reply, 200, receiptPage({ receipt, token, lang, business, banner: banner ? { kind: 'info', text: banner } : undefined, virtualAccount: { refundAccount } }));
+  });
+
+  // 가상계좌, test mode: the deposit arrives (the simulator's testDeposit, then the same secret check and lookup as a
+  // real DEPOSIT_CALLBACK). Live orders answer 404: only the buyer's bank makes a live deposit.
+  app.post<Params>('/receipt/:orderId/test-deposit', opts, async (req, reply) => {
+    const b = readBody(req.body);
+    const receipt = await loadReceipt(deps, req.params.orderId, b.t);
+    if (!receipt || receipt.order.mode !== 'test' || !receipt.order.virtualAccount) return send(reply, 404, notFound(b.lang));
+    const storeId = await storeIdOfOrder(deps.db, receipt.order.id);
+    await simulateDeposit(deps, storeId!, receipt.order.id);
+    return reply.code(303).header('Location', back(req.params.orderId, b.t, 'deposited', b.lang)).send();
+  });
+
+  // 가상계좌: the buyer's refund account (validated; the number stored sealed, shown back as its last four digits).
+  app.post<Params>('/receipt/:orderId/refund-account', opts, async (req, reply) => {
+    const b = readBody(req.body);
+    const raw = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const input = { bankCode: first(raw.bankCode).slice(0, 10), accountNumber: first(raw.accountNumber).slice(0, 40), holderName: first(raw.holderName).slice(0, 100) };
+    const receipt = await loadReceipt(deps, req.params.orderId, b.t);
+    if (!receipt || !receipt.order.virtualAccount) return send(reply, 404, notFound(b.lang));
+    const v = validateRefundAccount(input);
+    if (!v.ok) {
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      const refundAccount = await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id);
+      const errors = Object.fromEntries(v.errors.map((e) => [e.field, e.message]));
+      return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, virtualAccount: { refundAccount, errors, typed: { bankCode: input.bankCode, holderName: input.holderName } } }));
+    }
+    await saveRefundAccount(deps, receipt.order.id, input);
+    return reply.code(303).header('Location', back(req.params.orderId, b.t, 'refund-account', b.lang)).send();
   });
 
   app.post<Params>('/receipt/:orderId/refund-request', opts, async (req, reply) => {

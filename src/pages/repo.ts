@@ -59,3 +59,8 @@ export function subscriptionOrders(db: Db, subscriptionIds: string[]): Promise<O
     .limit(50)
     .execute();
 }
+
+/** The store an order belongs to (the receipt page knows the order by its token only). */
+export async function storeIdOfOrder(db: Db, orderId: string): Promise<string | null> {
+  return (await db.selectFrom('orders').select('store_id').where('id', '=', orderId).executeTakeFirst())?.store_id ?? null;
+}

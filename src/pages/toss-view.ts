@@ -3,6 +3,9 @@ import { html, raw, scriptJson, type SafeHtml } from './html';
 import { layout } from './layout';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
+/** How long a virtual account waits for the deposit (Toss: validHours, at most 720; the order expires after). */
+export const VIRTUAL_ACCOUNT_VALID_HOURS = 72;
+
 export const TOSS_SDK_URL = 'https://js.tosspayments.com/v2/standard';
 
 // Toss's direct wallet codes for `card.easyPay` (flowMode DIRECT opens that wallet without the card-company list).
@@ -11,6 +14,21 @@ const EASY_PAY = { kakao_pay: 'KAKAOPAY', naver_pay: 'NAVERPAY', toss: 'TOSSPAY'
 /** The arguments of `payment.requestPayment(...)` in Toss Payments' JavaScript SDK v2 (standard payment window). */
 export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, amount: number, baseUrl: string) {
   const base = `${baseUrl}/pay/${encodeURIComponent(ctx.session.id)}/toss`;
+  const common = {
+    amount: { currency: 'KRW', value: amount },
+    orderId: ctx.session.pending_order_id,
+    orderName: ctx.product.name.slice(0, 100),
+    successUrl: `${base}/success`,
+    failUrl: `${base}/fail`,
+    customerEmail: attempt.buyerEmail,
+    customerName: attempt.buyerName,
+    customerMobilePhone: attempt.buyerPhone,
+  };
+  // 퀵계좌이체 (https://docs.tosspayments.com/sdk/v2/js#paymentrequestpayment, method TRANSFER): the window asks
+  // the buyer's bank; confirmed on /toss/success like a card. No escrow: software is delivered at once.
+  if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { useEscrow: false } };
+  // 가상계좌 (method VIRTUAL_ACCOUNT): Toss issues an account; the order waits for the deposit (DEPOSIT_CALLBACK).
+  if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };
   return {
     method: 'CARD',
     amount: { currency: 'KRW', value: amount },

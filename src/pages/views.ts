@@ -70,6 +70,14 @@ function input(name: keyof FormValues, label: string, value: string, err: string
 ${fieldError(name, err)}`;
 }
 
+/** The e-mail the seller fixed on the session (customerEmailLocked): read-only, with why; the server refuses any other. */
+function lockedEmail(email: string, err: string | undefined): SafeHtml {
+  return html`<label for="buyerEmail">이메일</label>
+<input id="buyerEmail" name="buyerEmail" value="${email}" type="email" readonly aria-readonly="true" required${invalid(err)} aria-describedby="${err ? 'buyerEmail-locked buyerEmail-err' : 'buyerEmail-locked'}">
+<p class="hint" id="buyerEmail-locked">판매자가 지정한 이메일입니다. 주문과 구독은 이 이메일로 등록됩니다.</p>
+${fieldError('buyerEmail', err)}`;
+}
+
 export interface FormPage {
   ctx: PageContext;
   price: PriceLine;
@@ -187,7 +195,9 @@ ${summary(ctx, f.price)}
     <input type="hidden" name="action" value="pay">
     <input type="hidden" name="couponCode" value="${f.price.couponCode ?? ''}">
     ${input('buyerName', '이름', values.buyerName, errors.buyerName, html` type="text" autocomplete="name" maxlength="50" required`)}
-    ${input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
+    ${ctx.session.customer_email_locked
+      ? lockedEmail(ctx.session.customer_email ?? '', errors.buyerEmail)
+      : input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
     ${input('buyerPhone', '휴대폰 번호', values.buyerPhone, errors.buyerPhone, html` type="tel" autocomplete="tel" inputmode="tel" placeholder="010-1234-5678" required`)}
 
     <fieldset class="method-set">
@@ -216,7 +226,7 @@ ${summary(ctx, f.price)}
           <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
           ${ctx.session.billing_interval ? html`<li><code>${cardGroups(TEST_CARDS.renewalDeclined)}</code> 첫 결제 승인, 이후 정기결제(갱신·플랜 변경 차액) 거절</li>` : ''}
         </ul>
-        간편결제는 승인 화면을 거칩니다.</div>`
+        간편결제와 계좌이체는 승인 화면을 거칩니다. 가상계좌는 발급 후 영수증 페이지에서 입금을 흉내 낼 수 있습니다.</div>`
         : ''}
     </div>
 
@@ -240,15 +250,15 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   const action = `/pay/${encodeURIComponent(ctx.session.id)}/approve`;
   const name = methodLabel(method as never);
   return layout(
-    { title: `${name} 결제 승인 (테스트)`, footer: footerOf(ctx) },
+    { title: `${name} ${method === 'virtual_account' ? '발급' : '결제 승인'} (테스트)`, footer: footerOf(ctx) },
     html`${header(ctx)}
 <section class="card center">
-  <h1>${name} 결제 승인</h1>
-  <p class="muted">테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.</p>
+  <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
+  <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
   <p class="big">${won(amount)}</p>
   <form method="post" action="${action}">
-    <button class="pay" type="submit" name="decision" value="approve">${name}로 ${won(amount)} 결제 승인</button>
+    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : `${name}로 ${won(amount)} 결제 승인`}</button>
     <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
   </form>
 </section>`,
@@ -314,7 +324,12 @@ function receiptLines(order: OrderView): SafeHtml {
   <dt>상품</dt><dd>${order.productName}</dd>
   ${order.coupon ? html`<dt>쿠폰 할인 (${order.coupon.code})</dt><dd class="discount">-${won(order.coupon.discountAmount)}</dd>` : ''}
   <dt>결제 수단</dt><dd>${methodLabel(order.method)}</dd>
-  <dt>결제 일시</dt><dd>${order.paidAt ? kst(new Date(order.paidAt)) : '-'}</dd>
+  ${order.virtualAccount && order.status === 'awaiting_deposit'
+    ? html`<dt>입금 은행</dt><dd id="va-bank">${order.virtualAccount.bankName}</dd>
+  <dt>계좌번호</dt><dd id="va-account">${order.virtualAccount.accountNumber}</dd>
+  <dt>예금주</dt><dd>${order.virtualAccount.holderName}</dd>
+  <dt>입금 기한</dt><dd id="va-due">${kst(new Date(order.virtualAccount.dueAt))}</dd>`
+    : html`<dt>결제 일시</dt><dd>${order.paidAt ? kst(new Date(order.paidAt)) : '-'}</dd>`}
   <dt class="total">결제 금액</dt><dd class="total">${won(order.amount)}</dd>
 </dl>`;
 }

@@ -6,7 +6,7 @@ import type { PaymentProvider } from './provider';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
-export type { PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage, GatewaySettlement, ListSettlementsInput } from './provider';
+export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage, GatewaySettlement, ListSettlementsInput } from './provider';
 export { SimulatorProvider, TEST_CARDS } from './simulator';
 export { TossProvider } from './toss';
 

@@ -34,6 +34,29 @@ export interface ConfirmResult {
   method: PaymentMethod;
   /** 할부 months the gateway approved (0 = 일시불), when it says. */
   installmentMonths?: number | null;
+  /**
+   * A 가상계좌 was issued instead of a payment (Toss: status WAITING_FOR_DEPOSIT): nothing is paid until the buyer's
+   * deposit arrives. `approvedAt` then is only when the account was issued.
+   */
+  awaitingDeposit?: VirtualAccountIssued | null;
+}
+
+/** A virtual account the gateway issued (Toss's Payment.virtualAccount and Payment.secret). */
+export interface VirtualAccountIssued {
+  bankCode: string;
+  accountNumber: string;
+  /** 예금주 the bank shows; null when the gateway does not say. */
+  holderName: string | null;
+  dueAt: Date;
+  /** What the gateway's deposit notification must carry to be believed (Toss: Payment.secret). */
+  secret: string | null;
+}
+
+/** The buyer's own account a virtual-account payment is refunded to (Toss: refundReceiveAccount of the cancel). */
+export interface RefundReceiveAccount {
+  bankCode: string;
+  accountNumber: string;
+  holderName: string;
 }
 
 export interface RefundInput {
@@ -43,6 +66,8 @@ export interface RefundInput {
   reason: string;
   /** Reused on every retry of the same refund so the gateway cancels at most once. */
   idempotencyKey: string;
+  /** A deposited 가상계좌 payment: where the money goes back (the gateway cannot send it back to a virtual account). */
+  refundReceiveAccount?: RefundReceiveAccount | null;
 }
 
 export interface RefundResult {
@@ -206,4 +231,9 @@ export interface PaymentProvider {
   listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
   /** One page of the gateway's settlement records for a range of days (reconciliation); a short page is the last. */
   listSettlements(input: ListSettlementsInput): Promise<Outcome<GatewaySettlement[]>>;
+  /**
+   * Test mode only (the simulator): makes the buyer's deposit to a virtual account arrive, answering the secret the
+   * gateway's deposit notification would carry. Absent on real gateways (the buyer's bank makes the deposit).
+   */
+  readonly testDeposit?: (paymentKey: string) => Promise<Outcome<{ secret: string | null }>>;
 }

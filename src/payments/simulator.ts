@@ -46,7 +46,10 @@ export type SimOutcome = 'success' | 'declined' | 'insufficient' | 'unknown' | '
 /** Outcomes whose payments are approved. */
 const APPROVED: ReadonlySet<SimOutcome> = new Set(['success', 'refundfail', 'refundlost']);
 
-const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss'];
+const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account'];
+
+/** How long a simulated 가상계좌 waits for its deposit (as the live page asks Toss: 72 hours). */
+export const SIM_VIRTUAL_ACCOUNT_HOURS = 72;
 
 // The binding between a payment key and its order/amount only guards against mix-ups in test mode (no money moves),
 // so a fixed key is enough and keeps payment keys valid across restarts and between server processes.
@@ -70,7 +73,7 @@ interface SimKey {
   mac: string;
 }
 
-const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
+const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss|transfer|virtual_account)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
 
 function mac(outcome: SimOutcome, method: PaymentMethod, amount: number, nonce: string, orderId: string): string {
   return createHmac('sha256', MAC_KEY).update(`${outcome}|${method}|${amount}|${nonce}|${orderId}`).digest('hex').slice(0, 24);
@@ -85,6 +88,11 @@ function parseKey(paymentKey: string): SimKey | null {
 function makeKey(outcome: SimOutcome, method: PaymentMethod, amount: number, orderId: string): string {
   const nonce = randomBytes(8).toString('hex');
   return `sim_${outcome}_${method}_${amount}_${nonce}_${mac(outcome, method, amount, nonce, orderId)}`;
+}
+
+/** A simulated 가상계좌's secret: derived from its key, so it survives restarts like the key itself. */
+function simulatedSecret(paymentKey: string): string {
+  return `ps_sim_${createHmac('sha256', MAC_KEY).update(`secret|${paymentKey}`).digest('hex').slice(0, 32)}`;
 }
 
 function boundTo(key: SimKey, orderId: string, amount: number): boolean {
@@ -145,6 +153,9 @@ export class SimulatorProvider implements PaymentProvider {
   readonly #refunds = new Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>();
   readonly #charges = new Map<string, Outcome<ConfirmResult>>();
   readonly #injected: Array<{ op: Operation; result: Injected }> = [];
+  /** 가상계좌: when each was issued, and which have been deposited (testDeposit). */
+  readonly #issued = new Map<string, Date>();
+  readonly #deposited = new Set<string>();
   /** Approvals and cancels in the order they happened, for listTransactions (this process's memory only). */
   readonly #transactions: GatewayTransaction[] = [];
 
@@ -201,9 +212,42 @@ export class SimulatorProvider implements PaymentProvider {
     }
     if (key.outcome === 'declined' || key.outcome === 'insufficient') return { status: 'failed', ...FAILURES[key.outcome] };
     if (key.outcome === 'unknown') return { status: 'unknown', message: UNKNOWN_MESSAGE };
+    if (key.method === 'virtual_account') {
+      // Like Toss's WAITING_FOR_DEPOSIT: an account is issued, nothing is paid until testDeposit (the buyer's bank).
+      const issued = this.#issued.get(input.paymentKey) ?? this.#clock.now();
+      this.#issued.set(input.paymentKey, issued);
+      return {
+        status: 'succeeded',
+        value: {
+          paymentKey: input.paymentKey,
+          approvedAt: issued,
+          method: 'virtual_account',
+          installmentMonths: null,
+          awaitingDeposit: {
+            bankCode: '88',
+            accountNumber: `9${BigInt(`0x${key.nonce}`).toString().padStart(20, '0').slice(-13)}`,
+            holderName: null,
+            dueAt: new Date(issued.getTime() + SIM_VIRTUAL_ACCOUNT_HOURS * 3600_000),
+            secret: simulatedSecret(input.paymentKey),
+          },
+        },
+      };
+    }
     const state = this.#approve(input.paymentKey, key.method, key.amount, input.orderId);
     return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null } };
   }
+
+  /**
+   * The buyer's deposit arrives (test mode's stand-in for the bank): the payment becomes approved (lookups say paid)
+   * and the answer carries the secret Toss's DEPOSIT_CALLBACK would. Remembered in this process only.
+   */
+  readonly testDeposit = async (paymentKey: string): Promise<Outcome<{ secret: string | null }>> => {
+    const key = parseKey(paymentKey);
+    if (!key || key.method !== 'virtual_account' || !APPROVED.has(key.outcome)) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '입금할 가상계좌를 찾을 수 없습니다.' };
+    this.#deposited.add(paymentKey);
+    this.#approve(paymentKey, 'virtual_account', key.amount);
+    return { status: 'succeeded', value: { secret: simulatedSecret(paymentKey) } };
+  };
 
   #approve(paymentKey: string, method: PaymentMethod, amount: number, orderId: string | null = null): PaymentState {
     let state = this.#payments.get(paymentKey);
@@ -224,6 +268,7 @@ export class SimulatorProvider implements PaymentProvider {
     const known = this.#payments.get(paymentKey);
     if (known) return known;
     const key = parseKey(paymentKey);
+    if (key?.method === 'virtual_account' && !this.#deposited.has(paymentKey)) return null;
     return key && APPROVED.has(key.outcome) ? this.#approve(paymentKey, key.method, key.amount) : null;
   }
 
@@ -243,6 +288,8 @@ export class SimulatorProvider implements PaymentProvider {
     const outcome = parseKey(input.paymentKey)?.outcome;
     let result: Outcome<RefundResult>;
     if (outcome === 'refundfail') result = { status: 'failed', code: 'NOT_CANCELABLE_PAYMENT', message: '취소할 수 없는 결제입니다.' };
+    // Like Toss: a deposited 가상계좌 goes back only to the account in refundReceiveAccount.
+    else if (state.method === 'virtual_account' && !input.refundReceiveAccount) result = { status: 'failed', code: 'INVALID_REFUND_ACCOUNT_INFO', message: '환불 계좌 정보가 필요합니다.' };
     else if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
     else if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > balance) {
       result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
@@ -280,6 +327,8 @@ export class SimulatorProvider implements PaymentProvider {
     }
     const key = parseKey(paymentKey);
     if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
+    // A 가상계좌 waits for its deposit (Toss: WAITING_FOR_DEPOSIT).
+    if (key.method === 'virtual_account' && !this.#deposited.has(paymentKey)) return { status: 'succeeded', value: { status: 'pending', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey) } };
     if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey) } };
     // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
     return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0, ...this.#identity(paymentKey) } };

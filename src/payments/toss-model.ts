@@ -13,6 +13,9 @@ export interface TossPayment {
   easyPay?: { provider?: string | null } | null;
   /** Card payments: `installmentPlanMonths` is 0 for 일시불, else the 할부 months. */
   card?: { installmentPlanMonths?: number | null } | null;
+  /** 가상계좌 (WAITING_FOR_DEPOSIT until the buyer deposits); `secret` is what DEPOSIT_CALLBACK echoes. */
+  virtualAccount?: { accountNumber?: string | null; bankCode?: string | null; customerName?: string | null; dueDate?: string | null } | null;
+  secret?: string | null;
   cancels?: Array<{ cancelAmount: number; canceledAt?: string | null; cancelReason?: string | null; cancelStatus?: string | null; transactionKey?: string | null }> | null;
 }
 
@@ -92,6 +95,10 @@ export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'>):
     const mapped = EASY_PAY[provider] ?? EASY_PAY[payment.easyPay!.provider!.replace(/\s/g, '')];
     if (mapped) return mapped;
   }
+  // Payment.method is Korean by default (계좌이체, 가상계좌; https://docs.tosspayments.com/reference#payment-객체).
+  const method = payment.method?.replace(/\s/g, '').toUpperCase();
+  if (method === '계좌이체' || method === 'TRANSFER') return 'transfer';
+  if (method === '가상계좌' || method === 'VIRTUAL_ACCOUNT' || method === 'VIRTUALACCOUNT') return 'virtual_account';
   return 'card';
 }
 

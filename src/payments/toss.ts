@@ -182,6 +182,22 @@ export class TossProvider implements PaymentProvider {
       return { status: 'failed', code: 'ORDER_MISMATCH', message: '결제사 응답의 주문 번호가 요청과 다릅니다.' };
     }
     const status = mapTossStatus(p.status);
+    // 가상계좌: confirm issues the account (WAITING_FOR_DEPOSIT) and nothing is paid until DEPOSIT_CALLBACK
+    // (https://docs.tosspayments.com/guides/learn/virtual-account-webhook).
+    if (p.status === 'WAITING_FOR_DEPOSIT' && p.virtualAccount) {
+      const dueAt = new Date(p.virtualAccount.dueDate ?? '');
+      if (!p.virtualAccount.accountNumber || !p.virtualAccount.bankCode || Number.isNaN(dueAt.getTime())) return { status: 'unknown', message: `${UNKNOWN} (가상계좌 정보 형식 오류)` };
+      return {
+        status: 'succeeded',
+        value: {
+          paymentKey: p.paymentKey,
+          approvedAt: this.#clock.now(),
+          method: 'virtual_account',
+          installmentMonths: null,
+          awaitingDeposit: { bankCode: p.virtualAccount.bankCode, accountNumber: p.virtualAccount.accountNumber, holderName: p.virtualAccount.customerName ?? null, dueAt, secret: p.secret ?? null },
+        },
+      };
+    }
     // DONE, or already (partly) canceled afterwards: either way it was approved.
     if (status !== 'paid' && status !== 'partially_canceled' && status !== 'canceled') {
       return status === 'failed'
@@ -236,6 +252,11 @@ export class TossProvider implements PaymentProvider {
     // 대신 사용해주세요", https://docs.tosspayments.com/reference#결제-취소); the Idempotency-Key below keeps a retried
     // cancel from cancelling twice, and a cancel that exceeds the balance Toss holds is refused (NOT_CANCELABLE_AMOUNT).
     const body: Record<string, unknown> = { cancelReason: tossCancelReason(input.reason), cancelAmount: input.amount };
+    // A deposited 가상계좌 goes back to the buyer's own account (https://docs.tosspayments.com/reference#결제-취소,
+    // refundReceiveAccount { bank, accountNumber, holderName }).
+    if (input.refundReceiveAccount) {
+      body.refundReceiveAccount = { bank: input.refundReceiveAccount.bankCode, accountNumber: input.refundReceiveAccount.accountNumber, holderName: input.refundReceiveAccount.holderName };
+    }
     const reply = await this.#call('POST', path, body, input.idempotencyKey);
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok') {

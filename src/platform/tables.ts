@@ -11,6 +11,8 @@ export interface StoresTable {
   /** null: the owner token was revoked and no new one issued yet. */
   owner_token_hash: string | null;
   public_contact_verified: boolean;
+  /** Whether a buyer may take a product's free trial more than once (migration 061); default false. */
+  allow_repeat_trials: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -100,6 +102,9 @@ export interface StoreTossStateTable {
   billing_keys_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   first_webhook_at: Date | null;
   last_webhook_at: Date | null;
+  /** The Toss-lookup budget's current one-minute window and the lookups spent in it (migration 060). */
+  lookup_window_start: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  lookups_used: ColumnType<number, number | undefined, number>;
 }
 
 /** See migration 035_service_public_address.sql: one row, the address the running server last started with. */

@@ -12,6 +12,8 @@ import { writeEvent } from '../platform/events';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
+import { refundAccountOf } from '../checkout/virtual-account';
+import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
 import { MESSAGES } from '../platform/messages';
@@ -85,6 +87,8 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     }
     const blockers = order ? await repo.refundBlockers(trx, order.id, input.refundRequestId ?? null) : { activeRequest: false, refundInFlight: false };
     const amount = assertRefundable({ order, amount: input.amount, ...blockers });
+    // A deposited 가상계좌 can only go back to the buyer's own account (Toss's refundReceiveAccount).
+    if (order!.method === 'virtual_account' && order!.provider_payment_key && !(await refundAccountOf(trx, deps.config.masterKey, order!.id))) throw new ApiError('REFUND_ACCOUNT_REQUIRED', { details: { receiptUrl: receiptUrl(deps.config.publicBaseUrl, order!.id, order!.receipt_token) } });
     const now = deps.clock.now();
     const id = newId('rf', deps.clock);
     const refund = await repo.insertRefund(trx, {
@@ -159,6 +163,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
       amount: refund.amount,
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
+      refundReceiveAccount: order.method === 'virtual_account' ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');

@@ -113,3 +113,9 @@ export function anyStoreId(db: Db): Promise<{ id: string } | undefined> {
 export function findStoreIdByName(db: Db, name: string): Promise<{ id: string } | undefined> {
   return db.selectFrom('stores').select('id').where('name', '=', name).orderBy('id').limit(1).executeTakeFirst();
 }
+
+/** The store's allowRepeatTrials setting (false for an unknown store: trials stay once per buyer). */
+export async function allowsRepeatTrials(db: Db, storeId: string): Promise<boolean> {
+  const row = await db.selectFrom('stores').select('allow_repeat_trials').where('id', '=', storeId).executeTakeFirst();
+  return row?.allow_repeat_trials === true;
+}

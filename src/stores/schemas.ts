@@ -33,7 +33,7 @@ export const ModeSettingsSchema = Obj(
     tossWebhookUrl: Type.String({
       description:
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
-        'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss deleted clears the subscription\'s card',
+        'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss reports deleted is checked by the next charge (Toss\'s NOT_FOUND_BILLING then clears the subscription\'s card; the webhook alone changes nothing)',
     }),
   },
   { title: 'ModeSettings' },
@@ -49,6 +49,11 @@ export const StoreSchema = Obj(
     settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
     buyerMails: BuyerMailsSchema,
     testMailRecipients: TestMailRecipientsSchema,
+    allowRepeatTrials: Type.Boolean({
+      description:
+        'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
+        'true offers the trial again to everyone.',
+    }),
   },
   { title: 'Store' },
 );
@@ -67,6 +72,7 @@ export const UpdateStoreBody = Obj({
   name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
   buyerMails: Type.Optional(BuyerMailsPatch),
   testMailRecipients: Type.Optional(TestMailRecipientsSchema),
+  allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),

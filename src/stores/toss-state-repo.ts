@@ -41,3 +41,30 @@ export async function markTossWebhookSeen(db: Db, storeId: string, mode: Mode, a
     )
     .execute();
 }
+
+/**
+ * Spends one of the store and mode's Toss lookups for the minute starting at `windowStart` (a fixed window on the
+ * service clock). Returns false when `limit` are already spent in that window: the caller waits for the next one.
+ */
+export async function spendTossLookup(db: Db, storeId: string, mode: Mode, windowStart: Date, limit: number): Promise<boolean> {
+  const row = await db
+    .insertInto('store_toss_state')
+    .values({ store_id: storeId, mode, keys_verified_at: null, first_webhook_at: null, last_webhook_at: null, lookup_window_start: windowStart, lookups_used: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['store_id', 'mode'])
+        .doUpdateSet((eb) => ({
+          lookups_used: eb
+            .case()
+            .when('store_toss_state.lookup_window_start', '=', windowStart)
+            .then(eb('store_toss_state.lookups_used', '+', 1))
+            .else(1)
+            .end(),
+          lookup_window_start: windowStart,
+        }))
+        .where((eb) => eb.or([eb('store_toss_state.lookup_window_start', 'is', null), eb('store_toss_state.lookup_window_start', '<>', windowStart), eb('store_toss_state.lookups_used', '<', limit)])),
+    )
+    .returning('lookups_used')
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -10,7 +10,8 @@ import { subscriptionView, type SubscriptionRow } from './model';
  * - `cancel_scheduled` / `cancel_unscheduled`: a period-end cancellation was scheduled / undone
  * - `payment_failed`: a renewal charge failed; `status` is `past_due`, `nextRetryAt` says when it is retried
  * - `card_updated`: the buyer registered a new card
- * - `card_removed`: the gateway deleted the billing key (Toss's BILLING_DELETED); `card` is null and renewals fail
+ * - `card_removed`: the gateway no longer holds the billing key (a charge refused with Toss's NOT_FOUND_BILLING; a
+ *   BILLING_DELETED webhook only marks the card for that charge, see card-gone.ts); `card` is null and renewals fail
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)

@@ -13,6 +13,7 @@ import * as repo from './repo';
 import type { ChargeTarget } from './tables';
 import { MESSAGES } from '../platform/messages';
 import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
+import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -186,7 +187,15 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
       outcome = { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
     }
   }
-  return recordCharge(deps, chargeId, outcome, provider?.name ?? settings.payment_provider ?? 'simulator');
+  const result = await recordCharge(deps, chargeId, outcome, provider?.name ?? settings.payment_provider ?? 'simulator');
+  // What the charge proved about the card (a BILLING_DELETED webhook is only a report; see card-gone.ts): charged, the
+  // report (if any) was false; refused because the gateway no longer holds the key, the card is gone.
+  const used = sub.billing_key_sealed;
+  if (used && Number(charge.amount) > 0) {
+    if (result.status === 'succeeded') await repo.clearCardReportedDeleted(deps.db, sub.id, used);
+    else if (result.status === 'failed' && outcome.status === 'failed' && BILLING_KEY_GONE_CODES.has(outcome.code)) await removeGoneCard(deps, sub.id, used);
+  }
+  return result;
 }
 
 export { subscriptionView };

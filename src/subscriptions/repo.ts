@@ -300,3 +300,42 @@ export async function testClockOffset(db: Db, subscriptionId: string): Promise<n
   const row = await db.selectFrom('subscriptions').select('test_clock_offset_ms').where('id', '=', subscriptionId).executeTakeFirst();
   return Number(row?.test_clock_offset_ms ?? 0);
 }
+
+/** Marks the card as reported deleted (a BILLING_DELETED webhook), if it still holds that sealed key. */
+export async function markCardReportedDeleted(db: Db, id: string, sealed: string, now: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('subscriptions')
+    .set({ card_reported_deleted_at: now })
+    .where('id', '=', id)
+    .where('billing_key_sealed', '=', sealed)
+    .where('status', '<>', 'ended')
+    .where('card_reported_deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A charge on this sealed key succeeded: a BILLING_DELETED report about it was false. */
+export async function clearCardReportedDeleted(db: Db, id: string, sealed: string): Promise<void> {
+  await db.updateTable('subscriptions').set({ card_reported_deleted_at: null }).where('id', '=', id).where('billing_key_sealed', '=', sealed).where('card_reported_deleted_at', 'is not', null).execute();
+}
+
+/** Whether a subscription of the product in this store and mode had a trial started by this e-mail (lower-cased) or card fingerprint. */
+export async function trialStartedBy(db: Db, q: { storeId: string; mode: Mode; productId: string; email: string | null; cardFingerprint: string | null }): Promise<boolean> {
+  if (!q.email && !q.cardFingerprint) return false;
+  const row = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('store_id', '=', q.storeId)
+    .where('mode', '=', q.mode)
+    .where('product_id', '=', q.productId)
+    .where('trial_ends_at', 'is not', null)
+    .where((eb) => {
+      const ors = [];
+      if (q.email) ors.push(eb(sql<string>`lower(buyer_email)`, '=', q.email));
+      if (q.cardFingerprint) ors.push(eb('trial_card_fingerprint', '=', q.cardFingerprint));
+      return eb.or(ors);
+    })
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}

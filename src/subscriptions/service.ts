@@ -81,7 +81,7 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
     const sub = await repo.lockSubscription(trx, subscriptionId);
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
-    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, card_brand: card.brand, card_last4: card.last4, updated_at: now });
+    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
     await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'card_updated', card: { brand: card.brand, last4: card.last4 } });
     return updated.status === 'past_due' ? claimRetry(trx, deps, updated, now) : null;
   });

@@ -7,6 +7,7 @@ import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from
 import { insertSubscription } from './repo';
 import { noticeIfMissed } from './price-change';
 import type { TossKeyPair } from '../platform/tables';
+import { cardFingerprint } from './trial-once';
 
 /**
  * Creates the subscription of a paid subscription checkout, inside the transaction that records its first order
@@ -64,6 +65,8 @@ export async function startSubscription(
     recurring_consent: jsonb(s.attempt?.recurringConsent ?? null),
     // A trial's first order covers the trial: its end is the first charge (the renewal at the period end).
     trial_ends_at: s.trial_days ? o.period_end! : null,
+    // The card the trial registered, to offer the product's trial once per card (see trial-once.ts).
+    trial_card_fingerprint: s.trial_days ? cardFingerprint(input.billing?.cardSummary ?? null) : null,
     created_at: now,
     updated_at: now,
   });

@@ -53,6 +53,11 @@ export interface SubscriptionsTable {
   billing_key_sealed: string | null;
   /** Which of the mode's Toss key pairs issued the billing key (migration 068): its charges and delete go to that MID. */
   toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
+  /**
+   * When a Toss BILLING_DELETED webhook named this card's billing key (migration 060); null: none. Not believed on its
+   * word: the next charge settles it (a success clears it, Toss's NOT_FOUND_BILLING removes the card).
+   */
+  card_reported_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   customer_key: string;
   latest_order_id: string | null;
   metadata: Json<Record<string, string> | null>;
@@ -66,6 +71,8 @@ export interface SubscriptionsTable {
   recurring_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** When the free trial ends and the first charge is due (migration 020); null without a trial. */
   trial_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
+  trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   /** The buyer's language for mails and the receipt link (migration 022). */
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   created_at: Timestamp;

@@ -74,6 +74,21 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     ),
   },
   {
+    type: 'order.awaiting_deposit',
+    summary: 'A 가상계좌 (virtual account) was issued; the order waits for the buyer\'s deposit',
+    description:
+      '`data` is the Order with `status` `awaiting_deposit` and `virtualAccount` `{ bankCode, bankName, accountNumber, holderName, dueAt, depositedAt: null, refundAccountSet }`. ' +
+      'Nothing is paid yet and no license is issued: tell the buyer where and by when to deposit. The deposit is announced by `order.paid` (licenses then issued, ' +
+      'the withdrawal window starting at the deposit); a due date passed without it by `order.expired`.',
+    data: OrderSchema,
+  },
+  {
+    type: 'order.expired',
+    summary: 'A 가상계좌 order\'s due date passed without the deposit',
+    description: '`data` is the Order with `status` `expired`. The unit of stock and the coupon redemption it held were given back; nothing was paid.',
+    data: OrderSchema,
+  },
+  {
     type: 'order.refunded',
     summary: 'A refund of an order succeeded (each refund, partial or full)',
     description:
@@ -106,7 +121,7 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     description:
       '`data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), ' +
       '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
-      '`card_updated` (with `card`), `card_removed` (the gateway deleted the card\'s billing key, e.g. Toss\'s `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), ' +
+      '`card_updated` (with `card`), `card_removed` (the gateway no longer holds the card\'s billing key: a charge was refused with Toss\'s `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), ' +
       '`price_change_scheduled` (the seller scheduled a new price for the subscription\'s plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer\'s consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), ' +
       '`price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). ' +
       '`trial_will_end` (a free trial\'s conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial\'s first charge itself is a `period_renewed`. ' +

@@ -86,6 +86,9 @@ test('order page after a dashboard refund shows its webhook deliveries without a
       await page.screenshot({ path: `/tmp/polish-orders-${w}.png` });
 
       // The mailbox: a stacked list on a phone (nothing wider than the screen), the mail with its "send to me".
+      // The refund just made queued its mail; the mail worker renders it (as it would within seconds) so the newest row,
+      // opened below, has its body to send.
+      await runMailOnce(t.deps, t.clock.now());
       await page.goto(`${base}/dashboard/developers/mailbox`);
       const wrap = page.locator('.table-wrap').first();
       assert.ok(await wrap.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), `the mailbox list needs no sideways scroll at ${w} px`);

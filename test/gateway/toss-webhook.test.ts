@@ -4,11 +4,12 @@ import { bearer, createTestApp, createTestStore, type TestApp, type TestStore } 
 import { updateModeSettings } from '../../src/stores/service';
 import { findTossState } from '../../src/stores/toss-state-repo';
 import { TossProvider } from '../../src/payments/toss';
-import { decryptSecret } from '../../src/platform/crypto';
 import { billingDeletedBody, cancelStatusChangedBody, paymentStatusChangedBody, startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { eventsOf, insertPaidOrder, orderRow, product, refund, refundRows } from '../refunds/factory';
 import { createProduct, createSession, owner, payPath, submitPayForm } from '../checkout/factory';
-import { createSubscriptionProduct, getSubscription, subscribe } from '../subscriptions/factory';
+import { getSubscription } from '../subscriptions/factory';
+import { createSubscriptionProduct } from '../checkout/factory';
+import { runBilling } from '../../src/subscriptions/renewal';
 
 // Toss's webhooks, end to end over HTTP: Toss (the local fake, written from Toss's documentation) changes a payment and
 // posts the documented body to the store's webhook URL; the job reads the payment back from Toss and applies it.
@@ -158,6 +159,7 @@ test('a forged webhook changes nothing: a payment key Toss does not know, a stat
   // And the real payment sent to another store's URL: that store's order book has no such order.
   await deliver(await webhookUrl(other, 'live'), paymentStatusChangedBody(claimedCancel));
   await t.deps.worker.runOnce();
+  assert.equal((await findTossState(t.db, other.storeId, 'live')).firstWebhookAt, null, 'another store\'s payment, confirmed by Toss, does not count here');
   assert.equal((await refundRows(t, orderId)).length, 0);
   assert.equal((await refundRows(t, second.orderId)).length, 0);
   assert.equal((await orderRow(t, orderId)).refunded_amount, null);
@@ -199,44 +201,95 @@ test('a checkout session still pending here whose payment Toss approved is compl
   assert.equal((await eventsOf(t, s.storeId, 'order.paid')).filter((e: any) => e.data.id === orderId).length, 1);
 });
 
-test('BILLING_DELETED clears the subscription\'s card (subscription.updated card_removed); a key no subscription holds changes nothing', async () => {
-  const plans = await createSubscriptionProduct(t, s);
-  const { subscriptionId } = await subscribe(t, s, { productId: plans.id });
-  const before = await getSubscription(t, s.key, subscriptionId);
-  assert.ok(before.card, 'subscribed with a card');
-  const row = await t.db.selectFrom('subscriptions').select('billing_key_sealed').where('id', '=', subscriptionId).executeTakeFirstOrThrow();
-  const billingKey = decryptSecret(t.deps.config.masterKey, row.billing_key_sealed!).toString('utf8');
-  const url = await webhookUrl(s, 'test');
+/** A live subscription through Toss's billing-auth flow (as test/subscriptions/toss-billing.test.ts): its billing key at the fake. */
+async function liveSubscription(): Promise<{ subscriptionId: string; billingKey: string }> {
+  const plans = await createSubscriptionProduct(t, s, { mode: 'live' });
+  const session = await createSession(t, liveKey, { productId: plans.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
+  assert.equal((await submitPayForm(t, session)).statusCode, 200);
+  const customerKey = `sub_${session.id.slice(3)}`;
+  const ok = await t.app.inject({ url: `${payPath(session)}/toss/billing-success?${new URLSearchParams({ authKey: `auth_${session.id}`, customerKey })}` });
+  assert.equal(ok.statusCode, 303, ok.body);
+  const billingKey = [...fake.billingKeys.entries()].find(([, b]) => b.customerKey === customerKey)![0];
+  return { subscriptionId: customerKey, billingKey };
+}
+const billingCharges = (billingKey: string) => fake.calls.filter((c) => c.method === 'POST' && c.path === `/v1/billing/${billingKey}`);
+const subRow = (id: string) => t.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const cardRemovals = async (id: string) => (await eventsOf(t, s.storeId, 'subscription.updated')).filter((e: any) => e.data.id === id && e.data.change.kind === 'card_removed');
 
-  await deliver(url, billingDeletedBody(`${billingKey}x`));
-  await t.deps.worker.runOnce();
-  assert.deepEqual((await getSubscription(t, s.key, subscriptionId)).card, before.card, 'an unknown key changes nothing');
+test('a forged BILLING_DELETED (Toss still holds the key) leaves the card: the next renewal charges it at Toss; a real deletion is proven by Toss\'s NOT_FOUND_BILLING on the next charge, which then removes the card', async () => {
+  const { subscriptionId, billingKey } = await liveSubscription();
+  const before = await getSubscription(t, liveKey, subscriptionId);
+  assert.deepEqual(before.card, { brand: '신한', last4: '123*' });
+  const sealed = (await subRow(subscriptionId)).billing_key_sealed;
+  const url = await webhookUrl(s, 'live');
 
+  // The forgery: the documented body with a key taken from somewhere, posted without credentials. Toss still holds it.
+  await deliver(url, billingDeletedBody(billingKey));
   await deliver(url, billingDeletedBody(billingKey));
   await t.deps.worker.runOnce();
-  const after = await getSubscription(t, s.key, subscriptionId);
-  assert.equal(after.card, null);
-  assert.equal(after.status, 'active');
-  const updates = (await eventsOf(t, s.storeId, 'subscription.updated')).filter((e: any) => e.data.id === subscriptionId);
-  assert.equal((updates.at(-1)!.data as any).change.kind, 'card_removed');
-  const cleared = await t.db.selectFrom('subscriptions').select('billing_key_sealed').where('id', '=', subscriptionId).executeTakeFirstOrThrow();
-  assert.equal(cleared.billing_key_sealed, null, 'renewals now fail with NO_BILLING_KEY and dunning asks for a new card');
+  assert.ok(fake.billingKeys.has(billingKey));
+  assert.deepEqual((await getSubscription(t, liveKey, subscriptionId)).card, before.card, 'the card stays');
+  let row = await subRow(subscriptionId);
+  assert.equal(row.billing_key_sealed, sealed);
+  assert.ok(row.card_reported_deleted_at, 'only a mark for the next charge');
+  assert.equal((await cardRemovals(subscriptionId)).length, 0, 'no card_removed event');
 
-  // Repeated: nothing more happens.
-  await deliver(url, billingDeletedBody(billingKey));
+  // The renewal charges the card at Toss; the charge proves the report false.
+  t.clock.set(new Date(new Date(before.currentPeriodEnd).getTime() + 1_000));
+  await runBilling(t.deps, t.clock.now());
+  assert.equal(billingCharges(billingKey).length, 2, 'first payment and the renewal, on the same key');
+  const renewed = await getSubscription(t, liveKey, subscriptionId);
+  assert.equal(renewed.status, 'active');
+  assert.equal(renewed.currentPeriodStart, before.currentPeriodEnd);
+  assert.deepEqual(renewed.card, before.card);
+  assert.equal((await subRow(subscriptionId)).card_reported_deleted_at, null, 'the successful charge cleared the mark');
+
+  // Toss really deletes the key (e.g. the card company's request) and says so: still only a mark, until a charge proves it.
+  fake.billingKeys.delete(billingKey);
+  await deliver(url, fake.webhook('BILLING_DELETED', billingKey));
   await t.deps.worker.runOnce();
-  assert.equal((await eventsOf(t, s.storeId, 'subscription.updated')).filter((e: any) => e.data.id === subscriptionId).length, updates.length);
+  assert.deepEqual((await getSubscription(t, liveKey, subscriptionId)).card, before.card);
+  t.clock.set(new Date(new Date(renewed.currentPeriodEnd).getTime() + 1_000));
+  await runBilling(t.deps, t.clock.now());
+  const gone = await getSubscription(t, liveKey, subscriptionId);
+  assert.equal(gone.card, null, 'NOT_FOUND_BILLING from Toss removed the card');
+  assert.equal(gone.status, 'past_due', 'dunning asks the buyer for a new card');
+  row = await subRow(subscriptionId);
+  assert.equal(row.billing_key_sealed, null);
+  assert.equal(row.card_reported_deleted_at, null);
+  assert.equal((await cardRemovals(subscriptionId)).length, 1, 'subscription.updated card_removed, once');
+  t.clock.set('2026-11-01T00:00:00.000Z');
 });
 
-test('webhooks are limited per store and mode (each costs a Toss lookup): over the limit → 429 with Retry-After, which Toss retries later', async () => {
-  const { TOSS_WEBHOOKS_PER_MINUTE } = await import('../../src/gateway/routes');
-  const store = await createTestStore(t);
-  const url = `/gateway/toss/webhook/${store.storeId}/live`;
-  const send = () => t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ eventType: 'DEPOSIT_CALLBACK', data: {} }) });
-  for (let i = 0; i < TOSS_WEBHOOKS_PER_MINUTE; i++) assert.equal((await send()).statusCode, 200);
-  const over = await send();
-  assert.equal(over.statusCode, 429, over.body);
-  assert.ok(Number(over.headers['retry-after']) >= 1);
-  // Another mode of the same store has its own allowance.
-  assert.equal((await t.app.inject({ method: 'POST', url: `/gateway/toss/webhook/${store.storeId}/test`, headers: { 'content-type': 'application/json' }, payload: '{"eventType":"DEPOSIT_CALLBACK","data":{}}' })).statusCode, 200);
+test('a flood of forged notifications is answered 200 and coalesced; lookups are budgeted per store, so Toss\'s real notification is still accepted and its lookup done', async () => {
+  const { TOSS_LOOKUPS_PER_MINUTE } = await import('../../src/gateway/webhook');
+  const f = await createTestStore(t);
+  await updateModeSettings(t.deps, f.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
+  const fp = await product(t, f, { mode: 'live' });
+  const paymentKey = `tgen_flood_${++seq}`;
+  const orderId = await insertPaidOrder(t, f.storeId, fp.id, { mode: 'live', amount: 10_000, provider: 'toss', paymentKey });
+  const toss = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl });
+  assert.equal((await toss.confirmPayment({ paymentKey, orderId, amount: 10_000, idempotencyKey: `confirm-${paymentKey}` })).status, 'succeeded');
+  const url = `/gateway/toss/webhook/${f.storeId}/live`;
+  const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/v1/payments/')).length;
+  const start = lookups();
+
+  // One forged key sent 50 times is one pending lookup.
+  for (let i = 0; i < 50; i++) await deliver(url, paymentStatusChangedBody({ ...fake.payments.get(paymentKey), paymentKey: 'tgen_forged_same' }));
+  const same = await t.db.selectFrom('jobs').select('id').where('name', '=', 'gateway.toss-webhook').where('status', '=', 'pending').where('dedupe_key', 'like', `%:${f.storeId}:live:pk:tgen_forged_same`).execute();
+  assert.equal(same.length, 1, 'coalesced');
+  // Then more distinct forgeries than a minute's lookups, and Toss's real notification last: every one answered 200.
+  for (let i = 0; i < TOSS_LOOKUPS_PER_MINUTE + 30; i++) await deliver(url, paymentStatusChangedBody({ ...fake.payments.get(paymentKey), paymentKey: `tgen_forged_${i}` }));
+  const atToss = fake.cancelAtToss(paymentKey, 10_000, '상점관리자 취소');
+  await deliver(url, paymentStatusChangedBody(atToss));
+
+  await t.deps.worker.runOnce();
+  assert.ok(lookups() - start <= TOSS_LOOKUPS_PER_MINUTE, `at most a minute's budget of Toss lookups (${lookups() - start})`);
+  // The next minute the rest are looked up, the real one among them.
+  t.clock.advance(61_000);
+  await t.deps.worker.runOnce();
+  assert.equal(lookups() - start, TOSS_LOOKUPS_PER_MINUTE + 32, 'each distinct notification looked up once');
+  const rows = await refundRows(t, orderId);
+  assert.deepEqual(rows.map((r) => [r.source, r.amount, r.status]), [['gateway', 10_000, 'succeeded']]);
+  assert.ok((await findTossState(t.db, f.storeId, 'live')).firstWebhookAt, 'the confirmed notification counts for the go-live checklist');
 });

@@ -101,6 +101,11 @@ export interface FakeToss {
   answerNext(kind: FakeTossHoldKind, error: { status: number; code: string; message: string }): void;
   /** A cancel made in Toss's merchant admin (상점관리자): changes the payment at Toss, tells our API nothing. */
   cancelAtToss(paymentKey: string, amount: number, reason?: string): any;
+  /**
+   * The buyer deposits to a 가상계좌 payment: it becomes DONE (approvedAt now, a DONE transaction), and the answer is the
+   * DEPOSIT_CALLBACK body Toss posts (`{ createdAt, secret, orderId, status, transactionKey }`).
+   */
+  deposit(paymentKey: string): { createdAt: string; secret: string; orderId: string; status: string; transactionKey: string };
   /** The body Toss posts to a registered webhook URL for this event. */
   webhook(eventType: 'PAYMENT_STATUS_CHANGED' | 'CANCEL_STATUS_CHANGED', paymentKey: string): any;
   webhook(eventType: 'BILLING_DELETED', billingKey: string): any;
@@ -203,9 +208,16 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string; customerKey?: string }) {
     const now = clock.now();
     const wallet = input.method === '카드' ? { provider: null, withCard: true } : easyPayFor(input.paymentKey);
+    // 퀵계좌이체: a key containing `transfer` is paid from the buyer's bank account (method '계좌이체', `transfer`
+    // { bankCode, settlementStatus }, no card; https://docs.tosspayments.com/reference#payment-객체 transfer).
+    const isTransfer = !wallet.provider && input.paymentKey.toLowerCase().includes('transfer');
+    // 가상계좌: a key containing `vaccount` gets an account and waits for the deposit (status WAITING_FOR_DEPOSIT,
+    // approvedAt null, `virtualAccount` and `secret` set; https://docs.tosspayments.com/reference#payment-객체,
+    // https://docs.tosspayments.com/guides/learn/virtual-account-webhook). `deposit(paymentKey)` makes it DONE.
+    const isVirtual = !wallet.provider && input.type === 'NORMAL' && input.paymentKey.toLowerCase().includes('vaccount');
     const totalAmount = mode === 'amount_mismatch' ? input.amount + 1000 : input.amount;
     const lastTransactionKey = txKey();
-    const card = wallet.withCard
+    const card = wallet.withCard && !isTransfer && !isVirtual
       ? {
           issuerCode: '41',
           acquirerCode: '41',
@@ -229,21 +241,33 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       orderId: input.orderId,
       orderName: input.orderName,
       taxExemptionAmount: 0,
-      status: 'DONE',
+      status: isVirtual ? 'WAITING_FOR_DEPOSIT' : 'DONE',
       requestedAt: kst(sessions.get(input.paymentKey)?.startedAt ?? now),
-      approvedAt: kst(now),
+      approvedAt: isVirtual ? null : kst(now),
       useEscrow: false,
       cultureExpense: false,
       card,
-      virtualAccount: null,
-      transfer: null,
+      virtualAccount: isVirtual
+        ? {
+            accountType: '일반',
+            accountNumber: `X${randomBytes(6).toString('hex').replace(/[a-f]/g, '7')}`.replace('X', '9'),
+            bankCode: '20',
+            customerName: '김구매',
+            dueDate: kst(new Date(now.getTime() + 72 * 3600_000)),
+            refundStatus: 'NONE',
+            expired: false,
+            settlementStatus: 'INCOMPLETED',
+            refundReceiveAccount: null,
+          }
+        : null,
+      transfer: isTransfer ? { bankCode: '88', settlementStatus: 'COMPLETED' } : null,
       mobilePhone: null,
       giftCertificate: null,
       cashReceipt: null,
       cashReceipts: null,
       discount: null,
       cancels: null as null | any[],
-      secret: null,
+      secret: isVirtual ? `ps_${randomBytes(12).toString('hex')}` : null,
       type: input.type,
       // A wallet's own money pays `easyPay.amount`; paid with a registered card it is 0 and `card.amount` is the total.
       easyPay: wallet.provider ? { provider: wallet.provider, amount: wallet.withCard ? 0 : totalAmount, discountAmount: 0 } : null,
@@ -258,12 +282,12 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       suppliedAmount: Math.round(totalAmount / 1.1),
       vat: totalAmount - Math.round(totalAmount / 1.1),
       taxFreeAmount: 0,
-      method: wallet.provider ? '간편결제' : '카드',
+      method: wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : isVirtual ? '가상계좌' : '카드',
       metadata: null,
     };
     // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.
     Object.defineProperty(payment, 'customerKey', { value: input.customerKey ?? null, enumerable: false });
-    recordTransaction(payment, 'DONE', totalAmount, lastTransactionKey, payment.approvedAt);
+    if (!isVirtual) recordTransaction(payment, 'DONE', totalAmount, lastTransactionKey, payment.approvedAt!);
     return payment;
   }
 
@@ -297,6 +321,16 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     }
     if (mode === 'decline') return err(403, 'NOT_CANCELABLE_PAYMENT', '취소 할 수 없는 결제 입니다.');
     if (payment.balanceAmount === 0) return err(400, 'ALREADY_CANCELED_PAYMENT', '이미 취소된 결제 입니다.');
+    // A deposited 가상계좌 is refunded to the account in refundReceiveAccount { bank, accountNumber (digits, ≤ 20), holderName (≤ 60) }
+    // ("가상계좌 결제에만 필수입니다", https://docs.tosspayments.com/reference#결제-취소).
+    if (payment.method === '가상계좌' && payment.status !== 'WAITING_FOR_DEPOSIT') {
+      const a = body.refundReceiveAccount;
+      if (!a || typeof a.bank !== 'string' || typeof a.holderName !== 'string' || a.holderName.length === 0 || a.holderName.length > 60 || typeof a.accountNumber !== 'string' || !/^[0-9]{1,20}$/.test(a.accountNumber)) {
+        return err(400, 'INVALID_REFUND_ACCOUNT_INFO', '환불 계좌번호와 예금주명이 일치하지 않습니다.');
+      }
+      if (!/^\d{2}$/.test(a.bank)) return err(400, 'INVALID_BANK', '유효하지 않은 은행입니다.');
+      payment.virtualAccount.refundReceiveAccount = { bankCode: a.bank, accountNumber: a.accountNumber, holderName: a.holderName };
+    }
     if (body.refundableAmount !== undefined && body.refundableAmount !== payment.balanceAmount) {
       return err(400, 'NOT_MATCHES_REFUNDABLE_AMOUNT', '잔액 결과가 일치하지 않습니다.');
     }
@@ -345,6 +379,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         method: '카드',
         billingKey,
         // `cardCompany` / `cardNumber` are left out: removed in API version 2024-06-01, so nothing may rely on them.
+        // `card.number` is masked as Toss masks it everywhere, first 8 digits and 3 of the last 4
+        // (https://docs.tosspayments.com/reference, Billing object; https://techchat.tosspayments.com/m/1237228930805534770).
         card: { issuerCode: '41', acquirerCode: '41', number: '43301234****123*', cardType: '신용', ownerType: '개인' },
       },
     };
@@ -607,6 +643,17 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     },
     answerNext(kind, error) {
       injected.push({ kind, error });
+    },
+    deposit(paymentKey) {
+      const payment = payments.get(paymentKey);
+      if (!payment || payment.status !== 'WAITING_FOR_DEPOSIT') throw new Error(`fake toss: no virtual account waiting: ${paymentKey}`);
+      const at = kst(clock.now());
+      payment.status = 'DONE';
+      payment.approvedAt = at;
+      payment.lastTransactionKey = txKey();
+      recordTransaction(payment, 'DONE', payment.totalAmount, payment.lastTransactionKey, at);
+      // DEPOSIT_CALLBACK (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback): no eventType.
+      return { createdAt: new Date(clock.now().getTime() + 9 * 3600_000).toISOString().replace('Z', '000'), secret: payment.secret, orderId: payment.orderId, status: 'DONE', transactionKey: payment.lastTransactionKey };
     },
     cancelAtToss(paymentKey, amount, reason = '상점관리자 취소') {
       const payment = payments.get(paymentKey);

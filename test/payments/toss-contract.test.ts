@@ -124,7 +124,7 @@ test('every fixture cites its source page and names its endpoint or event', () =
 
 test('POST /v1/payments/confirm: a Payment with every documented field; documented errors', async () => {
   const doc = fixture('confirm.json');
-  for (const key of [`tgen_card_${++seq}`, `tgen_kakaopay_${++seq}`, `tgen_tosspay_regcard_${++seq}`]) {
+  for (const key of [`tgen_card_${++seq}`, `tgen_kakaopay_${++seq}`, `tgen_tosspay_regcard_${++seq}`, `tgen_transfer_${++seq}`]) {
     const p = await confirmed(12_000, key);
     assertShape(p, doc.response.body, `confirm (${key})`);
   }
@@ -344,6 +344,26 @@ test('webhook bodies: PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_
     assert.match(body.createdAt, new RegExp(doc.createdAtPattern));
     assert.match(body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
   }
+});
+
+test('가상계좌: confirm answers WAITING_FOR_DEPOSIT with virtualAccount and secret; the deposit is DONE with a DEPOSIT_CALLBACK body as documented; a deposited one cancels only with refundReceiveAccount', async () => {
+  const p = await confirmed(12_000, `tgen_vaccount_${++seq}`);
+  assertShape(p, fixture('confirm.json').response.body, 'confirm (가상계좌)');
+  assert.equal(p.status, 'WAITING_FOR_DEPOSIT');
+  assert.equal(p.method, '가상계좌');
+  assert.equal(p.approvedAt, null);
+  assert.equal(typeof p.secret, 'string');
+  const doc = fixture('webhook-deposit-callback.json');
+  const body = fake.deposit(p.paymentKey);
+  assertShape(body, doc.body, 'webhook-deposit-callback.json');
+  assert.equal(body.secret, p.secret);
+  assert.equal(body.status, 'DONE');
+  const after = await call('GET', `/v1/payments/${p.paymentKey}`);
+  assert.equal((after.body as any).status, 'DONE');
+  assertDocumentedError(await call('POST', `/v1/payments/${p.paymentKey}/cancel`, { cancelReason: 'r', cancelAmount: 1000 }), 'cancel.json', 'INVALID_REFUND_ACCOUNT_INFO');
+  const ok = await call('POST', `/v1/payments/${p.paymentKey}/cancel`, { cancelReason: 'r', cancelAmount: 1000, refundReceiveAccount: { bank: '88', accountNumber: '110123456789', holderName: '김구매' } });
+  assert.equal(ok.status, 200);
+  assert.equal((ok.body as any).balanceAmount, 11_000);
 });
 
 test('every error the fake can answer is documented for some endpoint with the same HTTP status', () => {

@@ -161,3 +161,22 @@ test('live free trial: the page opens the card-registration window, the success 
   assert.equal(charges.length, chargesBefore + 1);
   assert.equal(charges.at(-1)!.body.amount, 9_900);
 });
+
+test('live: a second free trial of the product on the same card (Toss\'s masked card.number) under another e-mail is refused after the card registration, and nothing is charged', async () => {
+  const trial = await createSubscriptionProduct(t, s, { mode: 'live', name: '체험 한 번', plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: null, trialDays: 7 }] });
+  const first = await createSession(t, live, { productId: trial.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
+  assert.equal((await submitPayForm(t, first, { buyerEmail: 'first-trial@example.com' })).statusCode, 200);
+  assert.equal((await billingSuccess(first, { authKey: 'auth_trial_once_1', customerKey: `sub_${first.id.slice(3)}` })).statusCode, 303);
+
+  // Another address, the same card: the fake registers every card as `43301234****123*` (issuer 41, 신한), as Toss masks it.
+  const second = await createSession(t, live, { productId: trial.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
+  const page = await submitPayForm(t, second, { buyerEmail: 'other-address@example.com' });
+  assert.equal(page.statusCode, 200, 'the e-mail is new: the card window opens');
+  const chargesBefore = billingCharges().length;
+  const refused = await billingSuccess(second, { authKey: 'auth_trial_once_2', customerKey: `sub_${second.id.slice(3)}` });
+  assert.equal(refused.statusCode, 422, refused.body);
+  assert.ok(refused.body.includes('이 상품의 무료 체험은 이미 이용하셨습니다'));
+  assert.equal(billingCharges().length, chargesBefore);
+  const subs = await t.db.selectFrom('subscriptions').select('id').where('product_id', '=', trial.id).execute();
+  assert.equal(subs.length, 1, 'one trial');
+});

@@ -187,7 +187,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_ACCOUNT_REQUIRED`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["refundOrder"];
         delete?: never;
@@ -705,6 +705,70 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.awaiting_deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A 가상계좌 (virtual account) was issued; the order waits for the buyer's deposit
+         * @description `data` is the Order with `status` `awaiting_deposit` and `virtualAccount` `{ bankCode, bankName, accountNumber, holderName, dueAt, depositedAt: null, refundAccountSet }`. Nothing is paid yet and no license is issued: tell the buyer where and by when to deposit. The deposit is announced by `order.paid` (licenses then issued, the withdrawal window starting at the deposit); a due date passed without it by `order.expired`.
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_order_awaiting_deposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A 가상계좌 order's due date passed without the deposit
+         * @description `data` is the Order with `status` `expired`. The unit of stock and the coupon redemption it held were given back; nothing was paid.
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_order_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.refunded": {
         parameters: {
             query?: never;
@@ -812,7 +876,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway deleted the card's billing key, e.g. Toss's `BILLING_DELETED`; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway no longer holds the card's billing key: a charge was refused with Toss's `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -975,7 +1039,7 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_ACCOUNT_REQUIRED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
             /** @description Omitted, or one of three shapes (spec, Error body): `fields` for VALIDATION_FAILED, `required` for API_KEY_SCOPE_MISSING, a free object otherwise. */
@@ -1125,6 +1189,8 @@ export interface components {
                 email?: string;
                 phone?: string;
             };
+            /** @description true fixes `customer.email` (then required, else 400 VALIDATION_FAILED on `customer.email`) as the buyer's e-mail: the payment page shows it read-only and refuses a payment with any other e-mail, so the order and a subscription started from it belong to that address. Default false: the e-mail is only a prefill the buyer may change. Not echoed in the session (its fields are the contract's). */
+            customerEmailLocked?: boolean;
             /** @description The contract's flat map of strings, copied to the order and its `order.paid` event: at most 50 keys, each 1 to 40 characters, each value a string of at most 500 characters (lengths in Unicode code points). Anything else answers 400 METADATA_INVALID, not VALIDATION_FAILED. `null` means none. */
             metadata?: {
                 [key: string]: string;
@@ -1334,8 +1400,8 @@ export interface components {
             planId: string | null;
             billingInterval: ("monthly" | "yearly") | null;
             checkoutSessionId: string | null;
-            /** @description `pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled` */
-            status: "pending" | "paid" | "refunded" | "failed" | "canceled";
+            /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+            status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
             /** @description Amount paid (after any coupon), integer won */
             amount: number;
             /**
@@ -1343,7 +1409,7 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
-            method: "card" | "kakao_pay" | "naver_pay" | "toss";
+            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
             buyerName: string;
             buyerEmail: string;
             buyerPhone: string;
@@ -1366,6 +1432,7 @@ export interface components {
             createdAt: string;
             /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
             licenses: components["schemas"]["OrderLicense"][];
+            virtualAccount?: components["schemas"]["OrderVirtualAccount"];
             /**
              * Format: uri
              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -1418,6 +1485,26 @@ export interface components {
              */
             at: string;
             reason: string | null;
+        };
+        /** OrderVirtualAccount */
+        OrderVirtualAccount: {
+            /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+            bankCode: string;
+            /** @description The bank, in Korean (e.g. 신한) */
+            bankName: string;
+            /** @description The account the buyer deposits to */
+            accountNumber: string;
+            /** @description 예금주 shown for the account */
+            holderName: string;
+            /**
+             * Format: date-time
+             * @description Deposit deadline; the order expires after it
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            dueAt: string;
+            depositedAt: string | null;
+            /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+            refundAccountSet: boolean;
         };
         /** @description With any other code: a free object without `fields` or `required` keys, possibly empty (e.g. `retryable`). */
         OtherErrorDetails: {
@@ -2773,7 +2860,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
+            /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_ACCOUNT_REQUIRED, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5255,8 +5342,8 @@ export interface operations {
                         planId: string | null;
                         billingInterval: ("monthly" | "yearly") | null;
                         checkoutSessionId: string | null;
-                        /** @description `pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled` */
-                        status: "pending" | "paid" | "refunded" | "failed" | "canceled";
+                        /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+                        status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
                         /** @description Amount paid (after any coupon), integer won */
                         amount: number;
                         /**
@@ -5264,7 +5351,7 @@ export interface operations {
                          * @constant
                          */
                         currency: "KRW";
-                        method: "card" | "kakao_pay" | "naver_pay" | "toss";
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
                         buyerName: string;
                         buyerEmail: string;
                         buyerPhone: string;
@@ -5321,6 +5408,26 @@ export interface operations {
                             status: "active" | "pending" | "expired" | "revoked";
                             expiresAt: string | null;
                         }[];
+                        /** OrderVirtualAccount */
+                        virtualAccount?: {
+                            /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+                            bankCode: string;
+                            /** @description The bank, in Korean (e.g. 신한) */
+                            bankName: string;
+                            /** @description The account the buyer deposits to */
+                            accountNumber: string;
+                            /** @description 예금주 shown for the account */
+                            holderName: string;
+                            /**
+                             * Format: date-time
+                             * @description Deposit deadline; the order expires after it
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            dueAt: string;
+                            depositedAt: string | null;
+                            /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+                            refundAccountSet: boolean;
+                        };
                         /**
                          * Format: uri
                          * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -5329,6 +5436,308 @@ export interface operations {
                         subscriptionEvent: ("initial" | "renewal" | "difference") | null;
                         /** @description Subscription payments only: the subscription paid for */
                         subscriptionId?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_order_awaiting_deposit: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "order.awaiting_deposit";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** Order */
+                    data: {
+                        id: string;
+                        /** @description `live` 또는 `test` */
+                        mode: "live" | "test";
+                        productId: string;
+                        productName: string;
+                        planId: string | null;
+                        billingInterval: ("monthly" | "yearly") | null;
+                        checkoutSessionId: string | null;
+                        /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+                        status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
+                        /** @description Amount paid (after any coupon), integer won */
+                        amount: number;
+                        /**
+                         * @description Always `KRW`
+                         * @constant
+                         */
+                        currency: "KRW";
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                        buyerName: string;
+                        buyerEmail: string;
+                        buyerPhone: string;
+                        metadata: {
+                            [key: string]: string;
+                        } | null;
+                        coupon: {
+                            code: string;
+                            name: string;
+                            /** @description Integer Korean won */
+                            discountAmount: number;
+                            /** @description Integer Korean won */
+                            originalAmount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                        } | null;
+                        periodStart: string | null;
+                        periodEnd: string | null;
+                        paidAt: string | null;
+                        confirmedAt: string | null;
+                        refundedAt: string | null;
+                        refundedAmount: number | null;
+                        refunds: {
+                            /** @description Integer Korean won */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            reason: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+                        licenses: {
+                            /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+                            id: string;
+                            key: string | null;
+                            /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+                            status: "active" | "pending" | "expired" | "revoked";
+                            expiresAt: string | null;
+                        }[];
+                        /** OrderVirtualAccount */
+                        virtualAccount?: {
+                            /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+                            bankCode: string;
+                            /** @description The bank, in Korean (e.g. 신한) */
+                            bankName: string;
+                            /** @description The account the buyer deposits to */
+                            accountNumber: string;
+                            /** @description 예금주 shown for the account */
+                            holderName: string;
+                            /**
+                             * Format: date-time
+                             * @description Deposit deadline; the order expires after it
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            dueAt: string;
+                            depositedAt: string | null;
+                            /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+                            refundAccountSet: boolean;
+                        };
+                        /**
+                         * Format: uri
+                         * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
+                         */
+                        receiptUrl: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_order_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "order.expired";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** Order */
+                    data: {
+                        id: string;
+                        /** @description `live` 또는 `test` */
+                        mode: "live" | "test";
+                        productId: string;
+                        productName: string;
+                        planId: string | null;
+                        billingInterval: ("monthly" | "yearly") | null;
+                        checkoutSessionId: string | null;
+                        /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+                        status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
+                        /** @description Amount paid (after any coupon), integer won */
+                        amount: number;
+                        /**
+                         * @description Always `KRW`
+                         * @constant
+                         */
+                        currency: "KRW";
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                        buyerName: string;
+                        buyerEmail: string;
+                        buyerPhone: string;
+                        metadata: {
+                            [key: string]: string;
+                        } | null;
+                        coupon: {
+                            code: string;
+                            name: string;
+                            /** @description Integer Korean won */
+                            discountAmount: number;
+                            /** @description Integer Korean won */
+                            originalAmount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                        } | null;
+                        periodStart: string | null;
+                        periodEnd: string | null;
+                        paidAt: string | null;
+                        confirmedAt: string | null;
+                        refundedAt: string | null;
+                        refundedAmount: number | null;
+                        refunds: {
+                            /** @description Integer Korean won */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            at: string;
+                            reason: string | null;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601, UTC, millisecond precision
+                         * @example 2026-11-21T09:30:00.000Z
+                         */
+                        createdAt: string;
+                        /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+                        licenses: {
+                            /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+                            id: string;
+                            key: string | null;
+                            /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+                            status: "active" | "pending" | "expired" | "revoked";
+                            expiresAt: string | null;
+                        }[];
+                        /** OrderVirtualAccount */
+                        virtualAccount?: {
+                            /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+                            bankCode: string;
+                            /** @description The bank, in Korean (e.g. 신한) */
+                            bankName: string;
+                            /** @description The account the buyer deposits to */
+                            accountNumber: string;
+                            /** @description 예금주 shown for the account */
+                            holderName: string;
+                            /**
+                             * Format: date-time
+                             * @description Deposit deadline; the order expires after it
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            dueAt: string;
+                            depositedAt: string | null;
+                            /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+                            refundAccountSet: boolean;
+                        };
+                        /**
+                         * Format: uri
+                         * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
+                         */
+                        receiptUrl: string;
                     };
                 };
             };
@@ -5426,8 +5835,8 @@ export interface operations {
                             planId: string | null;
                             billingInterval: ("monthly" | "yearly") | null;
                             checkoutSessionId: string | null;
-                            /** @description `pending` (payment not finished), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled` */
-                            status: "pending" | "paid" | "refunded" | "failed" | "canceled";
+                            /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+                            status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
                             /** @description Amount paid (after any coupon), integer won */
                             amount: number;
                             /**
@@ -5435,7 +5844,7 @@ export interface operations {
                              * @constant
                              */
                             currency: "KRW";
-                            method: "card" | "kakao_pay" | "naver_pay" | "toss";
+                            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
                             buyerName: string;
                             buyerEmail: string;
                             buyerPhone: string;
@@ -5492,6 +5901,26 @@ export interface operations {
                                 status: "active" | "pending" | "expired" | "revoked";
                                 expiresAt: string | null;
                             }[];
+                            /** OrderVirtualAccount */
+                            virtualAccount?: {
+                                /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+                                bankCode: string;
+                                /** @description The bank, in Korean (e.g. 신한) */
+                                bankName: string;
+                                /** @description The account the buyer deposits to */
+                                accountNumber: string;
+                                /** @description 예금주 shown for the account */
+                                holderName: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Deposit deadline; the order expires after it
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                dueAt: string;
+                                depositedAt: string | null;
+                                /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+                                refundAccountSet: boolean;
+                            };
                             /**
                              * Format: uri
                              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).

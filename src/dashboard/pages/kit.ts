@@ -219,6 +219,8 @@ export const tr = (lang: Lang, ko: string, en: string): string => (lang === 'en'
 
 export const ORDER_STATUS_LABEL: Record<string, [string, string]> = {
   pending: ['결제 대기', 'Pending'],
+  awaiting_deposit: ['입금 대기', 'Awaiting deposit'],
+  expired: ['입금 기한 만료', 'Deposit expired'],
   paid: ['결제 완료', 'Paid'],
   refunded: ['전액 환불', 'Refunded'],
   failed: ['실패', 'Failed'],
@@ -242,7 +244,7 @@ export function labelTag(lang: Lang, labels: Record<string, [string, string]>, s
 
 export const LICENSE_STATUS_LABEL: Record<string, [string, string]> = { active: ['활성', 'Active'], pending: ['발급 대기', 'Pending'], expired: ['만료', 'Expired'], revoked: ['폐기', 'Revoked'] };
 
-export const METHOD_LABEL: Record<string, [string, string]> = { card: ['카드', 'Card'], kakao_pay: ['카카오페이', 'Kakao Pay'], naver_pay: ['네이버페이', 'Naver Pay'], toss: ['토스페이', 'Toss Pay'] };
+export const METHOD_LABEL: Record<string, [string, string]> = { card: ['카드', 'Card'], kakao_pay: ['카카오페이', 'Kakao Pay'], naver_pay: ['네이버페이', 'Naver Pay'], toss: ['토스페이', 'Toss Pay'], transfer: ['계좌이체', 'Bank transfer'], virtual_account: ['가상계좌', 'Virtual account'] };
 
 export function orderStatusTag(lang: Lang, o: { status: string; refundedAmount: number | null }): SafeHtml {
   if (o.status === 'paid' && (o.refundedAmount ?? 0) > 0) return tag(tr(lang, '부분 환불', 'Partly refunded'), '');

@@ -115,6 +115,14 @@ ${problemBox(problem)}
       [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
       [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
       [L('결제 시각', 'Paid at'), when(order.paidAt)],
+      ...(order.virtualAccount
+        ? ([
+            [L('가상계좌', 'Virtual account'), html`<span id="va-account">${order.virtualAccount.bankName} <span class="mono">${order.virtualAccount.accountNumber}</span></span><br><span class="small">${L('예금주', 'Holder')} ${order.virtualAccount.holderName}</span>`],
+            [L('입금 기한', 'Deposit due'), html`<span id="va-due">${when(order.virtualAccount.dueAt)}</span>`],
+            [L('입금 확인', 'Deposited'), order.virtualAccount.depositedAt ? when(order.virtualAccount.depositedAt) : L('입금 전', 'not yet')],
+            [L('환불 계좌', 'Refund account'), order.virtualAccount.refundAccountSet ? L('구매자가 입력함', 'given by the buyer') : L('없음 (환불 전에 구매자가 영수증 페이지에서 입력)', 'none (the buyer enters it on the receipt page before a refund)')],
+          ] as Array<[string, unknown]>)
+        : []),
       [L('쿠폰', 'Coupon'), order.coupon ? `${order.coupon.code} (−${money(ctx.lang, order.coupon.discountAmount)})` : '—'],
       [L('체크아웃 세션', 'Checkout session'), html`<span class="mono">${order.checkoutSessionId ?? '—'}</span>`],
       [

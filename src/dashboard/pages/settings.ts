@@ -3,7 +3,7 @@ import type { DashboardPage } from '.';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
-import { getBusinessDetails, getStoreView, updateBusinessDetails, updateModeSettings } from '../../stores/service';
+import { getBusinessDetails, getStoreView, updateBusinessDetails, updateModeSettings, updateStore } from '../../stores/service';
 import type { BusinessDetailsInput } from '../../stores/schemas';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog } from '../i18n';
@@ -54,7 +54,10 @@ const m = catalog(
     billingSecretUnset: '자동결제 시크릿 키가 없습니다 (구독도 위의 키를 씁니다).',
     billingSecretClear: '저장된 자동결제 시크릿 키 지우기',
     webhookUrl: '토스 웹훅 URL',
-    webhookUrlHint: '토스페이먼츠 개발자센터의 웹훅 메뉴에 이 모드의 키로 이 주소를 등록하고 PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED, BILLING_DELETED 이벤트를 선택하세요. 상점관리자에서 한 취소가 여기 환불(출처: 결제대행사)로 기록되고, 토스가 삭제한 빌링키는 구독의 카드에서 지워집니다.',
+    webhookUrlHint: '토스페이먼츠 개발자센터의 웹훅 메뉴에 이 모드의 키로 이 주소를 등록하고 PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED, BILLING_DELETED 이벤트를 선택하세요. 상점관리자에서 한 취소가 여기 환불(출처: 결제대행사)로 기록되고, 토스가 삭제했다고 알린 빌링키는 다음 결제에서 확인되면 구독의 카드에서 지워집니다.',
+    trials: '무료 체험',
+    allowRepeatTrials: '같은 구매자에게 무료 체험을 다시 제공 (이메일·카드가 같아도)',
+    trialsHint: '끄면(기본) 상품의 무료 체험은 구매자(이메일·카드)마다 한 번이며, 두 번째 신청은 결제 페이지에서 거절되고 결제되지 않습니다. 모든 모드에 적용됩니다.',
     saved: '저장했습니다.',
     refundPolicy: '환불 정책 기본값',
     refundPolicyNote: '환불 정책은 상품마다 설정합니다 (상품 편집 화면). 상점 전체 기본값은 없습니다.',
@@ -98,7 +101,10 @@ const m = catalog(
     billingSecretUnset: 'No 자동결제 secret key (subscriptions use the keys above).',
     billingSecretClear: 'Remove the stored 자동결제 secret key',
     webhookUrl: 'Toss webhook URL',
-    webhookUrlHint: 'Register this address in the Webhook menu of Toss\'s developer center, for this mode\'s keys, with the events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED. Cancels made in Toss\'s merchant admin are then recorded here as refunds (source: gateway), and a billing key Toss deleted is cleared from its subscription.',
+    webhookUrlHint: 'Register this address in the Webhook menu of Toss\'s developer center, for this mode\'s keys, with the events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED. Cancels made in Toss\'s merchant admin are then recorded here as refunds (source: gateway), and a billing key Toss reports deleted is cleared from its subscription once the next charge confirms it.',
+    trials: 'Free trials',
+    allowRepeatTrials: 'Offer a free trial again to the same buyer (same e-mail or card)',
+    trialsHint: 'Off (the default): a product\'s free trial is once per buyer (e-mail and card); a second one is refused on the payment page and nothing is charged. Applies to both modes.',
     saved: 'Saved.',
     refundPolicy: 'Refund policy defaults',
     refundPolicyNote: 'Refund policies are set per product (product editor). The store has no store-wide default.',
@@ -193,6 +199,13 @@ ${s.tossBillingSecretKeySet ? html`<label class="method"><input type="checkbox" 
 <p class="hint" id="twh-hint">${t('webhookUrlHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
 </form>
+<form class="card" method="post" action="/dashboard/settings/trials" aria-labelledby="tr-h">
+${csrfField(ctx)}
+<h2 id="tr-h">${t('trials')}</h2>
+<label class="method"><input type="checkbox" name="allowRepeatTrials" value="1"${store.allowRepeatTrials ? html` checked` : ''} aria-describedby="tr-hint" data-testid="allow-repeat-trials"> ${t('allowRepeatTrials')}</label>
+<p class="hint" id="tr-hint">${t('trialsHint')}</p>
+<p><button type="submit" class="primary">${t('save')}</button></p>
+</form>
 <section class="card" aria-labelledby="rp-h"><h2 id="rp-h">${t('refundPolicy')}</h2><p class="muted">${t('refundPolicyNote')}</p></section>`;
   return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/settings' }, body, status);
 }
@@ -250,6 +263,16 @@ const settingsPage: DashboardPage = async (app, deps) => {
       const returnUrlDomains = lines(req.body, 'returnUrlDomains');
       const view = await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { returnUrlDomains });
       await auditAction(deps.db, deps, req, { action: 'settings.return_urls_updated', target: { type: 'store', id: ctx.member.storeId }, details: { returnUrlDomains: view.settings[ctx.mode].returnUrlDomains } });
+      return { ok: m(ctx.lang, 'saved') };
+    });
+  });
+
+  app.post('/dashboard/settings/trials', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      const allowRepeatTrials = field(req.body, 'allowRepeatTrials') === '1';
+      await updateStore(deps, ctx.member.storeId, { allowRepeatTrials });
+      await auditAction(deps.db, deps, req, { action: 'settings.trials_updated', mode: null, target: { type: 'store', id: ctx.member.storeId }, details: { allowRepeatTrials } });
       return { ok: m(ctx.lang, 'saved') };
     });
   });
