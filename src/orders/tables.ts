@@ -1,5 +1,5 @@
 import type { ColumnType, RawBuilder } from 'kysely';
-import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from './terms';
 import type { PaymentMethod } from '../payments/method';
 
@@ -43,6 +43,8 @@ export interface OrdersTable {
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   provider: 'simulator' | 'toss';
   provider_payment_key: string | null;
+  /** Which of the mode's Toss key pairs took the payment (migration 068): its cancels and lookups go to that MID. */
+  toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
   subscription_id: string | null;
   subscription_event: 'initial' | 'renewal' | 'difference' | null;
   settlement_id: string | null;

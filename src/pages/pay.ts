@@ -162,7 +162,7 @@ export function payHandlers(deps: Deps) {
   }
 
   async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null, firstChargeByBillingKey = false) {
-    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, tossKeyPair: page.tossKeyPair, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
     return renderResult(page, values, r);
   }
 

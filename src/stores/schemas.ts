@@ -23,6 +23,12 @@ export const ModeSettingsSchema = Obj(
     }),
     tossClientKey: Nullable(Type.String()),
     tossSecretKeySet: Type.Boolean({ description: 'Whether a Toss secret key is stored (it is never returned)' }),
+    tossBillingClientKey: Nullable(Type.String(), {
+      description:
+        'Client key of the 자동결제 (billing) MID, when Toss contracted automatic payments under a MID of their own. With this pair set, ' +
+        'subscriptions (card registration, billing key issue, renewals, card change) use it and one-time payments keep the first pair',
+    }),
+    tossBillingSecretKeySet: Type.Boolean({ description: 'Whether the 자동결제 MID\'s secret key is stored (it is never returned)' }),
     checkoutConfigured: Type.Boolean(),
     tossWebhookUrl: Type.String({
       description:
@@ -90,6 +96,10 @@ export const UpdateModeSettingsBody = Obj({
   paymentProvider: Type.Optional(Nullable(Type.Union([Type.Literal('simulator'), Type.Literal('toss')]))),
   tossClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   tossSecretKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  tossBillingClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Client key of the 자동결제 (billing) MID; null removes it' }))),
+  tossBillingSecretKey: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Secret key of the 자동결제 (billing) MID, checked and stored like `tossSecretKey`; null removes it' })),
+  ),
 }, { title: 'UpdateModeSettingsRequest' });
 
 export const ApiKeySchema = Obj(

@@ -129,13 +129,15 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     coupon_id: null,
     period_start: charge.kind === 'renewal' ? charge.period_start : own,
     period_end: charge.period_end,
-    // The subscription's own time: under a test clock the order is paid when the simulated renewal happens.
-    paid_at: own,
+    // The subscription's own time: under a test clock the order is paid when the simulated renewal happens. A Toss
+    // charge is paid when Toss approved it (Payment.approvedAt), the day its ledger has it (issue 32).
+    paid_at: providerName === 'toss' && Number(charge.amount) > 0 ? result.approvedAt : own,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
     provider: providerName,
     provider_payment_key: result.paymentKey || null,
+    toss_key_pair: sub.toss_key_pair,
     subscription_id: sub.id,
     subscription_event: event,
     settlement_id: null,

@@ -168,7 +168,8 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   const sub = await repo.getSubscription(deps.db, charge.subscription_id);
   if (!sub) throw new Error(`subscription ${charge.subscription_id} of charge ${chargeId} is gone`);
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
-  const provider = providerFor(deps, settings);
+  // Charged under the MID that issued the billing key (issue 32: the 자동결제 MID when it did).
+  const provider = providerFor(deps, settings, sub.toss_key_pair);
   let outcome: Outcome<ConfirmResult>;
   if (sub.status === 'ended' && Number(charge.unknown_attempts) === 0) {
     // Ended after the charge was claimed and before the gateway was ever asked (a withdrawal refunded meanwhile,

@@ -1,6 +1,6 @@
 // Kysely table types of the subscriptions module (composed into DB in src/db/types.ts). See migration 008_subscriptions.sql.
 import type { ColumnType, Generated, RawBuilder } from 'kysely';
-import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from '../orders/terms';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
@@ -51,6 +51,8 @@ export interface SubscriptionsTable {
   card_brand: string | null;
   card_last4: string | null;
   billing_key_sealed: string | null;
+  /** Which of the mode's Toss key pairs issued the billing key (migration 068): its charges and delete go to that MID. */
+  toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
   /**
    * When a Toss BILLING_DELETED webhook named this card's billing key (migration 060); null: none. Not believed on its
    * word: the next charge settles it (a success clears it, Toss's NOT_FOUND_BILLING removes the card).
