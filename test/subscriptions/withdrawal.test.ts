@@ -5,6 +5,7 @@ import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
 import { file, act, getRequest, getOrder } from '../refund-requests/helpers';
 import { undoScheduledCancel } from '../../src/subscriptions/cancel';
+import { acceptOffer } from '../../src/subscriptions/plan-offers';
 
 // Issue 29, item 1 and 3: a subscription's state follows the money. Each test first reproduced the defect the issue
 // reports (through the HTTP API and the subscription's test clock), then passes with the fix.
@@ -167,8 +168,10 @@ async function upgradedYearly() {
   const p = await createSubscriptionProduct(t, s, { plans: PLANS, refundPolicy: { clawbackDisclosed: true } });
   const sub = await subscribe(t, s, { productId: p.id, interval: 'yearly' });
   await advanceTo(sub.subscriptionId, kst('2027-04-20T10:00:00'));
+  // The seller's upgrade is an offer the buyer accepts (a dearer change needs their consent), which runs it then.
   const changed = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${sub.subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'yearly' } });
   assert.equal(changed.statusCode, 200, changed.body);
+  assert.equal((await acceptOffer(t.deps, sub.subscriptionId, changed.json().offer.id)).timing, 'now');
   const difference = await t.db.selectFrom('orders').select(['id', 'amount']).where('subscription_id', '=', sub.subscriptionId).where('id', '!=', sub.orderId).executeTakeFirstOrThrow();
   await advanceTo(sub.subscriptionId, kst('2027-04-22T10:00:00'));
   return { ...sub, differenceId: difference.id };
