@@ -15,7 +15,8 @@ export const LINGER_BYTES = 16 * 1024 * 1024;
 export function lingerAfterAnswer(req: IncomingMessage, limits: { ms?: number; bytes?: number } = {}): void {
   if (req.complete) return;
   const socket = req.socket as Socket & { destroySoon?: () => void };
-  if (!socket || socket.destroyed) return;
+  // An injected request (light-my-request, the tests' app.inject) has a stand-in socket with nothing to linger on.
+  if (!socket || socket.destroyed || typeof socket.destroy !== 'function') return;
   let read = 0;
   let timer: NodeJS.Timeout | null = null;
   const done = () => {
