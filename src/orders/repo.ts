@@ -2,7 +2,7 @@ import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
 import type { Selectable } from 'kysely';
-import type { OrderStatus, OrderVirtualAccountsTable } from './tables';
+import type { OrderCashReceiptsTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { LicenseRow } from '../licenses/repo';
 
@@ -121,5 +121,12 @@ export async function licensesOf(db: Db, orders: Array<Pick<OrderRow, 'id' | 'su
 export async function virtualAccountsOf(db: Db, orderIds: string[]) {
   if (!orderIds.length) return new Map<string, Selectable<OrderVirtualAccountsTable>>();
   const rows = await db.selectFrom('order_virtual_accounts').selectAll().where('order_id', 'in', orderIds).execute();
+  return new Map(rows.map((r) => [r.order_id, r]));
+}
+
+/** The 현금영수증 of these orders (one query; none asked when the list is empty). */
+export async function cashReceiptsOf(db: Db, orderIds: string[]) {
+  if (!orderIds.length) return new Map<string, Selectable<OrderCashReceiptsTable>>();
+  const rows = await db.selectFrom('order_cash_receipts').selectAll().where('order_id', 'in', orderIds).execute();
   return new Map(rows.map((r) => [r.order_id, r]));
 }
