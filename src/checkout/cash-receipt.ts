@@ -2,6 +2,22 @@ import type { Db } from '../db';
 import type { CashReceiptIssued } from '../payments/provider';
 import type { CheckoutAttempt } from './tables';
 import type { OrderRow } from '../orders/model';
+import { cashReceiptMandatory } from '../stores/repo';
+
+/** 현금영수증 의무발행: from this amount a cash-type sale is issued one whatever the buyer chose (조세특례제한법 시행령 §121-3). */
+export const CASH_RECEIPT_MANDATORY_MIN_AMOUNT = 100_000;
+/** The National Tax Service's number for a self-issued (자진발급) 현금영수증 when the buyer gives none: 010-000-1234. */
+export const NTS_SELF_ISSUE_NUMBER = '0100001234';
+
+/**
+ * The law for a 현금영수증 의무발행업종 store (stores.cash_receipt_mandatory): a 계좌이체 / 가상계좌 sale of 100,000원 or
+ * more without the buyer's own 현금영수증 gets one as 소득공제 to the NTS self-issue number. Other sales are unchanged.
+ */
+export async function withMandatoryCashReceipt(db: Db, storeId: string, attempt: CheckoutAttempt, amount: number): Promise<CheckoutAttempt> {
+  if (attempt.cashReceipt || (attempt.method !== 'transfer' && attempt.method !== 'virtual_account') || amount < CASH_RECEIPT_MANDATORY_MIN_AMOUNT) return attempt;
+  if (!(await cashReceiptMandatory(db, storeId))) return attempt;
+  return { ...attempt, cashReceipt: { type: '소득공제', identity: NTS_SELF_ISSUE_NUMBER, requestedBy: 'mandatory' } };
+}
 
 /**
  * 현금영수증 kept with the order (table order_cash_receipts, migration 071): what the buyer asked for at the payment,

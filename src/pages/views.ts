@@ -344,7 +344,7 @@ const CASH_RECEIPT_STATUS: Record<NonNullable<OrderView['cashReceipt']>['status'
 
 /** The order's 현금영수증: type, to whom, its number and Toss's receipt link. */
 export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>): SafeHtml {
-  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급' : c.identity})` : ''} · <span id="cash-receipt-status">${CASH_RECEIPT_STATUS[c.status]}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
+  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급번호 010-000-1234' : c.identity})` : ''} · <span id="cash-receipt-status">${CASH_RECEIPT_STATUS[c.status]}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
 }
 
 function receiptLines(order: OrderView): SafeHtml {

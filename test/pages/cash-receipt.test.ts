@@ -123,3 +123,29 @@ test('live: a 가상계좌 keeps the buyer\'s choice as requested until the depo
   assert.equal(order.cashReceipt.issueNumber, null);
   assert.match(await receiptOf(order), /입금 확인 후 발급/);
 });
+
+test('의무발행업종: from 100,000원 a 계좌이체 without the buyer\'s 현금영수증 is issued one to the NTS self-issue number; below, or when off, none', async () => {
+  const big = await createProduct(t, s, { price: 120_000, stock: 5 });
+  const payTransfer = async (productId: string) => {
+    const session = await createSession(t, s.key, { productId, successUrl: 'https://example.com/ok' });
+    const submitted = await submitPayForm(t, session, { method: 'transfer', cashReceiptType: 'none' });
+    assert.equal(submitted.statusCode, 303, submitted.body);
+    const approved = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
+    const orderId = new URL(String(approved.headers.location)).searchParams.get('order_id')!;
+    return (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+  };
+  // Off (the default): the buyer's "none" stands.
+  assert.equal((await payTransfer(big.id)).cashReceipt, undefined);
+  const on = await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: { ...bearer(s.ownerToken), 'content-type': 'application/json' }, payload: { cashReceiptMandatory: true } });
+  assert.equal(on.statusCode, 200, on.body);
+  assert.equal(on.json().cashReceiptMandatory, true);
+  const order = await payTransfer(big.id);
+  assert.equal(order.cashReceipt.type, '소득공제');
+  assert.equal(order.cashReceipt.requestedBy, 'mandatory');
+  assert.equal(order.cashReceipt.status, 'issued');
+  assert.equal(order.cashReceipt.amount, 120_000);
+  assert.match(await receiptOf(order), /국세청 자진발급번호 010-000-1234/);
+  // Below 100,000원 the law asks nothing.
+  assert.equal((await payTransfer(testProduct.id)).cashReceipt, undefined);
+  await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: { ...bearer(s.ownerToken), 'content-type': 'application/json' }, payload: { cashReceiptMandatory: false } });
+});
