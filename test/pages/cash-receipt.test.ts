@@ -149,3 +149,25 @@ test('의무발행업종: from 100,000원 a 계좌이체 without the buyer\'s �
   assert.equal((await payTransfer(testProduct.id)).cashReceipt, undefined);
   await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: { ...bearer(s.ownerToken), 'content-type': 'application/json' }, payload: { cashReceiptMandatory: false } });
 });
+
+test('refunds reduce and then cancel the 현금영수증 (Toss cancels it with the payment); the receipt page says so', async () => {
+  const session = await createSession(t, live, { productId: liveProduct.id, successUrl: 'https://example.com/ok' });
+  const orderId = (await t.db.selectFrom('checkout_sessions').select('pending_order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).pending_order_id;
+  await submitPayForm(t, session, { method: 'transfer', cashReceiptType: 'income', cashReceiptNumber: '010-2222-3333' });
+  const paymentKey = 'tpk_transfer_cash_refund';
+  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '소득공제' } });
+  const res = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '33000' })}` });
+  assert.equal(res.statusCode, 303, res.body);
+  const refund = (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/refund`, headers: { ...bearer(live), 'content-type': 'application/json', 'idempotency-key': `r-${JSON.stringify(body)}` }, payload: body });
+  const part = await refund({ amount: 13_000, reason: '부분 환불' });
+  assert.equal(part.statusCode, 200, part.body);
+  assert.equal(part.json().order.cashReceipt.status, 'partially_canceled');
+  assert.equal(part.json().order.cashReceipt.amount, 20_000);
+  assert.equal(fake.payments.get(paymentKey).cashReceipt.amount, 20_000, "Toss's receipt covers what is left too");
+  assert.match(await receiptOf(part.json().order), /환불 금액만큼 부분 취소됨/);
+  const rest = await refund({ reason: '전액 환불' });
+  assert.equal(rest.statusCode, 200, rest.body);
+  assert.equal(rest.json().order.cashReceipt.status, 'canceled');
+  assert.equal(rest.json().order.cashReceipt.amount, 0);
+  assert.match(await receiptOf(rest.json().order), /취소됨 \(전액 환불\)/);
+});

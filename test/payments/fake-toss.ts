@@ -335,6 +335,14 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   function applyCancel(payment: any, cancelAmount: number, cancelReason: string): void {
     payment.balanceAmount -= cancelAmount;
     payment.status = payment.balanceAmount === 0 ? 'CANCELED' : 'PARTIAL_CANCELED';
+    // The 현금영수증 goes with the cancel: a CANCEL entry in cashReceipts for the canceled amount, and cashReceipt covers
+    // what is left ("결제 및 부분 취소 건에 대한 현금영수증을 담고 있습니다", Payment.cashReceipts,
+    // https://docs.tosspayments.com/reference#payment-객체; https://docs.tosspayments.com/common/apis/cash-receipt).
+    if (payment.cashReceipt) {
+      const first = payment.cashReceipts[0];
+      payment.cashReceipts.push({ ...first, receiptKey: `cr_${randomBytes(10).toString('hex')}`, transactionType: 'CANCEL', amount: cancelAmount, requestedAt: kst(clock.now()) });
+      payment.cashReceipt = { ...payment.cashReceipt, amount: payment.balanceAmount };
+    }
     const transactionKey = txKey();
     const canceledAt = kst(clock.now());
     payment.lastTransactionKey = transactionKey;
