@@ -122,6 +122,31 @@ test('live: a 가상계좌 keeps the buyer\'s choice as requested until the depo
   assert.equal(order.cashReceipt.status, 'requested');
   assert.equal(order.cashReceipt.issueNumber, null);
   assert.match(await receiptOf(order), /입금 확인 후 발급/);
+  // The deposit: Toss issues the receipt then; our lookup after DEPOSIT_CALLBACK records it.
+  const callback = fake.deposit(paymentKey);
+  assert.equal((await t.app.inject({ method: 'POST', url: `/gateway/toss/webhook/${s.storeId}/live`, payload: callback as any })).statusCode, 200);
+  await t.deps.worker.runOnce();
+  const paid = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(live) })).json();
+  assert.equal(paid.status, 'paid');
+  assert.equal(paid.cashReceipt.status, 'issued');
+  assert.equal(paid.cashReceipt.issueNumber, fake.payments.get(paymentKey).cashReceipt.issueNumber);
+  assert.equal(paid.cashReceipt.receiptUrl, fake.payments.get(paymentKey).cashReceipt.receiptUrl);
+});
+
+test('test mode: a 가상계좌 with 지출증빙 gets its simulated receipt at the (test) deposit', async () => {
+  const session = await createSession(t, s.key, { productId: testProduct.id, successUrl: 'https://example.com/ok' });
+  await submitPayForm(t, session, { method: 'virtual_account', cashReceiptType: 'expense', cashReceiptNumber: '1234567890' });
+  const approved = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
+  const orderId = new URL(String(approved.headers.location)).searchParams.get('order_id')!;
+  let order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+  assert.equal(order.cashReceipt.status, 'requested');
+  const dep = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/test-deposit`, headers: bearer(s.ownerToken) });
+  assert.ok(dep.statusCode < 300, dep.body);
+  order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+  assert.equal(order.status, 'paid');
+  assert.equal(order.cashReceipt.type, '지출증빙');
+  assert.equal(order.cashReceipt.status, 'issued');
+  assert.match(order.cashReceipt.issueNumber, /^T\d{8}$/);
 });
 
 test('의무발행업종: from 100,000원 a 계좌이체 without the buyer\'s 현금영수증 is issued one to the NTS self-issue number; below, or when off, none', async () => {

@@ -581,6 +581,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       payment.approvedAt = at;
       payment.lastTransactionKey = txKey();
       recordTransaction(payment, 'DONE', payment.totalAmount, payment.lastTransactionKey, at);
+      if (payment.cashReceiptType) issueCashReceipt(payment);
       // DEPOSIT_CALLBACK (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback): no eventType.
       return { createdAt: new Date(clock.now().getTime() + 9 * 3600_000).toISOString().replace('Z', '000'), secret: payment.secret, orderId: payment.orderId, status: 'DONE', transactionKey: payment.lastTransactionKey };
     },
