@@ -28,8 +28,9 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY docs ./docs
-# The embedded database (when DATABASE_URL is unset) and its generated master key live in /data, owned by `node`.
-RUN mkdir -p /data && chown node:node /data
+# The embedded database (when DATABASE_URL is unset) and its generated master key live in /data, owned by `node`
+# and closed to everyone else (the service also closes it at start, with a warning, if it finds it open).
+RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 VOLUME ["/data"]
 USER node
 EXPOSE 3000

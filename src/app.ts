@@ -1,3 +1,4 @@
+import { LOG_REDACT_PATHS } from './platform/redact';
 import type { FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,17 +15,8 @@ import { op } from './platform/http/route';
 import { Type } from '@sinclair/typebox';
 import { consoleAuditHook } from './audit/console-hook';
 
-export const REDACT = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'headers.authorization',
-  '*.secret',
-  '*.password',
-  '*.key',
-  '*.ownerToken',
-  '*.smtpUrl',
-];
+/** pino's redaction paths: src/platform/redact.ts holds the one list of what counts as secret. */
+export const REDACT = LOG_REDACT_PATHS;
 
 /**
  * The Fastify app, assembled in a visible order: the server and its parsers → metrics → the OpenAPI generator → the

@@ -1,11 +1,12 @@
-import { loadConfig } from './config';
+import { loadConfig, readMasterKey } from './config';
 import { registerMailHook } from './mail/module';
 import { createDemo, demoBanner } from './demo';
 import { startCommand, workerCommand } from './serve';
 import { setupBanner, setupStore } from './setup';
 import { resolvePublicAddress } from './platform/public-address';
 import { openDatabase } from './db';
-import { backupEmbedded, backupPostgres, masterKeyAvailable, POSTGRES_BACKUP_HELP, readBackup, restoreEmbedded, writeBackup } from './db/backup';
+import { verifyMasterKey } from './db/master-key-check';
+import { backupEmbedded, backupPostgres, POSTGRES_BACKUP_HELP, readBackup, restoreEmbedded, writeBackup } from './db/backup';
 import { join } from 'node:path';
 import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
 import { systemClock } from './platform/clock';
@@ -82,6 +83,7 @@ async function withDb<T>(fn: (deps: { db: any; clock: typeof systemClock; config
   registerMailHook();
   try {
     await database.migrate();
+    await verifyMasterKey(database.db, config.masterKey);
     // Links these commands send or print point where the server really is (its recorded address), not at a guess.
     config.publicBaseUrl = (await resolvePublicAddress(database.db, process.env, config.publicBaseUrl)).url;
     return await fn({ db: database.db, clock: systemClock, config });
@@ -210,16 +212,20 @@ export async function main(argv: string[]): Promise<void> {
       }
       // Without the key that sealed them, the restored secrets (gateway and webhook secrets, license keys) are unreadable,
       // and a start would generate a new master.key: refuse instead.
-      if (!masterKeyAvailable(env, dataDir)) {
+      const masterKey = readMasterKey(env, dataDir);
+      if (!masterKey) {
         throw new Error(
           `restore needs the master key of the backed-up database: set MASTER_KEY, or copy its master.key into ${dataDir} (DATA_DIR), then run restore again`,
         );
       }
-      const res = await restoreEmbedded(dataDir, readBackup(file));
+      // The backup carries its key check value: a restore under another key is refused (and changes nothing).
+      const res = await restoreEmbedded(dataDir, readBackup(file), masterKey);
       process.stdout.write(
         `restored ${file} into ${join(dataDir, 'pglite')} (${res.migrations} migrations recorded; newer ones are applied at the next start)\n` +
           (res.movedAside ? `the previous database was moved to ${res.movedAside}\n` : '') +
-          `It reads its secrets with the master key in ${env.MASTER_KEY ? 'MASTER_KEY' : join(dataDir, 'master.key')}: it must be the one in use when the backup was taken.\n`,
+          (res.keyChecked
+            ? `the master key in ${env.MASTER_KEY ? 'MASTER_KEY' : join(dataDir, 'master.key')} matches the backup's key check value\n`
+            : `It reads its secrets with the master key in ${env.MASTER_KEY ? 'MASTER_KEY' : join(dataDir, 'master.key')}: it must be the one in use when the backup was taken (this backup holds no key check value or sealed secret to check it against).\n`),
       );
       return;
     }

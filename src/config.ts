@@ -44,6 +44,13 @@ export interface Config {
   bodyLimitBytes: number;
   /** Operator token that may create stores through the seller console API. Unset: only the CLI creates stores. */
   adminToken: string | null;
+  /**
+   * Bearer token a scraper sends to `GET /metrics` (METRICS_TOKEN). Unset with no METRICS_LISTEN: /metrics answers
+   * only requests from this machine that came through no proxy (see src/platform/http/metrics.ts).
+   */
+  metricsToken: string | null;
+  /** A listener of its own for /metrics only (METRICS_LISTEN, `host:port`; a bare port binds 127.0.0.1). */
+  metricsListen: { host: string; port: number } | null;
   /** 32-byte key that encrypts stored secrets (license signing keys, gateway secrets). */
   masterKey: Buffer;
   apiKeyGraceHours: number;
@@ -239,13 +246,20 @@ function parsePorts(raw: string | undefined, name: string): number[] {
   return [...new Set(list.map(Number))];
 }
 
-function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
+/** The master key at hand without generating one: MASTER_KEY, else DATA_DIR/master.key; null when neither is there. */
+export function readMasterKey(env: Env, dataDir: string): Buffer | null {
   const raw = env.MASTER_KEY;
   if (raw) {
     const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
     if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
     return key;
   }
+  const file = join(dataDir, 'master.key');
+  return existsSync(file) ? Buffer.from(readFileSync(file, 'utf8').trim(), 'hex') : null;
+}
+
+function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
+  if (env.MASTER_KEY) return readMasterKey(env, dataDir)!;
   if (!persist) {
     // Secrets sealed under a per-process random key would be unreadable after a restart or by a second process.
     throw new Error('MASTER_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64)');
@@ -253,10 +267,26 @@ function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
   // Embedded mode convenience: keep a generated key beside the database so restarts can decrypt.
   const file = join(dataDir, 'master.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only, like everything in it (src/db/data-dir.ts).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
   return key;
+}
+
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (!raw) return null;
+  if (raw.length < 16 || /\s/.test(raw)) throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)');
+  return raw;
+}
+
+function metricsListen(raw: string | undefined): { host: string; port: number } | null {
+  if (!raw) return null;
+  const m = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(raw.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) throw new Error(`METRICS_LISTEN must be host:port or a port (bound to 127.0.0.1), got "${raw}"`);
+  return { host: m[1] || '127.0.0.1', port };
 }
 
 function logFormat(env: Env): 'json' | 'pretty' {
@@ -289,6 +319,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     adminToken: env.ADMIN_TOKEN || null,
+    metricsToken: metricsToken(env),
+    metricsListen: metricsListen(env.METRICS_LISTEN),
     masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env, dataDir, !databaseUrl)),
     apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),

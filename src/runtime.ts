@@ -5,7 +5,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db';
 import { serveControlSocket } from './db/backup';
+import { verifyMasterKey } from './db/master-key-check';
 import { systemClock, type Clock } from './platform/clock';
+import { calendarCoverage, calendarWarning } from './platform/calendar';
 import { Worker } from './jobs/worker';
 import { buildApp, REDACT } from './app';
 import type { App, AppDeps, Lifecycle } from './deps';
@@ -38,10 +40,10 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
           options: {
             colorize: true,
             translateTime: 'SYS:HH:MM:ss',
-            ignore: 'pid,hostname,method,url,status,ms',
-            // One line per entry; a request reads `GET /v1/products 200 3.1ms`.
+            ignore: 'pid,hostname,method,route,status,ms',
+            // One line per entry; a request reads `GET /v1/products/:id 200 3.1ms` (its route, never the raw URL).
             singleLine: true,
-            messageFormat: '{msg}{if method} {method} {url} {status} {ms}ms{end}',
+            messageFormat: '{msg}{if method} {method} {route} {status} {ms}ms{end}',
           },
         }),
       );
@@ -69,11 +71,21 @@ export interface Runtime {
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
 export async function createRuntime(config: Config, opts: { clock?: Clock; log?: FastifyBaseLogger; database?: Database } = {}): Promise<Runtime> {
   const log = (opts.log ?? createLogger(config.logLevel, config.logFormat)) as FastifyBaseLogger;
-  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements }));
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, directUrl: config.databaseDirectUrl, preparedStatements: config.databasePreparedStatements, warn: (m) => log.warn(m) }));
   const applied = await database.migrate();
   // With several processes starting together exactly one applies the migrations (the others wait on its lock).
   if (applied.length) log.info({ applied, pid: process.pid }, `migrations applied: ${applied.join(', ')}`);
+  // A key other than the one the stored secrets were sealed with is refused before anything is sealed under it.
+  try {
+    await verifyMasterKey(database.db, config.masterKey);
+  } catch (e) {
+    if (!opts.database) await database.close();
+    throw e;
+  }
   const clock = opts.clock ?? systemClock;
+  // Business days (withdrawal windows, statutory auto-approvals) need the holidays of the coming year.
+  const calendarShort = calendarWarning(clock.now());
+  if (calendarShort) log.warn({ coverage: calendarCoverage() }, calendarShort);
   // ioredis is loaded only when REDIS_URL is set (resident memory in every process otherwise).
   const redis = config.redisUrl ? await openRedis(config.redisUrl, config.redisKeyPrefix) : null;
   redis?.on('error', (err) => log.warn({ err: err.message }, 'redis error'));

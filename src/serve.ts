@@ -3,6 +3,7 @@ import { createRuntime } from './runtime';
 import { createDemoIfEmpty, demoBanner, demoRestartBanner, findDemoStore, hasAnyStore } from './demo';
 import { recordPublicAddress } from './platform/public-address';
 import { NO_STORE_LOG, noStoreBanner } from './setup';
+import { serveMetricsListener } from './platform/http/metrics';
 
 /**
  * `commerce start` and `commerce worker`: the long-running processes. Each stops gracefully on SIGTERM and SIGINT
@@ -32,6 +33,10 @@ export async function startCommand(args: string[]): Promise<void> {
     now: rt.deps.clock.now(),
   });
   log.info({ url, database: rt.deps.database.kind }, 'commerce api listening');
+  if (config.metricsListen) {
+    const metrics = await serveMetricsListener(config, rt.app.metricsRegistry);
+    log.info({ host: config.metricsListen.host, port: metrics.port }, 'metrics listening (METRICS_LISTEN)');
+  }
   // An empty database (PostgreSQL, or the embedded one with --no-demo): say what to run next.
   if (!created && !(await hasAnyStore(rt.deps))) {
     process.stdout.write(noStoreBanner(rt.deps.database.kind, url) + '\n');

@@ -16,6 +16,7 @@
  */
 import { register } from 'node:module';
 import { installTracing, type SpanAttributes } from './platform/telemetry';
+import { redactSpanAttributes } from './platform/redact';
 
 export const tracingConfigured = (env: NodeJS.ProcessEnv): boolean => Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true';
 
@@ -52,7 +53,21 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const sampler = env.OTEL_TRACES_SAMPLER?.startsWith('parentbased_') || !env.OTEL_TRACES_SAMPLER ? new ParentBasedSampler({ root }) : root;
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...(delay > 0 ? { scheduledDelayMillis: delay } : {}) });
-  const provider = new TracerProvider({ resource, sampler, spanProcessors: [processor] });
+  // Redaction at the source (issue 30): before a span ends, and so before any exporter sees it, its URL attributes
+  // name the route template and its query values and credential headers are gone (src/platform/redact.ts).
+  const redacting = {
+    onStart: () => {},
+    onEnding(span: { kind: number; name: string; attributes: Record<string, unknown>; updateName(n: string): unknown }) {
+      const kind = span.kind === api.SpanKind.SERVER ? 'server' : span.kind === api.SpanKind.CLIENT ? 'client' : 'internal';
+      if (kind === 'internal' && !Object.keys(span.attributes).some((k) => k.startsWith('url.') || k.startsWith('http.'))) return;
+      const name = redactSpanAttributes(kind, span.attributes, span.name);
+      if (name !== span.name) span.updateName(name);
+    },
+    onEnd: () => {},
+    forceFlush: async () => {},
+    shutdown: async () => {},
+  };
+  const provider = new TracerProvider({ resource, sampler, spanProcessors: [redacting as any, processor] });
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   api.trace.setGlobalTracerProvider(provider);

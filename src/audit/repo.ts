@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db';
 import { TOTAL_COUNT } from '../platform/http/pagination';
-import type { AuditLogTable } from '../dashboard/tables';
+import type { AuditLogTable } from './tables';
 
 /** Audit-log queries. Every function takes the executor, so a write joins the transaction of the change it records. */
 

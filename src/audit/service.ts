@@ -5,7 +5,7 @@ import type { Clock } from '../platform/clock';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { listPage, type PageParams } from '../platform/http/pagination';
-import type { AuditActorKind, AuditLogTable } from '../dashboard/tables';
+import type { AuditActorKind, AuditLogTable } from './tables';
 import * as repo from './repo';
 
 export interface AuditActor {

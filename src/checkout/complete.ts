@@ -32,6 +32,7 @@ import {
   markSessionCompleted,
 } from './complete-repo';
 import { MESSAGES } from '../platform/messages';
+import type { TossKeyPair } from '../platform/tables';
 import { recordVirtualAccount } from './virtual-account';
 import { recordCashReceipt } from './cash-receipt';
 
@@ -60,6 +61,8 @@ export interface CompleteInput {
   sessionId: string;
   attempt: CheckoutAttempt;
   provider: PaymentProvider;
+  /** Which of the mode's Toss key pairs `provider` signs with (default the first): recorded on the order and subscription. */
+  tossKeyPair?: TossKeyPair;
   /** From SimulatorProvider.authorize or Toss's success redirect; null only for a 0-won payment (nothing to charge). */
   paymentKey: string | null;
   /** The amount the buyer was shown / the gateway window charged; refused unless it equals the session amount after coupon. */
@@ -241,6 +244,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         stockReserved: true,
         startedAt: now.toISOString(),
         billing,
+        ...(input.provider.name === 'toss' ? { tossKeyPair: input.tossKeyPair ?? 'payments' } : {}),
         terms: termsOfProduct(product, s.plan_id),
       };
       await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));
@@ -316,13 +320,16 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     period_start: isSubscription ? now : null,
     // A free trial's first order is its 0-won trial period; the first charge is the renewal at its end.
     period_end: isSubscription ? (s.trial_days ? trialEnd(now, s.trial_days) : periodEnd(now, s.billing_interval!)) : null,
-    // Our clock, not the gateway's approvedAt: every business time in the service comes from one clock.
-    paid_at: awaiting ? null : now,
+    // A Toss payment is paid when Toss approved it (Payment.approvedAt): recorded a moment later, after midnight KST,
+    // it would otherwise fall on another day than in Toss's ledger and its reconciliation (issue 32). The simulator
+    // and a 0-won order take our clock; a 가상계좌 waiting for its deposit is not paid yet.
+    paid_at: awaiting ? null : p.provider === 'toss' && p.amount > 0 ? result.approvedAt : now,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
     provider: p.provider,
     provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
+    toss_key_pair: p.tossKeyPair ?? 'payments',
     installment_months: result.installmentMonths ?? null,
     terms: p.terms ?? termsOfProduct(await findProductStatus(trx, s.product_id), s.plan_id),
     subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
@@ -342,7 +349,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order: waiting };
   }
   // The subscription starts in the same transaction as its first order: both exist, or neither.
-  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null }) : null;
+  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null, tossKeyPair: p.tossKeyPair ?? 'payments' }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);
   await issueLicensesForOrder(trx, deps, row.id);
   // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).

@@ -1,16 +1,18 @@
+import { bidiMessage, hasBidiControl } from '../platform/text';
 import type { Selectable } from 'kysely';
 import { ApiError } from '../platform/errors';
 import type { CheckoutSessionsTable } from './tables';
 import type { CheckoutSessionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
+import { METADATA_LIMITS } from './limits';
+
+export { METADATA_LIMITS };
 
 export type SessionRow = Selectable<CheckoutSessionsTable>;
 
 export const SESSION_TTL_MS = 30 * 60_000;
 /** How long one payment attempt may hold the session before another may start (a crashed attempt's lock runs out). */
 export const ATTEMPT_LOCK_MS = 2 * 60_000;
-
-export const METADATA_LIMITS = { maxKeys: 50, maxKeyLength: 40, maxValueLength: 500 } as const;
 
 /** `expired` is never stored: an open session is expired from `expires_at` on, whether or not anything swept it. */
 export function sessionStatus(s: Pick<SessionRow, 'status' | 'expires_at'>, now: Date): 'open' | 'completed' | 'expired' {
@@ -54,6 +56,8 @@ export function checkMetadata(value: unknown): Record<string, string> | null {
     if (k.length < 1 || codePoints(k) > METADATA_LIMITS.maxKeyLength) throw refuse(MESSAGES.checkout.metadataKeyLength(METADATA_LIMITS.maxKeyLength));
     if (typeof v !== 'string') throw refuse(MESSAGES.checkout.metadataValueNotString(k.slice(0, 40)));
     if (codePoints(v) > METADATA_LIMITS.maxValueLength) throw refuse(MESSAGES.checkout.metadataValueTooLong(METADATA_LIMITS.maxValueLength, k.slice(0, 40)));
+    // Shown to the seller (dashboard, order) and copied to the order: no reordering controls, like every other field.
+    if (hasBidiControl(k) || hasBidiControl(v)) throw refuse(bidiMessage('metadata의 키와 값'));
     out[k] = v;
   }
   return out;

@@ -29,7 +29,8 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
   if (!s || s.status === 'completed' || s.payment?.state !== 'unknown') return 'nothing';
   const p = s.payment;
   const settings = await getModeSettings(deps.db, s.store_id, s.mode);
-  const provider = providerFor(deps, settings.raw);
+  // The MID the attempt was made under (a subscription's may be the 자동결제 pair's): its payment is only known there.
+  const provider = providerFor(deps, settings.raw, p.tossKeyPair ?? 'payments');
   if (!provider || provider.name !== p.provider) throw new Error(`session ${s.id}: payment provider ${p.provider} is no longer configured`);
 
   if (isBillingCharge(p.paymentKey) && p.billing) {

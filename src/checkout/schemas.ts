@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CheckedByService, DateTime, ModeSchema, Nullable, Obj, StringMap } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
-import { METADATA_LIMITS } from './model';
+import { METADATA_LIMITS } from './limits';
 import { PlainText, EmailText } from '../platform/text';
 
 export const CheckoutSessionStatusSchema = Type.Union([Type.Literal('open'), Type.Literal('completed'), Type.Literal('expired')], {

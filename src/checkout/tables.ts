@@ -1,6 +1,7 @@
 import type { ColumnType } from 'kysely';
-import type { Json, Mode, Timestamp } from '../platform/tables';
-import type { OrderCoupon, PaymentMethod } from '../orders/tables';
+import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
+import type { OrderCoupon } from '../orders/tables';
+import type { PaymentMethod } from '../payments/method';
 import type { SaleTerms } from '../orders/terms';
 
 /** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */
@@ -49,6 +50,11 @@ export interface PaymentInFlight {
    * the master key), so the order and its subscription can be recorded with it even by reconciliation after a crash.
    */
   billing?: { keySealed: string; cardSummary: string | null } | null;
+  /**
+   * Which of the mode's Toss key pairs this payment (and its billing key) is made under (issue 32): the order and the
+   * subscription are recorded with it, and reconciliation asks that MID. Absent on older attempts: 'payments'.
+   */
+  tossKeyPair?: TossKeyPair;
   /**
    * The product's refund terms and list prices when the buyer submitted the payment (what the page showed them): the
    * order is recorded with these even when reconciliation records it after a product edit. Absent on attempts

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { UNMATCHED_ROUTE } from '../platform/redact';
 import { createRequire } from 'node:module';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -101,7 +102,7 @@ const dashboardModule: Module = async (app, deps) => {
       title = frameText(lang, 'error.title');
       message = frameText(lang, 'error.server');
     }
-    if (status !== 500) req.log.info({ code, status, url: req.url }, 'dashboard request refused');
+    if (status !== 500) req.log.info({ code, status, route: req.routeOptions.url ?? UNMATCHED_ROUTE }, 'dashboard request refused');
     if (req.dashboard) return sendPage(reply, req.dashboard, { title }, html`<div class="card" role="alert" data-testid="error"><p>${message}</p><p><a href="/dashboard">${frameText(lang, 'back.home')}</a></p></div>`, status);
     return reply.code(status).type('text/html; charset=utf-8').send(bareError(lang, title, message));
   });

@@ -1,4 +1,4 @@
-// Kysely table types of the dashboard and the audit log (migration 012_dashboard.sql; second factors: 050).
+// Kysely table types of the dashboard (migration 012_dashboard.sql; second factors: 050). The audit log's table is audit's own (../audit/tables.ts).
 import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp } from '../platform/tables';
 
@@ -32,28 +32,9 @@ export interface DashboardSessionsTable {
   second_factor_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export type AuditActorKind = 'member' | 'owner_token' | 'operator';
-
-export interface AuditLogTable {
-  id: string;
-  store_id: string;
-  mode: Mode | null;
-  actor_kind: AuditActorKind;
-  actor_id: string | null;
-  actor_name: string | null;
-  action: string;
-  target_type: string | null;
-  target_id: string | null;
-  details: Json<Record<string, unknown>>;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: Timestamp;
-}
-
 export interface DashboardTables extends SecondFactorTables {
   store_members: StoreMembersTable;
   dashboard_sessions: DashboardSessionsTable;
-  audit_log: AuditLogTable;
 }
 
 export type TwoFactorPolicy = 'none' | 'admins' | 'everyone';

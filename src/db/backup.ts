@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Database } from './index';
 import { lockDataDir, openPGlite, DataDirLockedError } from './index';
+import { closeTree, keepOwnerOnly, ownerOnlyUmask } from './data-dir';
+import { checkMasterKey } from './master-key-check';
 
 /**
  * Backups of the embedded database (`commerce backup` / `commerce restore`).
@@ -127,9 +129,11 @@ export async function backupEmbedded(dataDir: string): Promise<{ bytes: Buffer; 
  * Restores a backup into `dataDir`: refuses while a process holds the directory, moves the current database aside
  * (DATA_DIR/pglite.before-restore-<time>), unpacks the backup, and checks that it opens. Returns where the old one went.
  */
-export async function restoreEmbedded(dataDir: string, backup: Buffer): Promise<{ movedAside: string | null; migrations: number }> {
+export async function restoreEmbedded(dataDir: string, backup: Buffer, masterKey: Buffer): Promise<{ movedAside: string | null; migrations: number; keyChecked: boolean }> {
   if (backup.length < 2 || backup[0] !== 0x1f || backup[1] !== 0x8b) throw new Error('not a backup made by `commerce backup` (expected a gzipped tarball)');
-  mkdirSync(dataDir, { recursive: true });
+  // Owner-only, whatever the umask: the restored files are the database's (src/db/data-dir.ts).
+  ownerOnlyUmask();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   let release: () => void;
   try {
     release = lockDataDir(dataDir);
@@ -146,13 +150,23 @@ export async function restoreEmbedded(dataDir: string, backup: Buffer): Promise<
       movedAside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(dir, movedAside);
     }
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const { PGlite } = await import('@electric-sql/pglite');
     const pg = new PGlite(dir, { loadDataDir: new Blob([new Uint8Array(backup)]) });
     try {
       await pg.waitReady;
+      keepOwnerOnly(pg);
       const { rows } = await pg.query<{ n: number }>('select count(*)::int as n from schema_migrations');
-      return { movedAside, migrations: rows[0].n };
+      // The backup's key check value (or a secret sealed in it) against the master key at hand.
+      const key = await checkMasterKey(async (text) => (await pg.query<Record<string, unknown>>(text)).rows, masterKey);
+      if (key === 'mismatch') {
+        throw new Error(
+          'restore refused: the master key at hand (MASTER_KEY or DATA_DIR/master.key) is not the key of this backup, so its secrets (Toss secret keys, ' +
+            'webhook secrets, billing keys, license keys) could not be read. Set MASTER_KEY to the key in use when the backup was taken (or copy its master.key ' +
+            'into DATA_DIR), then run restore again. Nothing was changed.',
+        );
+      }
+      return { movedAside, migrations: rows[0].n, keyChecked: key === 'match' };
     } finally {
       await pg.close();
     }
@@ -166,12 +180,8 @@ export async function restoreEmbedded(dataDir: string, backup: Buffer): Promise<
     throw e;
   } finally {
     release();
+    closeTree(dataDir);
   }
-}
-
-/** Whether a master key for `dataDir` is at hand (MASTER_KEY, or the file the embedded mode generated). */
-export function masterKeyAvailable(env: Record<string, string | undefined>, dataDir: string): boolean {
-  return !!env.MASTER_KEY || existsSync(join(dataDir, 'master.key'));
 }
 
 /** PostgreSQL: `pg_dump --format=custom` when pg_dump is installed. Returns false when it is not. */
@@ -198,6 +208,8 @@ export function readBackup(file: string): Buffer {
 /** Writes a backup file through a temporary name, so a half-written file never carries the final name. */
 export function writeBackup(file: string, bytes: Buffer): void {
   const tmp = `${file}.partial`;
+  // Owner-only whatever the umask (a file left by an earlier attempt keeps its mode otherwise).
   writeFileSync(tmp, bytes, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
   renameSync(tmp, file);
 }

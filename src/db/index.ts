@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect, ScrubbingDialect } from './pglite-dialect';
 import { preparedPool } from './prepared';
 import { createDataDirApart, PGLITE_MEMORY_PARAMS } from './pglite-init';
+import { closeDataDir, closeTree, keepOwnerOnly, ownerOnlyUmask } from './data-dir';
 import { WriteWatch, type TableWrite } from './write-watch';
 import type { DB } from './types';
 
@@ -215,11 +216,17 @@ export function useBaselineWasmCompiler(): void {
  * `loadDataDir` starts it from a tarball made by PGlite's dumpDataDir instead of an empty cluster (the
  * test runner makes one migrated template per run: PGlite's initdb costs seconds of CPU, loading the copy a fraction).
  */
-export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob; warn?: (message: string) => void } = {}): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // The database lives in a subdirectory: the data directory also holds other files (the generated master key).
   const dir = join(dataDir, 'pglite');
-  if (!inMemory) mkdirSync(dir, { recursive: true });
+  if (!inMemory) {
+    // Owner-only before PGlite writes anything (it leaves file modes to the umask): see data-dir.ts.
+    ownerOnlyUmask();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const warning = closeDataDir(dataDir);
+    if (warning) (opts.warn ?? ((m: string) => process.stderr.write(`WARNING: ${m}\n`)))(warning);
+  }
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
   if (!inMemory) {
     try {
@@ -242,6 +249,11 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob } =
       startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_PARAMS],
     });
     await pglite.waitReady;
+    if (!inMemory) {
+      // What initdb (run apart) and the start wrote with modes of their own is closed now; later modes stay closed.
+      keepOwnerOnly(pglite);
+      closeTree(dataDir);
+    }
   } catch (e) {
     unlock();
     throw e;
@@ -443,9 +455,9 @@ export async function notify(executor: Db, channel: string, payload: string): Pr
 }
 
 export async function openDatabase(
-  opts: { databaseUrl: string | null; dataDir: string; poolSize?: number } & PostgresOptions,
+  opts: { databaseUrl: string | null; dataDir: string; poolSize?: number; warn?: (message: string) => void } & PostgresOptions,
 ): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, opts) : openPGlite(opts.dataDir);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize, opts) : openPGlite(opts.dataDir, { warn: opts.warn });
 }
 
 /** Writes a JS value into a jsonb column the same way on both drivers. */

@@ -8,6 +8,7 @@ import type { RefundsTables } from '../refunds/tables';
 import type { SubscriptionsTables } from '../subscriptions/tables';
 import type { CancelPortalTables } from '../subscriptions/cancel-tables';
 import type { DashboardTables } from '../dashboard/tables';
+import type { AuditTables } from '../audit/tables';
 import type { StoresTables } from '../stores/tables';
 import type { ReconciliationTables } from '../reconciliation/tables';
 import type { MailTables } from '../mail/tables';
@@ -24,6 +25,7 @@ export interface DB
     SubscriptionsTables,
     CancelPortalTables,
     DashboardTables,
+    AuditTables,
     StoresTables,
     ReconciliationTables,
     MailTables {}

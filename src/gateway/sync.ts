@@ -61,18 +61,21 @@ export async function syncTossPayment(deps: Deps, input: SyncTossInput): Promise
   const settings = await getModeSettings(deps.db, input.storeId, input.mode);
   const provider = providerFor(deps, settings.raw);
   if (!provider || provider.name !== 'toss') return { kind: 'not_toss' };
+  // A mode may hold a second pair for its 자동결제 MID (issue 32): a payment unknown under the first is asked there too.
+  const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
 
-  let look: Outcome<PaymentLookup>;
-  try {
-    look = paymentKey ? await provider.lookupPayment(paymentKey) : await provider.lookupPaymentByOrderId(orderId!);
-  } catch (err) {
-    throw new SyncRetryLater(`Toss lookup threw: ${err instanceof Error ? err.message : String(err)}`);
+  let look: Outcome<PaymentLookup> = { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '' };
+  for (const p of billing ? [provider, billing] : [provider]) {
+    try {
+      look = paymentKey ? await p.lookupPayment(paymentKey) : await p.lookupPaymentByOrderId(orderId!);
+    } catch (err) {
+      throw new SyncRetryLater(`Toss lookup threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (look.status === 'unknown') throw new SyncRetryLater(`Toss lookup unknown: ${look.message}`);
+    if (look.status === 'succeeded') break;
+    if (!NOT_FOUND_CODES.has(look.code)) throw new SyncRetryLater(`Toss lookup failed: ${look.code}`);
   }
-  if (look.status === 'unknown') throw new SyncRetryLater(`Toss lookup unknown: ${look.message}`);
-  if (look.status === 'failed') {
-    if (NOT_FOUND_CODES.has(look.code)) return { kind: 'not_found' };
-    throw new SyncRetryLater(`Toss lookup failed: ${look.code}`);
-  }
+  if (look.status === 'failed') return { kind: 'not_found' };
   const payment = look.value;
   if ((paymentKey && payment.paymentKey !== paymentKey) || (orderId && payment.orderId !== orderId) || !payment.orderId) return { kind: 'mismatch' };
 

@@ -11,7 +11,8 @@ import { getSubscription, insertPortalSession } from '../subscriptions/repo';
 import { subscriptionView } from '../subscriptions/model';
 import { portalUrl } from '../subscriptions/portal';
 import type { MailKind } from './kinds';
-import { renderMail, type RenderedMail } from './render';
+import { renderMail, type RenderInput, type RenderedMail } from './render';
+import type { SaleTerms } from '../orders/terms';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
@@ -37,7 +38,24 @@ export const KEY_WAIT_MS = 30 * 60_000;
 /** Portal links in mails open the portal for 7 days (the API's portal sessions last an hour: a mail is read later). */
 export const MAIL_PORTAL_TTL_MS = 7 * 24 * 3_600_000;
 
-const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled']);
+const PORTAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['payment_failed', 'renewal_upcoming', 'trial_will_end', 'price_change_scheduled', 'plan_change_offered']);
+
+/**
+ * How long a mail's portal link opens: MAIL_PORTAL_TTL_MS, or until the answer's deadline when the mail asks for
+ * one later (a plan-change offer's `deadline`, a price change's `decideBy`, a long trial's end), converted from the
+ * subscription's clock to the service's.
+ */
+export function mailPortalExpiry(kind: MailKind, change: Record<string, unknown> | undefined, offsetMs: number, now: Date): Date {
+  const base = now.getTime() + MAIL_PORTAL_TTL_MS;
+  const deadline =
+    kind === 'plan_change_offered' ? change?.deadline
+    : kind === 'price_change_scheduled' ? change?.decideBy
+    : kind === 'trial_will_end' ? change?.trialEndsAt
+    : kind === 'renewal_upcoming' ? change?.renewsAt
+    : null;
+  const t = typeof deadline === 'string' ? new Date(deadline).getTime() - offsetMs : NaN;
+  return new Date(Number.isFinite(t) && t > base ? t : base);
+}
 const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmation', 'subscription_started', 'renewal_receipt']);
 
 /** Reads what the mail shows as it is now, and renders it. */
@@ -69,14 +87,24 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
       return_url: null,
       token_hash: sha256Hex(token),
       csrf_secret: randomBase62(32),
-      expires_at: new Date(now.getTime() + MAIL_PORTAL_TTL_MS),
+      expires_at: mailPortalExpiry(kind, d.change as Record<string, unknown> | undefined, Number(subRow.test_clock_offset_ms), now),
       created_at: now,
     });
     portal = portalUrl(deps.config.publicBaseUrl, token);
   }
   // The buyer's language: a subscription's (renewals and every subscription mail), else the order's; Korean by default.
   const lang = subRow ? subRow.locale : orderId ? await repo.localeOfOrder(deps.db, orderId) : 'ko';
+  // What the order was sold under (its terms, the plan's name), for the contract notes of 제13조②.
+  let sold: RenderInput['sold'] = null;
+  if (ORDER_KINDS.has(kind) && orderId) {
+    const o = await deps.db.selectFrom('orders').select(['terms', 'product_id', 'plan_id']).where('id', '=', orderId).executeTakeFirst();
+    if (o) {
+      const plans = o.plan_id ? ((await deps.db.selectFrom('products').select('plans').where('id', '=', o.product_id).executeTakeFirst())?.plans ?? []) : [];
+      sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: plans.find((p) => p.id === o.plan_id)?.name ?? null };
+    }
+  }
   const mail = renderMail({
+    sold,
     kind,
     lang,
     data: d,

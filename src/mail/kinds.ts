@@ -16,6 +16,7 @@ export const MAIL_KINDS = [
   'trial_will_end',
   'price_change_scheduled',
   'price_change_accepted',
+  'plan_change_offered',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -36,6 +37,7 @@ export const MAIL_KIND_TRIGGERS: Record<MailKind, string> = {
   trial_will_end: '`subscription.updated` with `change.kind` `trial_will_end`',
   price_change_scheduled: '`subscription.updated` with `change.kind` `price_change_scheduled`',
   price_change_accepted: '`subscription.updated` with `change.kind` `price_change_accepted`',
+  plan_change_offered: '`subscription.updated` with `change.kind` `plan_change_offered` (a seller\'s dearer plan change awaiting the buyer\'s consent)',
 };
 
 /** The kind an event asks for, or null (no mail). Refund requests name no buyer: the hook looks the order up. */
@@ -64,10 +66,13 @@ export function mailKindOf(type: string, data: Record<string, unknown>): MailKin
           return 'payment_failed';
         case 'cancel_scheduled':
           return 'cancellation_confirmed';
+        case 'price_change_scheduled':
+          // Agreed to on the payment page (the subscription-started mail quotes that consent): nothing to ask.
+          return 'acceptedAt' in change && change.acceptedAt ? null : change.kind;
         case 'renewal_upcoming':
         case 'trial_will_end':
-        case 'price_change_scheduled':
         case 'price_change_accepted':
+        case 'plan_change_offered':
           return change.kind;
         default:
           return null;

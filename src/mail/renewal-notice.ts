@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps';
 import { lockSubscription } from '../subscriptions/repo';
 import { writeSubscriptionUpdated } from '../subscriptions/events';
 import * as repo from './repo';
+import { openDecisions } from '../subscriptions/price-change-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -23,8 +24,18 @@ export async function runRenewalNoticesOnce(deps: Deps, now: Date): Promise<numb
         // Changed meanwhile (canceled, renewed, ended): the next scan sees it as it is now.
         if (!sub || sub.status !== 'active' || sub.cancel_at_period_end || sub.billing_interval !== 'yearly' || sub.current_period_end.getTime() !== candidate.current_period_end.getTime()) return;
         if (!(await repo.claimRenewalNotice(trx, sub.id, sub.current_period_end, deps.clock.now()))) return;
-        const amount = sub.pending_plan ? sub.pending_plan.amount : Number(sub.amount);
-        await writeSubscriptionUpdated(trx, deps.clock, sub, { kind: 'renewal_upcoming', renewsAt: sub.current_period_end.toISOString(), amount });
+        let amount = sub.pending_plan ? sub.pending_plan.amount : Number(sub.amount);
+        // This buyer's own price change at this renewal (issue 29 item 5): the reminder 30 days before it. An agreed
+        // increase or a decrease is what will be charged; an increase not agreed to ends the subscription then.
+        const due = (await openDecisions(trx, sub.id)).find((d) => d.applies_from <= sub.current_period_end && d.billing_interval === sub.billing_interval && !sub.pending_plan);
+        let priceChange: Record<string, unknown> | null = null;
+        if (due) {
+          const newAmount = Number(due.new_amount);
+          const needs = newAmount > Number(due.current_amount);
+          if (!needs || due.accepted_at) amount = newAmount;
+          priceChange = { priceChangeId: due.price_change_id, currentAmount: Number(due.current_amount), newAmount, consentRequired: needs, accepted: !!due.accepted_at };
+        }
+        await writeSubscriptionUpdated(trx, deps.clock, sub, { kind: 'renewal_upcoming', renewsAt: sub.current_period_end.toISOString(), amount, ...(priceChange ? { priceChange } : {}) });
         n++;
       });
     }

@@ -1,11 +1,10 @@
 import type { ColumnType, RawBuilder } from 'kysely';
-import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from './terms';
+import type { PaymentMethod } from '../payments/method';
 
 /** `awaiting_deposit`: a 가상계좌 issued, the deposit not yet arrived; `expired`: its due date passed unpaid (migration 064). */
 export type OrderStatus = 'pending' | 'awaiting_deposit' | 'paid' | 'refunded' | 'failed' | 'canceled' | 'expired';
-/** `transfer`: 계좌이체 (Toss 퀵계좌이체); `virtual_account`: 가상계좌 (paid when the buyer's deposit arrives). */
-export type PaymentMethod = 'card' | 'kakao_pay' | 'naver_pay' | 'toss' | 'transfer' | 'virtual_account';
 
 export interface OrderCoupon {
   code: string;
@@ -44,6 +43,8 @@ export interface OrdersTable {
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   provider: 'simulator' | 'toss';
   provider_payment_key: string | null;
+  /** Which of the mode's Toss key pairs took the payment (migration 068): its cancels and lookups go to that MID. */
+  toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
   subscription_id: string | null;
   subscription_event: 'initial' | 'renewal' | 'difference' | null;
   settlement_id: string | null;

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from '../payments/method';
 import type { CheckoutAttempt } from '../checkout/tables';
 import { won } from './html';
 import { consentRecord, type RecurringTerms } from '../subscriptions/consent';

@@ -4,9 +4,14 @@ import { html, kstTime } from './html';
 import { methodLabel } from './form';
 import { sessionOrder, type LoadedPage } from './service';
 import { PAY_SCRIPT, receipt, statusPage } from './views';
-import type { PageResponse } from './pay';
 
 /** The unknown-outcome pages and the buyer-facing words for gateway refusals (split from pay.ts). */
+
+/**
+ * What a handler answers. Handlers return this instead of touching the reply: Fastify's reply is thenable, so an
+ * async helper that returned the reply would resolve to undefined and let its caller carry on as if nothing was sent.
+ */
+export type PageResponse = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
 
 /** How often the unknown-outcome page reloads itself (meta refresh; the script polls the status route instead). */
 export const CHECKING_REFRESH_SECONDS = 10;

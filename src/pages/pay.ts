@@ -8,12 +8,13 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
 import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
-import { declineMessage, OWN_REFUSALS, outcomePages } from './pay-outcome';
+import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { MESSAGES } from '../platform/messages';
 import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
+import { latestChangeOfPlan } from '../subscriptions/price-change-repo';
 import { sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -21,11 +22,7 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 const HTML = 'text/html; charset=utf-8';
 const payPath = (id: string) => `/pay/${encodeURIComponent(id)}`;
 
-/**
- * What a handler answers. Handlers return this instead of touching the reply: Fastify's reply is thenable, so an
- * async helper that returned the reply would resolve to undefined and let its caller carry on as if nothing was sent.
- */
-export type PageResponse = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
+export type { PageResponse };
 
 function send(status: number, html: string, headers?: Record<string, string>): PageResponse {
   return { status, html, headers };
@@ -54,9 +51,14 @@ const emptyValues = (s: SessionRow): FormValues => ({
 /** The handlers of the hosted payment page. Each answers HTML; none throws for a buyer's mistake. */
 export function payHandlers(deps: Deps) {
   /** A subscription's recurring terms as the page states them (from the session's sold terms); undefined otherwise. */
-  const recurringOf = (page: LoadedPage, dueNow: number): RecurringTerms | undefined => {
+  const recurringOf = async (page: LoadedPage, dueNow: number): Promise<RecurringTerms | undefined> => {
     const s = page.session;
-    return s.billing_interval ? recurringTerms({ amount: s.amount, billing_interval: s.billing_interval, trial_days: s.trial_days }, dueNow, deps.clock.now()) : undefined;
+    if (!s.billing_interval) return undefined;
+    // A price change of this plan already scheduled: the buyer is shown, and consents to, the future price too.
+    const c = s.plan_id ? await latestChangeOfPlan(deps.db, s.product_id, s.plan_id) : undefined;
+    const newAmount = c && c.store_id === s.store_id && c.mode === s.mode ? (s.billing_interval === 'monthly' ? c.monthly_price : c.yearly_price) : null;
+    const change = c && newAmount !== null && newAmount !== undefined ? { id: c.id, effectiveAt: c.effective_at, amount: Number(newAmount) } : null;
+    return recurringTerms({ amount: s.amount, billing_interval: s.billing_interval, trial_days: s.trial_days }, dueNow, deps.clock.now(), change);
   };
 
   async function renderForm(status: number, page: LoadedPage, typed: FormValues, opts: { errors?: FieldErrors; banner?: string; couponApplied?: boolean } = {}) {
@@ -67,7 +69,7 @@ export function payHandlers(deps: Deps) {
     let price: PriceLine = { originalAmount: page.session.amount, discount: 0, amount: page.session.amount, couponCode: null };
     if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
     else errors.couponCode ??= q.message;
-    const recurring = recurringOf(page, price.amount);
+    const recurring = await recurringOf(page, price.amount);
     return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now(), recurring }));
   }
 
@@ -161,7 +163,7 @@ export function payHandlers(deps: Deps) {
   }
 
   async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null, firstChargeByBillingKey = false) {
-    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, tossKeyPair: page.tossKeyPair, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
     return renderResult(page, values, r);
   }
 
@@ -202,7 +204,7 @@ export function payHandlers(deps: Deps) {
         amount: q.ok ? q.amount : page.session.amount,
         subscription: !!page.session.billing_interval,
         now: deps.clock.now(),
-        recurring: recurringOf(page, q.ok ? q.amount : page.session.amount),
+        recurring: await recurringOf(page, q.ok ? q.amount : page.session.amount),
       });
       // The seller fixed the e-mail: a different one is refused (the page shows it read-only; this is the server's word).
       if (page.session.customer_email_locked && !sameEmail(values.buyerEmail, page.session.customer_email)) {

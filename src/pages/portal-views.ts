@@ -7,6 +7,8 @@ import { methodLabel } from './form';
 import { storeFooter } from './footer';
 import type { BusinessDetailsView } from '../stores/schemas';
 import type { PortalPriceChange } from '../subscriptions/price-change';
+import type { PortalPlanOffer } from '../subscriptions/plan-offers';
+import type { TrialConsentState } from '../subscriptions/trial-consent';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
 const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
@@ -21,6 +23,10 @@ export interface PortalSubscription {
   plans: Array<{ id: string; name: string; monthlyPrice: number | null; yearlyPrice: number | null }>;
   /** Plan price changes the buyer was told about and that have not taken effect yet. */
   priceChanges?: PortalPriceChange[];
+  /** A seller's plan change awaiting this buyer's consent (src/subscriptions/plan-consent.ts). */
+  planOffer?: PortalPlanOffer | null;
+  /** A trial longer than 30 days: the fresh consent to its first charge (src/subscriptions/trial-consent.ts). */
+  trialConsent?: TrialConsentState | null;
 }
 
 export interface PortalPage {
@@ -140,8 +146,10 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
     <dt>${sub.cancelAtPeriodEnd ? '해지 예정일' : '다음 결제일'}</dt><dd>${dateOnly(sub.currentPeriodEnd)}</dd>`}
     <dt>결제 카드</dt><dd>${sub.card ? `${sub.card.brand ?? '카드'} ${sub.card.last4 ?? ''}` : '-'}</dd>
   </dl>
+  ${sub.status !== 'ended' && s.planOffer ? planOfferBox(p, sub, s.planOffer) : ''}
+  ${sub.status !== 'ended' && s.trialConsent ? trialConsentBox(p, sub, s.trialConsent) : ''}
   ${sub.status !== 'ended' ? (s.priceChanges ?? []).map((c) => priceChangeBox(p, sub, c)) : ''}
-  ${sub.trialing && sub.trialEndsAt ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">무료 체험 중입니다. ${dateOnly(sub.trialEndsAt)}에 체험이 끝나면 ${won(sub.amount)}이 처음 결제됩니다. ${sub.cancelAtPeriodEnd ? '해지가 예약되어 있어 결제되지 않습니다.' : '그 전에 해지하면 결제되지 않습니다.'}</div>` : ''}
+  ${sub.trialing && sub.trialEndsAt && !(s.trialConsent && !s.trialConsent.consentedAt) ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">무료 체험 중입니다. ${dateOnly(sub.trialEndsAt)}에 체험이 끝나면 ${won(sub.amount)}이 처음 결제됩니다. ${sub.cancelAtPeriodEnd ? '해지가 예약되어 있어 결제되지 않습니다.' : '그 전에 해지하면 결제되지 않습니다.'}</div>` : ''}
   ${sub.recurringConsent ? html`<details class="consent" id="consent-${sub.id}"><summary>정기결제 동의 내용 (${dateOnly(sub.recurringConsent.consentedAt)} 동의)</summary><p class="muted">${sub.recurringConsent.text}</p></details>` : ''}
   ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
@@ -179,6 +187,43 @@ function priceChangeBox(p: PortalPage, sub: SubscriptionView, c: PortalPriceChan
     ${csrfField(p.csrf)}
     <button type="submit" class="later" data-action="accept-price">새 가격(${per} ${won(c.newAmount)})에 동의</button>
   </form>
+</div>`;
+}
+
+/**
+ * A seller's plan change that would make the buyer pay more: nothing changes unless they accept here by the deadline
+ * (전자상거래법 제13조⑥, 시행령 제20조의2). Accepting is the buyer's own change at that moment.
+ */
+function planOfferBox(p: PortalPage, sub: SubscriptionView, o: PortalPlanOffer): SafeHtml {
+  const base = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan-offers/${encodeURIComponent(o.id)}`;
+  const per = (iv: 'monthly' | 'yearly') => (iv === 'monthly' ? '월' : '연');
+  return html`<div class="price-change" data-plan-offer="${o.id}" data-consent="required">
+  <h3>요금제 변경 제안 · 동의가 필요합니다</h3>
+  <p class="amount">${o.fromPlanName} ${per(o.from.billingInterval)} ${won(o.from.amount)} → ${o.toPlanName} ${per(o.to.billingInterval)} ${won(o.to.amount)}</p>
+  <p>판매자가 요금제 변경을 제안했습니다. ${o.timing === 'now'
+    ? html`동의하시면 바로 바뀌고${o.differenceNow > 0 ? html` 남은 기간의 차액 약 <strong>${won(o.differenceNow)}</strong>이 지금 결제되며` : ''}, ${dateOnly(sub.currentPeriodEnd)}부터 ${per(o.to.billingInterval)} ${won(o.to.amount)}이 결제됩니다.`
+    : html`동의하시면 ${dateOnly(sub.currentPeriodEnd)} 결제부터 ${per(o.to.billingInterval)} ${won(o.to.amount)}이 결제됩니다.`}</p>
+  <p><strong>${dateOnly(o.deadline)}까지 동의하지 않으시면 아무것도 바뀌지 않고</strong> 지금 요금제와 가격이 그대로 유지됩니다.</p>
+  <div class="choices">
+    <form method="post" action="${base}/accept" class="choice">${csrfField(p.csrf)}<button type="submit" class="later" data-action="accept-offer">변경에 동의</button></form>
+    <form method="post" action="${base}/decline" class="choice">${csrfField(p.csrf)}<button type="submit" class="secondary" data-action="decline-offer">거절</button></form>
+  </div>
+</div>`;
+}
+
+/** A trial longer than 30 days: the first charge needs the buyer's word again within the 30 days before it. */
+function trialConsentBox(p: PortalPage, sub: SubscriptionView, c: TrialConsentState): SafeHtml {
+  if (c.consentedAt) {
+    return html`<div class="price-change" data-trial-consent="given"><h3>유료 전환 동의 완료</h3><p>${dateOnly(c.consentedAt)}에 동의하셨습니다. ${dateOnly(c.trialEndsAt)}부터 ${won(sub.amount)}이 결제됩니다.</p></div>`;
+  }
+  if (!c.open) {
+    return html`<div class="price-change" data-trial-consent="later"><h3>유료 전환 안내</h3><p>체험 기간이 30일보다 길어, ${dateOnly(c.opensAt)}부터 체험이 끝나는 ${dateOnly(c.trialEndsAt)} 전까지 유료 전환 동의를 다시 받습니다. 동의하지 않으면 결제 없이 체험이 끝나며 구독이 종료됩니다.</p></div>`;
+  }
+  return html`<div class="price-change" data-trial-consent="required">
+  <h3>유료 전환 동의가 필요합니다</h3>
+  <p>${c.text}</p>
+  <p><strong>${dateOnly(c.trialEndsAt)} 전까지 동의하지 않으시면 결제되지 않고 체험 종료와 함께 구독이 종료됩니다.</strong></p>
+  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/trial-consent">${csrfField(p.csrf)}<button type="submit" class="later" data-action="trial-consent">유료 전환에 동의</button></form>
 </div>`;
 }
 
@@ -254,6 +299,8 @@ export function portalDone(p: {
   portalPath: string;
   returnUrl: string | null;
   business?: BusinessDetailsView | null;
+  /** The parts of a cancel's refund, each with what happens to it (a portal cancel waiting for the seller). */
+  parts?: Array<{ label: string; amount: number; note: string }>;
 }): string {
   return layout(
     { title: p.title, footer: portalFooter(p) },
@@ -262,6 +309,11 @@ export function portalDone(p: {
   <p class="big" aria-hidden="true">✅</p>
   <h1>${p.title}</h1>
   <p class="muted">${p.message}</p>
+  ${p.parts && p.parts.length
+    ? html`<dl class="amounts" aria-label="환불 내역" style="text-align:left">${p.parts.map(
+        (x) => html`<dt>${x.label}</dt><dd data-part-amount="${x.amount}">${won(x.amount)}</dd><dd class="hint" style="grid-column:1/-1;text-align:left;margin:0 0 8px">${x.note}</dd>`,
+      )}</dl>`
+    : ''}
   ${p.returnUrl ? html`<a class="button pay" href="${p.returnUrl}" data-action="return">${p.storeName}(으)로 돌아가기</a>` : ''}
   <a class="cancel" href="${p.portalPath}">구독 관리로 돌아가기</a>
 </section>`,

@@ -6,17 +6,20 @@ import { ApiError } from '../platform/errors';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 import { orderView } from '../orders/model';
 import { refundsOf } from '../orders/repo';
-import { cancelSubscription, previewOf, undoScheduledCancel } from '../subscriptions/cancel';
+import { cancelSubscription, pendingCancelParts, previewOf, undoScheduledCancel, type PendingCancelPart } from '../subscriptions/cancel';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
 import { updateCard } from '../subscriptions/service';
 import { changePlan } from '../subscriptions/plan-change';
 import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change';
+import { acceptOffer, declineOffer, portalPlanOffers } from '../subscriptions/plan-offers';
+import { acceptTrialConversion, trialConsentState } from '../subscriptions/trial-consent';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
 import { portalCardLaunchPage } from './toss-billing-view';
 import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
+import { kstDate } from '../platform/calendar';
 import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
 import { buyerSubscriptions as findBuyerSubscriptions, findPendingRefundRequest, findProductPlans, findStoreName, subscriptionOrders } from './repo';
 
@@ -88,6 +91,11 @@ const portalModule: Module = async (app, deps) => {
     try {
       const r = await cancelSubscription(deps, { storeId: s.store_id, mode: s.mode, productIds: s.product_ids }, g.sub!.id, { timing, reason: '구매자 포털에서 해지' }, 'buyer');
       const storeName = await storeNameOf(deps, s.store_id);
+      if (timing === 'immediate' && r.subscription.status !== 'ended') {
+        // The refund waits (in part) for the seller: the service runs until the decision. Name every part.
+        const parts = await pendingCancelParts(deps.db, g.sub!.id);
+        return page(reply, 200, portalDone({ storeName, mode: s.mode, title: '해지 요청이 접수되었습니다', message: cancelPendingMessage(r.subscription.currentPeriodEnd), parts: cancelParts(r.refundAmount, parts, r.subscription.currentPeriodEnd), portalPath: `/portal/${req.params.token}`, returnUrl: s.return_url, business: await getBusinessDetails(deps.db, s.store_id) }));
+      }
       const requested = timing === 'immediate' && r.refundAmount === 0 ? await pendingRequestAmount(deps, g.sub!.id) : null;
       const message =
         timing === 'period_end'
@@ -120,7 +128,7 @@ const portalModule: Module = async (app, deps) => {
     const [planId, interval] = String((req.body as Record<string, unknown>).plan ?? '').split(':');
     if (!planId || (interval !== 'monthly' && interval !== 'yearly')) return reply.redirect(back(req.params.token, { error: '요금제를 선택해 주세요.' }), 303);
     try {
-      const r = await changePlan(deps, g.sub!.id, { planId, interval });
+      const r = await changePlan(deps, g.sub!.id, { planId, interval }, { actor: 'buyer' });
       const notice =
         r.timing === 'now'
           ? `요금제를 바로 변경했습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
@@ -128,6 +136,45 @@ const portalModule: Module = async (app, deps) => {
             ? '다음 결제일부터 새 요금제가 적용됩니다.'
             : '예약된 요금제 변경을 취소했습니다.';
       return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  type OfferParams = { Params: { token: string; subscriptionId: string; offerId: string } };
+  /** The buyer accepts a seller's plan-change offer (src/subscriptions/plan-consent.ts): the change runs now as theirs. */
+  app.post<OfferParams>('/portal/:token/subscriptions/:subscriptionId/plan-offers/:offerId/accept', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      const r = await acceptOffer(deps, g.sub!.id, req.params.offerId);
+      const notice =
+        r.timing === 'now'
+          ? `요금제 변경에 동의했습니다. 요금제가 바로 바뀌었습니다.${r.amount > 0 ? ` 남은 기간의 차액 ${won(r.amount)}을 결제했습니다.` : ''}`
+          : '요금제 변경에 동의했습니다. 다음 결제일부터 새 요금제가 적용됩니다.';
+      return reply.redirect(back(req.params.token, { notice }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+  app.post<OfferParams>('/portal/:token/subscriptions/:subscriptionId/plan-offers/:offerId/decline', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await declineOffer(deps, g.sub!.id, req.params.offerId);
+      return reply.redirect(back(req.params.token, { notice: '요금제 변경을 거절했습니다. 지금 요금제와 가격 그대로 유지됩니다.' }), 303);
+    } catch (err) {
+      return failed(reply, req.params.token, err);
+    }
+  });
+
+  /** The buyer confirms the first charge of a trial longer than 30 days (src/subscriptions/trial-consent.ts). */
+  app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/trial-consent', opts, async (req, reply) => {
+    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+    if ('error' in g) return refuse(reply, g.error!);
+    try {
+      await acceptTrialConversion(deps, g.sub!.id);
+      return reply.redirect(back(req.params.token, { notice: '체험 종료 후 유료 전환에 동의했습니다. 체험이 끝나면 정기결제가 시작됩니다.' }), 303);
     } catch (err) {
       return failed(reply, req.params.token, err);
     }
@@ -250,6 +297,35 @@ async function storeNameOf(deps: Pick<AppDeps, 'db'>, storeId: string): Promise<
   return (await findStoreName(deps.db, storeId)).name;
 }
 
+/** `2027년 4월 27일` (KST). */
+function koDate(t: Date | string): string {
+  const [y, m, d] = kstDate(new Date(t)).split('-').map(Number);
+  return `${y}년 ${m}월 ${d}일`;
+}
+
+function cancelPendingMessage(periodEnd: string): string {
+  return `판매자가 환불 요청을 결정할 때까지 구독은 그대로 이용할 수 있고, 더는 결제되지 않습니다. 승인되면 그때 구독이 종료되고, 거절되면 ${koDate(periodEnd)}까지 이용한 뒤 종료됩니다. 결정은 메일로 알려 드립니다.`;
+}
+
+/** Each part of the cancel: refunded at once, approved automatically by a date (statutory), or waiting for the seller. */
+function cancelParts(refundedNow: number, parts: PendingCancelPart[], periodEnd: string): Array<{ label: string; amount: number; note: string }> {
+  const out: Array<{ label: string; amount: number; note: string }> = [];
+  out.push(
+    refundedNow > 0
+      ? { label: '즉시 환불', amount: refundedNow, note: '지금 환불되었습니다.' }
+      : { label: '즉시 환불', amount: 0, note: '지금 바로 환불되는 금액은 없습니다. 아래 요청이 승인되는 대로 결제한 카드로 환불됩니다.' },
+  );
+  for (const p of parts) {
+    if (p.statutory) {
+      const by = p.autoApproveAt ? `${koDate(p.autoApproveAt)} 정오(12시)까지` : '영업일 3일 안에';
+      out.push({ label: '청약철회 환불 (자동 승인)', amount: p.amount, note: `법정 청약철회 기간 안의 결제라 판매자가 거절할 수 없고, ${by} 자동으로 승인되어 환불됩니다.` });
+    } else {
+      out.push({ label: '판매자 확인 후 환불', amount: p.amount, note: `판매자의 승인을 기다립니다. 거절되면 환불 없이 ${koDate(periodEnd)}까지 이용할 수 있습니다.` });
+    }
+  }
+  return out;
+}
+
 async function pendingRequestAmount(deps: Pick<AppDeps, 'db'>, subscriptionId: string): Promise<number | null> {
   const r = await findPendingRefundRequest(deps.db, subscriptionId);
   return r ? Number(r.amount) : null;
@@ -268,14 +344,24 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
   const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
   const subs: PortalSubscription[] = [];
   const priceChanges = await portalPriceChanges(deps.db, rows.map((r) => r.id));
+  const products = new Map<string, Awaited<ReturnType<typeof findProductPlans>>>();
+  for (const row of rows) if (!products.has(row.product_id)) products.set(row.product_id, await findProductPlans(deps.db, row.product_id));
+  const planName = (subId: string, planId: string) => {
+    const r = rows.find((x) => x.id === subId)!;
+    return products.get(r.product_id)?.plans.find((p) => p.id === planId)?.name ?? planId;
+  };
+  const offers = await portalPlanOffers(deps, rows, planName);
+  const own = (row: SubscriptionRow) => subscriptionNow(row, deps.clock.now());
   for (const row of rows) {
-    const product = await findProductPlans(deps.db, row.product_id);
+    const product = products.get(row.product_id);
     subs.push({
       sub: subscriptionView(row),
       preview: await previewOf(deps.db, row, subscriptionNow(row, deps.clock.now())),
       planName: product?.plans.find((p) => p.id === row.plan_id)?.name ?? row.plan_id,
       plans: product?.plans ?? [],
       priceChanges: priceChanges.get(row.id) ?? [],
+      planOffer: offers.get(row.id) ?? null,
+      trialConsent: trialConsentState(row, own(row)),
     });
   }
   const orderRows = rows.length ? await subscriptionOrders(deps.db, rows.map((r) => r.id)) : [];

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { getBusinessDetails, getModeSettings } from '../stores/service';
-import { providerFor, type PaymentProvider } from '../payments';
+import { providerFor, tossClientKeyOf, tossKeyPairFor, type PaymentProvider } from '../payments';
+import type { TossKeyPair } from '../platform/tables';
 import { loadOrderView } from '../orders/service';
 import type { OrderView } from '../orders/schemas';
 import type { CheckoutAttempt } from '../checkout/tables';
@@ -15,6 +16,8 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 export interface LoadedPage extends PageContext {
   provider: PaymentProvider | null;
   tossClientKey: string | null;
+  /** The Toss key pair this session pays under: a subscription's the 자동결제 pair when the mode holds one (issue 32). */
+  tossKeyPair: TossKeyPair;
 }
 
 const SESSION_ID = /^cs_[0-9a-z]{26}$/;
@@ -34,8 +37,12 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
     getBusinessDetails(deps.db, session.store_id),
   ]);
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
-  const provider = providerFor(deps, settings);
-  return { session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: settings.toss_client_key };
+  // A subscription registers its card (billing-auth window) and is charged under the 자동결제 MID when there is one.
+  const tossKeyPair = tossKeyPairFor(settings, session.billing_interval ? 'billing' : 'payments');
+  const provider = providerFor(deps, settings, tossKeyPair);
+  return {
+    session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: tossClientKeyOf(settings, tossKeyPair), tossKeyPair,
+  };
 }
 
 export function priceQuote(deps: Deps, page: LoadedPage, couponCode: string | null): Promise<Quote> {

@@ -1,12 +1,12 @@
 import type { AppDeps } from '../deps';
 import type { Clock } from '../platform/clock';
-import type { Mode } from '../platform/tables';
+import type { Mode, TossKeyPair } from '../platform/tables';
 import { decryptSecret } from '../platform/crypto';
 import type { PaymentProvider } from './provider';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
-export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage } from './provider';
+export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage, GatewaySettlement, ListSettlementsInput } from './provider';
 export { SimulatorProvider, TEST_CARDS } from './simulator';
 export { TossProvider } from './toss';
 
@@ -23,18 +23,45 @@ export function simulatorFor(clock: Clock): SimulatorProvider {
   return sim;
 }
 
+/** A mode's settings as far as choosing its gateway goes (a store_mode_settings row has all of it). */
+export interface GatewaySettings {
+  mode: Mode;
+  payment_provider: 'simulator' | 'toss' | null;
+  toss_secret_key_sealed: string | null;
+  /** The 자동결제 MID's secret key, when the mode holds a second pair for billing (migration 068). */
+  toss_billing_secret_key_sealed?: string | null;
+  toss_client_key?: string | null;
+  toss_billing_client_key?: string | null;
+}
+
+/**
+ * The Toss key pair a new piece of work uses: subscriptions (billing-auth window, billing key issue, charges, card
+ * change) use the 자동결제 pair when the mode holds one, everything else the first pair. Toss contracts 자동결제 under
+ * its own MID with its own keys (https://docs.tosspayments.com/guides/v2/billing/integration-quick: "자동결제(빌링)로
+ * 계약된 상점아이디(MID)를 선택한 다음에 클라이언트 키와 시크릿 키를 확인하세요"). Work already done keeps the pair it
+ * was done with (orders.toss_key_pair, subscriptions.toss_key_pair).
+ */
+export function tossKeyPairFor(settings: GatewaySettings, use: 'payments' | 'billing'): TossKeyPair {
+  return use === 'billing' && settings.payment_provider === 'toss' && settings.toss_billing_secret_key_sealed ? 'billing' : 'payments';
+}
+
+/** The client key of a pair (what the payment or billing-auth window opens with). */
+export function tossClientKeyOf(settings: GatewaySettings, pair: TossKeyPair): string | null {
+  return (pair === 'billing' ? settings.toss_billing_client_key : settings.toss_client_key) ?? null;
+}
+
 /**
  * The gateway a store uses in one mode, or null when it has none (the caller answers CHECKOUT_NOT_CONFIGURED).
- * The simulator is test-mode only: a live store can never take a simulated payment.
+ * The simulator is test-mode only: a live store can never take a simulated payment. `pair` picks which of the mode's
+ * Toss key pairs signs the calls (default the first); a pair the settings no longer hold gives null, never the other
+ * pair's key, since a payment or billing key of one MID is unknown to the other.
  */
-export function providerFor(
-  deps: Pick<AppDeps, 'config' | 'clock'>,
-  settings: { mode: Mode; payment_provider: 'simulator' | 'toss' | null; toss_secret_key_sealed: string | null },
-): PaymentProvider | null {
+export function providerFor(deps: Pick<AppDeps, 'config' | 'clock'>, settings: GatewaySettings, pair: TossKeyPair = 'payments'): PaymentProvider | null {
   if (settings.payment_provider === 'simulator') return settings.mode === 'test' ? simulatorFor(deps.clock) : null;
   if (settings.payment_provider === 'toss') {
-    if (!settings.toss_secret_key_sealed) return null;
-    return tossProviderFor(deps, decryptSecret(deps.config.masterKey, settings.toss_secret_key_sealed).toString('utf8'));
+    const sealed = pair === 'billing' ? settings.toss_billing_secret_key_sealed : settings.toss_secret_key_sealed;
+    if (!sealed) return null;
+    return tossProviderFor(deps, decryptSecret(deps.config.masterKey, sealed).toString('utf8'));
   }
   return null;
 }

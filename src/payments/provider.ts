@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from './method';
 
 /**
  * Payment providers behind one interface. Every call reports one of three outcomes:
@@ -88,11 +88,6 @@ export interface RefundInput {
   amount: number;
   /** Our full reason; a gateway with a shorter limit (Toss: 200 characters) is sent a truncated copy. */
   reason: string;
-  /**
-   * What we believe is still cancelable before this refund. Toss receives it on partial cancels and refuses the
-   * cancel (NOT_MATCHES_REFUNDABLE_AMOUNT) when its own balance differs, e.g. after a cancel in its merchant admin.
-   */
-  refundableAmount?: number | null;
   /** Reused on every retry of the same refund so the gateway cancels at most once. */
   idempotencyKey: string;
   /** A deposited 가상계좌 payment: where the money goes back (the gateway cannot send it back to a virtual account). */
@@ -185,6 +180,42 @@ export interface TransactionPage {
   nextStartingAfter: string | null;
 }
 
+/**
+ * One settlement record of the gateway (Toss: GET /v1/settlements, https://docs.tosspayments.com/reference#정산-조회):
+ * what it pays out for one approval or cancel, when, and the fee it keeps (supply amount + VAT).
+ */
+export interface GatewaySettlement {
+  paymentKey: string;
+  transactionKey: string | null;
+  orderId: string;
+  method: string | null;
+  /** The sale (or, for a cancel, the canceled amount as the gateway signs it). */
+  amount: number;
+  /** What the gateway keeps: feeSupplyAmount + feeVat. */
+  fee: number;
+  feeSupplyAmount: number;
+  feeVat: number;
+  /** amount − fee: what reaches the seller's bank account. */
+  payOutAmount: number;
+  /** 정산 매출일 (YYYY-MM-DD): the day the sale counts for. */
+  soldDate: string;
+  /** 정산 지급일 (YYYY-MM-DD): the day it is paid out. */
+  paidOutDate: string;
+  /** A cancel's record (Toss: `cancel` set). */
+  canceled: boolean;
+}
+
+export interface ListSettlementsInput {
+  /** KST calendar days, both inclusive (YYYY-MM-DD). */
+  startDate: string;
+  endDate: string;
+  /** Which day the range is of: the sale's (default) or the payout's. */
+  dateType?: 'soldDate' | 'paidOutDate';
+  /** 1-based page; Toss: size at most 5000. */
+  page: number;
+  size: number;
+}
+
 export type AuthorizeInput = { method: PaymentMethod; cardNumber?: string; approved?: boolean; amount: number; orderId: string };
 export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; field: 'cardNumber' | 'method'; code: string; message: string };
 
@@ -224,6 +255,8 @@ export interface PaymentProvider {
   deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>>;
   /** The approvals and cancels the gateway recorded in a time range, oldest first, one page at a time (reconciliation). */
   listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
+  /** One page of the gateway's settlement records for a range of days (reconciliation); a short page is the last. */
+  listSettlements(input: ListSettlementsInput): Promise<Outcome<GatewaySettlement[]>>;
   /**
    * Test mode only (the simulator): makes the buyer's deposit to a virtual account arrive, answering the secret the
    * gateway's deposit notification would carry. Absent on real gateways (the buyer's bank makes the deposit).

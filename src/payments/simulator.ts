@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PaymentMethod } from '../orders/tables';
+import type { PaymentMethod } from './method';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
   CashReceiptIssued,
@@ -19,6 +19,8 @@ import type {
   RefundInput,
   RefundResult,
   TransactionPage,
+  GatewaySettlement,
+  ListSettlementsInput,
 } from './provider';
 import { isLuhnValid, normalizeCardNumber } from './card';
 
@@ -427,5 +429,10 @@ export class SimulatorProvider implements PaymentProvider {
     const transactions = inRange.slice(from, from + input.limit).map((t) => ({ ...t }));
     const full = transactions.length > 0 && transactions.length >= input.limit;
     return { status: 'succeeded', value: { transactions, nextStartingAfter: full ? transactions[transactions.length - 1].transactionKey : null } };
+  }
+
+  /** The simulator settles nothing (no money moves in test mode): always an empty list. */
+  async listSettlements(_input: ListSettlementsInput): Promise<Outcome<GatewaySettlement[]>> {
+    return { status: 'succeeded', value: [] };
   }
 }

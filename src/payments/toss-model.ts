@@ -1,5 +1,5 @@
-import type { PaymentMethod } from '../orders/tables';
-import type { CashReceiptIssued, PaymentCancel, PaymentLookup } from './provider';
+import type { PaymentMethod } from './method';
+import type { CashReceiptIssued, GatewaySettlement, PaymentCancel, PaymentLookup } from './provider';
 
 /** The parts of Toss Payments' Payment object this service reads (https://docs.tosspayments.com/reference#payment-객체). */
 export interface TossPayment {
@@ -196,6 +196,62 @@ export function isTransaction(v: unknown): v is TossTransaction {
     !!t && typeof t === 'object' && typeof t.transactionKey === 'string' && typeof t.paymentKey === 'string' && typeof t.orderId === 'string' &&
     Number.isSafeInteger(t.amount) && typeof t.status === 'string' && typeof t.transactionAt === 'string' && !Number.isNaN(new Date(t.transactionAt).getTime())
   );
+}
+
+/**
+ * Toss's Settlement object, one element of GET /v1/settlements' answer (https://docs.tosspayments.com/reference#정산-조회,
+ * https://docs.tosspayments.com/guides/apis/settlements). The fee's supply amount is `suppliedAmount` in the
+ * reference and `supplyAmount` in the guide's example and in answers seen by Toss's developer community; the total fee
+ * is `fee` in those answers and the sum of `fees[].fee` in the reference. Either is read.
+ */
+export interface TossSettlement {
+  paymentKey: string;
+  transactionKey?: string | null;
+  orderId: string;
+  method?: string | null;
+  amount: number;
+  fee?: number;
+  fees?: Array<{ type?: string; fee: number | string }> | null;
+  supplyAmount?: number;
+  suppliedAmount?: number;
+  vat: number;
+  payOutAmount: number;
+  soldDate: string;
+  paidOutDate: string;
+  cancel?: unknown;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const won = (v: unknown) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v);
+
+export function isSettlement(v: unknown): v is TossSettlement {
+  const s = v as TossSettlement;
+  if (!s || typeof s !== 'object' || typeof s.paymentKey !== 'string' || typeof s.orderId !== 'string') return false;
+  if (!Number.isSafeInteger(s.amount) || !Number.isSafeInteger(s.vat) || !Number.isSafeInteger(s.payOutAmount)) return false;
+  if (typeof s.soldDate !== 'string' || !DAY.test(s.soldDate) || typeof s.paidOutDate !== 'string' || !DAY.test(s.paidOutDate)) return false;
+  const supply = s.supplyAmount ?? s.suppliedAmount;
+  if (!Number.isSafeInteger(supply)) return false;
+  // The guide's example writes each fees[].fee as a string ("800"): whole won either way.
+  return s.fees == null || (Array.isArray(s.fees) && s.fees.every((f) => f && Number.isSafeInteger(won(f.fee))));
+}
+
+/** A Toss Settlement as ours: the fee is `fee` when given, else the sum of `fees`, else amount − payOutAmount. */
+export function settlementOf(s: TossSettlement): GatewaySettlement {
+  const fee = Number.isSafeInteger(s.fee) ? s.fee! : s.fees?.length ? s.fees.reduce((a, f) => a + Number(won(f.fee)), 0) : s.amount - s.payOutAmount;
+  return {
+    paymentKey: s.paymentKey,
+    transactionKey: typeof s.transactionKey === 'string' ? s.transactionKey : null,
+    orderId: s.orderId,
+    method: typeof s.method === 'string' ? s.method : null,
+    amount: s.amount,
+    fee,
+    feeSupplyAmount: (s.supplyAmount ?? s.suppliedAmount)!,
+    feeVat: s.vat,
+    payOutAmount: s.payOutAmount,
+    soldDate: s.soldDate,
+    paidOutDate: s.paidOutDate,
+    canceled: s.cancel != null,
+  };
 }
 
 /** Toss's startDate/endDate: KST wall-clock time with milliseconds and no offset (`2022-01-01T00:00:00.000`). */

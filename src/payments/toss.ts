@@ -7,7 +7,9 @@ import type {
   ConfirmInput,
   ConfirmResult,
   CredentialsCheck,
+  GatewaySettlement,
   IssueBillingKeyInput,
+  ListSettlementsInput,
   ListTransactionsInput,
   Outcome,
   PaymentEntry,
@@ -17,7 +19,7 @@ import type {
   RefundResult,
   TransactionPage,
 } from './provider';
-import { cardSummary, cashReceiptOf, isBilling, isPayment, isTransaction, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
+import { cardSummary, cashReceiptOf, isBilling, isPayment, isSettlement, settlementOf, isTransaction, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -48,6 +50,7 @@ const gatewayDuration = histogram({
 /** The operation a Toss API request performs, named for metrics and traces (never the key or id in its path). */
 export function tossOperation(method: 'GET' | 'POST' | 'DELETE', path: string): string {
   if (path.startsWith('/v1/transactions')) return 'transactions';
+  if (path.startsWith('/v1/settlements')) return 'settlements';
   if (path.startsWith('/v1/billing/')) {
     if (method === 'DELETE') return 'billing_delete';
     return path === '/v1/billing/authorizations/issue' ? 'billing_issue' : 'billing_charge';
@@ -246,13 +249,11 @@ export class TossProvider implements PaymentProvider {
 
   async refund(input: RefundInput): Promise<Outcome<RefundResult>> {
     const path = `/v1/payments/${encodeURIComponent(input.paymentKey)}/cancel`;
-    // Toss refuses a cancelReason over 200 characters; the full reason stays on our refund record.
+    // Toss refuses a cancelReason over 200 characters; the full reason stays on our refund record. No
+    // `refundableAmount`: Toss deprecated it ("이 파라미터는 더 이상 사용을 권장하지 않습니다. 안전하게 취소하려면 멱등키를
+    // 대신 사용해주세요", https://docs.tosspayments.com/reference#결제-취소); the Idempotency-Key below keeps a retried
+    // cancel from cancelling twice, and a cancel that exceeds the balance Toss holds is refused (NOT_CANCELABLE_AMOUNT).
     const body: Record<string, unknown> = { cancelReason: tossCancelReason(input.reason), cancelAmount: input.amount };
-    // For a partial cancel Toss recommends sending what we believe is still cancelable: if a cancel happened
-    // elsewhere (merchant admin, a concurrent request), Toss answers NOT_MATCHES_REFUNDABLE_AMOUNT instead of cancelling.
-    if (input.refundableAmount !== undefined && input.refundableAmount !== null && input.amount < input.refundableAmount) {
-      body.refundableAmount = input.refundableAmount;
-    }
     // A deposited 가상계좌 goes back to the buyer's own account (https://docs.tosspayments.com/reference#결제-취소,
     // refundReceiveAccount { bank, accountNumber, holderName }).
     if (input.refundReceiveAccount) {
@@ -384,5 +385,23 @@ export class TossProvider implements PaymentProvider {
     }));
     const full = transactions.length >= input.limit && transactions.length > 0;
     return { status: 'succeeded', value: { transactions, nextStartingAfter: full ? transactions[transactions.length - 1].transactionKey : null } };
+  }
+
+  /**
+   * GET /v1/settlements?startDate&endDate&dateType&page&size (https://docs.tosspayments.com/reference#정산-조회,
+   * https://docs.tosspayments.com/guides/apis/settlements): one page of Toss's settlement records, by 정산 매출일
+   * (soldDate, default) or 정산 지급일 (paidOutDate). Dates only (records are kept by date). Like transactions it may
+   * take up to 60 s ("정산 조회는 최대 60초가 소요됩니다"), so it runs on the slow deadline. Read-only.
+   */
+  async listSettlements(input: ListSettlementsInput): Promise<Outcome<GatewaySettlement[]>> {
+    const q = new URLSearchParams({ startDate: input.startDate, endDate: input.endDate });
+    if (input.dateType) q.set('dateType', input.dateType);
+    q.set('page', String(input.page));
+    q.set('size', String(input.size));
+    const reply = await this.#call('GET', `/v1/settlements?${q}`, undefined, undefined, true);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    if (!Array.isArray(reply.body) || !reply.body.every(isSettlement)) return { status: 'unknown', message: `${UNKNOWN} (정산 내역 형식 오류)` };
+    return { status: 'succeeded', value: reply.body.map(settlementOf) };
   }
 }

@@ -1,15 +1,40 @@
 import * as presets from '@hyunbinseo/holidays-kr/all';
+import { computedHolidays, LUNAR_LAST_YEAR } from './calendar-kr';
 
 /**
  * Korean calendar time: dates in KST (UTC+9, no daylight saving), business days (no weekend, no public holiday)
  * and the consumer-law windows built on them. Public holidays come from @hyunbinseo/holidays-kr (the official
- * gazette's yearly lists); for a year the package does not cover yet, only weekends count as days off.
+ * gazette's yearly lists) for the years it covers; later years are computed from the holiday rules with the Korean
+ * lunar calendar (src/platform/calendar-kr.ts), which knows every holiday but election days and one-off 임시공휴일.
+ * Past the lunar table only weekends would count as days off: `calendarCoverage` says how far it reaches, and the
+ * service warns at start when that is less than the next 12 months (`calendarWarning`).
  */
 
 const KST_OFFSET_MS = 9 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const HOLIDAYS: Record<string, readonly string[]> = Object.assign({}, ...Object.values(presets as Record<string, Record<string, readonly string[]>>));
+const GAZETTE: Record<string, readonly string[]> = Object.assign({}, ...Object.values(presets as Record<string, Record<string, readonly string[]>>));
+/** The last year the gazette lists (the package) cover. */
+export const GAZETTE_LAST_YEAR = Math.max(...Object.keys(GAZETTE).map((d) => Number(d.slice(0, 4))));
+
+const computedYears = new Map<number, Record<string, readonly string[]> | null>();
+function holidaysOfYear(year: number): Record<string, readonly string[]> | null {
+  if (!computedYears.has(year)) computedYears.set(year, computedHolidays(year));
+  return computedYears.get(year)!;
+}
+
+/** The last KST date whose holidays are known (from the gazette, then computed). */
+export function calendarCoverage(): { gazetteUntil: string; computedUntil: string } {
+  return { gazetteUntil: `${GAZETTE_LAST_YEAR}-12-31`, computedUntil: `${Math.max(GAZETTE_LAST_YEAR, LUNAR_LAST_YEAR)}-12-31` };
+}
+
+/** A warning to log at start when the holiday calendar does not cover the next 12 months from `now`; null when it does. */
+export function calendarWarning(now: Date): string | null {
+  const needed = addDays(kstDate(now), 366);
+  const { computedUntil } = calendarCoverage();
+  if (needed <= computedUntil) return null;
+  return `the holiday calendar ends on ${computedUntil}: after it only weekends count as days off (withdrawal windows and statutory auto-approvals would count holidays as business days); update @hyunbinseo/holidays-kr and korean-lunar-calendar`;
+}
 
 /** The KST calendar date of an instant, as `YYYY-MM-DD`. */
 export function kstDate(t: Date): string {
@@ -28,7 +53,9 @@ export function addDays(date: string, n: number): string {
 
 /** The names of the public holidays on a KST date (empty on an ordinary day). */
 export function holidayNames(date: string): readonly string[] {
-  return HOLIDAYS[date] ?? [];
+  const year = Number(date.slice(0, 4));
+  if (year <= GAZETTE_LAST_YEAR) return GAZETTE[date] ?? [];
+  return holidaysOfYear(year)?.[date] ?? [];
 }
 
 /** A KST date that is neither a Saturday, a Sunday nor a public holiday. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual, createCipheriv, createDecipheriv } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual, createCipheriv, createDecipheriv } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -72,4 +72,14 @@ export function decryptSecret(masterKey: Buffer, sealed: string): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]);
+}
+
+/**
+ * A key check value of the master key: an HMAC under a key derived from it (so neither the key nor anything sealed
+ * with it can be recovered from this value). Stored in the database (master_key_check), it travels in every backup,
+ * so a restore or a start with another key is refused before anything is sealed under the wrong one.
+ */
+export function masterKeyCheckValue(masterKey: Buffer): string {
+  const derived = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'commerce-api master-key-check v1', 32));
+  return createHmac('sha256', derived).update('master key check').digest('hex').slice(0, 32);
 }

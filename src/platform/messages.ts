@@ -32,6 +32,7 @@ export const MESSAGES = {
     },
     patternMismatch: '형식이 올바르지 않습니다.',
     nulCharacter: '허용되지 않는 NUL 문자(U+0000)가 포함되어 있습니다.',
+    controlCharacter: '허용되지 않는 제어 문자(U+0001~U+001F, U+007F; 탭과 줄바꿈 제외)가 포함되어 있습니다.',
     loneSurrogate: '올바르지 않은 유니코드 문자(짝이 없는 서로게이트)가 포함되어 있습니다.',
     /** `allowed` lists the allowed values (comma-joined), or is undefined when Ajv did not name them. */
     valueNotAllowed: (allowed: string | undefined): string => `허용된 값이 아닙니다${allowed !== undefined ? ` (${allowed})` : ''}.`,
@@ -72,6 +73,8 @@ export const MESSAGES = {
     tossTestModeNeedsTestKey: '테스트 모드에는 테스트 키(test_ck_…, test_sk_…)를 입력해 주세요. 라이브 키로는 실제 돈이 결제됩니다.',
     tossSecretKeyRefused: (code: string): string =>
       `토스페이먼츠가 이 시크릿 키를 거부했습니다 (${code}). 개발자센터의 시크릿 키를 빠짐없이 복사했는지 확인해 주세요. 키는 저장되지 않았습니다.`,
+    tossBillingKeysInUse: (n: number): string =>
+      `이 자동결제 키로 카드를 등록한 구독 ${n}건이 아직 진행 중이라 자동결제 시크릿 키를 지울 수 없습니다. 빌링키는 발급한 상점아이디(MID)에서만 쓸 수 있습니다.`,
     tossUnreachable: '토스페이먼츠에 연결하지 못해 시크릿 키를 확인하지 못했습니다. 키는 저장되지 않았습니다. 잠시 후 다시 저장해 주세요.',
   },
 
@@ -148,6 +151,8 @@ export const MESSAGES = {
   refunds: {
     providerNotConfigured: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.',
     providerCallFailed: '결제대행사 호출 중 오류가 발생했습니다.',
+    gatewayBalanceDiffers: (theirs: number, ours: number): string =>
+      `결제대행사의 환불 가능 잔액(${theirs.toLocaleString('ko-KR')}원)이 주문 기록(${ours.toLocaleString('ko-KR')}원)과 다릅니다. 상점관리자에서 한 취소가 있는지 확인해 주세요.`,
     gatewayTotalMismatch: (canceled: number, ours: number, amount: number): string =>
       `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
     interruptedChecking: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.',
@@ -186,6 +191,8 @@ export const MESSAGES = {
     planNotInProduct: '상품에 없는 플랜입니다.',
     intervalNotOffered: '이 플랜은 선택한 결제 주기를 제공하지 않습니다.',
     alreadyOnPlan: '이미 이용 중인 플랜입니다.',
+    planOfferGone: '동의를 기다리는 요금제 변경 제안이 없거나 기한이 지났습니다.',
+    trialConsentNotOpen: '체험 종료 30일 전부터 체험 종료 전까지 유료 전환에 동의할 수 있습니다.',
     paymentInProgress: '이 구독의 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요.',
     portalIdentityRequired: 'buyerEmail 또는 subscriptionId 중 하나는 필요합니다.',
     buyerEmailInvalid: 'buyerEmail이 이메일 형식이 아닙니다.',
@@ -199,6 +206,7 @@ export const MESSAGES = {
     },
     checkoutNotConfigured: ERROR_CATALOG.CHECKOUT_NOT_CONFIGURED.message,
     noBillingKey: '등록된 결제 카드가 없습니다.',
+    subscriptionEnded: '종료된 구독에는 결제하지 않습니다.',
     testClockRange: '0보다 크고 3,660일 이하만큼 앞으로 이동할 수 있습니다.',
   },
 

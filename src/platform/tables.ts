@@ -19,6 +19,12 @@ export interface StoresTable {
   updated_at: Timestamp;
 }
 
+/**
+ * Which of a mode's two Toss key pairs a payment or billing key belongs to (migration 068): `payments`, the first pair
+ * (one-time payments, and everything when no billing pair is set), or `billing`, the 자동결제 MID's pair.
+ */
+export type TossKeyPair = 'payments' | 'billing';
+
 export interface StoreModeSettingsTable {
   store_id: string;
   mode: Mode;
@@ -26,6 +32,9 @@ export interface StoreModeSettingsTable {
   payment_provider: 'simulator' | 'toss' | null;
   toss_client_key: string | null;
   toss_secret_key_sealed: string | null;
+  /** The 자동결제 (billing) MID's pair, when Toss contracted billing under its own MID (migration 068). */
+  toss_billing_client_key: ColumnType<string | null, string | null | undefined, string | null>;
+  toss_billing_secret_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: Timestamp;
 }
 
@@ -91,6 +100,8 @@ export interface StoreTossStateTable {
   store_id: string;
   mode: Mode;
   keys_verified_at: Date | null;
+  /** When Toss last accepted the billing pair's secret key (migration 068). */
+  billing_keys_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   first_webhook_at: Date | null;
   last_webhook_at: Date | null;
   /** The Toss-lookup budget's current one-minute window and the lookups spent in it (migration 060). */

@@ -41,5 +41,22 @@ export const bidiMessage = (field: string): string => `${field}에는 글자 방
 export const PlainText = (opts: StringOptions = {}) =>
   Type.String({ ...opts, pattern: NO_BIDI_PATTERN, description: opts.description ? `${opts.description} (no bidi control characters)` : 'No bidi control characters' });
 
+/** Control characters a one-line name never holds: all of C0 (tab, CR and LF included) and DEL. */
+export const LINE_CONTROLS = '\\u0000-\\u001F\\u007F';
+const LINE_CONTROL_RE = new RegExp(`[${LINE_CONTROLS}]`);
+/** A JSON Schema pattern: one line of text with no control character and no bidi control. */
+export const ONE_LINE_PATTERN = `^[^${LINE_CONTROLS}${BIDI_CONTROLS}]*$`;
+
+export function hasLineControl(s: string): boolean {
+  return LINE_CONTROL_RE.test(s);
+}
+
+/** Korean message naming the field, for a one-line field given a control character. */
+export const lineControlMessage = (field: string): string => `${field}에는 줄바꿈, 탭 등 제어 문자를 쓸 수 없습니다.`;
+
+/** A one-line name shown to others (the store's name on pages, receipts and mails): no control or bidi character. */
+export const OneLineText = (opts: StringOptions = {}) =>
+  Type.String({ ...opts, pattern: ONE_LINE_PATTERN, description: opts.description ? `${opts.description} (one line: no control or bidi characters)` : 'One line: no control or bidi characters' });
+
 /** An e-mail address as the HTML standard's grammar defines it. */
 export const EmailText = (opts: StringOptions = {}) => Type.String({ maxLength: 254, ...opts, format: 'email' });

@@ -2,7 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
-import type { ReconciliationDifferencesTable, ReconciliationsTable, ReconciliationStatus } from './tables';
+import type { ReconciliationDifferencesTable, ReconciliationSettlementsTable, ReconciliationsTable, ReconciliationStatus } from './tables';
 
 // reconciliations and reconciliation_differences, plus the reads of our own orders and refunds a run compares.
 // Every function takes the executor, so a use case can compose them in one transaction.
@@ -54,6 +54,22 @@ export async function finishReconciliation(
 
 export async function insertDifferences(db: Db, rows: Insertable<ReconciliationDifferencesTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) await db.insertInto('reconciliation_differences').values(rows.slice(i, i + 500)).execute();
+}
+
+/** Toss's settlement records read with a run (migration 069), and whether they could be read. */
+export async function recordSettlements(
+  db: Db,
+  id: string,
+  status: 'read' | 'unavailable',
+  failure: string | null,
+  rows: Insertable<ReconciliationSettlementsTable>[],
+): Promise<void> {
+  await db.updateTable('reconciliations').set({ settlements_status: status, settlements_failure: failure }).where('id', '=', id).execute();
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('reconciliation_settlements').values(rows.slice(i, i + 500)).execute();
+}
+
+export function settlementsOf(db: Db, id: string) {
+  return db.selectFrom('reconciliation_settlements').selectAll().where('reconciliation_id', '=', id).orderBy('seq').execute();
 }
 
 export function differencesOf(db: Db, id: string) {

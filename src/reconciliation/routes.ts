@@ -34,7 +34,7 @@ const reconciliationModule: Module = async (app, deps) => {
     async (req, reply) => {
       const started = await startReconciliation(deps, req.owner!.storeId, { mode: req.body.mode, date: req.body.date, source: 'console', enqueue: true });
       reply.code(202);
-      return { ...started, differences: [] };
+      return { ...started, differences: [], settlements: null };
     },
   );
   app.get(

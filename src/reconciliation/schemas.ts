@@ -34,9 +34,62 @@ const props = {
   completedAt: Nullable(DateTime(), { description: 'When it completed or failed; null while running' }),
 };
 
+const KeyPairSchema = Type.Union([Type.Literal('payments'), Type.Literal('billing')], {
+  description: 'The Toss key pair (MID) the record was read under: `payments` (the first pair) or `billing` (the 자동결제 MID\'s pair)',
+});
+const totals = {
+  count: Type.Integer({ minimum: 0, description: 'Settlement records' }),
+  amount: Type.Integer({ description: 'Sales settled (a cancel\'s record counts as Toss signs it)' }),
+  fee: Type.Integer({ description: 'What Toss kept: `feeSupplyAmount` + `feeVat`' }),
+  feeSupplyAmount: Type.Integer({ description: 'The fee before VAT (공급가액)' }),
+  feeVat: Type.Integer({ description: 'VAT on the fee (부가세)' }),
+  payOutAmount: Type.Integer({ description: 'What Toss pays out: `amount` − `fee`' }),
+};
+export const SettlementRecordSchema = Obj(
+  {
+    keyPair: KeyPairSchema,
+    paymentKey: Type.String(),
+    transactionKey: Nullable(Type.String()),
+    orderId: Type.String({ description: 'Toss\'s orderId (our order id)' }),
+    method: Nullable(Type.String({ description: 'Toss\'s method word (카드, 간편결제, …)' })),
+    amount: Type.Integer(),
+    fee: Type.Integer(),
+    feeSupplyAmount: Type.Integer(),
+    feeVat: Type.Integer(),
+    payOutAmount: Type.Integer(),
+    soldDate: Type.String({ format: 'date', description: '정산 매출일: the day the sale counts for' }),
+    paidOutDate: Type.String({ format: 'date', description: '정산 지급일: the day Toss pays it out' }),
+    canceled: Type.Boolean({ description: 'A cancel\'s record' }),
+  },
+  { title: 'SettlementRecord' },
+);
+export const SettlementsReportSchema = Obj(
+  {
+    status: Type.Union([Type.Literal('read'), Type.Literal('unavailable')], {
+      description: '`read`: the records are all Toss settles for the day; `unavailable`: Toss refused or did not answer the settlements query (see `failure`; the comparison still completed)',
+    }),
+    failure: Nullable(Type.String()),
+    totals: Obj(totals, { title: 'SettlementTotals' }),
+    payouts: Type.Array(Obj({ paidOutDate: Type.String({ format: 'date' }), keyPair: KeyPairSchema, ...totals }, { title: 'SettlementPayout' }), {
+      description: 'The records grouped by payout day and MID: one deposit each on the seller\'s bank statement',
+    }),
+    records: Type.Array(SettlementRecordSchema),
+  },
+  {
+    title: 'SettlementsReport',
+    description:
+      'What Toss settles for the day compared (GET /v1/settlements by 정산 매출일, under each MID of the mode): what it will pay out, when, ' +
+      'and what it kept (fee and the VAT on it)',
+  },
+);
+
 export const ReconciliationSchema = Obj(props, { title: 'Reconciliation' });
 export const ReconciliationWithDifferencesSchema = Obj(
-  { ...props, differences: Type.Array(DifferenceSchema, { description: 'Empty while running' }) },
+  {
+    ...props,
+    differences: Type.Array(DifferenceSchema, { description: 'Empty while running' }),
+    settlements: Nullable(SettlementsReportSchema, { description: 'Toss\'s settlements of the day; null while running, for a failed run, or a run made before they were read' }),
+  },
   { title: 'ReconciliationWithDifferences' },
 );
 export const ReconciliationPage = PageOf(ReconciliationSchema, 'ReconciliationPage');

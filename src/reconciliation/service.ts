@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { enqueueJob } from '../jobs/queue';
 import { providerFor } from '../payments';
-import type { GatewayTransaction } from '../payments/provider';
+import type { GatewaySettlement, GatewayTransaction, PaymentProvider } from '../payments/provider';
 import { addDays, kstDate, kstStartOf } from '../platform/calendar';
 import { ApiError, validationError } from '../platform/errors';
 import { writeEvent } from '../platform/events';
@@ -9,7 +9,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { newId } from '../platform/ids';
 import { MESSAGES } from '../platform/messages';
-import type { Mode } from '../platform/tables';
+import type { Mode, TossKeyPair } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
 import { compareDay, isCalendarDay, type Difference } from './model';
 import * as repo from './repo';
@@ -42,7 +42,35 @@ export interface ReconciliationView {
   completedAt: string | null;
 }
 
-export type ReconciliationWithDifferences = ReconciliationView & { differences: Difference[] };
+/** One Toss settlement record of the day (GET /v1/settlements), under the MID it was read from. */
+export interface SettlementRecord extends GatewaySettlement {
+  keyPair: TossKeyPair;
+}
+
+/** Sums of settlement records: the sales, what Toss kept (fee = supply amount + VAT) and what it pays out. */
+export interface SettlementTotals {
+  count: number;
+  amount: number;
+  fee: number;
+  feeSupplyAmount: number;
+  feeVat: number;
+  payOutAmount: number;
+}
+
+/**
+ * What Toss settles for the day compared (by 정산 매출일): its records, their totals, and the same grouped by 정산 지급일
+ * (each group is one payout line on the seller's bank statement per MID). `unavailable` when Toss refused or did not
+ * answer the settlements query; null for a run that has not read them.
+ */
+export interface SettlementsReport {
+  status: 'read' | 'unavailable';
+  failure: string | null;
+  totals: SettlementTotals;
+  payouts: Array<SettlementTotals & { paidOutDate: string; keyPair: TossKeyPair }>;
+  records: SettlementRecord[];
+}
+
+export type ReconciliationWithDifferences = ReconciliationView & { differences: Difference[]; settlements: SettlementsReport | null };
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findReconciliationById>>>;
 
@@ -111,16 +139,29 @@ export async function startReconciliation(
   return view((await repo.findReconciliationById(deps.db, id))!);
 }
 
-/** Every transaction of the day at the gateway, page after page (`startingAfter` = the last key of the page before). */
-async function gatewayDay(
-  deps: Deps,
-  storeId: string,
-  mode: Mode,
-  day: string,
-): Promise<{ ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string }> {
+type DayResult = { ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string };
+
+/**
+ * Every transaction of the day at the gateway: under the mode's first key pair and, when it holds one, the 자동결제
+ * MID's pair too (issue 32; each MID has its own ledger at Toss), merged in time order.
+ */
+async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<DayResult> {
   const settings = await getModeSettings(deps.db, storeId, mode);
   const provider = settings.raw.payment_provider === 'toss' ? providerFor(deps, settings.raw) : null;
   if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
+  const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
+  const transactions: GatewayTransaction[] = [];
+  for (const p of billing ? [provider, billing] : [provider]) {
+    const one = await ledgerDay(deps, p, day);
+    if (!one.ok) return one;
+    transactions.push(...one.transactions);
+  }
+  transactions.sort((a, b) => a.transactionAt.getTime() - b.transactionAt.getTime());
+  return { ok: true, transactions };
+}
+
+/** One MID's transactions of the day, page after page (`startingAfter` = the last key of the page before). */
+async function ledgerDay(deps: Deps, provider: PaymentProvider, day: string): Promise<DayResult> {
   const { from, to } = dayRange(day);
   const transactions: GatewayTransaction[] = [];
   let startingAfter: string | undefined;
@@ -133,6 +174,54 @@ async function gatewayDay(
     startingAfter = r.value.nextStartingAfter;
   }
   return { ok: true, transactions };
+}
+
+type SettlementsResult = { ok: true; records: SettlementRecord[] } | { ok: false; message: string };
+
+/**
+ * Toss's settlement records of the day (by soldDate) under each MID of the mode, page after page until a short page.
+ * Read after the transactions, outside any transaction; a refusal or silence makes them `unavailable`, never the run.
+ */
+async function settlementsDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<SettlementsResult> {
+  const settings = await getModeSettings(deps.db, storeId, mode);
+  const pairs: TossKeyPair[] = settings.raw.toss_billing_secret_key_sealed ? ['payments', 'billing'] : ['payments'];
+  const records: SettlementRecord[] = [];
+  const size = deps.config.reconciliationPageSize;
+  for (const keyPair of pairs) {
+    const provider = providerFor(deps, settings.raw, keyPair);
+    if (!provider) return { ok: false, message: MESSAGES.reconciliation.providerMissing };
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const r = await provider.listSettlements({ startDate: day, endDate: day, dateType: 'soldDate', page, size });
+      if (r.status === 'failed') return { ok: false, message: MESSAGES.reconciliation.gatewayFailed(r.code, r.message) };
+      if (r.status === 'unknown') return { ok: false, message: MESSAGES.reconciliation.gatewayUnknown(r.message) };
+      records.push(...r.value.map((s) => ({ ...s, keyPair })));
+      if (r.value.length < size) break;
+    }
+  }
+  return { ok: true, records };
+}
+
+/** Totals of records, and the same per payout day and MID (what each bank-statement line should show). */
+export function settlementTotals(records: SettlementRecord[]): Pick<SettlementsReport, 'totals' | 'payouts'> {
+  const zero = (): SettlementTotals => ({ count: 0, amount: 0, fee: 0, feeSupplyAmount: 0, feeVat: 0, payOutAmount: 0 });
+  const add = (t: SettlementTotals, r: SettlementRecord) => {
+    t.count++;
+    t.amount += r.amount;
+    t.fee += r.fee;
+    t.feeSupplyAmount += r.feeSupplyAmount;
+    t.feeVat += r.feeVat;
+    t.payOutAmount += r.payOutAmount;
+  };
+  const totals = zero();
+  const byPayout = new Map<string, SettlementTotals & { paidOutDate: string; keyPair: TossKeyPair }>();
+  for (const r of records) {
+    add(totals, r);
+    const k = `${r.paidOutDate} ${r.keyPair}`;
+    if (!byPayout.has(k)) byPayout.set(k, { paidOutDate: r.paidOutDate, keyPair: r.keyPair, ...zero() });
+    add(byPayout.get(k)!, r);
+  }
+  const payouts = [...byPayout.values()].sort((a, b) => a.paidOutDate.localeCompare(b.paidOutDate) || a.keyPair.localeCompare(b.keyPair));
+  return { totals, payouts };
 }
 
 /**
@@ -161,6 +250,7 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
     repo.refundsInRange(deps.db, row.store_id, row.mode, from, to),
   ]);
   const differences = compareDay({ transactions: day.transactions, paidHere, known, refundsHere });
+  const settled = await settlementsDay(deps, row.store_id, row.mode, row.day);
   const finished = await deps.db.transaction().execute(async (trx) => {
     const done = await repo.finishReconciliation(trx, id, {
       status: 'completed', gateway_transactions: day.transactions.length, difference_count: differences.length, failure_code: null, failure_message: null, completed_at: now(),
@@ -169,6 +259,17 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
     await repo.insertDifferences(
       trx,
       differences.map((d, seq) => ({ reconciliation_id: id, seq, kind: d.kind, order_id: d.orderId, payment_key: d.paymentKey, our_amount: d.ourAmount, gateway_amount: d.gatewayAmount })),
+    );
+    await repo.recordSettlements(
+      trx,
+      id,
+      settled.ok ? 'read' : 'unavailable',
+      settled.ok ? null : settled.message,
+      (settled.ok ? settled.records : []).map((s, seq) => ({
+        reconciliation_id: id, seq, toss_key_pair: s.keyPair, payment_key: s.paymentKey, transaction_key: s.transactionKey, order_id: s.orderId, method: s.method,
+        amount: s.amount, fee: s.fee, fee_supply_amount: s.feeSupplyAmount, fee_vat: s.feeVat, pay_out_amount: s.payOutAmount,
+        sold_date: s.soldDate, paid_out_date: s.paidOutDate, canceled: s.canceled,
+      })),
     );
     const summary = view((await repo.findReconciliationById(trx, id))!);
     await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: 'reconciliation.completed', data: { ...summary } });
@@ -192,9 +293,19 @@ export async function getReconciliation(deps: Pick<Deps, 'db'>, storeId: string,
   const r = await repo.findReconciliation(deps.db, storeId, id);
   if (!r) throw new ApiError('RECONCILIATION_NOT_FOUND');
   const rows = await repo.differencesOf(deps.db, id);
+  let settlements: SettlementsReport | null = null;
+  if (r.settlements_status) {
+    const records: SettlementRecord[] = (await repo.settlementsOf(deps.db, id)).map((s) => ({
+      keyPair: s.toss_key_pair, paymentKey: s.payment_key, transactionKey: s.transaction_key, orderId: s.order_id, method: s.method,
+      amount: Number(s.amount), fee: Number(s.fee), feeSupplyAmount: Number(s.fee_supply_amount), feeVat: Number(s.fee_vat), payOutAmount: Number(s.pay_out_amount),
+      soldDate: s.sold_date, paidOutDate: s.paid_out_date, canceled: s.canceled,
+    }));
+    settlements = { status: r.settlements_status, failure: r.settlements_failure, ...settlementTotals(records), records };
+  }
   return {
     ...view(r),
     differences: rows.map((d) => ({ kind: d.kind, orderId: d.order_id, paymentKey: d.payment_key, ourAmount: d.our_amount === null ? null : Number(d.our_amount), gatewayAmount: d.gateway_amount === null ? null : Number(d.gateway_amount) })),
+    settlements,
   };
 }
 

@@ -35,7 +35,11 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
   await repo.countReconcileAttempt(deps.db, refund.id);
 
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
-  const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+  const provider = providerFor(
+    deps,
+    { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed, toss_billing_secret_key_sealed: settings.raw.toss_billing_secret_key_sealed },
+    order.toss_key_pair,
+  );
   if (!provider || !order.provider_payment_key) throw new Error(`refund ${refund.id}: the order's payment provider ${order.provider} is not configured`);
 
   const look = await provider.lookupPayment(order.provider_payment_key);

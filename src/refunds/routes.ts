@@ -48,7 +48,10 @@ const REFUND_DOC =
   'A retry with the SAME Idempotency-Key never refunds again: it answers that refund\'s current state (200 once it succeeded, the same 502 until then).\n\n' +
   'On success the order\'s `refundedAmount`, `refundedAt` and `refunds` grow, it stays `paid` while something is left and becomes `refunded` when nothing is; ' +
   'a refund that leaves nothing revokes the order\'s licenses unless `keepLicenses` is true; an `order.refunded` event is sent. ' +
-  'Stock and coupon uses are not given back (see the README, "Refunds").';
+  'Stock and coupon uses are not given back (see the README, "Refunds").\n\n' +
+  'A subscription\'s order paying for the current period: a refund that leaves it refunded in full ends the subscription at once ' +
+  '(`subscription.ended`): inside the order\'s withdrawal window it is a withdrawal (청약철회, `endReason: withdrawn`), after it `endReason: refunded`; ' +
+  'nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running.';
 
 const refundsModule: Module = async (app, deps) => {
   registerRefundJobs(deps);

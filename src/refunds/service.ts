@@ -17,6 +17,7 @@ import { refundAccountOf } from '../checkout/virtual-account';
 import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { afterOrderRefunded } from '../subscriptions/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
 
@@ -137,20 +138,33 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
 export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow): Promise<Outcome<RefundResult>> {
   try {
     // Only Toss needs the store's (sealed) secret key; the simulator needs nothing from the settings.
-    const sealed = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw.toss_secret_key_sealed : null;
-    // The order's provider, not the store's current choice: a refund goes back where the money came from.
-    const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: sealed });
+    const raw = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw : null;
+    // The order's provider and Toss key pair (its MID: a subscription's may be the 자동결제 one), not the store's current
+    // choice: a refund goes back where the money came from.
+    const provider = providerFor(
+      deps,
+      { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
+      order.toss_key_pair,
+    );
     if (!provider || !order.provider_payment_key) {
       return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
+    }
+    // A partial cancel on top of one made elsewhere (Toss's merchant admin) would refund the buyer twice for one
+    // intention. Toss's `refundableAmount` guard is deprecated (https://docs.tosspayments.com/reference#결제-취소: use
+    // the Idempotency-Key instead, which only stops retries), so the balance is read from Toss first and the refund is
+    // refused when it is not what our books say. A full refund needs no look: Toss refuses more than it holds.
+    const ours = refundableAmount(order);
+    if (order.provider === 'toss' && refund.amount < ours) {
+      const look = await provider.lookupPayment(order.provider_payment_key);
+      if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
+        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };
+      }
     }
     return await provider.refund({
       paymentKey: order.provider_payment_key,
       amount: refund.amount,
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
-      // What our books say is still refundable before this refund (refunded_amount only counts succeeded refunds,
-      // and one refund is in flight per order); Toss refuses a partial cancel when its balance says otherwise.
-      refundableAmount: refundableAmount(order),
       refundReceiveAccount: order.method === 'virtual_account' ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
     });
   } catch (err) {
@@ -220,5 +234,7 @@ export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refu
     type: 'order.refunded',
     data: { refund: refundView(row), order: orderView, licensesRevoked },
   });
+  // The subscription follows the money in the same transaction: a refunded withdrawal ends it (issue 29).
+  await afterOrderRefunded(trx, deps, order, row, next.status === 'refunded');
   return { row, order: orderView };
 }

@@ -74,10 +74,34 @@ export async function updateModeSettingsRow(
   db: Db,
   storeId: string,
   mode: Mode,
-  patch: { updated_at: Date; return_url_domains?: string[]; payment_provider?: 'simulator' | 'toss' | null; toss_client_key?: string | null; toss_secret_key_sealed?: string | null },
+  patch: {
+    updated_at: Date;
+    return_url_domains?: string[];
+    payment_provider?: 'simulator' | 'toss' | null;
+    toss_client_key?: string | null;
+    toss_secret_key_sealed?: string | null;
+    toss_billing_client_key?: string | null;
+    toss_billing_secret_key_sealed?: string | null;
+  },
 ): Promise<void> {
   const set = patch.return_url_domains !== undefined ? { ...patch, return_url_domains: jsonb(patch.return_url_domains) } : patch;
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();
+}
+
+/**
+ * Subscriptions of a store and mode, not ended, whose billing key the 자동결제 pair issued (migration 068): they can
+ * only be charged, and their key deleted, with that pair.
+ */
+export async function countSubscriptionsOnBillingPair(db: Db, storeId: string, mode: Mode): Promise<number> {
+  const r = await db
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('toss_key_pair', '=', 'billing')
+    .where('status', '!=', 'ended')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 /** Any store at all (the first start creates the demo store when there is none). */

@@ -119,7 +119,10 @@ const storesModule: Module = async (app, deps) => {
           'Fields left out stay as they are. `tossSecretKey` is stored encrypted and never returned. Toss keys are checked before ' +
           'anything is stored: the client key and the secret key must be of one kind (`test_` or `live_`) and of the mode\'s kind ' +
           '(live keys in live mode, test keys in test mode), and a new secret key is tried once at Toss with a harmless lookup. ' +
-          'A key Toss refuses, or cannot be asked about, answers 400 VALIDATION_FAILED naming the field; nothing is stored.',
+          'A key Toss refuses, or cannot be asked about, answers 400 VALIDATION_FAILED naming the field; nothing is stored. ' +
+          '`tossBillingClientKey` / `tossBillingSecretKey` are a second pair for 자동결제 when Toss contracted it under its own MID; ' +
+          'they are checked the same way. Subscriptions started or whose card is changed afterwards use that pair; one-time payments ' +
+          'keep the first. Work already done stays with the pair it was done under (a billing key only works under the MID that issued it).',
         tags,
       },
       { auth: 'owner' },

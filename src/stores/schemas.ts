@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
-import { PlainText } from '../platform/text';
+import { OneLineText, PlainText } from '../platform/text';
 import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
 
 const TestMailRecipientsSchema = Type.Array(Type.String({ maxLength: 254 }), {
@@ -23,6 +23,12 @@ export const ModeSettingsSchema = Obj(
     }),
     tossClientKey: Nullable(Type.String()),
     tossSecretKeySet: Type.Boolean({ description: 'Whether a Toss secret key is stored (it is never returned)' }),
+    tossBillingClientKey: Nullable(Type.String(), {
+      description:
+        'Client key of the 자동결제 (billing) MID, when Toss contracted automatic payments under a MID of their own. With this pair set, ' +
+        'subscriptions (card registration, billing key issue, renewals, card change) use it and one-time payments keep the first pair',
+    }),
+    tossBillingSecretKeySet: Type.Boolean({ description: 'Whether the 자동결제 MID\'s secret key is stored (it is never returned)' }),
     checkoutConfigured: Type.Boolean(),
     tossWebhookUrl: Type.String({
       description:
@@ -59,7 +65,7 @@ export const StoreSchema = Obj(
 export type StoreView = Static<typeof StoreSchema>;
 
 export const CreateStoreBody = Obj({
-  name: PlainText({ minLength: 1, maxLength: 100 }),
+  name: OneLineText({ minLength: 1, maxLength: 100 }),
   publicContactVerified: Type.Optional(Type.Boolean()),
 }, { title: 'CreateStoreRequest' });
 export const CreateStoreResult = Obj({
@@ -68,7 +74,7 @@ export const CreateStoreResult = Obj({
 }, { title: 'CreateStoreResult' });
 
 export const UpdateStoreBody = Obj({
-  name: Type.Optional(PlainText({ minLength: 1, maxLength: 100 })),
+  name: Type.Optional(OneLineText({ minLength: 1, maxLength: 100 })),
   buyerMails: Type.Optional(BuyerMailsPatch),
   testMailRecipients: Type.Optional(TestMailRecipientsSchema),
   allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),
@@ -96,6 +102,10 @@ export const UpdateModeSettingsBody = Obj({
   paymentProvider: Type.Optional(Nullable(Type.Union([Type.Literal('simulator'), Type.Literal('toss')]))),
   tossClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   tossSecretKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  tossBillingClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Client key of the 자동결제 (billing) MID; null removes it' }))),
+  tossBillingSecretKey: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Secret key of the 자동결제 (billing) MID, checked and stored like `tossSecretKey`; null removes it' })),
+  ),
 }, { title: 'UpdateModeSettingsRequest' });
 
 export const ApiKeySchema = Obj(

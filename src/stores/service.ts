@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { notify } from '../db';
 import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
+import { bidiMessage, hasBidiControl, hasLineControl, lineControlMessage } from '../platform/text';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
 import { canonicalAllowlistEntry } from '../platform/http/auth';
@@ -49,6 +50,8 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
     paymentProvider: s.payment_provider,
     tossClientKey: s.toss_client_key,
     tossSecretKeySet: !!s.toss_secret_key_sealed,
+    tossBillingClientKey: s.toss_billing_client_key,
+    tossBillingSecretKeySet: !!s.toss_billing_secret_key_sealed,
     checkoutConfigured: configured,
   };
 }
@@ -83,7 +86,14 @@ export function revealTossSecret(masterKey: Buffer, sealed: string | null): stri
   return sealed ? decryptSecret(masterKey, sealed).toString('utf8') : null;
 }
 
+/** The store's name is one line shown on pages, receipts and mails: no control character (CR/LF, tab) or bidi control. */
+export function assertStoreName(name: string): void {
+  if (hasLineControl(name)) throw validationError([{ field: 'name', message: lineControlMessage('상점 이름') }]);
+  if (hasBidiControl(name)) throw validationError([{ field: 'name', message: bidiMessage('상점 이름') }]);
+}
+
 export async function createStore(deps: Deps, input: { name: string; publicContactVerified?: boolean }): Promise<{ store: StoreView; ownerToken: string }> {
+  assertStoreName(input.name);
   const { db, clock } = deps;
   const now = clock.now();
   const id = newId('st', clock);
@@ -91,8 +101,8 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   await db.transaction().execute(async (trx) => {
     await repo.insertStore(trx, { id, name: input.name, ownerTokenHash: owner.hash, publicContactVerified: input.publicContactVerified ?? false, now });
     await repo.insertModeSettings(trx, [
-      { store_id: id, mode: 'test', return_url_domains: [], payment_provider: 'simulator', toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
-      { store_id: id, mode: 'live', return_url_domains: [], payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, updated_at: now },
+      { store_id: id, mode: 'test', return_url_domains: [], payment_provider: 'simulator', toss_client_key: null, toss_secret_key_sealed: null, toss_billing_client_key: null, toss_billing_secret_key_sealed: null, updated_at: now },
+      { store_id: id, mode: 'live', return_url_domains: [], payment_provider: null, toss_client_key: null, toss_secret_key_sealed: null, toss_billing_client_key: null, toss_billing_secret_key_sealed: null, updated_at: now },
     ]);
   });
   return { store: await getStoreView(deps, id), ownerToken: owner.token };
@@ -112,7 +122,10 @@ export async function updateStore(
   if (input.cashReceiptMandatory !== undefined) patch.cash_receipt_mandatory = input.cashReceiptMandatory;
   // Checked before anything is written: a refused address leaves the name and the switches as they were.
   if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
-  if (input.name !== undefined) patch.name = input.name;
+  if (input.name !== undefined) {
+    assertStoreName(input.name);
+    patch.name = input.name;
+  }
   await repo.updateStoreRow(deps.db, storeId, patch);
   if (input.buyerMails) await updateBuyerMails(deps.db, storeId, input.buyerMails, patch.updated_at);
   if (input.testMailRecipients) await updateTestCopyRecipients(deps, storeId, input.testMailRecipients, patch.updated_at);
@@ -166,7 +179,14 @@ export async function updateModeSettings(
   deps: Deps,
   storeId: string,
   mode: Mode,
-  input: { returnUrlDomains?: string[]; paymentProvider?: 'simulator' | 'toss' | null; tossClientKey?: string | null; tossSecretKey?: string | null },
+  input: {
+    returnUrlDomains?: string[];
+    paymentProvider?: 'simulator' | 'toss' | null;
+    tossClientKey?: string | null;
+    tossSecretKey?: string | null;
+    tossBillingClientKey?: string | null;
+    tossBillingSecretKey?: string | null;
+  },
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
   if (input.paymentProvider === 'simulator' && mode === 'live') {
@@ -176,21 +196,39 @@ export async function updateModeSettings(
   const widgetKeys = [
     ...(input.tossClientKey && isTossWidgetKey(input.tossClientKey.trim()) ? [{ field: 'tossClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
     ...(input.tossSecretKey && isTossWidgetKey(input.tossSecretKey.trim()) ? [{ field: 'tossSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
+    ...(input.tossBillingClientKey && isTossWidgetKey(input.tossBillingClientKey.trim()) ? [{ field: 'tossBillingClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
+    ...(input.tossBillingSecretKey && isTossWidgetKey(input.tossBillingSecretKey.trim()) ? [{ field: 'tossBillingSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
   ];
   if (widgetKeys.length) throw validationError(widgetKeys);
   // Keys as pasted often carry a stray space or line break; Toss would refuse them for it.
-  const tossClientKey = typeof input.tossClientKey === 'string' ? input.tossClientKey.trim() || input.tossClientKey : input.tossClientKey;
-  const tossSecretKey = typeof input.tossSecretKey === 'string' ? input.tossSecretKey.trim() || input.tossSecretKey : input.tossSecretKey;
-  // Checked (and a new secret key verified with Toss) before anything is written: a refused key is never stored.
+  const trimmed = (k: string | null | undefined) => (typeof k === 'string' ? k.trim() || k : k);
+  const tossClientKey = trimmed(input.tossClientKey);
+  const tossSecretKey = trimmed(input.tossSecretKey);
+  const tossBillingClientKey = trimmed(input.tossBillingClientKey);
+  const tossBillingSecretKey = trimmed(input.tossBillingSecretKey);
+  // Checked (and a new secret key verified with Toss) before anything is written: a refused key is never stored. The
+  // 자동결제 pair is checked exactly like the first (its own MID, its own keys: issue 32).
   const keysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey, tossSecretKey });
+  const billingKeysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey: tossBillingClientKey, tossSecretKey: tossBillingSecretKey }, 'billing');
+  // Removing the 자동결제 secret would leave the subscriptions registered under it unchargeable (a billing key works
+  // only under the MID that issued it): refused while any of them is not ended.
+  if (tossBillingSecretKey === null) {
+    const n = await repo.countSubscriptionsOnBillingPair(deps.db, storeId, mode);
+    if (n > 0) throw validationError([{ field: 'tossBillingSecretKey', message: MESSAGES.stores.tossBillingKeysInUse(n) }]);
+  }
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
   if (tossClientKey !== undefined) patch.toss_client_key = tossClientKey;
   if (tossSecretKey !== undefined) patch.toss_secret_key_sealed = tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossSecretKey);
+  if (tossBillingClientKey !== undefined) patch.toss_billing_client_key = tossBillingClientKey;
+  if (tossBillingSecretKey !== undefined) {
+    patch.toss_billing_secret_key_sealed = tossBillingSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossBillingSecretKey);
+  }
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateModeSettingsRow(trx, storeId, mode, patch);
     if (keysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, keysVerifiedAt);
+    if (billingKeysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, billingKeysVerifiedAt, 'billing');
   });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps, storeId);

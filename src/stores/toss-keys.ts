@@ -37,9 +37,9 @@ export interface TossKeyPair {
  * key and a secret key of different kinds, or keys of the other mode's kind (test keys never take real money in live
  * mode; live keys would take real money in test mode). A stored key that is not being changed is only compared.
  */
-export function tossKeyProblems(mode: Mode, pair: TossKeyPair): FieldError[] {
+export function tossKeyProblems(mode: Mode, pair: TossKeyPair, names: TossKeyFieldNames = PAYMENTS_FIELDS): FieldError[] {
   const fields = (['clientKey', 'secretKey'] as const).filter((f) => pair.changed[f] && pair[f] !== null);
-  const name = (f: 'clientKey' | 'secretKey') => (f === 'clientKey' ? 'tossClientKey' : 'tossSecretKey');
+  const name = (f: 'clientKey' | 'secretKey') => names[f];
   const shape = fields.filter((f) => tossKeyKind(pair[f]!, f === 'clientKey' ? 'client' : 'secret') === null);
   if (shape.length) {
     return shape.map((f) => ({ field: name(f), message: f === 'clientKey' ? MESSAGES.stores.tossClientKeyShape : MESSAGES.stores.tossSecretKeyShape }));
@@ -55,6 +55,15 @@ export function tossKeyProblems(mode: Mode, pair: TossKeyPair): FieldError[] {
     .map((f) => ({ field: name(f), message: modeMessage }));
 }
 
+/** The request fields of one pair, as problems name them. */
+export interface TossKeyFieldNames {
+  clientKey: string;
+  secretKey: string;
+}
+export const PAYMENTS_FIELDS: TossKeyFieldNames = { clientKey: 'tossClientKey', secretKey: 'tossSecretKey' };
+/** The 자동결제 MID's pair (migration 068): checked exactly like the first pair, under its own field names. */
+export const BILLING_FIELDS: TossKeyFieldNames = { clientKey: 'tossBillingClientKey', secretKey: 'tossBillingSecretKey' };
+
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
 /**
@@ -68,23 +77,27 @@ export async function checkTossKeys(
   storeId: string,
   mode: Mode,
   input: { tossClientKey?: string | null; tossSecretKey?: string | null },
+  which: 'payments' | 'billing' = 'payments',
 ): Promise<Date | null> {
   if (input.tossClientKey === undefined && input.tossSecretKey === undefined) return null;
+  const names = which === 'billing' ? BILLING_FIELDS : PAYMENTS_FIELDS;
   const stored = await repo.findModeSettings(deps.db, storeId, mode);
-  const storedSecret = stored.toss_secret_key_sealed ? decryptSecret(deps.config.masterKey, stored.toss_secret_key_sealed).toString('utf8') : null;
+  const storedClient = which === 'billing' ? stored.toss_billing_client_key : stored.toss_client_key;
+  const sealed = which === 'billing' ? stored.toss_billing_secret_key_sealed : stored.toss_secret_key_sealed;
+  const storedSecret = sealed ? decryptSecret(deps.config.masterKey, sealed).toString('utf8') : null;
   const pair: TossKeyPair = {
-    clientKey: input.tossClientKey !== undefined ? input.tossClientKey : stored.toss_client_key,
+    clientKey: input.tossClientKey !== undefined ? input.tossClientKey : storedClient,
     secretKey: input.tossSecretKey !== undefined ? input.tossSecretKey : storedSecret,
     changed: { clientKey: input.tossClientKey !== undefined, secretKey: input.tossSecretKey !== undefined },
   };
-  const problems = tossKeyProblems(mode, pair);
+  const problems = tossKeyProblems(mode, pair, names);
   if (problems.length) throw refused(problems);
   if (!input.tossSecretKey) return null;
   // Outside any transaction: a network call never holds a database connection.
   const outcome = await tossProviderFor(deps, input.tossSecretKey).verifyCredentials();
   if (outcome.status === 'succeeded') return outcome.value.checkedAt;
   const message = outcome.status === 'failed' ? MESSAGES.stores.tossSecretKeyRefused(outcome.code) : MESSAGES.stores.tossUnreachable;
-  throw refused([{ field: 'tossSecretKey', message }]);
+  throw refused([{ field: names.secretKey, message }]);
 }
 
 /** VALIDATION_FAILED whose message is the first problem itself, so a client reading only `message` learns what is wrong. */

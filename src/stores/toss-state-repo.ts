@@ -14,12 +14,16 @@ export async function findTossState(db: Db, storeId: string, mode: Mode): Promis
   return { keysVerifiedAt: row?.keys_verified_at ?? null, firstWebhookAt: row?.first_webhook_at ?? null, lastWebhookAt: row?.last_webhook_at ?? null };
 }
 
-/** Records that Toss accepted the store's keys for `mode` at `at` (after an authenticated call succeeded). */
-export async function markTossKeysVerified(db: Db, storeId: string, mode: Mode, at: Date): Promise<void> {
+/**
+ * Records that Toss accepted the store's keys for `mode` at `at` (after an authenticated call succeeded): the first
+ * pair's, or with `pair` = 'billing' the 자동결제 pair's (migration 068).
+ */
+export async function markTossKeysVerified(db: Db, storeId: string, mode: Mode, at: Date, pair: 'payments' | 'billing' = 'payments'): Promise<void> {
+  const column = pair === 'billing' ? 'billing_keys_verified_at' : 'keys_verified_at';
   await db
     .insertInto('store_toss_state')
-    .values({ store_id: storeId, mode, keys_verified_at: at, first_webhook_at: null, last_webhook_at: null })
-    .onConflict((oc) => oc.columns(['store_id', 'mode']).doUpdateSet({ keys_verified_at: at }))
+    .values({ store_id: storeId, mode, keys_verified_at: null, first_webhook_at: null, last_webhook_at: null, [column]: at })
+    .onConflict((oc) => oc.columns(['store_id', 'mode']).doUpdateSet({ [column]: at }))
     .execute();
 }
 

@@ -31,7 +31,8 @@ export async function deleteEndedBillingKey(deps: Pick<AppDeps, 'db' | 'clock' |
   const sub = await repo.getSubscription(deps.db, subscriptionId);
   if (!sub || sub.status !== 'ended' || !sub.billing_key_sealed) return 'nothing';
   const sealed = sub.billing_key_sealed;
-  const provider = providerFor(deps, (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw);
+  // A billing key is only known to the MID that issued it (issue 32).
+  const provider = providerFor(deps, (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw, sub.toss_key_pair);
   if (!provider) throw new Error(`subscription ${sub.id}: no payment provider configured to delete its billing key`);
   const outcome = await provider.deleteBillingKey({ billingKey: decryptSecret(deps.config.masterKey, sealed).toString('utf8') });
   if (outcome.status === 'unknown') throw new Error(`billing key delete for ${sub.id}: ${outcome.message}`);

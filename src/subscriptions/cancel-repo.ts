@@ -149,3 +149,35 @@ export function findActiveRefundRequest(db: Db, subscriptionId: string, orderIds
 export async function insertCancelRefundRequest(trx: Db, row: Insertable<RefundRequestsTable>): Promise<void> {
   await trx.insertInto('refund_requests').values(row).execute();
 }
+
+// ---------- a portal cancel waiting for the seller (src/subscriptions/withdrawal.ts) ----------
+
+export function findRefundRequest(db: Db, id: string): Promise<RefundRequestRow | undefined> {
+  return db.selectFrom('refund_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The refund requests filed by the subscription's latest portal cancel that waited for the seller (the requests a
+ * completed claim with `refund_request_id` filed in its own transaction, so created at the claim's time).
+ */
+export async function pendingCancelRequests(db: Db, subscriptionId: string): Promise<Array<Pick<RefundRequestRow, 'id' | 'status' | 'statutory' | 'order_id' | 'amount' | 'auto_approve_at'>>> {
+  const claim = await db
+    .selectFrom('subscription_cancellations')
+    .select(['created_at'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'completed')
+    .where('refund_request_id', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!claim) return [];
+  return db
+    .selectFrom('refund_requests')
+    .select(['id', 'status', 'statutory', 'order_id', 'amount', 'auto_approve_at'])
+    .where('subscription_id', '=', subscriptionId)
+    .where('source', '=', 'subscription_cancel')
+    .where('created_at', '>=', claim.created_at)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -43,6 +43,8 @@ export async function registerCancelRoutes(app: App, deps: AppDeps): Promise<voi
           'A second request answers ALREADY_CANCELED. The buyer can undo it in the portal before the period ends.\n\n' +
           '`timing: immediate` ends the subscription now (`subscription.ended`, `endReason: canceled`, its licenses expire) and refunds exactly the cancel preview\'s `immediate.breakdown` at this moment through the refunds engine ' +
           '(one refund per order, `order.refunded` events). A seller\'s cancel through the API is the seller\'s decision: it refunds at once even when the preview says `requiresApproval`. ' +
+          'A current period already refunded in full (nothing refundable, no `blockedReason`) is no error: the subscription ends now with `refundAmount: 0`, as the preview says. ' +
+          '(The buyer\'s immediate cancel in the hosted portal differs only when its refund awaits the seller: the service runs until the decision, see `subscription.updated` `cancel_refund_pending`.) ' +
           'Two requests at once (double click, retries with other keys, two processes) never refund twice: the second answers REFUND_IN_PROGRESS or ALREADY_ENDED.\n\n' +
           `Checks, in this order (the first failing one answers):\n${list(CANCEL_CHECKS)}`,
         tags: ['Subscriptions'],

@@ -159,3 +159,20 @@ export const CancellationInfoSchema = Obj(
   },
   { title: 'SubscriptionCancellation', description: 'Present when an immediate cancellation ended the subscription: the preview it executed and what it refunded' },
 );
+
+/** `subscription.ended` caused by a refund (src/subscriptions/withdrawal.ts) carries this beside the record. */
+export const EndingRefundSchema = Obj(
+  {
+    kind: Type.Union([Type.Literal('withdrawal'), Type.Literal('full_refund'), Type.Literal('cancel_approved')], {
+      description:
+        '`withdrawal` (청약철회 refunded: `endReason: withdrawn`), `full_refund` (the whole current-period order refunded after its window: `endReason: refunded`), ' +
+        '`cancel_approved` (the seller approved the refund of a portal cancel that waited for the decision: `endReason: canceled`)',
+    }),
+    orderId: Type.String({ description: 'The order whose refund ended the subscription' }),
+    refundId: Type.String(),
+    refundRequestId: Nullable(Type.String(), { description: 'The refund request the refund approved, if any' }),
+    amount: Won('What that refund returned'),
+    refundRequestIds: Type.Optional(Type.Array(Type.String(), { description: '`cancel_approved`: every refund request the portal cancel filed' })),
+  },
+  { title: 'SubscriptionEndingRefund', description: 'Present when a refund ended the subscription' },
+);

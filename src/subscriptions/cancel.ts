@@ -10,6 +10,7 @@ import type { SaleTerms } from '../orders/terms';
 import { activeRefundRequest, cancelRefundsSince, fileCancelRefundRequest, refundForCancel } from './cancel-refunds';
 import type { CancelInput, CancelPreviewView, CancelResultView } from './cancel-schemas';
 import type { PlannedRefund } from './cancel-tables';
+import type { EndReason } from './tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import * as cancelRepo from './cancel-repo';
@@ -42,7 +43,7 @@ export const CANCEL_CHECKS: Array<[string, string]> = [
   ['REFUND_REQUEST_PENDING', '`immediate` only: an active (requested or held) refund request of the subscription or one of its orders'],
   ['REFUND_IN_PROGRESS', '`immediate` only: a refund of a current-period order is `pending` or `unknown`, another immediate cancellation of this subscription is in progress, or a renewal/difference charge is with the gateway or awaits the seller (`details.reason: "charge_in_progress"`, `details.chargeId`)'],
   ['SUBSCRIPTION_REFUND_SETTLED', '`immediate` only: a current-period order is in a settlement round'],
-  ['SUBSCRIPTION_REFUND_NONE_LEFT', '`immediate` only: the current period was paid, but everything paid for it has already been refunded (cancel with `period_end` instead)'],
+  ['SUBSCRIPTION_REFUND_NONE_LEFT', '`immediate` only: the money of a current-period order changed between the preview read under the lock and its refund (a refund made elsewhere meanwhile); nothing was refunded and the subscription stays as it was. A period already refunded in full is no error: the cancel ends the subscription without a refund, as its preview (0, no `blockedReason`) says'],
   ['ORDER_NOT_FOUND', '`immediate` only: an order of the refund plan is no longer in the store and mode (answered by the refunds engine)'],
   ['PG_REFUND_FAILED', '`immediate` only: the gateway refused a refund; nothing more was refunded and the subscription stays as it was'],
   ['PG_REFUND_AMBIGUOUS', '`immediate` only: a refund\'s outcome is unknown; the subscription has ended and reconciliation settles the refund (read the order before retrying)'],
@@ -134,23 +135,34 @@ async function event(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow
   await writeEvent(trx, deps.clock, { storeId: sub.store_id, mode: sub.mode, type, data: { ...subscriptionView(sub), ...extra } });
 }
 
-/** Ends a subscription now (inside the caller's transaction): status, its licenses, `subscription.ended`. */
-async function endNow(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow, reason: string | null, cancellation: Record<string, unknown>): Promise<SubscriptionRow> {
+/**
+ * Ends a subscription now (inside the caller's transaction, subscription locked): status, its licenses,
+ * `subscription.ended` with `cancellation` (or `refund` for src/subscriptions/withdrawal.ts).
+ */
+export async function endNow(
+  trx: Db,
+  deps: Pick<AppDeps, 'clock'>,
+  sub: SubscriptionRow,
+  reason: string | null,
+  cancellation: Record<string, unknown>,
+  opts: { endReason?: EndReason; keepLicenses?: boolean; extraKey?: 'cancellation' | 'refund' } = {},
+): Promise<SubscriptionRow> {
   const now = deps.clock.now();
   // End and cancel times are the subscription's own (its test clock in test mode); updated_at is bookkeeping.
   const at = subscriptionNow(sub, now);
   const ended = await repo.updateSubscription(trx, sub.id, {
     status: 'ended',
     ended_at: at,
-    end_reason: 'canceled',
+    end_reason: opts.endReason ?? 'canceled',
     canceled_at: sub.canceled_at ?? at,
     cancel_reason: reason ?? sub.cancel_reason,
     next_retry_at: null,
     updated_at: now,
   });
-  // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine).
-  await cancelRepo.expireLicensesOnCancel(trx, sub.id, at);
-  await event(trx, deps, ended, 'subscription.ended', { cancellation });
+  // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine), unless
+  // the seller's refund explicitly kept them (`keepLicenses`).
+  if (!opts.keepLicenses) await cancelRepo.expireLicensesOnCancel(trx, sub.id, at);
+  await event(trx, deps, ended, 'subscription.ended', { [opts.extraKey ?? 'cancellation']: cancellation });
   // The card must never be charged again: its billing key is deleted at the gateway once this commits.
   await enqueueBillingKeyDeletion(trx, deps, ended);
   return ended;
@@ -192,6 +204,9 @@ export async function undoScheduledCancel(deps: Pick<AppDeps, 'db' | 'clock'>, i
     const sub = (await repo.lockSubscription(trx, id))!;
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     if (!sub.cancel_at_period_end) return sub;
+    // A portal cancel whose refund is still undecided cannot be undone here (its requests are withdrawn on the receipt
+    // page first): the refund and the end are decided together.
+    if ((await cancelRepo.pendingCancelRequests(trx, id)).some((r) => r.status === 'requested' || r.status === 'held')) throw new ApiError('REFUND_REQUEST_PENDING');
     const now = deps.clock.now();
     const updated = await repo.updateSubscription(trx, id, { cancel_at_period_end: false, canceled_at: null, cancel_reason: null, updated_at: now });
     await event(trx, deps, updated, 'subscription.updated', { change: { kind: 'cancel_unscheduled' } });
@@ -239,8 +254,9 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
     }
     if (comp.blockedBy) throw blockedError(comp.blockedBy);
     const im = comp.immediate;
-    const nothingLeft = comp.orders.length === 0 && im.reason === 'nothing_refundable' && (await paidForCurrentPeriod(trx, sub, subscriptionNow(sub, now)));
-    if (nothingLeft) throw new ApiError('SUBSCRIPTION_REFUND_NONE_LEFT');
+    // Everything paid for the current period already refunded (a refund that did not end it, say a partial one
+    // before a later one, or data from before issue 29): the preview shows 0 with no `blockedReason`, so the cancel
+    // does what it shows — it ends now without a refund. A buyer can always end a subscription now.
 
     const plan: PlannedRefund[] = im.breakdown.map((b) => ({ orderId: b.orderId, amount: b.amount }));
     const base = { timing: 'immediate', actor, preview: im };
@@ -259,8 +275,12 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
         ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory, requestedAt: subscriptionNow(sub, now) }));
       }
       await insertClaim(trx, deps, sub, actor, reason, im, plan, 'completed', ids[0]);
-      const ended = await endNow(trx, deps, sub, reason, { ...base, refundAmount: 0, refundedOrderIds: [], refundRequestIds: ids });
-      return { kind: 'done', result: result(ended, 'immediate', []) };
+      // The service does not end before the seller decides (design: "a cancel whose refund waits for the seller keeps
+      // the service until the decision"): the end is scheduled at the period end, so no renewal charges meanwhile;
+      // an approval ends it then (src/subscriptions/withdrawal.ts), a rejection leaves it running to the period end.
+      const scheduled = await repo.updateSubscription(trx, sub.id, { cancel_at_period_end: true, canceled_at: sub.canceled_at ?? subscriptionNow(sub, now), cancel_reason: reason ?? sub.cancel_reason, updated_at: now });
+      await event(trx, deps, scheduled, 'subscription.updated', { change: { kind: 'cancel_refund_pending', effectiveAt: scheduled.current_period_end.toISOString(), refundRequestIds: ids, preview: im } });
+      return { kind: 'done', result: result(scheduled, 'immediate', []) };
     }
     try {
       const claimId = await insertClaim(trx, deps, sub, actor, reason, im, plan, 'refunding', null);
@@ -273,12 +293,6 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
   });
   if (claimed.kind === 'done') return claimed.result;
   return executePlan(deps, id, claimed.claimId, claimed.since, claimed.plan, reason);
-}
-
-/** A paid order covers the current period (so "nothing refundable" means everything was refunded already). */
-async function paidForCurrentPeriod(db: Db, sub: SubscriptionRow, now: Date): Promise<boolean> {
-  const row = await cancelRepo.orderCoveringNow(db, sub.id, now);
-  return row !== undefined;
 }
 
 async function insertClaim(
@@ -397,4 +411,21 @@ export async function resumeStaleCancellations(deps: Deps, now: Date): Promise<n
     }
   }
   return n;
+}
+
+/** One part of a portal cancel that waits for the seller, as its confirmation page names it. */
+export interface PendingCancelPart {
+  refundRequestId: string;
+  orderId: string;
+  amount: number;
+  /** Statutory (청약철회): approved automatically at `autoApproveAt` unless the seller approves it sooner. */
+  statutory: boolean;
+  autoApproveAt: Date | null;
+  status: string;
+}
+
+/** The refund requests filed by the subscription's latest portal cancel (empty when none waited for the seller). */
+export async function pendingCancelParts(db: Db, subscriptionId: string): Promise<PendingCancelPart[]> {
+  const rows = await cancelRepo.pendingCancelRequests(db, subscriptionId);
+  return rows.map((r) => ({ refundRequestId: r.id, orderId: r.order_id, amount: Number(r.amount), statutory: r.statutory, autoApproveAt: r.auto_approve_at, status: r.status }));
 }

@@ -9,9 +9,12 @@ import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChar
 import * as repo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
 import type { EndReason } from './tables';
-import type { Deps } from './renewal';
+import type { AppDeps } from '../deps';
 import { enqueueBillingKeyDeletion } from './billing-key-delete';
 import { counter } from '../platform/metrics-registry';
+
+/** What charging and recording a subscription's charge needs (renewal, retries, plan changes, the test clock). */
+export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 /**
  * Recording what the gateway answered for a subscription charge (split from renewal.ts, which claims and calls):
@@ -126,13 +129,15 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     coupon_id: null,
     period_start: charge.kind === 'renewal' ? charge.period_start : own,
     period_end: charge.period_end,
-    // The subscription's own time: under a test clock the order is paid when the simulated renewal happens.
-    paid_at: own,
+    // The subscription's own time: under a test clock the order is paid when the simulated renewal happens. A Toss
+    // charge is paid when Toss approved it (Payment.approvedAt), the day its ledger has it (issue 32).
+    paid_at: providerName === 'toss' && Number(charge.amount) > 0 ? result.approvedAt : own,
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,
     provider: providerName,
     provider_payment_key: result.paymentKey || null,
+    toss_key_pair: sub.toss_key_pair,
     subscription_id: sub.id,
     subscription_event: event,
     settlement_id: null,

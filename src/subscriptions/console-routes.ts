@@ -14,6 +14,7 @@ import { pageParams } from '../platform/http/pagination';
 import { ModeSchema } from '../platform/http/schemas';
 import { advanceTestClockBy } from './test-clock';
 import { changePlan } from './plan-change';
+import { openOfferOf, planOfferTask, withdrawOffer } from './plan-offers';
 import * as repo from './repo';
 import { listCharges, resolveCharge, retryCharge } from './charges-console';
 import { ChargeListQuery, ResolveChargeBody, SubscriptionChargePage, SubscriptionChargeSchema } from './charges-schemas';
@@ -41,12 +42,34 @@ export const TestClockResultSchema = Obj(
 );
 
 export const PlanChangeBody = Obj({ planId: Type.String({ minLength: 1, maxLength: 100 }), interval: IntervalSchema }, { title: 'ChangePlanRequest' });
+const PlanSideSchema = Obj({ planId: Type.String(), billingInterval: IntervalSchema, amount: Won() });
+export const PlanChangeOfferSchema = Obj(
+  {
+    id: Type.String({ description: '`pco_…`' }),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('declined'), Type.Literal('withdrawn'), Type.Literal('lapsed')], {
+      description: '`pending` until the buyer accepts or declines in the portal, the seller withdraws it (or offers another change), or `deadline` passes (`lapsed`)',
+    }),
+    from: PlanSideSchema,
+    to: PlanSideSchema,
+    offeredAt: DateTime('The subscription\'s own time (test clock) when offered'),
+    deadline: DateTime('The buyer must accept by then (14 days after `offeredAt`, the subscription\'s clock); not accepted, it lapses and nothing changes'),
+    resolvedAt: Nullable(DateTime()),
+  },
+  {
+    title: 'PlanChangeOffer',
+    description:
+      'A seller\'s plan change that would make the buyer pay more, now or at renewal, awaiting the buyer\'s consent in the portal (전자상거래법 제13조⑥, 시행령 제20조의2). Nothing is changed or charged until they accept; accepting runs the change as if the buyer chose it then (an upgrade charges the prorated difference at that moment).',
+  },
+);
 export const PlanChangeResultSchema = Obj(
   {
     subscription: SubscriptionSchema,
-    timing: Type.Union([Type.Literal('now'), Type.Literal('next_renewal'), Type.Literal('unscheduled')], {
-      description: '`now`: an upgrade (dearer plan, same interval) in effect, the prorated difference charged; `next_renewal`: a downgrade or interval change, scheduled (`pendingPlanChange`); `unscheduled`: the current plan chosen again, a scheduled change undone',
+    timing: Type.Union([Type.Literal('now'), Type.Literal('next_renewal'), Type.Literal('unscheduled'), Type.Literal('awaiting_consent')], {
+      description:
+        '`now`: an upgrade (dearer plan, same interval) in effect, the prorated difference charged; `next_renewal`: a downgrade or interval change, scheduled (`pendingPlanChange`); `unscheduled`: the current plan chosen again, a scheduled change undone; ' +
+        '`awaiting_consent`: the change would make the buyer pay more (now or at renewal), so it is only offered (`offer`): nothing changed, nothing charged',
     }),
+    offer: Nullable(PlanChangeOfferSchema, { description: 'The offer awaiting the buyer (`awaiting_consent` only)' }),
     orderId: Nullable(Type.String(), { description: 'The `difference` order of an upgrade (also sent as `order.paid` with `subscriptionEvent: "difference"`)' }),
     amount: Won('The difference charged now (0 when nothing was charged)'),
     currency: CurrencySchema,
@@ -61,6 +84,7 @@ export const PlanChangeResultSchema = Obj(
 const subscriptionsBillingModule: Module = async (app, deps) => {
   deps.worker.addTask(billingTask(deps));
   deps.worker.addTask(trialNoticeTask(deps));
+  deps.worker.addTask(planOfferTask(deps));
   registerBillingKeyDeletion(deps);
 
   app.get(
@@ -114,9 +138,12 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
         operationId: 'adminChangeSubscriptionPlan',
         summary: 'Change a subscription\'s plan',
         description:
-          'An upgrade (a dearer price on the same interval) takes effect now and charges the prorated difference, (new − old) × time left ÷ period length, rounded down, ' +
-          'as an order with `subscriptionEvent: "difference"`; a declined charge changes nothing (`402 SUBSCRIPTION_PAYMENT_FAILED`). A downgrade or an interval change takes effect at the next renewal. ' +
-          'Both send `subscription.updated` (`plan_changed` / `plan_change_scheduled`). The buyer portal offers the same.',
+          'The seller changes a plan the buyer did not ask to change. A change that would make the buyer pay more, now or at renewal (a dearer plan, a dearer interval, or undoing a cheaper change the buyer scheduled), ' +
+          'needs the buyer\'s consent (전자상거래법 제13조⑥, 시행령 제20조의2): it answers `200` with `timing: "awaiting_consent"` and an `offer`, changes nothing and charges nothing, and sends `subscription.updated` with `change.kind: "plan_change_offered"` ' +
+          '(the buyer gets a mail with a portal link open until the deadline). The buyer accepts or declines in the portal within 14 days (the subscription\'s clock); accepted, the change runs then exactly as below; declined, withdrawn or lapsed, `plan_change_offer_closed`. ' +
+          'A newer change replaces an open offer. A cheaper or equal change applies without consent: a downgrade or an interval change takes effect at the next renewal (`plan_change_scheduled`). ' +
+          'When the buyer changes the plan (portal, or an accepted offer), an upgrade (a dearer price on the same interval) takes effect at once and charges the prorated difference, (new − old) × time left ÷ period length, rounded down, ' +
+          'as an order with `subscriptionEvent: "difference"` (`plan_changed`); a declined charge changes nothing (`402 SUBSCRIPTION_PAYMENT_FAILED`).',
         tags,
       },
       { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'ALREADY_ENDED', 'SUBSCRIPTION_NOT_ACTIVE', 'PLAN_CHANGE_INVALID', 'SUBSCRIPTION_PAYMENT_FAILED', 'SUBSCRIPTION_PAYMENT_PENDING'] },
@@ -125,8 +152,31 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
     async (req) => {
       const sub = await repo.getSubscription(deps.db, req.params.id);
       if (!sub || sub.store_id !== req.owner!.storeId) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
-      return changePlan(deps, sub.id, req.body);
+      return changePlan(deps, sub.id, req.body, { actor: 'seller' });
     },
+  );
+  app.get(
+    '/admin/v1/subscriptions/:id/plan-change-offer',
+    op(
+      { operationId: 'adminGetPlanChangeOffer', summary: 'Read the plan-change offer awaiting the buyer', description: '`offer`: the open offer (`pending`), or `null` when none is open.', tags },
+      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND'] },
+      { params: IdParams, response: { 200: Obj({ offer: Nullable(PlanChangeOfferSchema) }, { title: 'OpenPlanChangeOffer' }) } },
+    ),
+    async (req) => ({ offer: await openOfferOf(deps, req.owner!.storeId, req.params.id) }),
+  );
+  app.post(
+    '/admin/v1/subscriptions/:id/plan-change-offer/withdraw',
+    op(
+      {
+        operationId: 'adminWithdrawPlanChangeOffer',
+        summary: 'Withdraw a plan-change offer the buyer has not answered',
+        description: 'Closes the open offer (`status: withdrawn`, `subscription.updated` with `change.kind: "plan_change_offer_closed"`); nothing changes. `404 NOT_FOUND` when no offer is open.',
+        tags,
+      },
+      { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'NOT_FOUND'] },
+      { params: IdParams, response: { 200: PlanChangeOfferSchema } },
+    ),
+    async (req) => withdrawOffer(deps, req.owner!.storeId, req.params.id),
   );
 
   const chargeTags = ['Subscriptions (console)'];

@@ -15,6 +15,13 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
+ * - `plan_change_offered`: the seller changed the plan in a way that would make the buyer pay more (src/subscriptions/plan-consent.ts):
+ *   nothing changed; `offerId`, `from`, `to` ({ planId, billingInterval, amount }), `timing` (`now`: accepting charges the
+ *   prorated difference then; `next_renewal`), `deadline` (accept by then, the subscription's clock)
+ * - `plan_change_offer_closed`: the offer closed without a change: `offerId`, `outcome` (`declined` by the buyer,
+ *   `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline), `to`. An accepted offer is the
+ *   change itself (`plan_changed` / `plan_change_scheduled`)
+ * - `trial_consent_given`: the buyer confirmed the first charge of a trial longer than 30 days, within the 30 days before it
  * - `price_change_scheduled`: the seller scheduled a new price for the subscription's plan (src/subscriptions/price-change.ts);
  *   with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies
  *   to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: the
@@ -24,17 +31,25 @@ import { subscriptionView, type SubscriptionRow } from './model';
  * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
  *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
  *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
+ * - `cancel_refund_pending`: a portal cancel whose refund awaits the seller's decision (`refundRequestIds`): the service
+ *   runs until the decision (approved → `subscription.ended`; rejected → it runs to its period end, `cancelAtPeriodEnd`)
+ * - `cancel_refund_rejected`: the seller rejected such a request (`refundRequestId`, `effectiveAt` = the period end)
  * - `renewal_upcoming`: a yearly plan renews soon (`renewsAt`, `amount`); written once per period, MAIL_RENEWAL_NOTICE_DAYS ahead
  */
 export type ChangeKind =
   | 'period_renewed'
   | 'cancel_scheduled'
   | 'cancel_unscheduled'
+  | 'cancel_refund_pending'
+  | 'cancel_refund_rejected'
   | 'payment_failed'
   | 'card_updated'
   | 'card_removed'
   | 'plan_changed'
   | 'plan_change_scheduled'
+  | 'plan_change_offered'
+  | 'plan_change_offer_closed'
+  | 'trial_consent_given'
   | 'price_change_scheduled'
   | 'price_change_accepted'
   | 'trial_will_end'

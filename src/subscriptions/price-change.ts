@@ -86,6 +86,8 @@ async function notify(trx: Db, clock: Clock, sub: SubscriptionRow, change: repo.
   if (newAmount === null || newAmount === currentAmount) return false;
   const appliesFrom = new Date(Math.max(change.effective_at.getTime(), own.getTime() + NOTICE_MS));
   const decideBy = firstRenewalFrom(sub, appliesFrom);
+  // A buyer who paid after the change was scheduled was shown the new price on the payment page and agreed to it there.
+  const agreedAtCheckout = sub.recurring_consent?.priceChangeId === change.id ? new Date(sub.recurring_consent.consentedAt) : null;
   await repo.insertDecision(trx, {
     subscription_id: sub.id,
     price_change_id: change.id,
@@ -95,7 +97,7 @@ async function notify(trx: Db, clock: Clock, sub: SubscriptionRow, change: repo.
     applies_from: appliesFrom,
     decide_by: decideBy,
     notified_at: own,
-    accepted_at: null,
+    accepted_at: newAmount > currentAmount ? agreedAtCheckout : null,
     outcome: null,
     resolved_at: null,
     created_at: clock.now(),
@@ -110,6 +112,7 @@ async function notify(trx: Db, clock: Clock, sub: SubscriptionRow, change: repo.
     effectiveAt: appliesFrom.toISOString(),
     decideBy: decideBy.toISOString(),
     consentRequired: newAmount > currentAmount,
+    ...(agreedAtCheckout && newAmount > currentAmount ? { acceptedAt: agreedAtCheckout.toISOString() } : {}),
   });
   return true;
 }

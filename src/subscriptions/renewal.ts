@@ -1,4 +1,3 @@
-import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import { newId } from '../platform/ids';
@@ -7,15 +6,16 @@ import { periodEnd } from '../checkout/model';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
 import type { BackgroundTask } from '../jobs/worker';
-import { countRenewal, endSubscription, recordCharge, type ChargeResult } from './charge-outcome';
+import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import type { ChargeTarget } from './tables';
 import { MESSAGES } from '../platform/messages';
+import { trialConversionBlocked } from './trial-consent';
 import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
-export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+export type { Deps };
 
 type Target = ChargeTarget;
 type Step = { kind: 'idle' } | { kind: 'progress'; ended?: true } | { kind: 'charge'; chargeId: string };
@@ -70,6 +70,11 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
   if (sub.status === 'active' && sub.current_period_end <= own) {
     if (sub.cancel_at_period_end) {
       await endSubscription(trx, deps, sub, 'canceled', sub.current_period_end);
+      return { kind: 'progress', ended: true };
+    }
+    // A trial longer than 30 days converts only with a consent given in the 30 days before (trial-consent.ts).
+    if (trialConversionBlocked(sub)) {
+      await endSubscription(trx, deps, sub, 'trial_not_confirmed', sub.current_period_end);
       return { kind: 'progress', ended: true };
     }
     const planned: Target = sub.pending_plan
@@ -163,9 +168,15 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   const sub = await repo.getSubscription(deps.db, charge.subscription_id);
   if (!sub) throw new Error(`subscription ${charge.subscription_id} of charge ${chargeId} is gone`);
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
-  const provider = providerFor(deps, settings);
+  // Charged under the MID that issued the billing key (issue 32: the 자동결제 MID when it did).
+  const provider = providerFor(deps, settings, sub.toss_key_pair);
   let outcome: Outcome<ConfirmResult>;
-  if (Number(charge.amount) === 0) {
+  if (sub.status === 'ended' && Number(charge.unknown_attempts) === 0) {
+    // Ended after the charge was claimed and before the gateway was ever asked (a withdrawal refunded meanwhile,
+    // src/subscriptions/withdrawal.ts): the contract is void, so the gateway is never asked. A charge whose earlier
+    // call went unanswered is still asked (same key): it may have moved money, which must be recorded.
+    outcome = { status: 'failed', code: 'SUBSCRIPTION_ENDED', message: MESSAGES.subscriptions.subscriptionEnded };
+  } else if (Number(charge.amount) === 0) {
     outcome = { status: 'succeeded', value: { paymentKey: '', approvedAt: deps.clock.now(), method: 'card' } };
   } else if (!provider) {
     outcome = { status: 'failed', code: 'CHECKOUT_NOT_CONFIGURED', message: MESSAGES.subscriptions.checkoutNotConfigured };

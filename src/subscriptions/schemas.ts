@@ -7,10 +7,16 @@ export const SubscriptionStatusSchema = Type.Union([Type.Literal('active'), Type
     '`active` (paid up; may carry `cancelAtPeriodEnd`), `past_due` (a renewal failed and retries are scheduled, see `nextRetryAt`), `ended` (final; see `endReason`)',
 });
 
-export const EndReasonSchema = Type.Union([Type.Literal('canceled'), Type.Literal('payment_failed'), Type.Literal('price_change_declined')], {
-  description:
-    '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed), `price_change_declined` (the buyer did not agree to a price increase: ended at the period end, nothing charged)',
-});
+export const EndReasonSchema = Type.Union(
+  [Type.Literal('canceled'), Type.Literal('payment_failed'), Type.Literal('price_change_declined'), Type.Literal('withdrawn'), Type.Literal('refunded'), Type.Literal('trial_not_confirmed')],
+  {
+    description:
+      '`canceled` (a period-end or immediate cancellation), `payment_failed` (the last dunning retry failed), `price_change_declined` (the buyer did not agree to a price increase: ended at the period end, nothing charged), ' +
+      '`withdrawn` (청약철회: an approved statutory refund request of the current period\'s order, or a refund of that whole order inside its withdrawal window; the contract is void, ended at once, nothing is charged on it again), ' +
+      '`refunded` (the seller refunded the whole current-period order after its withdrawal window: nothing is paid for the period, so it ends at once), ' +
+      '`trial_not_confirmed` (a free trial longer than 30 days whose buyer did not confirm the first charge within the 30 days before it: ended at the trial\'s end, nothing charged)',
+  },
+);
 
 export const CardSummarySchema = Obj(
   {

@@ -4,7 +4,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { parseCardSummary, subscriptionView } from './model';
 import { encryptSecret } from '../platform/crypto';
-import { providerFor, type BillingKeyResult, type Outcome } from '../payments';
+import { providerFor, tossKeyPairFor, type BillingKeyResult, type Outcome } from '../payments';
 import { getModeSettings } from '../stores/service';
 import { claimRetry, executeCharge, type ChargeResult } from './renewal';
 import { writeSubscriptionUpdated } from './events';
@@ -32,10 +32,16 @@ export async function listSubscriptions(deps: Deps, f: repo.SubscriptionFilter, 
 
 type BillingDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
+/**
+ * The gateway a new card is registered with: under the 자동결제 MID when the mode holds its pair (issue 32), which the
+ * portal's card window opened with too (portal-card.ts); the subscription then charges under that pair.
+ */
 async function providerOf(deps: BillingDeps, sub: { store_id: string; mode: 'live' | 'test' }) {
-  const provider = providerFor(deps, (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw);
+  const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
+  const pair = tossKeyPairFor(settings, 'billing');
+  const provider = providerFor(deps, settings, pair);
   if (!provider) throw new ApiError('CHECKOUT_NOT_CONFIGURED');
-  return provider;
+  return { provider, pair };
 }
 
 export interface CardUpdateResult {
@@ -55,7 +61,7 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
   const current = await repo.getSubscription(deps.db, subscriptionId);
   if (!current) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
   if (current.status === 'ended') throw new ApiError('ALREADY_ENDED');
-  const provider = await providerOf(deps, current);
+  const { provider, pair } = await providerOf(deps, current);
   let issued: Outcome<BillingKeyResult>;
   try {
     issued = await provider.issueBillingKey({ authKey: input.authKey, customerKey: current.customer_key });
@@ -75,7 +81,7 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
     const sub = await repo.lockSubscription(trx, subscriptionId);
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
-    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
+    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
     await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'card_updated', card: { brand: card.brand, last4: card.last4 } });
     return updated.status === 'past_due' ? claimRetry(trx, deps, updated, now) : null;
   });

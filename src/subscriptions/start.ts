@@ -6,6 +6,7 @@ import { jsonb } from '../db';
 import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from './model';
 import { insertSubscription } from './repo';
 import { noticeIfMissed } from './price-change';
+import type { TossKeyPair } from '../platform/tables';
 import { cardFingerprint } from './trial-once';
 
 /**
@@ -16,7 +17,7 @@ import { cardFingerprint } from './trial-once';
 export async function startSubscription(
   trx: Db,
   deps: Pick<AppDeps, 'clock'>,
-  input: { session: SessionRow; order: OrderRow; billing: { keySealed: string; cardSummary: string | null } | null },
+  input: { session: SessionRow; order: OrderRow; billing: { keySealed: string; cardSummary: string | null } | null; tossKeyPair?: TossKeyPair },
 ): Promise<SubscriptionRow> {
   const { session: s, order: o } = input;
   const now = deps.clock.now();
@@ -48,6 +49,8 @@ export async function startSubscription(
     card_brand: input.billing ? card.brand : null,
     card_last4: input.billing ? card.last4 : null,
     billing_key_sealed: input.billing?.keySealed ?? null,
+    // The MID that issued the billing key: renewals and the key's delete go there (issue 32).
+    toss_key_pair: input.tossKeyPair ?? 'payments',
     customer_key: id,
     latest_order_id: o.id,
     metadata: jsonb(s.metadata ?? null),

@@ -1,11 +1,11 @@
 // Kysely table types of the subscriptions module (composed into DB in src/db/types.ts). See migration 008_subscriptions.sql.
 import type { ColumnType, Generated, RawBuilder } from 'kysely';
-import type { Json, Mode, Timestamp } from '../platform/tables';
+import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from '../orders/terms';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
 export type BillingInterval = 'monthly' | 'yearly';
-export type EndReason = 'canceled' | 'payment_failed' | 'price_change_declined';
+export type EndReason = 'canceled' | 'payment_failed' | 'price_change_declined' | 'withdrawn' | 'refunded' | 'trial_not_confirmed';
 
 /** A downgrade (or interval change) waiting for the next renewal. */
 export interface PendingPlan {
@@ -51,6 +51,8 @@ export interface SubscriptionsTable {
   card_brand: string | null;
   card_last4: string | null;
   billing_key_sealed: string | null;
+  /** Which of the mode's Toss key pairs issued the billing key (migration 068): its charges and delete go to that MID. */
+  toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
   /**
    * When a Toss BILLING_DELETED webhook named this card's billing key (migration 060); null: none. Not believed on its
    * word: the next charge settles it (a success clears it, Toss's NOT_FOUND_BILLING removes the card).
@@ -69,6 +71,8 @@ export interface SubscriptionsTable {
   recurring_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** When the free trial ends and the first charge is due (migration 020); null without a trial. */
   trial_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The fresh consent to the first charge of a trial longer than 30 days, given within the 30 days before it (migration 055). */
+  trial_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
   trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   /** The buyer's language for mails and the receipt link (migration 022). */
@@ -85,6 +89,8 @@ export interface RecurringConsent {
   text: string;
   consentedAt: string;
   version: string;
+  /** A plan price change already scheduled at checkout whose new price the sentence stated (the buyer agreed to it too). */
+  priceChangeId?: string;
 }
 
 export interface SubscriptionTrialNoticesTable {
@@ -148,7 +154,32 @@ export interface SubscriptionPriceChangesTable {
   created_at: Timestamp;
 }
 
+export type PlanConsentStatus = 'pending' | 'accepted' | 'declined' | 'withdrawn' | 'lapsed';
+
+/** A seller's plan-change offer awaiting the buyer, or a buyer's own portal change, with its consent (migration 054). */
+export interface SubscriptionPlanConsentsTable {
+  id: string;
+  subscription_id: string;
+  store_id: string;
+  mode: Mode;
+  source: 'seller' | 'buyer';
+  from_plan_id: string;
+  from_interval: BillingInterval;
+  from_amount: number;
+  plan_id: string;
+  billing_interval: BillingInterval;
+  amount: number;
+  list_prices: Json<{ monthlyPrice: number | null; yearlyPrice: number | null } | null>;
+  status: PlanConsentStatus;
+  offered_at: Date;
+  deadline: Date;
+  consent: Json<RecurringConsent | null>;
+  resolved_at: Date | null;
+  created_at: Timestamp;
+}
+
 export interface SubscriptionsTables {
+  subscription_plan_consents: SubscriptionPlanConsentsTable;
   subscriptions: SubscriptionsTable;
   subscription_charges: SubscriptionChargesTable;
   plan_price_changes: PlanPriceChangesTable;

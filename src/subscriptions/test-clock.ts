@@ -1,3 +1,4 @@
+import { lapseDueOffers } from './plan-offers';
 import { ApiError, validationError } from '../platform/errors';
 import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
@@ -36,6 +37,8 @@ export async function advanceTestClock(deps: Deps, storeId: string, subscription
   });
   // Conversion notices fall due before the trial's first charge: write them first (none once the trial is over).
   let processed = await runTrialNotices(deps, deps.clock.now(), sub.id);
+  // A plan-change offer not accepted by its deadline lapses on the subscription's own time.
+  processed += await lapseDueOffers(deps, deps.clock.now(), sub.id);
   processed += await processSubscription(deps, sub.id, deps.clock.now());
   // Refund requests of its orders are due on its own time too (statutory auto-approval inside 3 business days).
   processed += await runAutoApprovals(deps, subscriptionNow(sub, deps.clock.now()), sub.id);

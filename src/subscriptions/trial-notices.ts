@@ -7,6 +7,7 @@ import { writeSubscriptionUpdated } from './events';
 import { isTrialing, subscriptionNow, type SubscriptionRow } from './model';
 import { lockSubscription } from './repo';
 import type { SubscriptionTrialNoticesTable } from './tables';
+import { needsFreshTrialConsent } from './trial-consent';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 type Notice = SubscriptionTrialNoticesTable['notice'];
@@ -53,6 +54,8 @@ export async function writeDueTrialNotices(trx: Db, deps: { clock: Clock; config
       currency: 'KRW',
       interval: sub.billing_interval,
       notice: n.notice,
+      // A trial longer than 30 days: this notice asks for the fresh consent (trial-consent.ts); without it, no charge.
+      ...(needsFreshTrialConsent(sub) ? { consentRequired: true } : {}),
     });
     written++;
   }

@@ -3,7 +3,7 @@ import { OrderSchema } from '../orders/schemas';
 import { RefundSchema } from '../refunds/schemas';
 import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
 import { SubscriptionSchema } from '../subscriptions/schemas';
-import { CancellationInfoSchema } from '../subscriptions/cancel-schemas';
+import { CancellationInfoSchema, EndingRefundSchema } from '../subscriptions/cancel-schemas';
 import { ReconciliationSchema } from '../reconciliation/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
@@ -120,11 +120,14 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     summary: 'A subscription changed',
     description:
       '`data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), ' +
-      '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
+      '`cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `cancel_refund_pending` (a buyer\'s immediate cancel in the portal whose refund awaits the seller: the service runs until the decision and `cancelAtPeriodEnd` is set so nothing renews; with `refundRequestIds`, `effectiveAt`, `preview`; an approval ends it, `subscription.ended` with `refund.kind: cancel_approved`), `cancel_refund_rejected` (the seller rejected such a request: it runs to its period end; with `refundRequestId`, `effectiveAt`), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), ' +
       '`card_updated` (with `card`), `card_removed` (the gateway no longer holds the card\'s billing key: a charge was refused with Toss\'s `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), ' +
       '`price_change_scheduled` (the seller scheduled a new price for the subscription\'s plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer\'s consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), ' +
       '`price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). ' +
-      '`trial_will_end` (a free trial\'s conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial\'s first charge itself is a `period_renewed`. ' +
+      '`plan_change_offered` (the seller changed the plan in a way that would make the buyer pay more, now or at renewal: nothing changed or charged until the buyer accepts in the portal; with `offerId`, `from`, `to`, `timing` (`now`: accepting charges the prorated difference then; `next_renewal`) and `deadline`), ' +
+      '`plan_change_offer_closed` (the offer closed without a change; with `offerId`, `to` and `outcome`: `declined` by the buyer, `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline; an accepted offer is the change itself, `plan_changed` or `plan_change_scheduled`), ' +
+      '`trial_consent_given` (the buyer confirmed in the portal the first charge of a trial longer than 30 days, within the 30 days before it; with `trialEndsAt`, `amount`, `consentedAt`; without it the trial ends unpaid, `endReason: trial_not_confirmed`). ' +
+      '`trial_will_end` (a free trial\'s conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`), `consentRequired` (a trial longer than 30 days: this notice asks the buyer to confirm the first charge in the portal)); the trial\'s first charge itself is a `period_renewed`. ' +
       '`renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). ' +
       'Receivers should ignore kinds they do not know.',
     data: Type.Composite([SubscriptionSchema, Obj({ change: Type.Object({ kind: Type.String({ examples: ['period_renewed', 'cancel_scheduled', 'payment_failed'] }) }, { additionalProperties: true }) })], {
@@ -137,8 +140,9 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     summary: 'A subscription actually ended',
     description:
       '`data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. ' +
-      'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).',
-    data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
+      'An immediate cancellation adds `cancellation`: the preview it executed and what it refunded. ' +
+      '`withdrawn` (청약철회: an approved statutory refund request of the current period\'s order, or that whole order refunded inside its withdrawal window; the contract is void and nothing is charged on it again) and `refunded` (that whole order refunded after its window) end it at once, as does the seller\'s approval of a portal cancel that waited for the decision (`canceled`); these add `refund`: the refund that ended it.',
+    data: Type.Composite([SubscriptionSchema, Obj({ cancellation: Type.Optional(CancellationInfoSchema), refund: Type.Optional(EndingRefundSchema) })], { additionalProperties: false, title: 'SubscriptionEndedData' }),
   },
   {
     type: 'reconciliation.completed',

@@ -1,3 +1,4 @@
+import { PlainText } from '../platform/text';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SUBSCRIBABLE_EVENT_TYPES } from './model';
@@ -50,7 +51,7 @@ export const CreateWebhookEndpointBody = Obj({
   mode: ModeSchema,
   url: UrlSchema,
   eventTypes: Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true }),
-  description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  description: Type.Optional(Nullable(PlainText({ maxLength: 500 }))),
 }, { title: 'CreateWebhookEndpointRequest' });
 
 export const CreateWebhookEndpointResult = Obj(
@@ -62,7 +63,7 @@ export const UpdateWebhookEndpointBody = Obj(
   {
     url: Type.Optional(UrlSchema),
     eventTypes: Type.Optional(Type.Array(EventTypeSchema, { minItems: 1, uniqueItems: true })),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    description: Type.Optional(Nullable(PlainText({ maxLength: 500 }))),
     status: Type.Optional(EndpointStatusSchema),
   },
   { title: 'UpdateWebhookEndpointRequest', minProperties: 1 },

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../platform/messages';
 import type { AppDeps } from '../deps';
-import { ApiError } from '../platform/errors';
+import { ApiError, validationError } from '../platform/errors';
+import { bidiMessage, hasBidiControl } from '../platform/text';
 import { writeEvent } from '../platform/events';
 import { newId } from '../platform/ids';
 import { listPage, type PageParams } from '../platform/http/pagination';
@@ -99,11 +100,17 @@ async function loadEndpoint(deps: Deps, storeId: string, id: string): Promise<re
   return e;
 }
 
+/** The description is shown to the store's members: no bidi control (the API's schema says so too; the dashboard form comes here). */
+function assertDescription(description: string | null | undefined): void {
+  if (description && hasBidiControl(description)) throw validationError([{ field: 'description', message: bidiMessage('설명') }]);
+}
+
 export async function createEndpoint(
   deps: Deps,
   storeId: string,
   input: { mode: Mode; url: string; eventTypes: string[]; description?: string | null },
 ): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  assertDescription(input.description);
   const url = await assertUrlAllowed(deps, input.url, input.mode);
   const now = deps.clock.now();
   const secret = generateSecret();
@@ -134,6 +141,7 @@ export async function updateEndpoint(
   id: string,
   input: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
 ): Promise<WebhookEndpointView> {
+  assertDescription(input.description);
   const current = await loadEndpoint(deps, storeId, id);
   // DNS happens before the transaction: no network wait while holding the row lock.
   const url = input.url !== undefined ? await assertUrlAllowed(deps, input.url, current.mode) : undefined;

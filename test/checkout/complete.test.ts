@@ -105,6 +105,7 @@ test('an amount other than the session amount after coupon is refused before the
     chargeBillingKey: (i) => (calls.push('chargeBillingKey'), sim.chargeBillingKey(i)),
     deleteBillingKey: (i) => (calls.push('deleteBillingKey'), sim.deleteBillingKey(i)),
     listTransactions: (i) => (calls.push('listTransactions'), sim.listTransactions(i)),
+    listSettlements: (i) => (calls.push('listSettlements'), sim.listSettlements(i)),
   };
   const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: counting, paymentKey: auth.paymentKey, expectedAmount: 100 });
   assert.equal(r.kind, 'refused');

@@ -66,6 +66,15 @@ test('step-up: each money-moving action asks for the second factor again unless 
 
   await tc.test('Toss keys in live mode (test mode does not ask)', async () => {
     await guarded('live Toss keys', '/dashboard/settings/payments', () => ({ paymentProvider: 'toss', tossClientKey: 'live_ck_stepUpClientKey1' }), saved('live toss'), { mode: 'live' });
+    // The 자동결제 MID's pair (issue 32) is the same form and the same step-up.
+    stale();
+    await guarded(
+      'live 자동결제 keys',
+      '/dashboard/settings/payments',
+      () => ({ paymentProvider: 'toss', tossClientKey: 'live_ck_stepUpClientKey1', tossBillingClientKey: 'live_ck_stepUpBillingKey1' }),
+      saved('live billing'),
+      { mode: 'live' },
+    );
     await setMode('test');
     stale();
     const testMode = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: '' });

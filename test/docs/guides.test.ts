@@ -84,7 +84,8 @@ async function buy(productId: string): Promise<string> {
 
 before(async () => {
   // Toss keys are checked with Toss when saved: the going-live guide saves the live pair of a Toss stand-in.
-  toss = await startFakeToss({ kind: 'live' });
+  // The 자동결제 MID's pair too (go-live guide, section 10).
+  toss = await startFakeToss({ kind: 'live', billingMid: true });
   t = await createTestApp({ clock: new ManualClock(Date.now()), config: { tossApiBaseUrl: toss.baseUrl } });
   baseUrl = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   t.deps.config.publicBaseUrl = baseUrl;
@@ -105,6 +106,8 @@ before(async () => {
     ORDER_ID: orderId,
     TOSS_CLIENT_KEY: toss.clientKey,
     TOSS_SECRET_KEY: toss.secretKey,
+    TOSS_BILLING_CLIENT_KEY: toss.billing!.clientKey,
+    TOSS_BILLING_SECRET_KEY: toss.billing!.secretKey,
   });
   assert.ok(env.LICENSE_KEY);
 

@@ -37,7 +37,7 @@ test('a 14-day trial mails its start (when the trial ends and what is charged th
 test('a scheduled plan price increase mails each subscriber its notice with the new price and the consequence of not agreeing', async () => {
   const p = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }] });
   const email = 'price-mail@example.com';
-  await subscribe(t, s, { productId: p.id, buyerEmail: email });
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id, buyerEmail: email });
   const effectiveAt = new Date(t.clock.now().getTime() + 31 * 86_400_000).toISOString();
   const res = await t.app.inject({ method: 'POST', url: `/admin/v1/products/${p.id}/plans/basic/price-changes`, headers: owner(s), payload: { monthlyPrice: 12_900, effectiveAt } });
   assert.equal(res.statusCode, 201, res.body);
@@ -45,6 +45,17 @@ test('a scheduled plan price increase mails each subscriber its notice with the 
   const notice = (await mailsOf(email)).filter((m) => m.kind === 'price_change_scheduled');
   assert.equal(notice.length, 1, 'one notice for the one subscriber');
   assert.match(notice[0].text_body ?? '', /12,900원/);
-  assert.match(notice[0].text_body ?? '', /동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다/);
+  // Issue 29 item 5: the mail said the subscription ends "at the end of the current period" (2026-12-01), but it renews
+  // once more at 9,900 and ends at the renewal that would charge the new price, 2027-01-01; it now says this buyer's
+  // date, the cycle and the payment method.
+  const text = notice[0].text_body ?? '';
+  assert.match(text, /현재 가격: 매월 9,900원/);
+  assert.match(text, /새 가격: 매월 12,900원/);
+  assert.match(text, /새 가격 첫 결제일: 2027년 1월 1일/);
+  assert.match(text, /결제 수단: 카드 4242/);
+  assert.match(text, /동의하지 않으시면 2027년 1월 1일[^\n]*까지 지금 가격으로 이용하신 뒤 그날 구독이 종료되며, 새 가격으로 결제되지 않습니다/);
+  // Its portal link opens until that date (it said 7 days).
+  const ps = await t.db.selectFrom('portal_sessions').select('expires_at').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow();
+  assert.equal(ps.expires_at.toISOString(), '2027-01-01T00:00:00.000Z');
   assert.match(notice[0].text_body ?? '', /\/portal\//, 'the link where the buyer agrees');
 });

@@ -219,7 +219,9 @@ test('trial and price-change notices the other modules emit are mailed: trial_wi
   const [price] = await ofSub('price_change_scheduled');
   const pm = await captured(price.id);
   assert.match(pm.text_body!, /12,900원/);
-  assert.match(pm.text_body!, /동의하지 않으면 구독은 현재 기간 끝에 종료되며, 새 가격으로 결제되지 않습니다/);
+  // This buyer's own dates (issue 29 item 5): the first charge at the new price, and the end without consent, are `decideBy`.
+  assert.match(pm.text_body!, /새 가격 첫 결제일: 2026년 12월 31일/);
+  assert.match(pm.text_body!, /동의하지 않으시면 2026년 12월 31일[^\n]*까지 지금 가격으로 이용하신 뒤 그날 구독이 종료되며, 새 가격으로 결제되지 않습니다/);
   assert.match(pm.text_body!, /새 가격에 동의하기: http/);
   assert.equal((await ofSub('price_change_accepted')).length, 1);
   const [ended] = await ofSub('subscription_ended');

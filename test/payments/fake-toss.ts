@@ -14,14 +14,25 @@ import { randomBytes } from 'node:crypto';
  *   without one have no session to expire);
  * - Idempotency-Key of at most 300 characters (400 INVALID_IDEMPOTENCY_KEY); the same key while its first request is
  *   still being processed → 409 IDEMPOTENT_REQUEST_PROCESSING;
- * - cancel: `cancelReason` of at most 200 characters; `refundableAmount`, when sent, must equal the balance
+ * - cancel: `cancelReason` of at most 200 characters; `refundableAmount` (deprecated: "더 이상 사용을 권장하지 않습니다.
+ *   안전하게 취소하려면 멱등키를 대신 사용해주세요", reference #결제-취소), when sent, must equal the balance
  *   (400 NOT_MATCHES_REFUNDABLE_AMOUNT);
  * - slow answers: `hold(kind)` keeps the next request of that kind unanswered until released (billing charges may take
  *   up to 60 s at Toss), without any real waiting;
  * - a wallet paid with a registered card: a key containing `regcard` as well as a wallet name comes back as method
  *   '간편결제' with `card` filled and `easyPay.amount` 0 (the wallet's own money paid nothing);
  * - `cancelAtToss(paymentKey, amount)`: a cancel made in Toss's merchant admin (상점관리자), outside our API;
- * - DELETE /v1/billing/{billingKey}; GET /v1/transactions (paged with startingAfter / limit);
+ * - DELETE /v1/billing/{billingKey}; GET /v1/transactions (paged with startingAfter / limit: default 100, at most 5000,
+ *   https://docs.tosspayments.com/reference#거래-조회 "기본값은 100이고 설정할 수 있는 최대값은 5000입니다");
+ * - GET /v1/settlements (startDate / endDate, dateType soldDate | paidOutDate, page ≥ 1, size default 100, at most 5000;
+ *   https://docs.tosspayments.com/reference#정산-조회, https://docs.tosspayments.com/guides/apis/settlements): one record per
+ *   approval and per cancel of the caller's MID, daily settlement (soldDate = the KST day of the transaction) paid out
+ *   two days later (the guide's example: "지급 주기를 '정산 매출일 + 2일'"), fee = `feeRate` of the amount, VAT on the fee
+ *   1/11 of it (the guide's example: fee 860 = supplyAmount 782 + vat 78, payOutAmount = amount − fee);
+ * - `billingMid`: a second merchant (MID) with its own key pair, as Toss contracts 자동결제 under its own MID
+ *   (https://docs.tosspayments.com/guides/v2/billing/integration-quick). Each call is answered as the merchant whose
+ *   secret key signs it (`calls[i].merchant`): payments, billing keys, transactions and settlements of the other MID are
+ *   unknown to it (404 NOT_FOUND_PAYMENT / NOT_FOUND_BILLING), and idempotency is scoped per key;
  * - `webhook(eventType, ...)`: the body Toss would post for PAYMENT_STATUS_CHANGED / CANCEL_STATUS_CHANGED / BILLING_DELETED.
  *
  * Payment keys are whatever the caller sends (the real one comes from Toss's payment window). The fake derives the
@@ -40,7 +51,7 @@ import { randomBytes } from 'node:crypto';
 export type FakeTossMode = 'ok' | 'decline' | 'timeout' | 'error500' | 'already_processed' | 'lost_answer' | 'amount_mismatch';
 
 /** What `hold` can delay: billing charges, confirms, cancels, transaction listings, or any request. */
-export type FakeTossHoldKind = 'billing_charge' | 'billing_issue' | 'billing_delete' | 'confirm' | 'cancel' | 'lookup' | 'transactions' | 'any';
+export type FakeTossHoldKind = 'billing_charge' | 'billing_issue' | 'billing_delete' | 'confirm' | 'cancel' | 'lookup' | 'transactions' | 'settlements' | 'any';
 
 export interface FakeTossHold {
   /** Resolves when the held request has arrived (and, for POSTs, is being processed). */
@@ -49,8 +60,15 @@ export interface FakeTossHold {
   release(): void;
 }
 
+/** Which of the fake's merchants (MIDs) a call was signed for. */
+export type FakeTossMerchant = 'payments' | 'billing';
+
 export interface FakeToss {
   baseUrl: string;
+  /** The first merchant's MID (`mId` of its payments). */
+  mId: string;
+  /** The 자동결제 merchant (`billingMid: true`): its own MID and key pair; null without it. */
+  billing: { mId: string; secretKey: string; clientKey: string } | null;
   /** The one secret key this merchant has; any other gets 401 UNAUTHORIZED_KEY on every endpoint. */
   secretKey: string;
   /** The client key issued beside it (same kind: `test_ck_…` with `test_sk_…`, `live_ck_…` with `live_sk_…`). */
@@ -65,7 +83,7 @@ export interface FakeToss {
   /** Billing keys Toss holds (deleted ones are removed). */
   billingKeys: Map<string, { customerKey: string; cardNumber: string }>;
   setMode(m: FakeTossMode): void;
-  calls: Array<{ method: string; path: string; query: URLSearchParams; body: any; headers: Record<string, string | undefined> }>;
+  calls: Array<{ method: string; path: string; query: URLSearchParams; body: any; headers: Record<string, string | undefined>; merchant: FakeTossMerchant | null }>;
   /**
    * Test hook, null by default: called with the request (as recorded in `calls`) and its answer after Toss has acted on
    * it (the payment, cancel or charge is already in `payments`) and before the answer is written; the answer waits for
@@ -100,7 +118,7 @@ export interface FakeToss {
 // header; none of these three is signed, so a receiver must confirm them through the API. Toss expects a 200 and
 // otherwise retries up to 7 times (1, 4, 16, 64, 256, 1024, 4096 minutes later).
 
-const webhookCreatedAt = (d = new Date()) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace('Z', '000');
+const webhookCreatedAt = (d = new Date()) => new Date(d.getTime() + 9 * 3600_000).toISOString().replace('Z', `${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`);
 
 /** PAYMENT_STATUS_CHANGED: `data` is the whole Payment object whose status changed (DONE, CANCELED, PARTIAL_CANCELED, ABORTED, EXPIRED). */
 export function paymentStatusChangedBody(payment: any): { eventType: 'PAYMENT_STATUS_CHANGED'; createdAt: string; data: any } {
@@ -141,15 +159,24 @@ const txKey = () => randomBytes(16).toString('hex').toUpperCase();
  * https://docs.tosspayments.com/reference/using-api/authorization); a live-mode store needs the live pair.
  * `clock`: where approvedAt / canceledAt / transactionAt come from and the confirm window runs (default: real time).
  */
-export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live'; clock?: FakeTossClock }): Promise<FakeToss> {
+export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' | 'live'; clock?: FakeTossClock; billingMid?: boolean; feeRate?: number }): Promise<FakeToss> {
   const kind = opts?.kind ?? (opts?.secretKey?.startsWith('live_') ? 'live' : 'test');
   const secretKey = opts?.secretKey ?? `${kind}_sk_${randomBytes(12).toString('hex')}`;
   const clientKey = `${kind}_ck_${randomBytes(12).toString('hex')}`;
   let beforeAnswer: FakeToss['beforeAnswer'] = null;
   const clock: FakeTossClock = opts?.clock ?? { now: () => new Date() };
-  const expectedAuth = `Basic ${Buffer.from(`${secretKey}:`).toString('base64')}`;
+  const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+  const expectedAuth = basic(secretKey);
+  const billingPair = opts?.billingMid
+    ? { mId: 'tossbilling', secretKey: `${kind}_sk_${randomBytes(12).toString('hex')}`, clientKey: `${kind}_ck_${randomBytes(12).toString('hex')}` }
+    : null;
+  const MIDS: Record<FakeTossMerchant, string> = { payments: 'tosspayments', billing: billingPair?.mId ?? 'tossbilling' };
+  /** The merchant whose key signs the request being answered (route() runs synchronously for one request). */
+  let merchant: FakeTossMerchant = 'payments';
+  const mine = <T extends { mId?: string }>(p: T | undefined): T | undefined => (p && p.mId === MIDS[merchant] ? p : undefined);
+  const feeRate = opts?.feeRate ?? 0.032;
   const payments = new Map<string, any>();
-  const billingKeys = new Map<string, { customerKey: string; cardNumber: string }>();
+  const billingKeys = new Map<string, { customerKey: string; cardNumber: string; mId?: string }>();
   const replays = new Map<string, { status: number; body: unknown }>();
   const inFlight = new Set<string>();
   const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date; cashReceipt?: { type: string } }>();
@@ -207,7 +234,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         }
       : null;
     const payment = {
-      mId: 'tosspayments',
+      mId: MIDS[merchant],
       version: '2022-11-16',
       lastTransactionKey,
       paymentKey: input.paymentKey,
@@ -305,7 +332,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   }
 
   function cancel(paymentKey: string, body: any): Answer {
-    const payment = payments.get(paymentKey);
+    const payment = mine(payments.get(paymentKey));
     if (!payment) return err(404, 'NOT_FOUND_PAYMENT', '존재하지 않는 결제 정보 입니다.');
     // cancelReason: required, at most 200 characters (Payment cancel API, request body).
     if (typeof body?.cancelReason !== 'string' || body.cancelReason.length === 0 || Array.from(body.cancelReason).length > 200) {
@@ -369,11 +396,11 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (typeof body?.authKey !== 'string' || typeof body?.customerKey !== 'string') return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     if (mode === 'decline') return err(403, 'REJECT_CARD_COMPANY', '결제 승인이 거절되었습니다.');
     const billingKey = `bk_${randomBytes(12).toString('hex')}`;
-    billingKeys.set(billingKey, { customerKey: body.customerKey, cardNumber: '43301234****123*' });
+    billingKeys.set(billingKey, { customerKey: body.customerKey, cardNumber: '43301234****123*', mId: MIDS[merchant] });
     return {
       status: 200,
       body: {
-        mId: 'tosspayments',
+        mId: MIDS[merchant],
         customerKey: body.customerKey,
         authenticatedAt: kst(clock.now()),
         method: '카드',
@@ -387,7 +414,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   }
 
   function charge(billingKey: string, body: any): Answer {
-    const billing = billingKeys.get(billingKey);
+    // A billing key belongs to the MID that issued it: the other MID's key does not know it.
+    const billing = mine(billingKeys.get(billingKey));
     if (!billing) return err(404, 'NOT_FOUND_BILLING', '존재하지 않는 빌링 결제 인증 정보 입니다.');
     const { customerKey, amount, orderId, orderName } = body ?? {};
     if (customerKey !== billing.customerKey) return err(400, 'NOT_MATCHES_CUSTOMER_KEY', '빌링 인증 고객키와 결제 요청 고객키가 일치하지 않습니다.');
@@ -402,7 +430,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   }
 
   function deleteBilling(billingKey: string): Answer {
-    if (!billingKeys.delete(billingKey)) return err(404, 'NOT_FOUND_BILLING', '존재하지 않는 빌링 결제 인증 정보 입니다.');
+    if (!mine(billingKeys.get(billingKey)) || !billingKeys.delete(billingKey)) return err(404, 'NOT_FOUND_BILLING', '존재하지 않는 빌링 결제 인증 정보 입니다.');
     return { status: 200, body: null };
   }
 
@@ -418,8 +446,9 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     const end = kstLocal(query.get('endDate'));
     if (start === null || end === null) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     const limit = query.has('limit') ? Number(query.get('limit')) : 100;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 5000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     let list = transactions.filter((t) => {
+      if (t.mId !== MIDS[merchant]) return false;
       const at = Date.parse(t.transactionAt);
       return at >= start && at <= end;
     });
@@ -432,6 +461,68 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     return { status: 200, body: list.slice(0, limit) };
   }
 
+  /** `2022-01-01`, or a date-time whose date part is read (Toss: "날짜 정보만 입력하면 시간은 자동으로 00:00:00으로 설정됩니다"). */
+  function dateOf(s: string | null): string | null {
+    const m = s ? /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}:\d{2}(\.\d{1,3})?)?$/.exec(s) : null;
+    return m && !Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`)) ? m[1] : null;
+  }
+
+  /**
+   * The Settlement records of the caller's MID: one per approval and per cancel (a cancel's record carries `cancel` and
+   * negative amounts: the money goes back and so does its fee). Daily settlement paid out two days after the sale.
+   */
+  function settlementOf(t: any): any {
+    const p = payments.get(t.paymentKey);
+    const sign = t.status === 'DONE' ? 1 : -1;
+    const amount = sign * t.amount;
+    const fee = Math.round(amount * feeRate);
+    const vat = Math.round(fee / 11);
+    const soldDate = t.transactionAt.slice(0, 10); // transactionAt is KST (+09:00): its date is the KST day
+    const paidOutDate = new Date(Date.parse(`${soldDate}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10);
+    const cancel = sign < 0 ? (p?.cancels ?? []).find((c: any) => c.transactionKey === t.transactionKey) ?? null : null;
+    return {
+      mId: t.mId,
+      paymentKey: t.paymentKey,
+      transactionKey: t.transactionKey,
+      orderId: t.orderId,
+      currency: 'KRW',
+      method: t.method,
+      amount,
+      interestFee: 0,
+      fee,
+      fees: [{ type: 'BASE', fee }],
+      supplyAmount: fee - vat,
+      vat,
+      payOutAmount: amount - fee,
+      approvedAt: p?.approvedAt ?? t.transactionAt,
+      soldDate,
+      paidOutDate,
+      card: p?.card ?? null,
+      easyPay: p?.easyPay ?? null,
+      virtualAccount: null,
+      transfer: null,
+      mobilePhone: null,
+      giftCertificate: null,
+      cancel: cancel ? structuredClone(cancel) : null,
+    };
+  }
+
+  function listSettlements(query: URLSearchParams): Answer {
+    const start = dateOf(query.get('startDate'));
+    const end = dateOf(query.get('endDate'));
+    if (!start || !end) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const dateType = query.get('dateType') ?? 'soldDate';
+    if (dateType !== 'soldDate' && dateType !== 'paidOutDate') return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const page = query.has('page') ? Number(query.get('page')) : 1;
+    const size = query.has('size') ? Number(query.get('size')) : 100;
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 5000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const list = transactions
+      .filter((t) => t.mId === MIDS[merchant] && (t.status === 'DONE' || t.status === 'CANCELED' || t.status === 'PARTIAL_CANCELED'))
+      .map(settlementOf)
+      .filter((x) => x[dateType] >= start && x[dateType] <= end);
+    return { status: 200, body: list.slice((page - 1) * size, page * size) };
+  }
+
   function route(method: string, path: string, body: any, query: URLSearchParams): Answer {
     let m: RegExpExecArray | null;
     if (method === 'DELETE' && (m = /^\/v1\/billing\/([^/]+)$/.exec(path))) return deleteBilling(decodeURIComponent(m[1]));
@@ -440,13 +531,14 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (method === 'POST' && (m = /^\/v1\/payments\/([^/]+)\/cancel$/.exec(path))) return cancel(decodeURIComponent(m[1]), body);
     if (method === 'POST' && path === '/v1/billing/authorizations/issue') return issueBilling(body);
     if (method === 'POST' && (m = /^\/v1\/billing\/([^/]+)$/.exec(path))) return charge(decodeURIComponent(m[1]), body);
+    if (method === 'GET' && path === '/v1/settlements') return listSettlements(query);
     if (method === 'GET' && (m = /^\/v1\/payments\/orders\/([^/]+)$/.exec(path))) {
       const orderId = decodeURIComponent(m[1]);
-      const p = [...payments.values()].find((x) => x.orderId === orderId);
+      const p = mine([...payments.values()].find((x) => x.orderId === orderId));
       return p ? { status: 200, body: p } : err(404, 'NOT_FOUND_PAYMENT', '존재하지 않는 결제 정보 입니다.');
     }
     if (method === 'GET' && (m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
-      const p = payments.get(decodeURIComponent(m[1]));
+      const p = mine(payments.get(decodeURIComponent(m[1])));
       return p ? { status: 200, body: p } : err(404, 'NOT_FOUND_PAYMENT', '존재하지 않는 결제 정보 입니다.');
     }
     return err(404, 'NOT_FOUND', '존재하지 않는 정보 입니다.');
@@ -456,6 +548,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (method === 'POST' && path === '/v1/payments/confirm') return 'confirm';
     if (method === 'POST' && /^\/v1\/payments\/[^/]+\/cancel$/.test(path)) return 'cancel';
     if (method === 'GET' && path === '/v1/transactions') return 'transactions';
+    if (method === 'GET' && path === '/v1/settlements') return 'settlements';
     if (method === 'POST' && path === '/v1/billing/authorizations/issue') return 'billing_issue';
     if (method === 'POST' && /^\/v1\/billing\/[^/]+$/.test(path)) return 'billing_charge';
     if (method === 'DELETE' && /^\/v1\/billing\/[^/]+$/.test(path)) return 'billing_delete';
@@ -479,7 +572,9 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       const v = req.headers[name];
       return Array.isArray(v) ? v.join(', ') : v;
     };
-    calls.push({ method, path, query, body, headers: { authorization: header('authorization'), 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') } });
+    const auth = header('authorization');
+    const signedBy: FakeTossMerchant | null = auth === expectedAuth ? 'payments' : billingPair && auth === basic(billingPair.secretKey) ? 'billing' : null;
+    calls.push({ method, path, query, body, headers: { authorization: auth, 'idempotency-key': header('idempotency-key'), 'content-type': header('content-type') }, merchant: signedBy });
     const call = calls[calls.length - 1];
     const write = (a: { status: number; body: unknown }) => {
       if (res.destroyed || res.writableEnded) return; // the caller is gone (a kill test ended it in beforeAnswer)
@@ -495,14 +590,14 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     // (https://docs.tosspayments.com/reference/error-codes: "401 UNAUTHORIZED_KEY 인증되지 않은 시크릿 키 혹은 클라이언트
     // 키 입니다."). A lookup of an order id nobody used answers 404 NOT_FOUND_PAYMENT instead (route below), which is
     // what the adapter's key check reads as "accepted".
-    if (header('authorization') !== expectedAuth) return send({ status: 401, body: { code: 'UNAUTHORIZED_KEY', message: '인증되지 않은 시크릿 키 혹은 클라이언트 키 입니다.' } });
+    if (!signedBy) return send({ status: 401, body: { code: 'UNAUTHORIZED_KEY', message: '인증되지 않은 시크릿 키 혹은 클라이언트 키 입니다.' } });
     if (mode === 'timeout') return; // never answered; close() tears the socket down
     if (mode === 'error500') return send({ status: 500, body: { code: 'FAILED_INTERNAL_SYSTEM_PROCESSING', message: '내부 시스템 처리 작업이 실패했습니다. 잠시 후 다시 시도해주세요.' } });
     const idem = method === 'POST' ? header('idempotency-key') : undefined;
     // Idempotency keys are at most 300 characters (Toss: 멱등키 최대 길이 300자).
     if (idem !== undefined && (idem.length === 0 || idem.length > 300)) return send(err(400, 'INVALID_IDEMPOTENCY_KEY', '잘못된 멱등키 입니다.'));
     // Toss scopes idempotency by API key + URL + method.
-    const replayKey = idem ? `${method} ${path} ${idem}` : null;
+    const replayKey = idem ? `${signedBy} ${method} ${path} ${idem}` : null;
     if (replayKey && inFlight.has(replayKey)) return send(err(409, 'IDEMPOTENT_REQUEST_PROCESSING', '이전 멱등 요청이 처리중입니다. 잠시 후 다시 시도해주세요.'));
     const replay = replayKey ? replays.get(replayKey) : undefined;
     if (replay) return send(replay);
@@ -520,6 +615,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
         h.arrive();
         await h.released;
       }
+      merchant = signedBy;
       const answer = route(method, path, body, query);
       if (replayKey) replays.set(replayKey, { status: answer.status, body: structuredClone(answer.body) });
       if (mode === 'lost_answer' && method === 'POST') return;
@@ -544,6 +640,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    mId: MIDS.payments,
+    billing: billingPair,
     secretKey,
     clientKey,
     transactions,
@@ -593,10 +691,11 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       return structuredClone(payment);
     },
     webhook(eventType: 'PAYMENT_STATUS_CHANGED' | 'CANCEL_STATUS_CHANGED' | 'BILLING_DELETED', key: string): any {
-      const createdAt = new Date(clock.now().getTime() + 9 * 3600_000).toISOString().replace(/Z$/, '');
+      // Microseconds, as documented ("yyyy-MM-dd'T'HH:mm:ss.SSSSSS", https://docs.tosspayments.com/en/webhooks).
+      const createdAt = webhookCreatedAt(clock.now());
       if (eventType === 'BILLING_DELETED') {
         const billing = billingKeys.get(key);
-        return { eventType, createdAt, data: { mId: 'tosspayments', billingKey: key, customerKey: billing?.customerKey ?? null } };
+        return { eventType, createdAt, data: { mId: billing?.mId ?? MIDS.payments, billingKey: key, customerKey: billing?.customerKey ?? null } };
       }
       const payment = payments.get(key);
       if (!payment) throw new Error(`fake toss: no payment ${key}`);

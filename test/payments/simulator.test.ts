@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/platform/clock';
 import { SimulatorProvider, TEST_CARDS, type AuthorizeResult } from '../../src/payments/simulator';
 import { isLuhnValid, normalizeCardNumber } from '../../src/payments/card';
-import type { PaymentMethod } from '../../src/orders/tables';
+import type { PaymentMethod } from '../../src/payments/method';
 
 const ORDER = 'ord_simulator_test_1';
 

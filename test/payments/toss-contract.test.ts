@@ -236,6 +236,78 @@ test('GET /v1/transactions: documented Transaction items, paged; INVALID_TRANSAC
   assertDocumentedError(await call('GET', `/v1/transactions?${q}&startingAfter=nope`), 'transactions.json', 'INVALID_TRANSACTION_KEY');
 });
 
+test('GET /v1/transactions: limit defaults to 100 and is at most 5000, as documented', async () => {
+  const { limit } = fixture('transactions.json').request.limits;
+  assert.deepEqual(limit, { default: 100, max: 5000 });
+  const day = new Date(clock.now().getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+  const q = `startDate=${day}T00:00:00&endDate=${day}T23:59:59.999`;
+  assert.equal((await call('GET', `/v1/transactions?${q}&limit=${limit.max}`)).status, 200);
+  assertDocumentedError(await call('GET', `/v1/transactions?${q}&limit=${limit.max + 1}`), 'transactions.json', 'INVALID_REQUEST');
+  assertDocumentedError(await call('GET', `/v1/transactions?${q}&limit=0`), 'transactions.json', 'INVALID_REQUEST');
+});
+
+test('GET /v1/settlements: documented Settlement records (fee, VAT on the fee, payout date), paged by page/size ≤ 5000', async () => {
+  const doc = fixture('settlements.json');
+  const p = await confirmed(34_000);
+  fake.cancelAtToss(p.paymentKey, 4000);
+  const day = new Date(clock.now().getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+  const r = await call('GET', `/v1/settlements?startDate=${day}&endDate=${day}`);
+  assert.equal(r.status, doc.response.status, r.text);
+  assertShape(r.body, doc.response.body, 'settlements');
+  const sale = r.body.find((x: any) => x.paymentKey === p.paymentKey && x.cancel === null);
+  assert.ok(sale, 'the approval has its settlement record');
+  assert.equal(sale.amount, 34_000);
+  assert.equal(sale.fee, sale.supplyAmount + sale.vat, 'the fee is its supply amount plus VAT');
+  assert.equal(sale.payOutAmount, sale.amount - sale.fee);
+  assert.equal(sale.soldDate, day);
+  assert.ok(sale.paidOutDate > sale.soldDate);
+  assert.ok(r.body.some((x: any) => x.paymentKey === p.paymentKey && x.cancel?.cancelAmount === 4000), 'the cancel has its own record');
+  // By payout date: the same records under the day they are paid out.
+  const out = await call('GET', `/v1/settlements?startDate=${sale.paidOutDate}&endDate=${sale.paidOutDate}&dateType=paidOutDate`);
+  assert.ok(out.body.some((x: any) => x.transactionKey === sale.transactionKey));
+  const one = await call('GET', `/v1/settlements?startDate=${day}&endDate=${day}&size=1&page=2`);
+  assert.equal(one.body.length, 1);
+  assert.notEqual(one.body[0].transactionKey, r.body[0].transactionKey);
+  assert.deepEqual(doc.request.limits.size, { default: 100, max: 5000 });
+  assert.equal((await call('GET', `/v1/settlements?startDate=${day}&endDate=${day}&size=5000`)).status, 200);
+  assertDocumentedError(await call('GET', `/v1/settlements?startDate=${day}&endDate=${day}&size=5001`), 'settlements.json', 'INVALID_REQUEST');
+  assertDocumentedError(await call('GET', `/v1/settlements?startDate=${day}&endDate=${day}&page=0`), 'settlements.json', 'INVALID_REQUEST');
+});
+
+test('a second MID (자동결제): each key sees only its own payments, billing keys, transactions and settlements', async () => {
+  const two = await startFakeToss({ clock, billingMid: true });
+  try {
+    const as = (key: string) => ({ Authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` });
+    const get = async (path: string, key: string) => {
+      const res = await fetch(`${two.baseUrl}${path}`, { headers: as(key) });
+      return { status: res.status, body: await res.json() };
+    };
+    const post = async (path: string, key: string, body: unknown) => {
+      const res = await fetch(`${two.baseUrl}${path}`, { method: 'POST', headers: { ...as(key), 'Content-Type': 'application/json', 'Idempotency-Key': `k-${path}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: await res.json() };
+    };
+    const billing = two.billing!;
+    const issue = await post('/v1/billing/authorizations/issue', billing.secretKey, { authKey: 'auth_mid', customerKey: 'cus_mid' });
+    assert.equal(issue.status, 200);
+    assert.equal(issue.body.mId, billing.mId);
+    const charge = { customerKey: 'cus_mid', amount: 9900, orderId: 'ord_mid_1', orderName: '구독' };
+    assertDocumentedError(await post(`/v1/billing/${issue.body.billingKey}`, two.secretKey, charge), 'billing-charge.json', 'NOT_FOUND_BILLING');
+    const paid = await post(`/v1/billing/${issue.body.billingKey}`, billing.secretKey, charge);
+    assert.equal(paid.status, 200);
+    assert.equal(paid.body.mId, billing.mId);
+    assertDocumentedError(await get(`/v1/payments/${paid.body.paymentKey}`, two.secretKey), 'get-payment.json', 'NOT_FOUND_PAYMENT');
+    assert.equal((await get(`/v1/payments/${paid.body.paymentKey}`, billing.secretKey)).status, 200);
+    const day = new Date(clock.now().getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+    const q = `startDate=${day}T00:00:00&endDate=${day}T23:59:59.999`;
+    assert.equal((await get(`/v1/transactions?${q}`, two.secretKey)).body.length, 0);
+    assert.equal((await get(`/v1/transactions?${q}`, billing.secretKey)).body.length, 1);
+    assert.equal((await get(`/v1/settlements?startDate=${day}&endDate=${day}`, billing.secretKey)).body[0].mId, billing.mId);
+    assert.deepEqual(two.calls.map((c) => c.merchant), ['billing', 'payments', 'billing', 'payments', 'billing', 'payments', 'billing', 'billing']);
+  } finally {
+    await two.close();
+  }
+});
+
 test('common: Basic auth, Idempotency-Key of at most 300 characters, replay, 409 while the first is processing', async () => {
   const bad = await fetch(`${fake.baseUrl}/v1/payments/tgen_x`, { headers: { Authorization: 'Basic eA==' } });
   assertDocumentedError({ status: bad.status, body: await bad.json() }, 'get-payment.json', 'UNAUTHORIZED_KEY');
@@ -268,7 +340,9 @@ test('webhook bodies: PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_
     const doc = fixture(file);
     assertShape(body, doc.body, file);
     assert.equal(body.eventType, doc.event);
-    assert.match(body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+    // Microseconds, KST, no offset: "Formatted in ISO 8601 yyyy-MM-dd'T'HH:mm:ss.SSSSSS" (docs.tosspayments.com/en/webhooks).
+    assert.match(body.createdAt, new RegExp(doc.createdAtPattern));
+    assert.match(body.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/);
   }
 });
 
@@ -309,7 +383,7 @@ test('what our adapter sends matches the documented requests (field names and ty
   fake.calls.length = 0;
   const key = `tgen_req_${++seq}`;
   assert.equal((await toss.confirmPayment({ paymentKey: key, orderId: `ord_req_${seq}`, amount: 10_000, idempotencyKey: `c-${key}` })).status, 'succeeded');
-  assert.equal((await toss.refund({ paymentKey: key, amount: 3000, reason: 'r', idempotencyKey: `rf-${key}`, refundableAmount: 10_000 })).status, 'succeeded');
+  assert.equal((await toss.refund({ paymentKey: key, amount: 3000, reason: 'r', idempotencyKey: `rf-${key}` })).status, 'succeeded');
   const b = await toss.issueBillingKey({ authKey: `auth_req_${seq}`, customerKey: `cus_req_${seq}` });
   if (b.status !== 'succeeded') return assert.fail(JSON.stringify(b));
   await toss.chargeBillingKey({ billingKey: b.value.billingKey, customerKey: `cus_req_${seq}`, amount: 1000, orderId: `ord_reqb_${seq}`, orderName: '구독', idempotencyKey: `chg-${seq}` });
@@ -320,6 +394,10 @@ test('what our adapter sends matches the documented requests (field names and ty
     [/^\/v1\/billing\/[^/]+$/, 'billing-charge.json'],
   ];
   assert.equal(fake.calls.length, 4);
+  // refundableAmount is deprecated ("이 파라미터는 더 이상 사용을 권장하지 않습니다. 안전하게 취소하려면 멱등키를 대신
+  // 사용해주세요", reference #결제-취소): the cancel's Idempotency-Key protects it, so it is never sent.
+  const cancelCall = fake.calls.find((c) => c.path.endsWith('/cancel'))!;
+  assert.equal('refundableAmount' in cancelCall.body, false, 'no deprecated refundableAmount in the cancel');
   for (const c of fake.calls) {
     const file = byPath.find(([re]) => re.test(c.path))![1];
     const shape = fixture(file).request.body;

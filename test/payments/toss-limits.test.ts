@@ -129,17 +129,23 @@ test('cancelReason is cut to Toss\'s 200 characters; a retry after "already canc
   assert.equal(again.status, 'succeeded', JSON.stringify(again));
 });
 
-test('partial cancels send refundableAmount; a full cancel does not need it', async () => {
+test('cancels never send the deprecated refundableAmount; the Idempotency-Key keeps a retry from cancelling twice, and more than Toss holds is refused', async () => {
+  // Toss: "이 파라미터는 더 이상 사용을 권장하지 않습니다. 안전하게 취소하려면 멱등키를 대신 사용해주세요"
+  // (https://docs.tosspayments.com/reference#결제-취소, refundableAmount).
   const key = await paid(10_000);
-  const r = await toss.refund({ paymentKey: key, amount: 4000, reason: 'r', idempotencyKey: `rf-part-${seq}`, refundableAmount: 10_000 });
+  const r = await toss.refund({ paymentKey: key, amount: 4000, reason: 'r', idempotencyKey: `rf-part-${seq}` });
   assert.equal(r.status, 'succeeded', JSON.stringify(r));
-  assert.deepEqual(fake.calls.at(-1)!.body, { cancelReason: 'r', cancelAmount: 4000, refundableAmount: 10_000 });
-  // Our books drifted (a cancel elsewhere): Toss refuses instead of cancelling on top.
-  const stale = await toss.refund({ paymentKey: key, amount: 1000, reason: 'r', idempotencyKey: `rf-stale-${seq}`, refundableAmount: 10_000 });
-  assert.equal(stale.status === 'failed' && stale.code, 'NOT_MATCHES_REFUNDABLE_AMOUNT');
-  const full = await toss.refund({ paymentKey: key, amount: 6000, reason: 'r', idempotencyKey: `rf-full-${seq}`, refundableAmount: 6000 });
-  assert.equal(full.status, 'succeeded');
-  assert.deepEqual(fake.calls.at(-1)!.body, { cancelReason: 'r', cancelAmount: 6000 });
+  assert.deepEqual(fake.calls.at(-1)!.body, { cancelReason: 'r', cancelAmount: 4000 });
+  const again = await toss.refund({ paymentKey: key, amount: 4000, reason: 'r', idempotencyKey: `rf-part-${seq}` });
+  assert.equal(again.status, 'succeeded');
+  assert.equal(fake.payments.get(key).balanceAmount, 6000, 'the retry was replayed, not cancelled again');
+  // A cancel made elsewhere (merchant admin) leaves less at Toss than our books think: asking for more is refused.
+  fake.cancelAtToss(key, 3000);
+  const over = await toss.refund({ paymentKey: key, amount: 6000, reason: 'r', idempotencyKey: `rf-over-${seq}` });
+  assert.equal(over.status === 'failed' && over.code, 'NOT_CANCELABLE_AMOUNT');
+  const rest = await toss.refund({ paymentKey: key, amount: 3000, reason: 'r', idempotencyKey: `rf-rest-${seq}` });
+  assert.equal(rest.status, 'succeeded');
+  assert.deepEqual(fake.calls.at(-1)!.body, { cancelReason: 'r', cancelAmount: 3000 });
 });
 
 test('billing-key issue sends an Idempotency-Key; a retry of the same authKey sends the same one and gets the same key', async () => {

@@ -130,3 +130,10 @@ test('Dockerfile: multi-stage, production dependencies only, non-root, /ready he
     assert.ok(CONFIG_VARS.has(key), `ENV ${key} is read by src/config.ts`);
   }
 });
+
+test('Caddyfile: /metrics is never forwarded to the public; compose passes METRICS_TOKEN to the servers (issue 30)', () => {
+  assert.match(caddyfile, /^\s*respond \/metrics 404\s*$/m);
+  const block = caddyfile.slice(caddyfile.indexOf('{$SITE_ADDRESS'));
+  assert.ok(block.indexOf('respond /metrics 404') < block.indexOf('reverse_proxy'), 'before the proxy, in the site block');
+  assert.match(readFileSync('deploy/compose.yaml', 'utf8'), /METRICS_TOKEN: \$\{METRICS_TOKEN:-\}/);
+});

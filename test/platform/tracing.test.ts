@@ -232,7 +232,7 @@ async function traceOfPaidCheckout(kind: 'pglite' | 'postgres'): Promise<void> {
         .split('\n')
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l))
-        .find((l) => (l.msg === 'request' || l.msg === 'slow request') && String(l.url).includes('/toss/success')),
+        .find((l) => (l.msg === 'request' || l.msg === 'slow request') && String(l.route).endsWith('/toss/success')),
     );
     assert.equal(line.trace_id, serverSpan.traceId);
     assert.match(String(line.span_id), /^[0-9a-f]{16}$/);

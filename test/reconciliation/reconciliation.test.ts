@@ -132,6 +132,43 @@ test('a day with planted differences reports exactly those through the API, pagi
   assert.equal(list.data[0].differences, undefined);
 });
 
+test('the report carries Toss\'s settlements of the day (GET /v1/settlements, paged): what Toss pays out, when, and the fee and its VAT; the dashboard shows them', async () => {
+  const [run] = (await t.app.inject({ url: '/admin/v1/reconciliations?mode=test', headers: owner(s) })).json().data;
+  const settlementCalls = fake.calls.filter((c) => c.path === '/v1/settlements');
+  assert.ok(settlementCalls.length >= 3, 'six records at two a page, read page after page');
+  assert.equal(settlementCalls[0].query.get('startDate'), DAY_KST);
+  assert.equal(settlementCalls[0].query.get('endDate'), DAY_KST);
+  assert.equal(settlementCalls[0].query.get('dateType'), 'soldDate');
+  assert.deepEqual(settlementCalls.map((c) => c.query.get('page')), settlementCalls.map((_, i) => String(i + 1)));
+  const report = (await read(s, run.id)).json();
+  const st = report.settlements;
+  assert.equal(st.status, 'read');
+  // The day's six transactions at Toss: four approvals and two cancels, each its own settlement record.
+  assert.equal(st.records.length, 6);
+  assert.equal(st.records.filter((r: any) => r.canceled).length, 2);
+  const sales = 10_000 + 7_000 + 8_000 + 5_500;
+  assert.equal(st.totals.amount, sales - 2_000 - 3_000);
+  for (const r of st.records) {
+    assert.equal(r.fee, r.feeSupplyAmount + r.feeVat, 'what Toss keeps is its fee plus the VAT on it');
+    assert.equal(r.payOutAmount, r.amount - r.fee);
+    assert.equal(r.soldDate, DAY_KST);
+  }
+  assert.equal(st.totals.payOutAmount, st.totals.amount - st.totals.fee);
+  // The fake settles daily and pays out two days later (Toss's guide: 지급 주기 '정산 매출일 + 2일').
+  assert.deepEqual(st.payouts.map((p: any) => [p.paidOutDate, p.keyPair, p.count, p.payOutAmount]), [['2026-11-03', 'payments', 6, st.totals.payOutAmount]]);
+  const fee10k = st.records.find((r: any) => r.orderId === planted.fine.orderId && !r.canceled);
+  assert.deepEqual([fee10k.amount, fee10k.fee, fee10k.feeSupplyAmount, fee10k.feeVat, fee10k.payOutAmount], [10_000, 320, 291, 29, 9_680]);
+
+  const session = await signIn(t, { store: s, role: 'admin' });
+  const detail = await t.app.inject({ url: `/dashboard/reconciliation/${run.id}`, headers: session.headers });
+  assert.equal(detail.statusCode, 200);
+  assert.match(detail.body, /data-testid="settlements"/);
+  assert.match(detail.body, /토스 정산/);
+  assert.ok(detail.body.includes('2026-11-03'), 'the payout date');
+  assert.ok(detail.body.includes(`${st.totals.payOutAmount.toLocaleString('ko-KR')}원`), 'the payout total');
+  assert.ok(detail.body.includes(`${st.totals.feeVat.toLocaleString('ko-KR')}원`), 'the VAT on the fee');
+});
+
 test('each difference is handed to the injected sync function (the webhook path), after the run is recorded', async () => {
   const seen: any[] = [];
   const r = await startReconciliation(t.deps, s.storeId, { mode: 'test', date: DAY_KST, source: 'cli', enqueue: false });

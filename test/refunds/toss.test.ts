@@ -51,8 +51,8 @@ test('a refund cancels at Toss with cancelAmount, cancelReason and the refund\'s
   assert.equal(res.statusCode, 200, res.body);
   const [call] = cancels();
   assert.equal(call.path, `/v1/payments/${paymentKey}/cancel`);
-  // A partial cancel carries what our books say is still refundable, as Toss recommends.
-  assert.deepEqual(call.body, { cancelReason: '고객 요청', cancelAmount: 4_000, refundableAmount: 10_000 });
+  // No refundableAmount: Toss deprecated it in favour of the Idempotency-Key (reference #결제-취소).
+  assert.deepEqual(call.body, { cancelReason: '고객 요청', cancelAmount: 4_000 });
   assert.equal(call.headers['idempotency-key'], `refund-${res.json().refund.id}`);
   assert.equal(fake.payments.get(paymentKey).balanceAmount, 6_000);
   assert.equal(res.json().order.refundedAmount, 4_000);
@@ -77,10 +77,12 @@ test('a 300-character refund reason refunds at Toss: Toss gets its 200-character
   assert.equal(fake.payments.get(paymentKey).balanceAmount, 7_000);
 });
 
-test('after a cancel made in Toss\'s merchant admin, the next partial refund is refused by Toss (NOT_MATCHES_REFUNDABLE_AMOUNT), not cancelled on top', async () => {
+test('after a cancel made in Toss\'s merchant admin, the next partial refund is refused (NOT_MATCHES_REFUNDABLE_AMOUNT, Toss\'s balance read first), not cancelled on top', async () => {
   const { orderId, paymentKey } = await tossOrder(10_000);
   fake.cancelAtToss(paymentKey, 3_000);
+  const before = cancels().length;
   const res = await refund(t, liveKey, orderId, { amount: 2_000, reason: '부분 환불' });
+  assert.equal(cancels().length, before, 'no cancel was sent (the deprecated refundableAmount guard is replaced by a lookup)');
   assert.equal(res.statusCode, 502, res.body);
   assert.equal(res.json().code, 'PG_REFUND_FAILED');
   assert.equal(res.json().details.gatewayCode, 'NOT_MATCHES_REFUNDABLE_AMOUNT');

@@ -52,12 +52,25 @@ test('events of every cancel path (scheduled, immediate by the seller, immediate
     assert.ok(validate({ id: e.id, type: e.type, mode: e.mode, createdAt: e.created_at.toISOString(), data: e.data }), `${e.type}: ${ajv.errorsText(validate.errors)}`);
     if (e.type === 'subscription.ended') ended.push(e.data);
   }
-  assert.equal(ended.length, 2);
+  // Issue 29: the buyer's cancel whose refund awaits the seller does not end the service before the decision.
+  assert.equal(ended.length, 1);
   const bySeller = ended.find((d) => d.id === a.subscriptionId);
   assert.deepEqual({ actor: bySeller.cancellation.actor, refundAmount: bySeller.cancellation.refundAmount, refundedOrderIds: bySeller.cancellation.refundedOrderIds }, { actor: 'seller', refundAmount: 9_900, refundedOrderIds: [a.orderId] });
-  const byBuyer = ended.find((d) => d.id === b.subscriptionId);
-  assert.equal(byBuyer.cancellation.actor, 'buyer');
-  assert.equal(byBuyer.cancellation.refundAmount, 0);
-  assert.equal(byBuyer.cancellation.refundRequestIds.length, 1);
-  assert.equal(byBuyer.cancellation.preview.refundAmount, 5_462);
+  const pending = rows.filter((e) => e.type === 'subscription.updated' && (e.data as any).id === b.subscriptionId).map((e) => e.data as any);
+  const byBuyer = pending.find((d) => d.change.kind === 'cancel_refund_pending');
+  assert.equal(byBuyer.status, 'active');
+  assert.equal(byBuyer.cancelAtPeriodEnd, true);
+  assert.equal(byBuyer.change.refundRequestIds.length, 1);
+  assert.equal(byBuyer.change.preview.refundAmount, 5_462);
+
+  // The seller approves it: the subscription ends then, and that event too matches the documented schema.
+  const [rr] = await t.db.selectFrom('refund_requests').select('id').where('subscription_id', '=', b.subscriptionId).execute();
+  const approved = await t.app.inject({ method: 'POST', url: `/v1/refund-requests/${rr.id}/approve`, headers: post(s.key), payload: {} });
+  assert.equal(approved.statusCode, 200, approved.body);
+  const last = await t.db.selectFrom('events').selectAll().where('type', '=', 'subscription.ended').execute();
+  const end = last.find((e) => (e.data as any).id === b.subscriptionId)!;
+  const validate = ajv.compile(doc.webhooks['subscription.ended'].post.requestBody.content['application/json'].schema);
+  assert.ok(validate({ id: end.id, type: end.type, mode: end.mode, createdAt: end.created_at.toISOString(), data: end.data }), ajv.errorsText(validate.errors));
+  assert.equal((end.data as any).endReason, 'canceled');
+  assert.equal((end.data as any).refund.kind, 'cancel_approved');
 });

@@ -254,16 +254,18 @@ test('SUBSCRIPTION_REFUND_SETTLED: the period\'s order is in a settlement round'
   assert.equal(r.json().code, 'SUBSCRIPTION_REFUND_SETTLED');
 });
 
-test('SUBSCRIPTION_REFUND_NONE_LEFT: everything paid for the period was refunded already', async () => {
+test('everything paid for the period refunded already: the refund itself ended the subscription (issue 29); preview and cancel agree', async () => {
+  // Before issue 29 this left the subscription active with a preview of 0 (no blockedReason) and a cancel answering
+  // 409 SUBSCRIPTION_REFUND_NONE_LEFT: no refund and no way to end it now.
   const sub = await newSubscription({ at: kst('2026-11-03T10:00:00') });
   await refundOrder(t.deps, { storeId: s.storeId, mode: 'test', orderId: sub.orderId, source: 'api' });
+  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).endReason, 'withdrawn');
   const p = (await preview(sub.subscriptionId)).json().immediate;
   assert.equal(p.refundAmount, 0);
-  assert.equal(p.reason, 'nothing_refundable');
+  assert.equal(p.blockedReason.code, 'ALREADY_ENDED');
   const r = await cancel(sub.subscriptionId, { timing: 'immediate' });
   assert.equal(r.statusCode, 409);
-  assert.equal(r.json().code, 'SUBSCRIPTION_REFUND_NONE_LEFT');
-  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).status, 'active');
+  assert.equal(r.json().code, 'ALREADY_ENDED');
 });
 
 test('ORDER_NOT_FOUND: an order of the refund plan no longer in the store and mode (answered by the refunds engine)', async () => {

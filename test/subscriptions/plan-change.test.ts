@@ -6,6 +6,8 @@ import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from 
 import { TEST_CARDS } from '../../src/payments';
 import { runBilling } from '../../src/subscriptions/renewal';
 import { prorateDifference } from '../../src/subscriptions/model';
+import { changePlan } from '../../src/subscriptions/plan-change';
+import { ApiError } from '../../src/platform/errors';
 
 let t: TestApp;
 let s: TestStore;
@@ -22,8 +24,21 @@ after(async () => {
   await t.close();
 });
 
-const change = (id: string, body: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${id}/change-plan`, headers: owner(s), payload: body });
+/**
+ * The buyer's own plan change (the portal's form calls exactly this): since issue 29 a seller's change that makes the
+ * buyer pay more is only an offer (test/subscriptions/seller-consent.test.ts), so the upgrade mechanics below are the
+ * buyer's. The answer is shaped like the console's HTTP answer.
+ */
+const change = async (id: string, body: Record<string, unknown>) => {
+  try {
+    const r = JSON.parse(JSON.stringify(await changePlan(t.deps, id, body as { planId: string; interval: 'monthly' | 'yearly' }, { actor: 'buyer' })));
+    return { statusCode: 200, body: JSON.stringify(r), json: () => r };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const e = { code: err.code, message: err.message, details: err.details };
+    return { statusCode: err.statusCode, body: JSON.stringify(e), json: () => e as any };
+  }
+};
 
 test('prorated difference: (new − old) × time left ÷ period, rounded down; nothing for a cheaper plan or at the end', () => {
   const start = new Date('2026-11-01T00:00:00Z');

@@ -16,7 +16,8 @@ let live: string;
 let product: any;
 
 before(async () => {
-  fake = await startFakeToss({ kind: 'live' });
+  // A second merchant for 자동결제 (issue 32), unused until the last test saves its keys.
+  fake = await startFakeToss({ kind: 'live', billingMid: true });
   t = await createTestApp({ config: { tossApiBaseUrl: fake.baseUrl, tossTimeoutMs: 3000, tossBillingTimeoutMs: 3000 } });
   s = await createTestStore(t);
   await updateModeSettings(t.deps, s.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey, returnUrlDomains: ['example.com'] });
@@ -199,4 +200,30 @@ test('a replayed, forged or mismatched return is refused and swaps no card; the 
   const declined = await startCardChange(path2, id);
   assert.match(loc(await t.app.inject({ url: `${declined}/fail?code=REJECT_CARD_COMPANY` })).searchParams.get('error')!, /카드를 등록하지 못했습니다/);
   assert.equal(await sealedKey(id), keyAfter);
+});
+
+test('the seller adds a 자동결제 MID: a subscription registered before keeps renewing under the first MID until its card changes; the change registers and charges under the billing MID', async () => {
+  t.clock.set('2026-11-01T00:00:00.000Z');
+  const id = await liveSubscription();
+  await updateModeSettings(t.deps, s.storeId, 'live', { tossBillingClientKey: fake.billing!.clientKey, tossBillingSecretKey: fake.billing!.secretKey });
+  const sub = (await t.app.inject({ url: `/v1/subscriptions/${id}`, headers: bearer(live) })).json();
+  t.clock.set(new Date(new Date(sub.currentPeriodEnd).getTime() + 1_000));
+  const firstKey = await sealedKey(id);
+  await runBilling(t.deps, t.clock.now());
+  // (Other subscriptions of this file renew in the same run: this one's charge is the one to its billing key.)
+  const ofKey = (key: string) => charges().filter((c) => c.path === `/v1/billing/${key}`);
+  assert.deepEqual(ofKey(firstKey).map((c) => c.merchant), ['payments', 'payments'], 'issued under the first MID: its first payment and renewal are charged there');
+
+  const path = await portalFor(id);
+  const launchPath = await startCardChange(path, id);
+  const launch = await t.app.inject({ url: launchPath });
+  assert.ok(launch.body.includes(`"clientKey":"${fake.billing!.clientKey}"`), 'the card window opens with the 자동결제 client key');
+  const ok = await t.app.inject({ url: `${launchPath}/success?${new URLSearchParams({ customerKey: id, authKey: 'auth_billing_mid' })}` });
+  assert.equal(ok.statusCode, 303, ok.body);
+  assert.equal(issues().at(-1)!.merchant, 'billing');
+  assert.equal((await t.db.selectFrom('subscriptions').select('toss_key_pair').where('id', '=', id).executeTakeFirstOrThrow()).toss_key_pair, 'billing');
+  const next = (await t.app.inject({ url: `/v1/subscriptions/${id}`, headers: bearer(live) })).json();
+  t.clock.set(new Date(new Date(next.currentPeriodEnd).getTime() + 1_000));
+  await runBilling(t.deps, t.clock.now());
+  assert.deepEqual(ofKey(await sealedKey(id)).map((c) => c.merchant), ['billing'], 'the next renewal is charged under the billing MID');
 });

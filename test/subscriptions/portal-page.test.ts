@@ -84,9 +84,13 @@ test('a buyer\'s immediate cancel that needs approval files a refund request for
   assert.match(page, /환불 예정 5,462원/);
   const res = await form(t, `${p.path}/subscriptions/${p.subscriptionId}/cancel`, { timing: 'immediate', csrf: csrfOf(page) });
   assert.equal(res.statusCode, 200, res.body);
-  assert.match(res.body, /환불 요청\(5,462원\)이 접수되어/);
+  // Issue 29: the service runs until the seller decides; the confirmation names the part that awaits the seller.
+  assert.match(res.body, /해지 요청이 접수되었습니다/);
+  assert.match(res.body, /판매자 확인 후 환불/);
+  assert.match(res.body, /5,462원/);
   const sub = await getSubscription(t, s.key, p.subscriptionId);
-  assert.equal(sub.status, 'ended');
+  assert.equal(sub.status, 'active');
+  assert.equal(sub.cancelAtPeriodEnd, true);
   const requests = await t.db.selectFrom('refund_requests').select(['order_id', 'subscription_id', 'status', 'amount', 'statutory']).where('subscription_id', '=', p.subscriptionId).execute();
   assert.deepEqual(requests, [{ order_id: p.orderId, subscription_id: p.subscriptionId, status: 'requested', amount: 5_462, statutory: false }]);
   const refunds = await t.db.selectFrom('order_refunds').select('id').where('order_id', '=', p.orderId).execute();

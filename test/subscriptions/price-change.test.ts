@@ -162,10 +162,12 @@ test('a subscriber who starts after the change was scheduled is told at once and
   assert.equal(told.length, 1);
   assert.equal(told[0].change.effectiveAt, '2026-12-20T00:00:00.000Z', 'told + 30 days, later than the plan\'s date');
   assert.equal(told[0].change.decideBy, '2026-12-20T00:00:00.000Z');
-  // It has not agreed: its first renewal (on the told + 30 days date) ends it, charging nothing.
+  // Its payment page stated the new price from that renewal and the buyer agreed to it there (issue 29 item 5; it used
+  // to consent to 9,900 only and then be ended as "declined"): it renews at the new price.
+  assert.ok(told[0].change.acceptedAt, 'agreed at checkout');
   const r = (await advance(late.subscriptionId, 31)).json();
-  assert.equal(r.subscription.status, 'ended');
-  assert.equal(r.subscription.endReason, 'price_change_declined');
+  assert.equal(r.subscription.status, 'active');
+  assert.equal(r.subscription.amount, 12_900);
 });
 
 test('a change withdrawn before its date: subscribers are told (canceled: true) and renew at the old price', async () => {

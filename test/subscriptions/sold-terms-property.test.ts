@@ -5,6 +5,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from './factory';
 import { computeCancel, type CancelOrderInput, type CancelPolicy } from '../../src/subscriptions/cancel-model';
+import { acceptOffer } from '../../src/subscriptions/plan-offers';
 
 // Issue 19's properties: whatever the sequence of sales, product edits, upgrades, downgrades and clock moves, an
 // executed cancel refunds exactly its preview, no order is refunded more than was paid, and the annual-discount
@@ -85,6 +86,10 @@ test('property (HTTP, test clocks): after random product edits, plan changes and
           } else {
             const r = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${sub.subscriptionId}/change-plan`, headers: owner(s), payload: { planId: o.planId, interval: c.interval } });
             assert.ok(r.statusCode < 500, r.body);
+            // A dearer change is an offer (issue 29): the buyer agrees, so the upgrade paths stay covered.
+            if (r.statusCode === 200 && r.json().timing === 'awaiting_consent') {
+              await acceptOffer(t.deps, sub.subscriptionId, r.json().offer.id).catch((err) => assert.ok(err.statusCode < 500, String(err)));
+            }
           }
         }
         const state = (await t.app.inject({ url: `/v1/subscriptions/${sub.subscriptionId}`, headers: bearer(s.key) })).json();

@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
+import { acceptOffer } from '../../src/subscriptions/plan-offers';
 import { createSubscriptionProduct, subscribe } from './factory';
 import { licenseOf, nonce } from '../licenses/factory';
 import { buy, file, act, getRequest, product as oneTimeProduct } from '../refund-requests/helpers';
@@ -146,8 +147,11 @@ test('upgrade basic yearly → pro yearly: the basic order\'s clawback uses basi
   const sub = await subscribe(t, s, { productId: p.id, interval: 'yearly' });
   // The upgrade on 2027-04-20 10:00 KST, 100 days into the year 2027-01-10 → 2028-01-10 (365 days).
   await advanceTo(sub.subscriptionId, kst('2027-04-20T10:00:00'));
+  // The seller's upgrade is an offer (issue 29); the buyer accepts it, which runs the upgrade then.
   const changed = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${sub.subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'yearly' } });
   assert.equal(changed.statusCode, 200, changed.body);
+  assert.equal(changed.json().timing, 'awaiting_consent');
+  assert.equal((await acceptOffer(t.deps, sub.subscriptionId, changed.json().offer.id)).timing, 'now');
   const difference = await t.db.selectFrom('orders').select(['id', 'amount']).where('subscription_id', '=', sub.subscriptionId).where('id', '!=', sub.orderId).executeTakeFirstOrThrow();
   // Difference: floor((199,000 − 99,000) × 265 / 365) = floor(72,602.7…) = 72,602.
   assert.equal(Number(difference.amount), 72_602);

@@ -232,9 +232,21 @@ test('an upgrade during the trial takes effect at once without a charge; the fir
   await advance(subscriptionId, { days: 2 });
   const up = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'monthly' } });
   assert.equal(up.statusCode, 200, up.body);
-  assert.equal(up.json().timing, 'now');
-  assert.equal(up.json().amount, 0);
-  assert.equal(up.json().subscription.trialing, true);
+  // The seller's upgrade raises the first charge: an offer until the buyer agrees in the portal (issue 29).
+  assert.equal(up.json().timing, 'awaiting_consent');
+  const ps = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId } });
+  const path = new URL(ps.json().url).pathname;
+  const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec((await t.app.inject({ url: path })).body)![1];
+  const ok = await t.app.inject({
+    method: 'POST',
+    url: `${path}/subscriptions/${subscriptionId}/plan-offers/${up.json().offer.id}/accept`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ csrf }).toString(),
+  });
+  assert.equal(ok.statusCode, 303);
+  const now = await getSubscription(t, s.key, subscriptionId);
+  assert.equal(now.planId, 'pro');
+  assert.equal(now.trialing, true);
   assert.equal((await ordersOf(subscriptionId)).length, 1, 'no difference order in a trial');
   await advance(subscriptionId, { days: 9 });
   const orders = await ordersOf(subscriptionId);

@@ -183,6 +183,8 @@ export interface paths {
          *
          *     On success the order's `refundedAmount`, `refundedAt` and `refunds` grow, it stays `paid` while something is left and becomes `refunded` when nothing is; a refund that leaves nothing revokes the order's licenses unless `keepLicenses` is true; an `order.refunded` event is sent. Stock and coupon uses are not given back (see the README, "Refunds").
          *
+         *     A subscription's order paying for the current period: a refund that leaves it refunded in full ends the subscription at once (`subscription.ended`): inside the order's withdrawal window it is a withdrawal (청약철회, `endReason: withdrawn`), after it `endReason: refunded`; nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running.
+         *
          *     Required scope: `refunds:write`.
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
@@ -413,7 +415,7 @@ export interface paths {
          * Cancel a subscription
          * @description `timing: period_end` schedules the end at the current period end (`cancelAtPeriodEnd: true`, `subscription.updated` with `change.kind: cancel_scheduled`); the subscription ends there with `endReason: canceled` (`subscription.ended`). A second request answers ALREADY_CANCELED. The buyer can undo it in the portal before the period ends.
          *
-         *     `timing: immediate` ends the subscription now (`subscription.ended`, `endReason: canceled`, its licenses expire) and refunds exactly the cancel preview's `immediate.breakdown` at this moment through the refunds engine (one refund per order, `order.refunded` events). A seller's cancel through the API is the seller's decision: it refunds at once even when the preview says `requiresApproval`. Two requests at once (double click, retries with other keys, two processes) never refund twice: the second answers REFUND_IN_PROGRESS or ALREADY_ENDED.
+         *     `timing: immediate` ends the subscription now (`subscription.ended`, `endReason: canceled`, its licenses expire) and refunds exactly the cancel preview's `immediate.breakdown` at this moment through the refunds engine (one refund per order, `order.refunded` events). A seller's cancel through the API is the seller's decision: it refunds at once even when the preview says `requiresApproval`. A current period already refunded in full (nothing refundable, no `blockedReason`) is no error: the subscription ends now with `refundAmount: 0`, as the preview says. (The buyer's immediate cancel in the hosted portal differs only when its refund awaits the seller: the service runs until the decision, see `subscription.updated` `cancel_refund_pending`.) Two requests at once (double click, retries with other keys, two processes) never refund twice: the second answers REFUND_IN_PROGRESS or ALREADY_ENDED.
          *
          *     Checks, in this order (the first failing one answers):
          *     1. `VALIDATION_FAILED`: the body's shape (`timing` missing or unknown, unknown fields, `reason` over 500 characters)
@@ -423,7 +425,7 @@ export interface paths {
          *     5. `REFUND_REQUEST_PENDING`: `immediate` only: an active (requested or held) refund request of the subscription or one of its orders
          *     6. `REFUND_IN_PROGRESS`: `immediate` only: a refund of a current-period order is `pending` or `unknown`, another immediate cancellation of this subscription is in progress, or a renewal/difference charge is with the gateway or awaits the seller (`details.reason: "charge_in_progress"`, `details.chargeId`)
          *     7. `SUBSCRIPTION_REFUND_SETTLED`: `immediate` only: a current-period order is in a settlement round
-         *     8. `SUBSCRIPTION_REFUND_NONE_LEFT`: `immediate` only: the current period was paid, but everything paid for it has already been refunded (cancel with `period_end` instead)
+         *     8. `SUBSCRIPTION_REFUND_NONE_LEFT`: `immediate` only: the money of a current-period order changed between the preview read under the lock and its refund (a refund made elsewhere meanwhile); nothing was refunded and the subscription stays as it was. A period already refunded in full is no error: the cancel ends the subscription without a refund, as its preview (0, no `blockedReason`) says
          *     9. `ORDER_NOT_FOUND`: `immediate` only: an order of the refund plan is no longer in the store and mode (answered by the refunds engine)
          *     10. `PG_REFUND_FAILED`: `immediate` only: the gateway refused a refund; nothing more was refunded and the subscription stays as it was
          *     11. `PG_REFUND_AMBIGUOUS`: `immediate` only: a refund's outcome is unknown; the subscription has ended and reconciliation settles the refund (read the order before retrying)
@@ -876,7 +878,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway no longer holds the card's billing key: a charge was refused with Toss's `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `cancel_refund_pending` (a buyer's immediate cancel in the portal whose refund awaits the seller: the service runs until the decision and `cancelAtPeriodEnd` is set so nothing renews; with `refundRequestIds`, `effectiveAt`, `preview`; an approval ends it, `subscription.ended` with `refund.kind: cancel_approved`), `cancel_refund_rejected` (the seller rejected such a request: it runs to its period end; with `refundRequestId`, `effectiveAt`), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway no longer holds the card's billing key: a charge was refused with Toss's `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `plan_change_offered` (the seller changed the plan in a way that would make the buyer pay more, now or at renewal: nothing changed or charged until the buyer accepts in the portal; with `offerId`, `from`, `to`, `timing` (`now`: accepting charges the prorated difference then; `next_renewal`) and `deadline`), `plan_change_offer_closed` (the offer closed without a change; with `offerId`, `to` and `outcome`: `declined` by the buyer, `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline; an accepted offer is the change itself, `plan_changed` or `plan_change_scheduled`), `trial_consent_given` (the buyer confirmed in the portal the first charge of a trial longer than 30 days, within the 30 days before it; with `trialEndsAt`, `amount`, `consentedAt`; without it the trial ends unpaid, `endReason: trial_not_confirmed`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`), `consentRequired` (a trial longer than 30 days: this notice asks the buyer to confirm the first charge in the portal)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -908,7 +910,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription actually ended
-         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded (or the refund requests it filed).
+         * @description `data` is the ended Subscription record: `status: ended`, `endedAt`, and `endReason` — `canceled` (a period-end cancellation reached its period end, or an immediate cancellation), `payment_failed` (the last dunning retry failed) or `price_change_declined` (the buyer did not agree to a plan price increase: ended at the period end, nothing charged). Its licenses expire. An immediate cancellation adds `cancellation`: the preview it executed and what it refunded. `withdrawn` (청약철회: an approved statutory refund request of the current period's order, or that whole order refunded inside its withdrawal window; the contract is void and nothing is charged on it again) and `refunded` (that whole order refunded after its window) end it at once, as does the seller's approval of a portal cancel that waited for the decision (`canceled`); these add `refund`: the refund that ended it.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -1836,7 +1838,7 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             canceledAt: string | null;
             endedAt: string | null;
-            endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+            endReason: ("canceled" | "payment_failed" | "price_change_declined" | "withdrawn" | "refunded" | "trial_not_confirmed") | null;
             /**
              * Format: date-time
              * @description When the first payment was made (lists sort by this, newest first)
@@ -6286,7 +6288,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined" | "withdrawn" | "refunded" | "trial_not_confirmed") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -6441,7 +6443,7 @@ export interface operations {
                         cancelAtPeriodEnd: boolean;
                         canceledAt: string | null;
                         endedAt: string | null;
-                        endReason: ("canceled" | "payment_failed" | "price_change_declined") | null;
+                        endReason: ("canceled" | "payment_failed" | "price_change_declined" | "withdrawn" | "refunded" | "trial_not_confirmed") | null;
                         /**
                          * Format: date-time
                          * @description When the first payment was made (lists sort by this, newest first)
@@ -6582,6 +6584,23 @@ export interface operations {
                             refundedOrderIds: string[];
                             /** @description Refund requests filed for the seller's approval (a buyer's cancel that `requiresApproval`) */
                             refundRequestIds: string[];
+                        };
+                        /**
+                         * SubscriptionEndingRefund
+                         * @description Present when a refund ended the subscription
+                         */
+                        refund?: {
+                            /** @description `withdrawal` (청약철회 refunded: `endReason: withdrawn`), `full_refund` (the whole current-period order refunded after its window: `endReason: refunded`), `cancel_approved` (the seller approved the refund of a portal cancel that waited for the decision: `endReason: canceled`) */
+                            kind: "withdrawal" | "full_refund" | "cancel_approved";
+                            /** @description The order whose refund ended the subscription */
+                            orderId: string;
+                            refundId: string;
+                            /** @description The refund request the refund approved, if any */
+                            refundRequestId: string | null;
+                            /** @description What that refund returned */
+                            amount: number;
+                            /** @description `cancel_approved`: every refund request the portal cancel filed */
+                            refundRequestIds?: string[];
                         };
                     };
                 };

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { ApiError } from '../../platform/errors';
 import { auditAction, ctxOf, memberActor, originOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';

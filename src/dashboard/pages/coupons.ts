@@ -7,7 +7,7 @@ import { CreateCouponBody, UpdateCouponBody, type CouponView, type CreateCouponI
 import { ApiError } from '../../platform/errors';
 import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import { act, BIZ_CSS, flash, kstDateTime, money, PAGE_SIZE, pageOf, pager, problemBox, qs, str, tag, toKstInput, tr, validateLike, when, type Problem, type Query } from './kit';
-import { catalogTabs } from './products';
+import { catalogTabs } from './catalog-tabs';
 
 function num(v: unknown): number | null | string {
   const s = str(v, 40)?.replace(/[,\s원%]/g, '');

@@ -1,4 +1,4 @@
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import { html } from '../../pages/html';
 import { ctxOf, requireRole, sendPage } from '../frame';
 import { catalog, frameText, type Lang } from '../i18n';

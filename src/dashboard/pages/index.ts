@@ -1,4 +1,4 @@
-import type { App, AppDeps } from '../../deps';
+import type { DashboardPage } from './page';
 import homePage from './home';
 import auditPage from './audit';
 import developersKeysPage from './developers-keys';
@@ -18,8 +18,7 @@ import accountSecurityPage from './account-security';
 import accountSessionsPage from './account-sessions';
 import settingsSecurityPage from './settings-security';
 
-/** A dashboard page registers its routes on the dashboard's scope (cookies, CSRF, form bodies, error pages ready). */
-export type DashboardPage = (app: App, deps: AppDeps) => Promise<void>;
+export type { DashboardPage };
 
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
 export const PAGES: DashboardPage[] = [

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { countMails, findMail, listMails } from '../../mail/repo';
@@ -104,6 +104,7 @@ export const KIND_LABELS: Record<MailKind, { ko: string; en: string }> = {
   trial_will_end: { ko: '무료 체험 종료 예정', en: 'Trial ending' },
   price_change_scheduled: { ko: '가격 변경 안내', en: 'Price change notice' },
   price_change_accepted: { ko: '가격 변경 동의 확인', en: 'Price change accepted' },
+  plan_change_offered: { ko: '요금제 변경 동의 요청', en: 'Plan change offered' },
 };
 /** Where a kept test mail's copy went (or why it did not), as a tag in the list and a line on the mail. */
 const copyTag = (r: MailRow, L: 'ko' | 'en') =>

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import { html } from '../../pages/html';
 import { exportOrdersCsv, listOrders, type OrderSearch } from '../../orders/service';
 import { ORDER_STATUSES } from '../../orders/model';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { archiveProduct, createProduct, getProductForOwner, listProductsForOwner, updateProduct } from '../../catalog/service';
@@ -11,12 +11,7 @@ import { act, BIZ_CSS, flash, money, oneOf, PAGE_SIZE, pageOf, pager, problemBox
 import { productBodyOf, productForm, valuesOf, type ProductFormValues } from './product-form';
 import { couponRoutes } from './coupons';
 import { priceChangeRoutes, priceChangeSection } from './price-changes';
-
-export function catalogTabs(ctx: DashboardContext, current: 'products' | 'coupons') {
-  const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
-  const a = (href: string, label: string, on: boolean) => html`<a class="button ${on ? 'primary' : 'plain'}" href="${href}"${on ? html` aria-current="page"` : ''}>${label}</a>`;
-  return html`<nav class="actions" aria-label="${L('카탈로그', 'Catalog')}" style="margin-bottom:12px">${a('/dashboard/products', L('상품', 'Products'), current === 'products')}${a('/dashboard/coupons', L('쿠폰', 'Coupons'), current === 'coupons')}</nav>`;
-}
+import { catalogTabs } from './catalog-tabs';
 
 function priceText(ctx: DashboardContext, p: ProductView): string {
   if (p.type === 'one_time') return money(ctx.lang, p.pricing.price);

@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { addDays, kstDate } from '../../platform/calendar';
 import { ApiError } from '../../platform/errors';
-import { getReconciliation, listReconciliations, startReconciliation } from '../../reconciliation/service';
+import { getReconciliation, listReconciliations, startReconciliation, type SettlementsReport } from '../../reconciliation/service';
 import type { DifferenceKind } from '../../reconciliation/tables';
 import { auditAction, csrfField, ctxOf, notice, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog } from '../i18n';
@@ -42,6 +42,23 @@ const m = catalog(
     amount_differs: '결제 금액 다름',
     refunds_differ: '환불 합계 다름',
     notFound: '대사 기록을 찾을 수 없습니다.',
+    settlements: '토스 정산',
+    settlementsExplain: '이날 결제분에 대해 토스페이먼츠가 지급할 금액과 지급일, 떼는 수수료(공급가액·부가세)입니다. 지급일별 합계가 통장에 들어오는 금액과 같아야 합니다.',
+    settlementsUnavailable: '토스 정산 내역을 읽지 못했습니다',
+    settlementsNone: '이날 정산 내역이 없습니다.',
+    paidOutDate: '지급일',
+    mid: 'MID',
+    payments: '일반',
+    billing: '자동결제',
+    count: '건수',
+    sales: '결제액',
+    feeSupply: '수수료(공급가액)',
+    feeVat: '수수료 부가세',
+    fee: '수수료 합계',
+    payOut: '지급액',
+    total: '합계',
+    records: '정산 내역',
+    canceledRecord: '취소',
   },
   {
     title: 'Reconciliation',
@@ -73,6 +90,23 @@ const m = catalog(
     amount_differs: 'Amount differs',
     refunds_differ: 'Refunds differ',
     notFound: 'Reconciliation not found.',
+    settlements: 'Toss settlements',
+    settlementsExplain: "What Toss Payments will pay out for this day's payments, when, and the fee it keeps (supply amount and VAT). Each payout day's total should match a deposit on your bank statement.",
+    settlementsUnavailable: "Toss's settlements could not be read",
+    settlementsNone: 'No settlements for this day.',
+    paidOutDate: 'Payout date',
+    mid: 'MID',
+    payments: 'payments',
+    billing: '자동결제 (billing)',
+    count: 'Records',
+    sales: 'Sales',
+    feeSupply: 'Fee (supply)',
+    feeVat: 'VAT on fee',
+    fee: 'Fee total',
+    payOut: 'Payout',
+    total: 'Total',
+    records: 'Settlement records',
+    canceledRecord: 'cancel',
   },
 );
 
@@ -97,6 +131,28 @@ ${list.data.map(
 )}</tbody></table></div>`
 }`;
   return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/reconciliation' }, body, status);
+}
+
+/** What Toss settles for the run's day: payouts by date (a bank-statement line each), their total, then each record. */
+function settlementsSection(L: DashboardContext['lang'], s: SettlementsReport | null) {
+  if (!s) return '';
+  const t = (k: Key) => m(L, k);
+  const w = (n: number) => money(L, n);
+  const head = html`<h2 id="st-h">${t('settlements')}</h2><p class="muted">${t('settlementsExplain')}</p>`;
+  if (s.status === 'unavailable') return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}${notice('error', `${t('settlementsUnavailable')}: ${s.failure ?? ''}`)}</section>`;
+  if (s.records.length === 0) return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}<p>${t('settlementsNone')}</p></section>`;
+  // The payout first: on a narrow screen the figure to find on the bank statement is the one in view.
+  const cols = html`<th scope="col" class="num">${t('payOut')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('feeSupply')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col" class="num">${t('count')}</th>`;
+  const sums = (x: SettlementsReport['totals']) =>
+    html`<td class="num"><strong>${w(x.payOutAmount)}</strong></td><td class="num">${w(x.amount)}</td><td class="num">${w(x.fee)}</td><td class="num">${w(x.feeSupplyAmount)}</td><td class="num">${w(x.feeVat)}</td><td class="num">${x.count}</td>`;
+  return html`<section class="card" aria-labelledby="st-h" data-testid="settlements">${head}
+<div class="table-wrap" tabindex="0"><table data-testid="payouts"><thead><tr><th scope="col">${t('paidOutDate')}</th><th scope="col">${t('mid')}</th>${cols}</tr></thead><tbody>
+${s.payouts.map((p) => html`<tr><td class="mono">${p.paidOutDate}</td><td>${t(p.keyPair)}</td>${sums(p)}</tr>`)}
+<tr data-testid="settlement-total"><th scope="row" colspan="2">${t('total')}</th>${sums(s.totals)}</tr></tbody></table></div>
+<details><summary>${t('records')} (${s.records.length})</summary><div class="table-wrap" tabindex="0"><table data-testid="settlement-records"><thead><tr><th scope="col">${t('order')}</th><th scope="col" class="num">${t('payOut')}</th><th scope="col" class="num">${t('sales')}</th><th scope="col" class="num">${t('fee')}</th><th scope="col" class="num">${t('feeVat')}</th><th scope="col">${t('paidOutDate')}</th><th scope="col">${t('mid')}</th></tr></thead><tbody>
+${s.records.map(
+  (r) => html`<tr><td class="mono">${r.orderId}${r.canceled ? html` <span class="tag">${t('canceledRecord')}</span>` : ''}</td><td class="num">${w(r.payOutAmount)}</td><td class="num">${w(r.amount)}</td><td class="num">${w(r.fee)}</td><td class="num">${w(r.feeVat)}</td><td class="mono">${r.paidOutDate}</td><td>${t(r.keyPair)}</td></tr>`,
+)}</tbody></table></div></details></section>`;
 }
 
 /** /dashboard/reconciliation: the runs of the session's mode, "reconcile a day", and each run's differences. */
@@ -140,7 +196,8 @@ ${
 ${r.differences.map(
   (d) => html`<tr data-kind="${d.kind}"><td>${t(d.kind as DifferenceKind)}</td><td class="mono">${d.orderId}</td><td class="mono">${d.paymentKey ?? '—'}</td><td class="num">${amount(d.ourAmount)}</td><td class="num">${amount(d.gatewayAmount)}</td></tr>`,
 )}</tbody></table></div>`
-}`;
+}
+${settlementsSection(L, r.settlements)}`;
     return sendPage(reply, ctx, { title: `${t('title')} ${r.date}`, nav: '/dashboard/reconciliation' }, body);
   });
 };

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { DashboardPage } from '.';
+import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
@@ -46,6 +46,13 @@ const m = catalog(
     secretSet: '시크릿 키가 설정되어 있습니다. 바꾸려면 새 키를 입력하세요 (저장된 키는 다시 보여 드리지 않습니다).',
     secretUnset: '시크릿 키가 없습니다.',
     secretClear: '저장된 시크릿 키 지우기',
+    billingKeys: '자동결제(빌링) MID 키 (선택)',
+    billingKeysHint: '토스페이먼츠가 자동결제를 별도 상점아이디(MID)로 계약했다면, 개발자센터의 API 키 메뉴에서 그 MID를 선택해 나온 클라이언트 키와 시크릿 키를 넣으세요. 넣으면 구독(카드 등록, 빌링키 발급, 정기결제, 카드 변경)은 이 키로, 단건 결제는 위의 키로 처리됩니다. 비워 두면 모두 위의 키를 씁니다.',
+    billingClientKey: '자동결제 클라이언트 키',
+    billingSecretKey: '자동결제 시크릿 키',
+    billingSecretSet: '자동결제 시크릿 키가 설정되어 있습니다. 바꾸려면 새 키를 입력하세요.',
+    billingSecretUnset: '자동결제 시크릿 키가 없습니다 (구독도 위의 키를 씁니다).',
+    billingSecretClear: '저장된 자동결제 시크릿 키 지우기',
     webhookUrl: '토스 웹훅 URL',
     webhookUrlHint: '토스페이먼츠 개발자센터의 웹훅 메뉴에 이 모드의 키로 이 주소를 등록하고 PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED, BILLING_DELETED 이벤트를 선택하세요. 상점관리자에서 한 취소가 여기 환불(출처: 결제대행사)로 기록되고, 토스가 삭제했다고 알린 빌링키는 다음 결제에서 확인되면 구독의 카드에서 지워집니다.',
     trials: '무료 체험',
@@ -89,6 +96,13 @@ const m = catalog(
     secretSet: 'A secret key is set. Enter a new one to replace it (the stored key is never shown again).',
     secretUnset: 'No secret key.',
     secretClear: 'Remove the stored secret key',
+    billingKeys: '자동결제 (billing) MID keys (optional)',
+    billingKeysHint: 'If Toss contracted 자동결제 under a merchant ID (MID) of its own, pick that MID in the API keys menu of Toss\'s developer center and enter its client and secret keys here. Subscriptions (card registration, billing keys, renewals, card changes) then use these keys and one-time payments the keys above. Left empty, everything uses the keys above.',
+    billingClientKey: '자동결제 client key',
+    billingSecretKey: '자동결제 secret key',
+    billingSecretSet: 'A 자동결제 secret key is set. Enter a new one to replace it.',
+    billingSecretUnset: 'No 자동결제 secret key (subscriptions use the keys above).',
+    billingSecretClear: 'Remove the stored 자동결제 secret key',
     webhookUrl: 'Toss webhook URL',
     webhookUrlHint: 'Register this address in the Webhook menu of Toss\'s developer center, for this mode\'s keys, with the events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED. Cancels made in Toss\'s merchant admin are then recorded here as refunds (source: gateway), and a billing key Toss reports deleted is cleared from its subscription once the next charge confirms it.',
     trials: 'Free trials',
@@ -180,6 +194,13 @@ ${ctx.mode === 'test' ? html`<option value="simulator"${s.paymentProvider === 's
 <label for="sk">${t('secretKey')}</label><input type="password" id="sk" name="tossSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="sk-hint">
 <p class="hint" id="sk-hint" data-testid="secret-state">${s.tossSecretKeySet ? t('secretSet') : t('secretUnset')}</p>
 ${s.tossSecretKeySet ? html`<label class="method"><input type="checkbox" name="clearSecret" value="1"> ${t('secretClear')}</label>` : ''}
+<fieldset data-testid="billing-keys" aria-describedby="bk-hint"><legend>${t('billingKeys')}</legend>
+<p class="hint" id="bk-hint">${t('billingKeysHint')}</p>
+<label for="bck">${t('billingClientKey')}</label><input type="text" id="bck" name="tossBillingClientKey" value="${s.tossBillingClientKey ?? ''}" maxlength="200">
+<label for="bsk">${t('billingSecretKey')}</label><input type="password" id="bsk" name="tossBillingSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="bsk-hint">
+<p class="hint" id="bsk-hint" data-testid="billing-secret-state">${s.tossBillingSecretKeySet ? t('billingSecretSet') : t('billingSecretUnset')}</p>
+${s.tossBillingSecretKeySet ? html`<label class="method"><input type="checkbox" name="clearBillingSecret" value="1"> ${t('billingSecretClear')}</label>` : ''}
+</fieldset>
 <label for="twh">${t('webhookUrl')}</label><input type="text" id="twh" value="${s.tossWebhookUrl}" readonly aria-describedby="twh-hint" data-testid="toss-webhook-url">
 <p class="hint" id="twh-hint">${t('webhookUrlHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
@@ -289,18 +310,30 @@ const settingsPage: DashboardPage = async (app, deps) => {
       // Write-only: an empty field keeps the stored secret; only the checkbox removes it.
       const secret = field(req.body, 'tossSecretKey', 200);
       const tossSecretKey = secret ? secret : field(req.body, 'clearSecret') === '1' ? null : undefined;
+      // The 자동결제 MID's pair (issue 32), same rules: the secret is write-only, the checkbox removes it.
+      const tossBillingClientKey = field(req.body, 'tossBillingClientKey', 200) || null;
+      const billingSecret = field(req.body, 'tossBillingSecretKey', 200);
+      const tossBillingSecretKey = billingSecret ? billingSecret : field(req.body, 'clearBillingSecret') === '1' ? null : undefined;
       const before = (await getStoreView(deps, ctx.member.storeId)).settings[ctx.mode];
-      await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { paymentProvider, tossClientKey, tossSecretKey });
+      await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { paymentProvider, tossClientKey, tossSecretKey, tossBillingClientKey, tossBillingSecretKey });
       const fields = [
         ...(before.paymentProvider !== paymentProvider ? ['paymentProvider'] : []),
         ...((before.tossClientKey ?? null) !== tossClientKey ? ['tossClientKey'] : []),
         ...(tossSecretKey === undefined || (tossSecretKey === null && !before.tossSecretKeySet) ? [] : ['tossSecretKey']),
+        ...((before.tossBillingClientKey ?? null) !== tossBillingClientKey ? ['tossBillingClientKey'] : []),
+        ...(tossBillingSecretKey === undefined || (tossBillingSecretKey === null && !before.tossBillingSecretKeySet) ? [] : ['tossBillingSecretKey']),
       ];
       await notifyOwners(deps, req, 'toss_keys', ctx.mode, fields);
       await auditAction(deps.db, deps, req, {
         action: 'settings.payments_updated',
         target: { type: 'store', id: ctx.member.storeId },
-        details: { paymentProvider, tossClientKey, tossSecretKey: tossSecretKey === undefined ? 'unchanged' : tossSecretKey === null ? 'removed' : 'replaced' },
+        details: {
+          paymentProvider,
+          tossClientKey,
+          tossSecretKey: tossSecretKey === undefined ? 'unchanged' : tossSecretKey === null ? 'removed' : 'replaced',
+          tossBillingClientKey,
+          tossBillingSecretKey: tossBillingSecretKey === undefined ? 'unchanged' : tossBillingSecretKey === null ? 'removed' : 'replaced',
+        },
       });
       return { ok: m(ctx.lang, 'saved') };
     });

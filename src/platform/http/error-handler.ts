@@ -4,6 +4,7 @@ import { ApiError, validationError } from '../errors';
 import { ajvToFields } from './validation';
 import { isConnectionError } from '../../db';
 import { MESSAGES } from '../messages';
+import { UNMATCHED_ROUTE } from '../redact';
 
 /** Any error a request ends in, as the ApiError its answer is: every answer that is not a success is one. */
 export function toApiError(error: FastifyError | ApiError, log: FastifyBaseLogger): ApiError {
@@ -39,7 +40,7 @@ export function installErrorHandlers(app: App): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     const apiError = toApiError(error, request.log);
     // 501 is a documented answer (an operation not offered yet), not a failure: no error-level alert for it.
-    if (apiError.code === 'NOT_IMPLEMENTED') request.log.warn({ code: apiError.code, url: request.url }, 'not implemented');
+    if (apiError.code === 'NOT_IMPLEMENTED') request.log.warn({ code: apiError.code, route: request.routeOptions.url ?? UNMATCHED_ROUTE }, 'not implemented');
     else if (apiError.statusCode >= 500) request.log.error({ err: apiError.cause ?? apiError, code: apiError.code, internal: apiError.internal }, 'request failed');
     else if (apiError.internal) request.log.info({ code: apiError.code, internal: apiError.internal }, 'request refused');
     if (apiError.headers) for (const [k, v] of Object.entries(apiError.headers)) reply.header(k, v);

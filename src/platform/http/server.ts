@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import type { App, AppDeps } from '../../deps';
 import { trustHops } from '../../config';
 import { ApiError, validationError } from '../errors';
-import { depthLimitedJsonParser, validatorCompiler } from './validation';
+import { ajvToFields, depthLimitedJsonParser, findBadString, validatorCompiler } from './validation';
 import { clientErrorHandler } from './client-error';
+import { lingerAfterAnswer } from './linger';
 import { strictQueryOnRoute, transportErrorsOnRoute } from './route';
 import { MESSAGES } from '../messages';
 
@@ -53,7 +54,31 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     if (closing) reply.header('Connection', 'close');
   });
 
+  // A body over BODY_LIMIT_BYTES is answered 413 before it is read: read and drop the rest before closing, so every
+  // client reads the answer (src/platform/http/linger.ts).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode === 413) lingerAfterAnswer(request.raw);
+    done(null, payload);
+  });
+
   app.setValidatorCompiler(validatorCompiler);
+  // Parts no schema validates (the dashboard's and the hosted pages' paths, queries and forms) refuse NUL, lone
+  // surrogates and control characters too, as the validator does for the API (issue 30: a NUL in a dashboard path
+  // or search reached PostgreSQL and answered 500).
+  app.addHook('preValidation', (request, _reply, done) => {
+    const schema = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
+    const parts: Array<[string, unknown]> = [
+      ['params', request.params],
+      ['querystring', request.query],
+      ['body', request.body],
+    ];
+    for (const [part, value] of parts) {
+      if (schema[part] || value === undefined || value === null) continue;
+      const bad = findBadString(value);
+      if (bad) return done(validationError(ajvToFields([bad])));
+    }
+    done();
+  });
   // JSON only: drop Fastify's text/plain parser so other media types are refused.
   app.removeContentTypeParser('text/plain');
   // JSON nested deeper than MAX_JSON_DEPTH is refused before JSON.parse (and anything recursive) sees it.

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationError, type FieldError } from '../errors';
 import { MESSAGES } from '../messages';
-import { NO_BIDI_PATTERN, bidiMessage, isValidEmail } from '../text';
+import { NO_BIDI_PATTERN, ONE_LINE_PATTERN, bidiMessage, isValidEmail, lineControlMessage } from '../text';
 
 /** Limits every request is held to before anything recursive or any SQL sees it (README, API conventions). */
 export const MAX_JSON_DEPTH = 64;
@@ -36,15 +36,23 @@ export function dateInRange(s: string): boolean {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Why a string cannot be stored: PostgreSQL text refuses U+0000 and jsonb refuses unpaired surrogates. */
-export function badChars(s: string): 'nul' | 'surrogate' | null {
+/** Control characters no text field takes (issue 30): C0 except tab, line feed and carriage return, and DEL (C1 is left: a header read as latin1 holds it). */
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/**
+ * Why a string cannot be taken: PostgreSQL text refuses U+0000 and jsonb refuses unpaired surrogates; other control
+ * characters (tab, line feed and carriage return aside) are never text anyone typed and can hide or garble what
+ * others read (terminals, logs, mails).
+ */
+export function badChars(s: string): 'nul' | 'surrogate' | 'control' | null {
   if (s.includes('\u0000')) return 'nul';
   if (LONE_SURROGATE.test(s)) return 'surrogate';
+  if (CONTROL.test(s)) return 'control';
   return null;
 }
 
 const escapePointer = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
-const printable = (k: string) => k.replace(/\u0000/g, '\\u0000').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
+const printable = (k: string) => k.replace(/\u0000/g, '\\u0000').replace(new RegExp(CONTROL.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd');
 
 /**
  * Finds the first string (value or object key) holding U+0000 or a lone surrogate, walking without
@@ -187,9 +195,9 @@ function koreanMessage(e: ErrorObject, field: string): string {
     case 'format':
       return MESSAGES.validation.badFormat(p.format, MIN_DATE_YEAR, MAX_DATE_YEAR);
     case 'pattern':
-      return p.pattern === NO_BIDI_PATTERN ? bidiMessage(field) : MESSAGES.validation.patternMismatch;
+      return p.pattern === NO_BIDI_PATTERN ? bidiMessage(field) : p.pattern === ONE_LINE_PATTERN ? lineControlMessage(field) : MESSAGES.validation.patternMismatch;
     case 'x-chars':
-      return p.reason === 'nul' ? MESSAGES.validation.nulCharacter : MESSAGES.validation.loneSurrogate;
+      return p.reason === 'nul' ? MESSAGES.validation.nulCharacter : p.reason === 'control' ? MESSAGES.validation.controlCharacter : MESSAGES.validation.loneSurrogate;
     case 'enum':
     case 'const':
       return MESSAGES.validation.valueNotAllowed(p.allowedValues ? p.allowedValues.join(', ') : p.allowedValue !== undefined ? `${p.allowedValue}` : undefined);

@@ -27,6 +27,7 @@ import {
 } from './model';
 import * as repo from './repo';
 import { clockOfSubscription } from '../../subscriptions/clock';
+import { afterCancelRequestRejected } from '../../subscriptions/withdrawal';
 import { MESSAGES } from '../../platform/messages';
 import { hasBidiControl } from '../../platform/text';
 
@@ -94,6 +95,8 @@ async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: stri
       updated_at: now,
     });
     await emitUpdated(trx, deps, r, after);
+    // A portal cancel's request rejected: the subscription runs to its period end (src/subscriptions/withdrawal.ts).
+    if (to === 'rejected') await afterCancelRequestRejected(trx, deps, r);
     return requestView(after);
   });
 }
@@ -177,7 +180,9 @@ async function settleApproval(deps: Deps, id: string, opts: { releaseNow: boolea
         status: 'approved',
         approved_amount: done.amount,
         refund_id: done.id,
-        decided_at: done.refunded_at ?? now,
+        // On the order's own clock (a test-mode subscription's test clock), never the service's: an automatic
+        // approval must not appear to come before the request it decides.
+        decided_at: await decisionTime(trx, deps, r.order_id),
         decision_reason: (opts.decisionReason !== undefined ? opts.decisionReason : r.decision_reason) ?? (r.decided_by === 'auto' ? AUTO_APPROVAL_REASON : null),
         approving_since: null,
         updated_at: now,

@@ -1,0 +1,51 @@
+/**
+ * The layer rules of the codebase, checked in CI (`npm run lint:deps`, Node 22). See docs/manual/15-architecture.md.
+ *
+ * platform, db        the floor: know nothing of any business area
+ * payments            the gateway adapters: speak Toss and the simulator, know nothing of orders or subscriptions
+ * domain modules      stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, audit,
+ *                     reconciliation: business rules; they never import what faces people (pages, dashboard, mail)
+ * faces               pages (buyers), dashboard (sellers' staff), mail, docs-site, gateway (Toss's callbacks)
+ * composition         app.ts, modules.ts, deps.ts, serve.ts, runtime.ts, cli.ts, setup.ts, demo.ts
+ */
+const DOMAIN = '^src/(stores|catalog|checkout|orders|refunds|subscriptions|licenses|webhooks|audit|reconciliation)/';
+const FACES = '^src/(pages|dashboard|mail|docs-site)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'An import cycle: move the shared type or helper to the side both import.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'floor-knows-no-domain',
+      severity: 'error',
+      comment: 'platform/ and db/ are the floor every module stands on; they import no business area at run time.',
+      from: { path: '^src/(platform|db)/' },
+      to: { path: `${DOMAIN}|${FACES}|^src/(payments|jobs|gateway)/`, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'domain-does-not-face-people',
+      severity: 'error',
+      comment: 'A business module does not import pages, the dashboard or mail: those call into it, not the other way.',
+      from: { path: DOMAIN },
+      to: { path: FACES },
+    },
+    {
+      name: 'payments-know-no-domain',
+      severity: 'error',
+      comment: 'The payment providers speak the gateway\'s language; orders and subscriptions call them, never the reverse.',
+      from: { path: '^src/payments/' },
+      to: { path: `${DOMAIN}|${FACES}` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^src/db/migrations' },
+  },
+};
