@@ -34,6 +34,7 @@ import {
 import { MESSAGES } from '../platform/messages';
 import type { TossKeyPair } from '../platform/tables';
 import { recordVirtualAccount } from './virtual-account';
+import { recordCashReceipt } from './cash-receipt';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -167,6 +168,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
         amount: payment.amount,
         idempotencyKey: confirmIdempotencyKey(payment.paymentKey),
         installmentMonths: input.attempt.installmentMonths,
+        cashReceipt: input.attempt.cashReceipt ? { type: input.attempt.cashReceipt.type, identity: input.attempt.cashReceipt.identity } : null,
       });
     } catch (err) {
       // A provider must not throw, but if one does the charge may have happened: treat it as unknown.
@@ -336,6 +338,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     created_at: now,
     updated_at: now,
   });
+  // 현금영수증: what the buyer asked for, and what the gateway issued with the payment (계좌이체).
+  if (row.method === 'transfer' || row.method === 'virtual_account') await recordCashReceipt(trx, row, s.attempt, result.cashReceipt ?? null, now);
   if (awaiting) {
     // The session is done (its stock and coupon stay with the order until the deposit or the due date).
     await recordVirtualAccount(trx, deps, row, awaiting, now);

@@ -19,6 +19,11 @@ export interface CheckoutAttempt {
   agreedAt?: string;
   /** Subscriptions: the separate recurring-charge consent the buyer ticked, worded as the page showed it. */
   recurringConsent?: { text: string; consentedAt: string; version: string };
+  /**
+   * 계좌이체 / 가상계좌: the 현금영수증 the buyer asked for (type and the identity number's digits); absent = none.
+   * Also what the law requires when the buyer asked for none (의무발행, see src/checkout/cash-receipt.ts).
+   */
+  cashReceipt?: { type: '소득공제' | '지출증빙'; identity: string; requestedBy: 'buyer' | 'mandatory' };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { updateCashReceipt } from './cash-receipt';
+import { simulatedCashReceipt } from '../payments/simulator';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
@@ -19,6 +21,12 @@ import { bankName, TOSS_BANKS } from '../payments/banks';
 import { virtualAccountView } from '../orders/model';
 
 export { bankName, TOSS_BANKS, virtualAccountView };
+
+/** Test mode: the simulator's receipt for a deposited 가상계좌 whose buyer asked for one (null when none was asked). */
+async function simulatedReceiptFor(db: Db, orderId: string, paymentKey: string, amount: number) {
+  const row = await db.selectFrom('order_cash_receipts').select(['type', 'status']).where('order_id', '=', orderId).executeTakeFirst();
+  return row && row.status === 'requested' ? simulatedCashReceipt(paymentKey, { type: row.type, identity: '' }, amount) : null;
+}
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -111,6 +119,10 @@ export async function confirmDeposit(deps: Deps, orderId: string): Promise<Depos
     if (!locked) return 'not_waiting' as const;
     const now = deps.clock.now();
     const paid = await repo.markOrderDeposited(trx, orderId, now);
+    // 현금영수증 asked for: Toss issues it at the deposit ("가상계좌는 고객이 입금을 완료하면 현금영수증 정보를 확인할 수
+    // 있습니다", Payment.cashReceipts); the simulator issues its test receipt now.
+    const issued = look.value.cashReceipt ?? (provider.name === 'simulator' ? await simulatedReceiptFor(trx, paid.id, paid.provider_payment_key!, paid.amount) : null);
+    if (issued) await updateCashReceipt(trx, paid.id, issued, paid.amount, now);
     await issueLicensesForOrder(trx, deps, paid.id);
     const view = await orderViewOf(trx, deps, paid);
     await writeEvent(trx, deps.clock, { storeId: paid.store_id, mode: paid.mode, type: 'order.paid', data: { ...view, subscriptionEvent: null } });

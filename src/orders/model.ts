@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { OrderRefundsTable, OrdersTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
+import type { OrderCashReceiptsTable, OrderRefundsTable, OrdersTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
 import { bankName } from '../payments/banks';
-import type { OrderLicenseView, OrderView, OrderVirtualAccountView } from './schemas';
+import type { OrderCashReceiptView, OrderLicenseView, OrderView, OrderVirtualAccountView } from './schemas';
 import type { LicenseRow } from '../licenses/repo';
 import { licenseStatus } from '../licenses/model';
 import { revealKey } from '../licenses/keys';
@@ -45,6 +45,7 @@ export function orderView(
   publicBaseUrl: string,
   licenses: OrderLicenseView[] = [],
   virtualAccount?: Selectable<OrderVirtualAccountsTable>,
+  cashReceipt?: Selectable<OrderCashReceiptsTable>,
 ): OrderView {
   const done = refunds
     .filter((r) => r.status === 'succeeded')
@@ -76,6 +77,7 @@ export function orderView(
     createdAt: o.created_at.toISOString(),
     licenses,
     ...(virtualAccount ? { virtualAccount: virtualAccountView(virtualAccount) } : {}),
+    ...(cashReceipt ? { cashReceipt: cashReceiptView(cashReceipt) } : {}),
     receiptUrl: receiptUrl(publicBaseUrl, o.id, o.receipt_token),
   };
 }
@@ -90,5 +92,18 @@ export function virtualAccountView(r: Selectable<OrderVirtualAccountsTable>): Or
     dueAt: r.due_at.toISOString(),
     depositedAt: r.deposited_at ? r.deposited_at.toISOString() : null,
     refundAccountSet: r.refund_account_sealed !== null,
+  };
+}
+
+/** A 현금영수증 as the Order shows it (Order.cashReceipt). */
+export function cashReceiptView(r: Selectable<OrderCashReceiptsTable>): OrderCashReceiptView {
+  return {
+    type: r.type,
+    status: r.status,
+    requestedBy: r.requested_by,
+    identity: r.identity_masked,
+    issueNumber: r.issue_number,
+    receiptUrl: r.receipt_url,
+    amount: r.amount === null ? null : Number(r.amount),
   };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
 import type { Selectable } from 'kysely';
-import type { OrderStatus, OrderVirtualAccountsTable } from './tables';
+import type { OrderCashReceiptsTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { LicenseRow } from '../licenses/repo';
 
@@ -122,4 +122,25 @@ export async function virtualAccountsOf(db: Db, orderIds: string[]) {
   if (!orderIds.length) return new Map<string, Selectable<OrderVirtualAccountsTable>>();
   const rows = await db.selectFrom('order_virtual_accounts').selectAll().where('order_id', 'in', orderIds).execute();
   return new Map(rows.map((r) => [r.order_id, r]));
+}
+
+/** The 현금영수증 of these orders (one query; none asked when the list is empty). */
+export async function cashReceiptsOf(db: Db, orderIds: string[]) {
+  if (!orderIds.length) return new Map<string, Selectable<OrderCashReceiptsTable>>();
+  const rows = await db.selectFrom('order_cash_receipts').selectAll().where('order_id', 'in', orderIds).execute();
+  return new Map(rows.map((r) => [r.order_id, r]));
+}
+
+/**
+ * A refund reduces the order's issued 현금영수증 to what is still paid, or cancels it when nothing is (Toss cancels or
+ * reduces the receipt with the payment's cancel: "결제 및 부분 취소 건에 대한 현금영수증", Payment.cashReceipts,
+ * https://docs.tosspayments.com/reference#payment-객체). A receipt not issued yet (a 가상계좌 before its deposit) is left.
+ */
+export async function followRefundOnCashReceipt(db: Db, orderId: string, stillPaid: number, now: Date): Promise<void> {
+  await db
+    .updateTable('order_cash_receipts')
+    .set({ amount: stillPaid, status: stillPaid > 0 ? 'partially_canceled' : 'canceled', updated_at: now })
+    .where('order_id', '=', orderId)
+    .where('status', 'in', ['issued', 'partially_canceled'])
+    .execute();
 }

@@ -47,6 +47,25 @@ export const OrderVirtualAccountSchema = Obj(
 );
 export type OrderVirtualAccountView = Static<typeof OrderVirtualAccountSchema>;
 
+/** Extension: the 현금영수증 of a 계좌이체 / 가상계좌 order (Toss's Payment.cashReceipt). */
+export const OrderCashReceiptSchema = Obj(
+  {
+    type: Type.Union([Type.Literal('소득공제'), Type.Literal('지출증빙')], { description: "Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business)" }),
+    status: Type.Union([Type.Literal('requested'), Type.Literal('issued'), Type.Literal('partially_canceled'), Type.Literal('canceled')], {
+      description: '`requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full)',
+    }),
+    requestedBy: Type.Union([Type.Literal('buyer'), Type.Literal('mandatory')], {
+      description: "`buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234",
+    }),
+    identity: Nullable(Type.String({ description: 'The phone, card or 사업자등록번호 it was issued to, masked (e.g. 010****5678)' })),
+    issueNumber: Nullable(Type.String({ description: '현금영수증 승인번호 (the simulator\'s test receipts start with T)' })),
+    receiptUrl: Nullable(Type.String({ description: "Toss's page showing the receipt (null in test mode's simulator)" })),
+    amount: Nullable(Won('What the receipt covers now')),
+  },
+  { title: 'OrderCashReceipt' },
+);
+export type OrderCashReceiptView = Static<typeof OrderCashReceiptSchema>;
+
 /** The contract's Order, every field always present (null when empty). */
 export const OrderSchema = Obj(
   {
@@ -82,6 +101,7 @@ export const OrderSchema = Obj(
         'Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well.',
     }),
     virtualAccount: Type.Optional(OrderVirtualAccountSchema),
+    cashReceipt: Type.Optional(OrderCashReceiptSchema),
     receiptUrl: Type.String({
       format: 'uri',
       description:

@@ -18,9 +18,10 @@ export type OrderViewDeps = { config: Pick<AppDeps['config'], 'publicBaseUrl' | 
 async function withLicenses(db: Db, deps: OrderViewDeps, items: Array<{ row: OrderRow; refunds: OrderRefundRow[] }>): Promise<OrderView[]> {
   const licenses = await repo.licensesOf(db, items.map((i) => i.row));
   const accounts = await repo.virtualAccountsOf(db, items.filter((i) => i.row.method === 'virtual_account').map((i) => i.row.id));
+  const cash = await repo.cashReceiptsOf(db, items.filter((i) => i.row.method === 'transfer' || i.row.method === 'virtual_account').map((i) => i.row.id));
   const now = deps.clock.now();
   return items.map(({ row, refunds }) =>
-    orderView(row, refunds, deps.config.publicBaseUrl, (licenses.get(row.id) ?? []).map((l) => orderLicenseView(l, deps.config.masterKey, now)), accounts.get(row.id)),
+    orderView(row, refunds, deps.config.publicBaseUrl, (licenses.get(row.id) ?? []).map((l) => orderLicenseView(l, deps.config.masterKey, now)), accounts.get(row.id), cash.get(row.id)),
   );
 }
 

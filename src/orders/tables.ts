@@ -106,8 +106,27 @@ export interface OrderVirtualAccountsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** A 현금영수증 an order asked for or was issued (migration 071). */
+export type CashReceiptType = '소득공제' | '지출증빙';
+export interface OrderCashReceiptsTable {
+  order_id: string;
+  store_id: string;
+  mode: Mode;
+  type: CashReceiptType;
+  identity_masked: string | null;
+  requested_by: 'buyer' | 'mandatory';
+  receipt_key: string | null;
+  issue_number: string | null;
+  receipt_url: string | null;
+  amount: number | null;
+  status: 'requested' | 'issued' | 'partially_canceled' | 'canceled';
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface OrdersTables {
   orders: OrdersTable;
+  order_cash_receipts: OrderCashReceiptsTable;
   order_refunds: OrderRefundsTable;
   order_virtual_accounts: OrderVirtualAccountsTable;
 }

@@ -47,6 +47,10 @@ export interface FormValues {
   agreeThirdParty: boolean;
   /** Subscriptions: the separate recurring-charge consent (never ticked by "전체 동의"). */
   agreeRecurring: boolean;
+  /** 계좌이체·가상계좌: 현금영수증 `none`, `income` (소득공제) or `expense` (지출증빙); '' = none. */
+  cashReceiptType?: string;
+  /** The 현금영수증 identity number as typed (phone or card number; 사업자번호). */
+  cashReceiptNumber?: string;
 }
 
 export type FieldErrors = Partial<Record<keyof FormValues | 'agreements', string>>;
@@ -76,6 +80,8 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     agreeThirdParty: all || ticked('agreeThirdParty'),
     // Separate on purpose: consent to a recurring charge is its own decision (전자상거래법 제13조⑥), not part of "전체 동의".
     agreeRecurring: ticked('agreeRecurring'),
+    cashReceiptType: get('cashReceiptType'),
+    cashReceiptNumber: get('cashReceiptNumber'),
     action: get('action'),
     decision: get('decision'),
   };
@@ -123,6 +129,9 @@ export function validateBuyer(
   }
   if (!AGREEMENTS.every((a) => v[a])) errors.agreements = '결제를 진행하려면 필수 약관에 모두 동의해 주세요.';
   if (opts.recurring && !v.agreeRecurring) errors.agreeRecurring = MESSAGES.checkout.recurringConsentRequired;
+  // 현금영수증 applies to bank money only; a card payment ignores whatever the (hidden) fields hold.
+  const cash = method && BANK_METHODS.has(method) ? cashReceiptChoice(v) : { choice: null };
+  if ('error' in cash) errors.cashReceiptNumber = cash.error;
   if (Object.keys(errors).length) return { attempt: null, errors };
   return {
     attempt: {
@@ -135,6 +144,7 @@ export function validateBuyer(
       buyerPhoneTyped: v.buyerPhone,
       agreedAt: opts.now.toISOString(),
       ...(opts.recurring ? { recurringConsent: consentRecord(opts.recurring, opts.now) } : {}),
+      ...('choice' in cash && cash.choice ? { cashReceipt: { ...cash.choice, requestedBy: 'buyer' as const } } : {}),
     },
     errors: null,
   };
@@ -153,5 +163,27 @@ export function valuesFromAttempt(a: CheckoutAttempt): FormValues {
     agreePrivacy: !!a.agreedAt,
     agreeThirdParty: !!a.agreedAt,
     agreeRecurring: !!a.recurringConsent,
+    cashReceiptType: a.cashReceipt?.requestedBy === 'buyer' ? (a.cashReceipt.type === '지출증빙' ? 'expense' : 'income') : 'none',
+    cashReceiptNumber: a.cashReceipt?.requestedBy === 'buyer' ? a.cashReceipt.identity : '',
   };
+}
+
+/**
+ * The buyer's 현금영수증 choice: 소득공제 with a mobile phone number (010…, 10–11 digits) or a card number (13–19 digits;
+ * 현금영수증 카드 or credit card), 지출증빙 with a 10-digit 사업자등록번호, or none.
+ */
+export function cashReceiptChoice(v: Pick<FormValues, 'cashReceiptType' | 'cashReceiptNumber'>): { choice: { type: '소득공제' | '지출증빙'; identity: string } | null } | { error: string } {
+  if (!v.cashReceiptType || v.cashReceiptType === 'none') return { choice: null };
+  const digits = (v.cashReceiptNumber ?? '').replace(/[\s\-]/g, '');
+  if (v.cashReceiptType === 'income') {
+    if (!digits) return { error: '현금영수증(소득공제)을 받을 휴대폰 번호나 카드 번호를 입력해 주세요.' };
+    if (/^01\d{8,9}$/.test(digits) || /^\d{13,19}$/.test(digits)) return { choice: { type: '소득공제', identity: digits } };
+    return { error: '소득공제용 현금영수증은 휴대폰 번호(예: 010-1234-5678)나 카드 번호(13~19자리)로 받을 수 있습니다.' };
+  }
+  if (v.cashReceiptType === 'expense') {
+    if (!digits) return { error: '현금영수증(지출증빙)을 받을 사업자등록번호를 입력해 주세요.' };
+    if (/^\d{10}$/.test(digits)) return { choice: { type: '지출증빙', identity: digits } };
+    return { error: '사업자등록번호 10자리를 입력해 주세요. (예: 123-45-67890)' };
+  }
+  return { error: '현금영수증 종류를 다시 선택해 주세요.' };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../deps';
 import { completePayment, type PayResult } from '../checkout/complete';
+import { withMandatoryCashReceipt } from '../checkout/cash-receipt';
 import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
 import type { CheckoutAttempt } from '../checkout/tables';
 import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
@@ -219,7 +220,8 @@ export function payHandlers(deps: Deps) {
       // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
       if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
-      const attempt = v.attempt;
+      // 현금영수증 의무발행 (a store setting): 100,000원 or more by bank money is issued one even when the buyer chose none.
+      const attempt = await withMandatoryCashReceipt(deps.db, page.session.store_id, v.attempt, q.amount);
       const entry = page.provider!.paymentEntry;
 
       if (entry.kind === 'on_page') {

@@ -6,6 +6,7 @@ import type { BusinessDetailsView } from '../stores/schemas';
 import { licensesCard } from './license-keys';
 import { storeFooter } from './footer';
 import { PAY_SCRIPT } from './views';
+import { cashReceiptLine } from './views';
 import { virtualAccountCard, type VirtualAccountCardInput } from './receipt-virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './receipt-copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './receipt-legal';
@@ -76,6 +77,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
     ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}
     <dt class="total">${c.order.total}</dt><dd class="total">${c.money(o.amount)}</dd>
     ${refunded > 0 ? html`<dt>${c.order.refunded}</dt><dd id="refunded-amount" class="discount">-${c.money(refunded)}</dd>` : ''}
+    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt) : ''}
   </dl>
 </section>`;
 }

@@ -26,9 +26,12 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
   };
   // 퀵계좌이체 (https://docs.tosspayments.com/sdk/v2/js#paymentrequestpayment, method TRANSFER): the window asks
   // the buyer's bank; confirmed on /toss/success like a card. No escrow: software is delivered at once.
-  if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { useEscrow: false } };
+  // 현금영수증 (`transfer.cashReceipt` / `virtualAccount.cashReceipt` { type: 소득공제 | 지출증빙 | 미발행 }): the buyer's
+  // choice on our page; Toss issues it with the payment (a 가상계좌's at the deposit) and reports Payment.cashReceipt.
+  const cashReceipt = { type: attempt.cashReceipt?.type ?? '미발행' };
+  if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { cashReceipt, useEscrow: false } };
   // 가상계좌 (method VIRTUAL_ACCOUNT): Toss issues an account; the order waits for the deposit (DEPOSIT_CALLBACK).
-  if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };
+  if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { cashReceipt, useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };
   return {
     method: 'CARD',
     amount: { currency: 'KRW', value: amount },

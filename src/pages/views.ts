@@ -119,6 +119,21 @@ function installmentField(f: FormPage): SafeHtml {
     <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p>`;
 }
 
+/** 현금영수증 for 계좌이체·가상계좌 (hidden for other methods by the layout's CSS; the server ignores it for them). */
+function cashReceiptField(f: FormPage): SafeHtml {
+  const v = f.values.cashReceiptType || 'none';
+  const err = f.errors?.cashReceiptNumber;
+  const opt = (value: string, label: string) => html`<label class="method"><input type="radio" name="cashReceiptType" value="${value}"${v === value ? html` checked` : ''}> <span class="method-name">${label}</span></label>`;
+  return html`<fieldset class="cash-fields">
+      <legend>현금영수증 (계좌이체·가상계좌)</legend>
+      <div class="methods">${opt('none', '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}</div>
+      <label for="cashReceiptNumber">휴대폰 번호·카드 번호 (소득공제) 또는 사업자등록번호 (지출증빙)</label>
+      <input id="cashReceiptNumber" name="cashReceiptNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="23" value="${f.values.cashReceiptNumber ?? ''}"${invalid(err)}${err ? html` aria-describedby="cashReceiptNumber-err"` : ''}>
+      ${fieldError('cashReceiptNumber', err)}
+      ${f.ctx.simulated ? html`<p class="hint">테스트 모드: 어떤 올바른 번호로도 테스트 현금영수증이 발급됩니다(발급번호가 T로 시작, 국세청에 보고되지 않음).</p>` : ''}
+    </fieldset>`;
+}
+
 function agreementsField(f: FormPage): SafeHtml {
   const { ctx, values, errors = {} } = f;
   const docs = agreementDocs(ctx.storeName, ctx.business, ctx.session.mode === 'live');
@@ -230,6 +245,8 @@ ${summary(ctx, f.price)}
         : ''}
     </div>
 
+    ${ctx.session.billing_interval ? '' : cashReceiptField(f)}
+
     ${agreementsField(f)}
     ${recurringField(f)}
 
@@ -318,6 +335,18 @@ ${order.licenses.length ? html`<div style="text-align:left;margin-top:16px">${li
 <a class="button secondary" style="margin-top:16px" href="${order.receiptUrl}">영수증 페이지 열기 (환불 요청)</a>`;
 }
 
+const CASH_RECEIPT_STATUS: Record<NonNullable<OrderView['cashReceipt']>['status'], string> = {
+  requested: '입금 확인 후 발급',
+  issued: '발급됨',
+  partially_canceled: '환불 금액만큼 부분 취소됨',
+  canceled: '취소됨 (전액 환불)',
+};
+
+/** The order's 현금영수증: type, to whom, its number and Toss's receipt link. */
+export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>): SafeHtml {
+  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급번호 010-000-1234' : c.identity})` : ''} · <span id="cash-receipt-status">${CASH_RECEIPT_STATUS[c.status]}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
+}
+
 function receiptLines(order: OrderView): SafeHtml {
   return html`<dl class="amounts" style="text-align:left">
   <dt>주문 번호</dt><dd>${order.id}</dd>
@@ -331,5 +360,6 @@ function receiptLines(order: OrderView): SafeHtml {
   <dt>입금 기한</dt><dd id="va-due">${kst(new Date(order.virtualAccount.dueAt))}</dd>`
     : html`<dt>결제 일시</dt><dd>${order.paidAt ? kst(new Date(order.paidAt)) : '-'}</dd>`}
   <dt class="total">결제 금액</dt><dd class="total">${won(order.amount)}</dd>
+  ${order.cashReceipt ? cashReceiptLine(order.cashReceipt) : ''}
 </dl>`;
 }

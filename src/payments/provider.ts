@@ -26,6 +26,28 @@ export interface ConfirmInput {
    * (card payments of 50,000원 or more only).
    */
   installmentMonths?: number;
+  /**
+   * 계좌이체 / 가상계좌: the 현금영수증 to issue with the payment (Toss: fixed in the payment window's `cashReceipt`; the
+   * simulator issues a test receipt for it). Absent: none asked.
+   */
+  cashReceipt?: CashReceiptRequest | null;
+}
+
+/** What 현금영수증 to issue: Toss's CashReceipt.type and the buyer's identity number (digits). */
+export interface CashReceiptRequest {
+  type: '소득공제' | '지출증빙';
+  /** Phone or card number (소득공제), 사업자번호 (지출증빙); 0100001234 for the National Tax Service's self-issue number. */
+  identity: string;
+}
+
+/** A 현금영수증 the gateway issued (Toss's Payment.cashReceipt). */
+export interface CashReceiptIssued {
+  type: '소득공제' | '지출증빙';
+  receiptKey: string;
+  issueNumber: string | null;
+  receiptUrl: string | null;
+  /** What the receipt covers now (less after partial cancels). */
+  amount: number;
 }
 
 export interface ConfirmResult {
@@ -39,6 +61,8 @@ export interface ConfirmResult {
    * deposit arrives. `approvedAt` then is only when the account was issued.
    */
   awaitingDeposit?: VirtualAccountIssued | null;
+  /** The 현금영수증 issued with the payment (계좌이체 at once; a 가상계좌 only after the deposit, see PaymentLookup). */
+  cashReceipt?: CashReceiptIssued | null;
 }
 
 /** A virtual account the gateway issued (Toss's Payment.virtualAccount and Payment.secret). */
@@ -85,6 +109,8 @@ export interface PaymentLookup {
   orderId: string | null;
   /** Every cancel of the payment the gateway knows, oldest first (whoever made it: us, or the gateway's own admin). */
   cancels: PaymentCancel[];
+  /** The payment's 현금영수증 as the gateway reports it now (Toss: Payment.cashReceipt); absent/null when none. */
+  cashReceipt?: CashReceiptIssued | null;
 }
 
 /** One cancel of a payment as the gateway reports it (Toss: an entry of Payment.cancels). */

@@ -2,6 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentMethod } from './method';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
+  CashReceiptIssued,
+  CashReceiptRequest,
   AuthorizeInput,
   AuthorizeResult,
   BillingKeyResult,
@@ -93,6 +95,15 @@ function makeKey(outcome: SimOutcome, method: PaymentMethod, amount: number, ord
 /** A simulated 가상계좌's secret: derived from its key, so it survives restarts like the key itself. */
 function simulatedSecret(paymentKey: string): string {
   return `ps_sim_${createHmac('sha256', MAC_KEY).update(`secret|${paymentKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The simulator's 현금영수증: issued for any valid number, never reported to the National Tax Service. Its issue number is
+ * `T` and 8 digits derived from the payment key (Toss's are 9 characters too); it has no receipt page (receiptUrl null).
+ */
+export function simulatedCashReceipt(paymentKey: string, req: CashReceiptRequest, amount: number): CashReceiptIssued {
+  const h = createHmac('sha256', MAC_KEY).update(`cash-receipt|${paymentKey}`).digest('hex');
+  return { type: req.type, receiptKey: `sim_cr_${h.slice(0, 20)}`, issueNumber: `T${(parseInt(h.slice(0, 12), 16) % 100_000_000).toString().padStart(8, '0')}`, receiptUrl: null, amount };
 }
 
 function boundTo(key: SimKey, orderId: string, amount: number): boolean {
@@ -234,7 +245,9 @@ export class SimulatorProvider implements PaymentProvider {
       };
     }
     const state = this.#approve(input.paymentKey, key.method, key.amount, input.orderId);
-    return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null } };
+    // 계좌이체 with a 현금영수증 asked for: a test receipt (issue number `T` + 8 digits, no National Tax Service report).
+    const cashReceipt = key.method === 'transfer' && input.cashReceipt ? simulatedCashReceipt(input.paymentKey, input.cashReceipt, key.amount) : null;
+    return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null, ...(cashReceipt ? { cashReceipt } : {}) } };
   }
 
   /**

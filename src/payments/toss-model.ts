@@ -1,5 +1,5 @@
 import type { PaymentMethod } from './method';
-import type { GatewaySettlement, PaymentCancel, PaymentLookup } from './provider';
+import type { CashReceiptIssued, GatewaySettlement, PaymentCancel, PaymentLookup } from './provider';
 
 /** The parts of Toss Payments' Payment object this service reads (https://docs.tosspayments.com/reference#payment-객체). */
 export interface TossPayment {
@@ -16,6 +16,11 @@ export interface TossPayment {
   /** 가상계좌 (WAITING_FOR_DEPOSIT until the buyer deposits); `secret` is what DEPOSIT_CALLBACK echoes. */
   virtualAccount?: { accountNumber?: string | null; bankCode?: string | null; customerName?: string | null; dueDate?: string | null } | null;
   secret?: string | null;
+  /**
+   * 현금영수증 (https://docs.tosspayments.com/reference#payment-객체 cashReceipt: type 소득공제/지출증빙, receiptKey,
+   * issueNumber, receiptUrl, amount, taxFreeAmount); `cashReceipts` is its issue and cancel history.
+   */
+  cashReceipt?: { type?: string | null; receiptKey?: string | null; issueNumber?: string | null; receiptUrl?: string | null; amount?: number | null } | null;
   cancels?: Array<{ cancelAmount: number; canceledAt?: string | null; cancelReason?: string | null; cancelStatus?: string | null; transactionKey?: string | null }> | null;
 }
 
@@ -254,6 +259,13 @@ export function tossKstDateTime(t: Date): string {
   return new Date(t.getTime() + 9 * 3_600_000).toISOString().replace(/Z$/, '');
 }
 
+/** Toss's Payment.cashReceipt as ours; null when absent or not one of the documented types. */
+export function cashReceiptOf(p: Pick<TossPayment, 'cashReceipt'>): CashReceiptIssued | null {
+  const c = p.cashReceipt;
+  if (!c || (c.type !== '소득공제' && c.type !== '지출증빙') || typeof c.receiptKey !== 'string' || !Number.isSafeInteger(c.amount)) return null;
+  return { type: c.type, receiptKey: c.receiptKey, issueNumber: c.issueNumber ?? null, receiptUrl: c.receiptUrl ?? null, amount: c.amount! };
+}
+
 /** A Toss Payment read as our lookup: status, amounts, and every cancel with Toss's transactionKey. */
 export function lookupOf(p: TossPayment): PaymentLookup {
   const date = (v: string | null | undefined) => {
@@ -268,6 +280,7 @@ export function lookupOf(p: TossPayment): PaymentLookup {
     balanceAmount: p.balanceAmount,
     paymentKey: p.paymentKey,
     orderId: typeof p.orderId === 'string' ? p.orderId : null,
+    cashReceipt: cashReceiptOf(p),
     cancels: (p.cancels ?? [])
       .filter((c) => c && Number.isSafeInteger(c.cancelAmount))
       .map((c) => ({ transactionKey: c.transactionKey ?? null, amount: c.cancelAmount, canceledAt: date(c.canceledAt), reason: c.cancelReason ?? null, status: status(c.cancelStatus) })),

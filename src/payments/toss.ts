@@ -19,7 +19,7 @@ import type {
   RefundResult,
   TransactionPage,
 } from './provider';
-import { cardSummary, isBilling, isPayment, isSettlement, settlementOf, isTransaction, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
+import { cardSummary, cashReceiptOf, isBilling, isPayment, isSettlement, settlementOf, isTransaction, lookupOf, mapTossMethod, mapTossStatus, TOSS_AMBIGUOUS_CODES, tossError, tossKstDateTime, type TossPayment } from './toss-model';
 
 export { mapTossMethod, mapTossStatus } from './toss-model';
 
@@ -213,6 +213,8 @@ export class TossProvider implements PaymentProvider {
         method: mapTossMethod(p),
         // Toss's Payment.card.installmentPlanMonths: 0 for 일시불; absent for wallets paid without a card.
         installmentMonths: typeof p.card?.installmentPlanMonths === 'number' ? p.card.installmentPlanMonths : null,
+        // 계좌이체: the 현금영수증 the buyer chose in the window is issued with the payment (Payment.cashReceipt).
+        cashReceipt: cashReceiptOf(p),
       },
     };
   }

@@ -13,6 +13,8 @@ export interface StoresTable {
   public_contact_verified: boolean;
   /** Whether a buyer may take a product's free trial more than once (migration 061); default false. */
   allow_repeat_trials: ColumnType<boolean, boolean | undefined, boolean>;
+  /** 현금영수증 의무발행업종 (migration 072). */
+  cash_receipt_mandatory: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,3 +1,4 @@
+import { followRefundOnCashReceipt } from '../orders/repo';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { enqueueJob } from '../jobs/queue';
@@ -221,6 +222,8 @@ export function countRefund(row: Pick<RefundRow, 'status' | 'source'>): void {
 export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refund: RefundRow, now: Date): Promise<{ row: RefundRow; order: OrderView }> {
   const next = afterRefund(order, refund.amount);
   await repo.recordRefunded(trx, order.id, { ...next, at: now });
+  // 현금영수증 follows the money: reduced by a partial refund, canceled by a full one.
+  await followRefundOnCashReceipt(trx, order.id, order.amount - next.refundedAmount, now);
   const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });
   let licensesRevoked = 0;
   if (next.status === 'refunded' && !refund.keep_licenses) licensesRevoked = await repo.revokeOrderLicenses(trx, order.id, now, 'refunded');

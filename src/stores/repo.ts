@@ -114,6 +114,12 @@ export function findStoreIdByName(db: Db, name: string): Promise<{ id: string } 
   return db.selectFrom('stores').select('id').where('name', '=', name).orderBy('id').limit(1).executeTakeFirst();
 }
 
+/** Whether the store is a 현금영수증 의무발행업종 (stores.cash_receipt_mandatory; false for an unknown store). */
+export async function cashReceiptMandatory(db: Db, storeId: string): Promise<boolean> {
+  const row = await db.selectFrom('stores').select('cash_receipt_mandatory').where('id', '=', storeId).executeTakeFirst();
+  return row?.cash_receipt_mandatory === true;
+}
+
 /** The store's allowRepeatTrials setting (false for an unknown store: trials stay once per buyer). */
 export async function allowsRepeatTrials(db: Db, storeId: string): Promise<boolean> {
   const row = await db.selectFrom('stores').select('allow_repeat_trials').where('id', '=', storeId).executeTakeFirst();

@@ -54,6 +54,11 @@ export const StoreSchema = Obj(
         'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
         'true offers the trial again to everyone.',
     }),
+    cashReceiptMandatory: Type.Boolean({
+      description:
+        'The seller is a 현금영수증 의무발행업종 (전자상거래 소매업, 소프트웨어 소매업; since 2021): a 계좌이체 or 가상계좌 sale of 100,000원 or more gets a 현금영수증 ' +
+        "even when the buyer asks for none, issued as 소득공제 to the National Tax Service's self-issue number 010-000-1234 (a missing one costs the seller a 20% 가산세). Default false.",
+    }),
   },
   { title: 'Store' },
 );
@@ -73,6 +78,7 @@ export const UpdateStoreBody = Obj({
   buyerMails: Type.Optional(BuyerMailsPatch),
   testMailRecipients: Type.Optional(TestMailRecipientsSchema),
   allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),
+  cashReceiptMandatory: Type.Optional(Type.Boolean({ description: 'See Store.cashReceiptMandatory' })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),

@@ -72,6 +72,7 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
     buyerMails: await getBuyerMails(db, storeId),
     testMailRecipients: await getTestCopyRecipients(deps, storeId),
     allowRepeatTrials: store.allow_repeat_trials,
+    cashReceiptMandatory: store.cash_receipt_mandatory,
   };
 }
 
@@ -111,13 +112,14 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
 export async function updateStore(
   deps: Deps,
   storeId: string,
-  input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown>; testMailRecipients?: string[]; allowRepeatTrials?: boolean },
+  input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown>; testMailRecipients?: string[]; allowRepeatTrials?: boolean; cashReceiptMandatory?: boolean },
 ): Promise<StoreView> {
   if (input.publicContactVerified !== undefined) {
     throw new ApiError('ADMIN_FORBIDDEN', { message: MESSAGES.stores.publicContactOperatorOnly });
   }
-  const patch: { updated_at: Date; name?: string; allow_repeat_trials?: boolean } = { updated_at: deps.clock.now() };
+  const patch: { updated_at: Date; name?: string; allow_repeat_trials?: boolean; cash_receipt_mandatory?: boolean } = { updated_at: deps.clock.now() };
   if (input.allowRepeatTrials !== undefined) patch.allow_repeat_trials = input.allowRepeatTrials;
+  if (input.cashReceiptMandatory !== undefined) patch.cash_receipt_mandatory = input.cashReceiptMandatory;
   // Checked before anything is written: a refused address leaves the name and the switches as they were.
   if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
   if (input.name !== undefined) {

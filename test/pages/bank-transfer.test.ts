@@ -72,7 +72,7 @@ test('live: 계좌이체 opens Toss\'s window with method TRANSFER; the success 
   const launch = await submitPayForm(t, session, { method: 'transfer' });
   assert.equal(launch.statusCode, 200, launch.body);
   assert.ok(launch.body.includes('"method":"TRANSFER"'), 'Toss SDK v2: requestPayment({ method: "TRANSFER", … })');
-  assert.ok(launch.body.includes('"transfer":{"useEscrow":false}'));
+  assert.ok(launch.body.includes('"transfer":{"cashReceipt":{"type":"미발행"},"useEscrow":false}'), 'no 현금영수증 asked: 미발행');
   assert.ok(!launch.body.includes('"card":'), 'no card options for a transfer');
 
   const paymentKey = 'tpk_transfer_0001';

@@ -44,7 +44,7 @@ async function liveVirtualAccount(price = 30_000) {
   const launch = await submitPayForm(t, session, { method: 'virtual_account' });
   assert.equal(launch.statusCode, 200, launch.body);
   assert.ok(launch.body.includes('"method":"VIRTUAL_ACCOUNT"'));
-  assert.ok(launch.body.includes('"virtualAccount":{"useEscrow":false,"validHours":72}'));
+  assert.ok(launch.body.includes('"virtualAccount":{"cashReceipt":{"type":"미발행"},"useEscrow":false,"validHours":72}'), 'no 현금영수증 asked: 미발행');
   const paymentKey = `tpk_vaccount_${orderId}`;
   fake.requestPayment({ paymentKey, orderId, amount: price });
   const res = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: String(price) })}` });

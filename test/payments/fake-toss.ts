@@ -91,7 +91,7 @@ export interface FakeToss {
    */
   beforeAnswer: ((call: FakeToss['calls'][number], answer: { status: number; body: unknown }) => void | Promise<void>) | null;
   /** The payment window's session for a key, started now on the fake's clock (confirm must follow within 10 minutes). */
-  requestPayment(input: { paymentKey: string; orderId: string; amount: number }): void;
+  requestPayment(input: { paymentKey: string; orderId: string; amount: number; cashReceipt?: { type: '소득공제' | '지출증빙' | '미발행' } }): void;
   /** Holds the next request of this kind unanswered until `release()`: a slow gateway without real waiting. */
   hold(kind: FakeTossHoldKind): FakeTossHold;
   /**
@@ -179,7 +179,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   const billingKeys = new Map<string, { customerKey: string; cardNumber: string; mId?: string }>();
   const replays = new Map<string, { status: number; body: unknown }>();
   const inFlight = new Set<string>();
-  const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date }>();
+  const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date; cashReceipt?: { type: string } }>();
   /** Every approval and cancel, in order: what GET /v1/transactions lists. */
   const transactions: any[] = [];
   const injected: Array<{ kind: FakeTossHoldKind; error: { status: number; code: string; message: string } }> = [];
@@ -287,8 +287,27 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     };
     // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.
     Object.defineProperty(payment, 'customerKey', { value: input.customerKey ?? null, enumerable: false });
+    // 현금영수증 chosen in the window (`transfer.cashReceipt.type`): a 계좌이체 gets it at once, a 가상계좌 at its deposit
+    // ("계좌이체는 결제 즉시 현금영수증 정보를 확인할 수 있습니다. 가상계좌는 고객이 입금을 완료하면", Payment.cashReceipts,
+    // https://docs.tosspayments.com/reference#payment-객체). Payment.cashReceipt: { type, receiptKey, issueNumber,
+    // receiptUrl, amount, taxFreeAmount }; cashReceipts: its CashReceipt history (transactionType CONFIRM / CANCEL).
+    const chosen = sessions.get(input.paymentKey)?.cashReceipt?.type;
+    if (chosen === '소득공제' || chosen === '지출증빙') {
+      Object.defineProperty(payment, 'cashReceiptType', { value: chosen, enumerable: false });
+      if (isTransfer) issueCashReceipt(payment);
+    }
     if (!isVirtual) recordTransaction(payment, 'DONE', totalAmount, lastTransactionKey, payment.approvedAt!);
     return payment;
+  }
+
+  function issueCashReceipt(payment: any): void {
+    const receiptKey = `cr_${randomBytes(10).toString('hex')}`;
+    const issueNumber = String(100_000_000 + (randomBytes(4).readUInt32BE() % 900_000_000));
+    const receiptUrl = `https://dashboard.tosspayments.com/receipt/mids/tosspayments/orders/${encodeURIComponent(payment.orderId)}/cash-receipt?ref=dashboard`;
+    payment.cashReceipt = { type: payment.cashReceiptType, receiptKey, issueNumber, receiptUrl, amount: payment.balanceAmount, taxFreeAmount: 0 };
+    payment.cashReceipts = [
+      { receiptKey, issueNumber, issueStatus: 'IN_PROGRESS', amount: payment.balanceAmount, taxFreeAmount: 0, orderId: payment.orderId, orderName: payment.orderName, type: payment.cashReceiptType, transactionType: 'CONFIRM', businessNumber: '1234567890', customerIdentityNumber: '010****1234', failure: null, requestedAt: kst(clock.now()), receiptUrl },
+    ];
   }
 
   type Answer = { status: number; body: unknown };
@@ -343,6 +362,14 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   function applyCancel(payment: any, cancelAmount: number, cancelReason: string): void {
     payment.balanceAmount -= cancelAmount;
     payment.status = payment.balanceAmount === 0 ? 'CANCELED' : 'PARTIAL_CANCELED';
+    // The 현금영수증 goes with the cancel: a CANCEL entry in cashReceipts for the canceled amount, and cashReceipt covers
+    // what is left ("결제 및 부분 취소 건에 대한 현금영수증을 담고 있습니다", Payment.cashReceipts,
+    // https://docs.tosspayments.com/reference#payment-객체; https://docs.tosspayments.com/common/apis/cash-receipt).
+    if (payment.cashReceipt) {
+      const first = payment.cashReceipts[0];
+      payment.cashReceipts.push({ ...first, receiptKey: `cr_${randomBytes(10).toString('hex')}`, transactionType: 'CANCEL', amount: cancelAmount, requestedAt: kst(clock.now()) });
+      payment.cashReceipt = { ...payment.cashReceipt, amount: payment.balanceAmount };
+    }
     const transactionKey = txKey();
     const canceledAt = kst(clock.now());
     payment.lastTransactionKey = transactionKey;
@@ -631,7 +658,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       mode = m;
     },
     requestPayment(input) {
-      sessions.set(input.paymentKey, { orderId: input.orderId, amount: input.amount, startedAt: clock.now() });
+      sessions.set(input.paymentKey, { orderId: input.orderId, amount: input.amount, startedAt: clock.now(), cashReceipt: input.cashReceipt });
     },
     hold(kind) {
       let arrive!: () => void;
@@ -652,6 +679,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       payment.approvedAt = at;
       payment.lastTransactionKey = txKey();
       recordTransaction(payment, 'DONE', payment.totalAmount, payment.lastTransactionKey, at);
+      if (payment.cashReceiptType) issueCashReceipt(payment);
       // DEPOSIT_CALLBACK (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback): no eventType.
       return { createdAt: new Date(clock.now().getTime() + 9 * 3600_000).toISOString().replace('Z', '000'), secret: payment.secret, orderId: payment.orderId, status: 'DONE', transactionKey: payment.lastTransactionKey };
     },

@@ -1435,11 +1435,25 @@ export interface components {
             /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
             licenses: components["schemas"]["OrderLicense"][];
             virtualAccount?: components["schemas"]["OrderVirtualAccount"];
+            cashReceipt?: components["schemas"]["OrderCashReceipt"];
             /**
              * Format: uri
              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
              */
             receiptUrl: string;
+        };
+        /** OrderCashReceipt */
+        OrderCashReceipt: {
+            /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+            type: "소득공제" | "지출증빙";
+            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
+            status: "requested" | "issued" | "partially_canceled" | "canceled";
+            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
+            requestedBy: "buyer" | "mandatory";
+            identity: string | null;
+            issueNumber: string | null;
+            receiptUrl: string | null;
+            amount: number | null;
         };
         /** OrderCoupon */
         OrderCoupon: {
@@ -5430,6 +5444,19 @@ export interface operations {
                             /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
                             refundAccountSet: boolean;
                         };
+                        /** OrderCashReceipt */
+                        cashReceipt?: {
+                            /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                            type: "소득공제" | "지출증빙";
+                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
+                            requestedBy: "buyer" | "mandatory";
+                            identity: string | null;
+                            issueNumber: string | null;
+                            receiptUrl: string | null;
+                            amount: number | null;
+                        };
                         /**
                          * Format: uri
                          * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -5584,6 +5611,19 @@ export interface operations {
                             /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
                             refundAccountSet: boolean;
                         };
+                        /** OrderCashReceipt */
+                        cashReceipt?: {
+                            /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                            type: "소득공제" | "지출증빙";
+                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
+                            requestedBy: "buyer" | "mandatory";
+                            identity: string | null;
+                            issueNumber: string | null;
+                            receiptUrl: string | null;
+                            amount: number | null;
+                        };
                         /**
                          * Format: uri
                          * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -5734,6 +5774,19 @@ export interface operations {
                             depositedAt: string | null;
                             /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
                             refundAccountSet: boolean;
+                        };
+                        /** OrderCashReceipt */
+                        cashReceipt?: {
+                            /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                            type: "소득공제" | "지출증빙";
+                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
+                            requestedBy: "buyer" | "mandatory";
+                            identity: string | null;
+                            issueNumber: string | null;
+                            receiptUrl: string | null;
+                            amount: number | null;
                         };
                         /**
                          * Format: uri
@@ -5922,6 +5975,19 @@ export interface operations {
                                 depositedAt: string | null;
                                 /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
                                 refundAccountSet: boolean;
+                            };
+                            /** OrderCashReceipt */
+                            cashReceipt?: {
+                                /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                                type: "소득공제" | "지출증빙";
+                                /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
+                                status: "requested" | "issued" | "partially_canceled" | "canceled";
+                                /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
+                                requestedBy: "buyer" | "mandatory";
+                                identity: string | null;
+                                issueNumber: string | null;
+                                receiptUrl: string | null;
+                                amount: number | null;
                             };
                             /**
                              * Format: uri

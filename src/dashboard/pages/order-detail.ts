@@ -115,6 +115,14 @@ ${problemBox(problem)}
       [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
       [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
       [L('결제 시각', 'Paid at'), when(order.paidAt)],
+      ...(order.cashReceipt
+        ? [
+            [
+              L('현금영수증', 'Cash receipt'),
+              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
+            ] as [string, unknown],
+          ]
+        : []),
       ...(order.virtualAccount
         ? ([
             [L('가상계좌', 'Virtual account'), html`<span id="va-account">${order.virtualAccount.bankName} <span class="mono">${order.virtualAccount.accountNumber}</span></span><br><span class="small">${L('예금주', 'Holder')} ${order.virtualAccount.holderName}</span>`],

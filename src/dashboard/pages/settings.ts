@@ -58,6 +58,9 @@ const m = catalog(
     trials: '무료 체험',
     allowRepeatTrials: '같은 구매자에게 무료 체험을 다시 제공 (이메일·카드가 같아도)',
     trialsHint: '끄면(기본) 상품의 무료 체험은 구매자(이메일·카드)마다 한 번이며, 두 번째 신청은 결제 페이지에서 거절되고 결제되지 않습니다. 모든 모드에 적용됩니다.',
+    cashReceipt: '현금영수증',
+    cashReceiptMandatory: '현금영수증 의무발행업종입니다 (전자상거래 소매업·소프트웨어 소매업)',
+    cashReceiptHint: '켜면 계좌이체·가상계좌로 10만 원 이상 결제된 주문은 구매자가 신청하지 않아도 국세청 자진발급번호(010-000-1234)로 소득공제 현금영수증을 발급합니다. 의무발행업종이 발급하지 않으면 미발급 금액의 20% 가산세가 부과됩니다. 모든 모드에 적용됩니다.',
     saved: '저장했습니다.',
     refundPolicy: '환불 정책 기본값',
     refundPolicyNote: '환불 정책은 상품마다 설정합니다 (상품 편집 화면). 상점 전체 기본값은 없습니다.',
@@ -105,6 +108,9 @@ const m = catalog(
     trials: 'Free trials',
     allowRepeatTrials: 'Offer a free trial again to the same buyer (same e-mail or card)',
     trialsHint: 'Off (the default): a product\'s free trial is once per buyer (e-mail and card); a second one is refused on the payment page and nothing is charged. Applies to both modes.',
+    cashReceipt: 'Cash receipts (현금영수증)',
+    cashReceiptMandatory: 'This store must issue 현금영수증 (e-commerce or software retail)',
+    cashReceiptHint: 'On: a transfer or virtual-account order of 100,000 won or more gets a 현금영수증 (소득공제) to the National Tax Service\'s self-issue number 010-000-1234 even when the buyer asks for none. A missing one costs such a business a 20% penalty tax. Applies to both modes.',
     saved: 'Saved.',
     refundPolicy: 'Refund policy defaults',
     refundPolicyNote: 'Refund policies are set per product (product editor). The store has no store-wide default.',
@@ -206,6 +212,13 @@ ${csrfField(ctx)}
 <p class="hint" id="tr-hint">${t('trialsHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
 </form>
+<form class="card" method="post" action="/dashboard/settings/cash-receipts" aria-labelledby="cr-h">
+${csrfField(ctx)}
+<h2 id="cr-h">${t('cashReceipt')}</h2>
+<label class="method"><input type="checkbox" name="cashReceiptMandatory" value="1"${store.cashReceiptMandatory ? html` checked` : ''} aria-describedby="cr-hint" data-testid="cash-receipt-mandatory"> ${t('cashReceiptMandatory')}</label>
+<p class="hint" id="cr-hint">${t('cashReceiptHint')}</p>
+<p><button type="submit" class="primary">${t('save')}</button></p>
+</form>
 <section class="card" aria-labelledby="rp-h"><h2 id="rp-h">${t('refundPolicy')}</h2><p class="muted">${t('refundPolicyNote')}</p></section>`;
   return sendPage(reply, ctx, { title: t('title'), nav: '/dashboard/settings' }, body, status);
 }
@@ -273,6 +286,16 @@ const settingsPage: DashboardPage = async (app, deps) => {
       const allowRepeatTrials = field(req.body, 'allowRepeatTrials') === '1';
       await updateStore(deps, ctx.member.storeId, { allowRepeatTrials });
       await auditAction(deps.db, deps, req, { action: 'settings.trials_updated', mode: null, target: { type: 'store', id: ctx.member.storeId }, details: { allowRepeatTrials } });
+      return { ok: m(ctx.lang, 'saved') };
+    });
+  });
+
+  app.post('/dashboard/settings/cash-receipts', guard, async (req, reply) => {
+    const ctx = ctxOf(req);
+    return attempt(deps, reply, ctx, async () => {
+      const cashReceiptMandatory = field(req.body, 'cashReceiptMandatory') === '1';
+      await updateStore(deps, ctx.member.storeId, { cashReceiptMandatory });
+      await auditAction(deps.db, deps, req, { action: 'settings.cash_receipts_updated', mode: null, target: { type: 'store', id: ctx.member.storeId }, details: { cashReceiptMandatory } });
       return { ok: m(ctx.lang, 'saved') };
     });
   });
