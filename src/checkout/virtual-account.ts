@@ -19,6 +19,7 @@ import { hasBidiControl } from '../platform/text';
 import * as repo from './virtual-account-repo';
 import { bankName, TOSS_BANKS } from '../payments/banks';
 import { virtualAccountView } from '../orders/model';
+import { MESSAGES } from '../platform/messages';
 
 export { bankName, TOSS_BANKS, virtualAccountView };
 
@@ -186,9 +187,9 @@ export function validateRefundAccount(input: RefundAccountInput): { ok: true; va
   const bankCode = input.bankCode.trim();
   const digits = input.accountNumber.replace(/[\s-]/g, '');
   const holder = input.holderName.trim();
-  if (!TOSS_BANKS[bankCode]) errors.push({ field: 'bankCode', message: '환불받을 은행을 선택해 주세요.' });
-  if (!/^\d{8,20}$/.test(digits)) errors.push({ field: 'accountNumber', message: '계좌번호는 숫자 8~20자리로 입력해 주세요. (- 없이)' });
-  if (!holder || holder.length > 60 || hasBidiControl(holder)) errors.push({ field: 'holderName', message: '예금주를 60자 이내로 입력해 주세요.' });
+  if (!TOSS_BANKS[bankCode]) errors.push({ field: 'bankCode', message: MESSAGES.checkout.refundBankRequired });
+  if (!/^\d{8,20}$/.test(digits)) errors.push({ field: 'accountNumber', message: MESSAGES.checkout.refundAccountNumberInvalid });
+  if (!holder || holder.length > 60 || hasBidiControl(holder)) errors.push({ field: 'holderName', message: MESSAGES.checkout.refundHolderInvalid });
   return errors.length ? { ok: false, errors } : { ok: true, value: { bankCode, accountNumber: digits, holderName: holder } };
 }
 

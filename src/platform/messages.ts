@@ -1,5 +1,5 @@
 import { ERROR_CATALOG } from './errors';
-import { bidiMessage } from './text';
+import { bidiMessage, lineControlMessage } from './text';
 
 /**
  * The API's specific Korean messages, in one place (STYLE.md habit 1). ERROR_CATALOG (errors.ts) holds each code's
@@ -56,6 +56,8 @@ export const MESSAGES = {
 
   // Stores: the seller console's store settings (return-URL domains, provider, API key IPs, verification flag).
   stores: {
+    nameHasLineControl: lineControlMessage('상점 이름'),
+    nameHasBidiControl: bidiMessage('상점 이름'),
     testMailRecipientNotMember: '상점 대시보드 멤버의 이메일만 테스트 메일을 받을 수 있습니다.',
     testMailRecipientsTooMany: '테스트 메일은 20곳까지 받을 수 있습니다.',
     publicContactOperatorOnly: '공개 연락처 인증 여부는 운영자만 변경할 수 있습니다.',
@@ -126,6 +128,10 @@ export const MESSAGES = {
 
   // Checkout: session creation (live setup, metadata) and the refusals of a payment attempt.
   checkout: {
+    /** The buyer's 가상계좌 refund account (Toss's refundReceiveAccount), checked field by field. */
+    refundBankRequired: '환불받을 은행을 선택해 주세요.',
+    refundAccountNumberInvalid: '계좌번호는 숫자 8~20자리로 입력해 주세요. (- 없이)',
+    refundHolderInvalid: '예금주를 60자 이내로 입력해 주세요.',
     /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',
     /** A free-trial checkout charges nothing, so a first-payment coupon has nothing to discount. */
@@ -230,6 +236,7 @@ export const MESSAGES = {
 
   // Webhooks: a refused endpoint URL, why an endpoint was disabled, and the delivery log's omitted loopback answer.
   webhooks: {
+    descriptionHasBidiControl: bidiMessage('설명'),
     urlRefused:
       `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +
       '개발 중 이 컴퓨터(localhost)에서 테스트 모드 웹훅을 받으려면 서버를 WEBHOOK_ALLOW_LOOPBACK=true 와 WEBHOOK_LOOPBACK_PORTS=<포트> 설정으로 시작하세요.',

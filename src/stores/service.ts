@@ -5,7 +5,7 @@ import type { Db } from '../db';
 import { notify } from '../db';
 import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
-import { bidiMessage, hasBidiControl, hasLineControl, lineControlMessage } from '../platform/text';
+import { hasBidiControl, hasLineControl } from '../platform/text';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
 import { canonicalAllowlistEntry } from '../platform/http/auth';
@@ -88,8 +88,8 @@ export function revealTossSecret(masterKey: Buffer, sealed: string | null): stri
 
 /** The store's name is one line shown on pages, receipts and mails: no control character (CR/LF, tab) or bidi control. */
 export function assertStoreName(name: string): void {
-  if (hasLineControl(name)) throw validationError([{ field: 'name', message: lineControlMessage('상점 이름') }]);
-  if (hasBidiControl(name)) throw validationError([{ field: 'name', message: bidiMessage('상점 이름') }]);
+  if (hasLineControl(name)) throw validationError([{ field: 'name', message: MESSAGES.stores.nameHasLineControl }]);
+  if (hasBidiControl(name)) throw validationError([{ field: 'name', message: MESSAGES.stores.nameHasBidiControl }]);
 }
 
 export async function createStore(deps: Deps, input: { name: string; publicContactVerified?: boolean }): Promise<{ store: StoreView; ownerToken: string }> {

@@ -1,7 +1,7 @@
 import { MESSAGES } from '../platform/messages';
 import type { AppDeps } from '../deps';
 import { ApiError, validationError } from '../platform/errors';
-import { bidiMessage, hasBidiControl } from '../platform/text';
+import { hasBidiControl } from '../platform/text';
 import { writeEvent } from '../platform/events';
 import { newId } from '../platform/ids';
 import { listPage, type PageParams } from '../platform/http/pagination';
@@ -102,7 +102,7 @@ async function loadEndpoint(deps: Deps, storeId: string, id: string): Promise<re
 
 /** The description is shown to the store's members: no bidi control (the API's schema says so too; the dashboard form comes here). */
 function assertDescription(description: string | null | undefined): void {
-  if (description && hasBidiControl(description)) throw validationError([{ field: 'description', message: bidiMessage('설명') }]);
+  if (description && hasBidiControl(description)) throw validationError([{ field: 'description', message: MESSAGES.webhooks.descriptionHasBidiControl }]);
 }
 
 export async function createEndpoint(
