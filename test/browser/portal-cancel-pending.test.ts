@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
 import { createSubscriptionProduct, owner } from '../checkout/factory';
 import { subscribe } from '../subscriptions/factory';
+import { acceptOffer } from '../../src/subscriptions/plan-offers';
 import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
 // Issue 29, item 3: the portal confirmation of an immediate cancel whose refund awaits the seller names every part —
@@ -39,6 +40,8 @@ test('portal cancel awaiting the seller: the confirmation names the statutory pa
     await advance(kst('2027-04-20T10:00:00'));
     const up = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${sub.subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'yearly' } });
     assert.equal(up.statusCode, 200, up.body);
+    // The seller's upgrade is an offer; the buyer accepts it, which charges the difference then.
+    assert.equal((await acceptOffer(t.deps, sub.subscriptionId, up.json().offer.id)).timing, 'now');
     await advance(kst('2027-04-22T10:00:00'));
 
     const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId: sub.subscriptionId, returnUrl: 'https://example.com/account' } });
