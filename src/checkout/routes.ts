@@ -112,10 +112,10 @@ const checkoutModule: Module = async (app, deps) => {
           'Safe to repeat: the intent is recorded before the gateway is called and every retry sends the same Idempotency-Key, so a double click or a retry after a lost answer issues once. ' +
           'Later refunds reduce it (partial) or cancel it (full) through the gateway\'s cash-receipt cancel. ' +
           '`CASH_RECEIPT_EXISTS`: the order has one already (with the payment, or issued before); `CASH_RECEIPT_NOT_ALLOWED`: not a paid transfer / virtual-account order, or nothing left after refunds; ' +
-          '`CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`), nothing was kept; `CASH_RECEIPT_PENDING`: no answer yet, send the same request again.',
+          '`PG_CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`), nothing was kept; `PG_CASH_RECEIPT_AMBIGUOUS`: no answer yet, send the same request again.',
         tags: ['Orders'],
       },
-      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'CASH_RECEIPT_FAILED', 'CASH_RECEIPT_PENDING'] },
+      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'PG_CASH_RECEIPT_FAILED', 'PG_CASH_RECEIPT_AMBIGUOUS'] },
       { params: IdParams, body: IssueCashReceiptBody, response: { 200: OrderSchema } },
     ),
     async (req) => issueSellerCashReceipt(deps, req.owner!.storeId, req.body.mode, req.params.id, { type: req.body.type, customerIdentityNumber: req.body.customerIdentityNumber }),

@@ -125,8 +125,8 @@ export async function enqueueCashReceiptSync(trx: Deps['db'], deps: Pick<AppDeps
  * The seller issues a 현금영수증 for the order (dashboard, or POST /admin/v1/orders/{id}/cash-receipt). Answers the
  * Order with its `cashReceipt`. Refused: ORDER_NOT_FOUND (another store or mode), VALIDATION_FAILED (the number),
  * CASH_RECEIPT_EXISTS (one was issued or asked with the payment, or by the seller before), CASH_RECEIPT_NOT_ALLOWED
- * (not a paid 계좌이체 / 가상계좌 order, or refunded in full), CASH_RECEIPT_FAILED (the gateway refused; nothing kept),
- * CASH_RECEIPT_PENDING (no answer; sending the request again, or the job, finishes the same issue).
+ * (not a paid 계좌이체 / 가상계좌 order, or refunded in full), PG_PG_CASH_RECEIPT_FAILED (the gateway refused; nothing kept),
+ * PG_CASH_RECEIPT_AMBIGUOUS (no answer; sending the request again, or the job, finishes the same issue).
  */
 export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: Mode, orderId: string, input: SellerCashReceiptInput): Promise<OrderView> {
   const checked = checkCashReceiptIdentity(input.type, input.customerIdentityNumber ?? '');
@@ -158,9 +158,9 @@ export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: 
   const outcome = await sendIssue(deps, first.order, first.row);
   const recorded = await recordIssue(deps, first.order.id, outcome);
   if (recorded === 'failed' && outcome.status === 'failed') {
-    throw new ApiError('CASH_RECEIPT_FAILED', { details: { gatewayCode: outcome.code, gatewayMessage: outcome.message } });
+    throw new ApiError('PG_CASH_RECEIPT_FAILED', { details: { gatewayCode: outcome.code, gatewayMessage: outcome.message } });
   }
-  if (recorded === 'unknown') throw new ApiError('CASH_RECEIPT_PENDING', { details: { orderId: first.order.id } });
+  if (recorded === 'unknown') throw new ApiError('PG_CASH_RECEIPT_AMBIGUOUS', { details: { orderId: first.order.id } });
   // Issued after a refund raced it: reduce it now rather than wait for the job.
   await syncSellerCashReceipt(deps, first.order.id).catch((err) => deps.log.warn({ err, orderId }, 'cash receipt follow-up deferred to the job'));
   return (await loadOrderView(deps.db, first.order.id, deps))!;

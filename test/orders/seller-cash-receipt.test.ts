@@ -112,7 +112,7 @@ test('a double click issues once: both requests answer the same receipt, Toss ma
   const [a, b] = await Promise.all([issue(orderId, { type: '소득공제', customerIdentityNumber: '01099998888' }), issue(orderId, { type: '소득공제', customerIdentityNumber: '01099998888' })]);
   const ok = [a, b].filter((r) => r.statusCode === 200);
   assert.ok(ok.length >= 1, `${a.body} ${b.body}`);
-  for (const r of [a, b]) assert.ok(r.statusCode === 200 || r.json().code === 'CASH_RECEIPT_EXISTS' || r.json().code === 'CASH_RECEIPT_PENDING', r.body);
+  for (const r of [a, b]) assert.ok(r.statusCode === 200 || r.json().code === 'CASH_RECEIPT_EXISTS' || r.json().code === 'PG_CASH_RECEIPT_AMBIGUOUS', r.body);
   assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1, 'one receipt at Toss');
   const keys = new Set(issueCalls().slice(before).map((c) => c.headers['idempotency-key']));
   assert.equal(keys.size, 1, 'every call carried the same Idempotency-Key');
@@ -127,7 +127,7 @@ test('a crash between Toss\'s issue and our record: the retry sends the same Ide
   const lost = await issue(orderId, { type: '소득공제', customerIdentityNumber: '01011112222' });
   fake.beforeAnswer = null;
   assert.equal(lost.statusCode, 502, lost.body);
-  assert.equal(lost.json().code, 'CASH_RECEIPT_PENDING');
+  assert.equal(lost.json().code, 'PG_CASH_RECEIPT_AMBIGUOUS');
   assert.equal((await order(orderId)).cashReceipt.status, 'requested', 'the intent was recorded before the call');
   assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1, 'Toss did issue it');
   // The seller sends it again (or the job does): the same key, Toss answers the first issue.
