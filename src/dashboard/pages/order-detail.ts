@@ -86,7 +86,7 @@ function cashReceiptForm(ctx: DashboardContext, order: { id: string; status: str
   <label for="cash-receipt-number">${L('휴대폰 번호·카드 번호 또는 사업자등록번호', 'Phone, card or business registration number')}</label>
   <input type="text" inputmode="numeric" autocomplete="off" maxlength="30" id="cash-receipt-number" name="customerIdentityNumber" value="${form?.number ?? ''}" aria-describedby="cash-receipt-hint${err ? ' cash-receipt-err' : ''}"${err ? html` aria-invalid="true"` : ''}>
   ${err ? html`<p class="err" id="cash-receipt-err">${err.message}</p>` : ''}
-  <p class="hint" id="cash-receipt-hint">${L('- 는 넣어도 되고 빼도 됩니다. 번호는 가려서 보관합니다.', 'Dashes are optional. The number is kept masked.')}</p>
+  <p class="hint" id="cash-receipt-hint">${L('하이픈(-)은 넣어도 되고 빼도 됩니다. 번호는 가려서 보관합니다.', 'Dashes are optional. The number is kept masked.')}</p>
   <p><button type="submit" class="primary">${L('현금영수증 발급', 'Issue cash receipt')}</button></p>
 </form></section>`;
 }
@@ -157,7 +157,7 @@ ${problemBox(problem)}
         ? [
             [
               L('현금영수증', 'Cash receipt'),
-              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
+              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : order.cashReceipt.requestedBy === 'seller' ? html` (${L('판매자 발급', 'issued by the seller')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
             ] as [string, unknown],
           ]
         : []),
