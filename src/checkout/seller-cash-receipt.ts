@@ -70,11 +70,16 @@ async function gatewayOf(deps: Deps, order: OrderRow): Promise<PaymentProvider |
   );
 }
 
-/** Step 2: the issue call for a `requested` receipt, with its own key and number. Never throws. */
-async function sendIssue(deps: Deps, order: OrderRow, row: repo.CashReceiptRow): Promise<Outcome<CashReceiptIssued>> {
+/**
+ * Step 2: the issue call for a `requested` receipt, with its own key and number. Never throws. `resend`: an earlier
+ * call may have reached the gateway, so not being able to ask now is not a refusal (the row must stay).
+ */
+async function sendIssue(deps: Deps, order: OrderRow, row: repo.CashReceiptRow, resend: boolean): Promise<Outcome<CashReceiptIssued>> {
   try {
     const provider = await gatewayOf(deps, order);
-    if (!provider) return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
+    if (!provider) {
+      return resend ? { status: 'unknown', message: MESSAGES.refunds.providerNotConfigured } : { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
+    }
     return await provider.issueCashReceipt({
       // The order's own id: the receipt is for that order's payment (one receipt per order; the key guards retries).
       orderId: order.id,
@@ -135,7 +140,7 @@ export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: 
     if (!order || order.store_id !== storeId || order.mode !== mode) throw new ApiError('ORDER_NOT_FOUND');
     const existing = await repo.findReceipt(trx, order.id);
     // A request still waiting for the gateway's answer (a double click, a retry after a crash): the same issue again.
-    if (existing?.requested_by === 'seller' && existing.status === 'requested') return { order, row: existing };
+    if (existing?.requested_by === 'seller' && existing.status === 'requested') return { order, row: existing, resend: true };
     if (existing) throw new ApiError('CASH_RECEIPT_EXISTS', { details: { status: existing.status, requestedBy: existing.requested_by } });
     if (!checked.ok) throw validationError([{ field: 'customerIdentityNumber', message: checked.message }]);
     const left = order.amount - (order.refunded_amount ?? 0);
@@ -153,9 +158,9 @@ export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: 
       amount: left,
       now: deps.clock.now(),
     });
-    return { order, row };
+    return { order, row, resend: false };
   });
-  const outcome = await sendIssue(deps, first.order, first.row);
+  const outcome = await sendIssue(deps, first.order, first.row, first.resend);
   const recorded = await recordIssue(deps, first.order.id, outcome);
   if (recorded === 'failed' && outcome.status === 'failed') {
     throw new ApiError('PG_CASH_RECEIPT_FAILED', { details: { gatewayCode: outcome.code, gatewayMessage: outcome.message } });
@@ -179,7 +184,7 @@ export async function syncSellerCashReceipt(deps: Deps, orderId: string): Promis
   if (!row || row.requested_by !== 'seller') return;
   const order = (await repo.findOrder(deps.db, orderId))!;
   if (row.status === 'requested') {
-    const recorded = await recordIssue(deps, orderId, await sendIssue(deps, order, row));
+    const recorded = await recordIssue(deps, orderId, await sendIssue(deps, order, row, true));
     if (recorded === 'unknown') throw new CashReceiptRetryLater('cash receipt issue unanswered');
     row = await repo.findReceipt(deps.db, orderId);
     if (!row || row.status === 'requested') return;
