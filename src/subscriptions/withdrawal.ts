@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import type { OrderRow } from '../orders/model';
 import { withdrawalWindowEnd } from '../platform/calendar';
-import { endNow } from './cancel';
+import { endNow } from './end';
 import * as cancelRepo from './cancel-repo';
 import { writeSubscriptionUpdated } from './events';
 import { subscriptionNow } from './model';
