@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
@@ -171,4 +173,27 @@ test('withdrawing the difference order and then the base order ends the subscrip
   assert.equal(end.endReason, 'withdrawn');
   await advanceTo(sub.subscriptionId, kst('2027-04-05T10:00:00'));
   assert.equal((await ordersOf(sub.subscriptionId)).length, 2, 'no renewal');
+});
+
+test('an upgrade paid before migration 073 (no recorded previous terms): the migration recovers plan and price from its plan_changed event, the terms come from the period\'s own order', async () => {
+  const sub = await newMonthly(kst('2027-03-02T10:00:00'));
+  const before = await rowOf(sub.subscriptionId);
+  await advanceTo(sub.subscriptionId, kst('2027-03-04T10:00:00'));
+  const diff = await upgradeInPortal(sub.subscriptionId);
+  // As an upgrade recorded before the migration left it; then the migration's backfill runs over it.
+  await t.db.updateTable('subscription_charges').set({ previous: sql`null` }).where('order_id', '=', diff.id).execute();
+  const migration = readFileSync(new URL('../../src/db/migrations/073_upgrade_previous_terms.sql', import.meta.url), 'utf8');
+  const backfill = migration.slice(migration.indexOf('update subscription_charges'));
+  await sql.raw(backfill).execute(t.db);
+  const charge = await t.db.selectFrom('subscription_charges').select('previous').where('order_id', '=', diff.id).executeTakeFirstOrThrow();
+  assert.deepEqual(charge.previous, { planId: 'basic', interval: 'monthly', amount: 9_900 });
+
+  const refund = await t.app.inject({ method: 'POST', url: `/v1/orders/${diff.id}/refund`, headers: post(s.key), payload: {} });
+  assert.equal(refund.statusCode, 200, refund.body);
+  const after = await getSubscription(t, s.key, sub.subscriptionId);
+  assert.equal(after.planId, 'basic');
+  assert.equal(after.amount, 9_900);
+  const base = await t.db.selectFrom('orders').select('terms').where('id', '=', sub.orderId).executeTakeFirstOrThrow();
+  assert.deepEqual((await rowOf(sub.subscriptionId)).terms, base.terms, 'the terms the basic order was sold under');
+  assert.deepEqual((await rowOf(sub.subscriptionId)).terms, before.terms);
 });
