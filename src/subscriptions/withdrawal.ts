@@ -32,7 +32,7 @@ import type { PreviousTerms } from './tables';
  *   - an upgrade's difference order withdrawn alone (an approved statutory request of it, or a refund leaving it
  *     refunded in full, inside or outside its window): the upgrade contract is void, so the subscription returns to the
  *     plan, interval, renewal price, terms, recurring consent and scheduled change it had just before that upgrade,
- *     as recorded on the difference charge when the upgrade took effect (`previous`, migration 073), and
+ *     as recorded on the difference charge when the upgrade took effect (`previous`, migration 075), and
  *     `subscription.updated` says so (`change.kind: plan_change_withdrawn`). The base order still pays for the
  *     period, so it keeps running (its licences too: they belong to the subscription, not to the difference order);
  *     the next renewal charges the earlier price. Withdrawing the base order as well then ends it, as above;
@@ -92,7 +92,7 @@ export async function afterOrderRefunded(trx: Db, deps: Deps, order: OrderRow, r
  *   - a later upgrade in the same period stands on the withdrawn one (its difference was priced from it), so it falls
  *     with it: the subscription returns to before the withdrawn upgrade, and the later difference order stays
  *     refundable on its own (the cancel preview and the receipt page still offer it);
- *   - an upgrade recorded before migration 073 has only plan, interval and price (from its `plan_changed` event); its
+ *   - an upgrade recorded before migration 075 has only plan, interval and price (from its `plan_changed` event); its
  *     terms are those of the period's own order when that was sold under the plan, else the current ones with the plan
  *     put back;
  *   - nothing is charged or refunded here; `latest_order_id` and the period stay.
@@ -126,7 +126,7 @@ async function revertUpgrade(
   });
 }
 
-/** The terms of the plan before an upgrade recorded without them (before migration 073). */
+/** The terms of the plan before an upgrade recorded without them (before migration 075). */
 async function legacyTerms(trx: Db, sub: SubscriptionRow, order: OrderRow, prev: PreviousTerms) {
   const at = order.period_start!;
   const base = (await cancelRepo.cancelOrdersOf(trx, sub.id)).find(

@@ -175,14 +175,14 @@ test('withdrawing the difference order and then the base order ends the subscrip
   assert.equal((await ordersOf(sub.subscriptionId)).length, 2, 'no renewal');
 });
 
-test('an upgrade paid before migration 073 (no recorded previous terms): the migration recovers plan and price from its plan_changed event, the terms come from the period\'s own order', async () => {
+test('an upgrade paid before migration 075 (no recorded previous terms): the migration recovers plan and price from its plan_changed event, the terms come from the period\'s own order', async () => {
   const sub = await newMonthly(kst('2027-03-02T10:00:00'));
   const before = await rowOf(sub.subscriptionId);
   await advanceTo(sub.subscriptionId, kst('2027-03-04T10:00:00'));
   const diff = await upgradeInPortal(sub.subscriptionId);
   // As an upgrade recorded before the migration left it; then the migration's backfill runs over it.
   await t.db.updateTable('subscription_charges').set({ previous: sql`null` }).where('order_id', '=', diff.id).execute();
-  const migration = readFileSync(new URL('../../src/db/migrations/073_upgrade_previous_terms.sql', import.meta.url), 'utf8');
+  const migration = readFileSync(new URL('../../src/db/migrations/075_upgrade_previous_terms.sql', import.meta.url), 'utf8');
   const backfill = migration.slice(migration.indexOf('update subscription_charges'));
   await sql.raw(backfill).execute(t.db);
   const charge = await t.db.selectFrom('subscription_charges').select('previous').where('order_id', '=', diff.id).executeTakeFirstOrThrow();
