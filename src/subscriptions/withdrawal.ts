@@ -91,7 +91,8 @@ export async function afterOrderRefunded(trx: Db, deps: Deps, order: OrderRow, r
  *     sold then, the recurring consent then, and a downgrade that was scheduled then), never the live product;
  *   - a later upgrade in the same period stands on the withdrawn one (its difference was priced from it), so it falls
  *     with it: the subscription returns to before the withdrawn upgrade, and the later difference order stays
- *     refundable on its own (the cancel preview and the receipt page still offer it);
+ *     refundable on its own (the cancel preview and the receipt page still offer it); withdrawing that later one
+ *     afterwards changes nothing more;
  *   - an upgrade recorded before migration 075 has only plan, interval and price (from its `plan_changed` event); its
  *     terms are those of the period's own order when that was sold under the plan, else the current ones with the plan
  *     put back;
@@ -106,7 +107,12 @@ async function revertUpgrade(
 ): Promise<void> {
   const charge = await repo.differenceChargeOfOrder(trx, order.id);
   const prev = charge?.previous;
-  if (!prev) return;
+  if (!charge || !prev) return;
+  // Within a period the price only rises by upgrades and falls back by such withdrawals (other changes wait for the
+  // renewal), so a subscription below this upgrade's price no longer stands on it: an earlier upgrade it was built on
+  // was withdrawn already, and the subscription is back before both.
+  const target = charge.target;
+  if (target && (sub.billing_interval !== target.interval || Number(sub.amount) < target.amount)) return;
   const terms = prev.terms ?? (await legacyTerms(trx, sub, order, prev));
   const now = deps.clock.now();
   const reverted = await repo.updateSubscription(trx, sub.id, {

@@ -197,3 +197,30 @@ test('an upgrade paid before migration 075 (no recorded previous terms): the mig
   assert.deepEqual((await rowOf(sub.subscriptionId)).terms, base.terms, 'the terms the basic order was sold under');
   assert.deepEqual((await rowOf(sub.subscriptionId)).terms, before.terms);
 });
+
+test('a later upgrade stands on the withdrawn one: withdrawing the first returns to basic, withdrawing the second afterwards changes nothing more', async () => {
+  t.clock.set(kst('2027-03-02T10:00:00'));
+  const p = await createSubscriptionProduct(t, s, { plans: [...PLANS, { id: 'max', name: '맥스', monthlyPrice: 29_900, yearlyPrice: 299_000 }] });
+  const sub = await subscribe(t, s, { productId: p.id, planId: 'basic', interval: 'monthly' });
+  await advanceTo(sub.subscriptionId, kst('2027-03-03T10:00:00'));
+  const toPro = await upgradeInPortal(sub.subscriptionId);
+  await advanceTo(sub.subscriptionId, kst('2027-03-05T10:00:00'));
+  const { path, page } = await portal(sub.subscriptionId);
+  const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec(page)![1];
+  const up = await t.app.inject({ method: 'POST', url: `${path}/subscriptions/${sub.subscriptionId}/plan`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ plan: 'max:monthly', csrf }).toString() });
+  assert.equal(up.statusCode, 303, up.body);
+  assert.equal((await getSubscription(t, s.key, sub.subscriptionId)).planId, 'max');
+  const toMax = await t.db.selectFrom('orders').select('id').where('subscription_id', '=', sub.subscriptionId).where('subscription_event', '=', 'difference').where('plan_id', '=', 'max').executeTakeFirstOrThrow();
+
+  await advanceTo(sub.subscriptionId, kst('2027-03-06T10:00:00'));
+  assert.equal((await t.app.inject({ method: 'POST', url: `/v1/orders/${toPro.id}/refund`, headers: post(s.key), payload: {} })).statusCode, 200);
+  const first = await getSubscription(t, s.key, sub.subscriptionId);
+  assert.equal(first.planId, 'basic', 'max was priced from pro: it falls with it');
+  assert.equal(first.amount, 9_900);
+  assert.equal((await t.app.inject({ method: 'POST', url: `/v1/orders/${toMax.id}/refund`, headers: post(s.key), payload: {} })).statusCode, 200);
+  const second = await getSubscription(t, s.key, sub.subscriptionId);
+  assert.equal(second.planId, 'basic', 'not back to pro, which was withdrawn');
+  assert.equal(second.amount, 9_900);
+  const told = (await eventsOf(t, 'subscription.updated')).filter((e) => e.id === sub.subscriptionId && e.change.kind === 'plan_change_withdrawn');
+  assert.equal(told.length, 1);
+});
