@@ -81,8 +81,9 @@ async function sendIssue(deps: Deps, order: OrderRow, row: repo.CashReceiptRow, 
       return resend ? { status: 'unknown', message: MESSAGES.refunds.providerNotConfigured } : { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
     }
     return await provider.issueCashReceipt({
-      // The order's own id: the receipt is for that order's payment (one receipt per order; the key guards retries).
-      orderId: order.id,
+      // Toss asks a unique orderId per cash-receipt request ("각 주문마다 고유한 값"); the payment already used the order's
+      // own id, so the receipt takes it with a suffix (one seller-issued receipt per order; the key guards retries).
+      orderId: cashReceiptOrderId(order.id),
       orderName: order.product_name,
       amount: Number(row.amount),
       type: row.type,
@@ -207,4 +208,9 @@ export function registerSellerCashReceiptJobs(deps: Deps & Pick<AppDeps, 'worker
   deps.worker.registerJob(CASH_RECEIPT_SYNC_JOB, async (payload) => {
     await syncSellerCashReceipt(deps, String(payload.orderId));
   });
+}
+
+/** The orderId a seller-issued 현금영수증 carries at the gateway: the order's id and `-cr` (Toss: 6–64 of [A-Za-z0-9-_.]). */
+export function cashReceiptOrderId(orderId: string): string {
+  return `${orderId}-cr`;
 }

@@ -66,9 +66,9 @@ test('the seller issues a 현금영수증 afterwards: Toss gets the documented b
   assert.equal(body.cashReceipt.identity, '123***7890', 'kept masked');
   const calls = issueCalls().slice(before);
   assert.equal(calls.length, 1);
-  assert.deepEqual(calls[0].body, { amount: 50_000, orderId, orderName: calls[0].body.orderName, customerIdentityNumber: '1234567890', type: '지출증빙', taxFreeAmount: 0 });
+  assert.deepEqual(calls[0].body, { amount: 50_000, orderId: `${orderId}-cr`, orderName: calls[0].body.orderName, customerIdentityNumber: '1234567890', type: '지출증빙', taxFreeAmount: 0 });
   assert.ok(calls[0].headers['idempotency-key'], 'an Idempotency-Key is sent');
-  const atToss = [...fake.cashReceipts.values()].filter((r) => r.orderId === orderId);
+  const atToss = [...fake.cashReceipts.values()].filter((r) => r.orderId === `${orderId}-cr`);
   assert.equal(atToss.length, 1);
   assert.equal(body.cashReceipt.issueNumber, atToss[0].history[0].issueNumber);
   assert.equal(body.cashReceipt.receiptUrl, atToss[0].history[0].receiptUrl);
@@ -113,7 +113,7 @@ test('a double click issues once: both requests answer the same receipt, Toss ma
   const ok = [a, b].filter((r) => r.statusCode === 200);
   assert.ok(ok.length >= 1, `${a.body} ${b.body}`);
   for (const r of [a, b]) assert.ok(r.statusCode === 200 || r.json().code === 'CASH_RECEIPT_EXISTS' || r.json().code === 'PG_CASH_RECEIPT_AMBIGUOUS', r.body);
-  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1, 'one receipt at Toss');
+  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === `${orderId}-cr`).length, 1, 'one receipt at Toss');
   const keys = new Set(issueCalls().slice(before).map((c) => c.headers['idempotency-key']));
   assert.equal(keys.size, 1, 'every call carried the same Idempotency-Key');
   assert.equal((await order(orderId)).cashReceipt.status, 'issued');
@@ -129,7 +129,7 @@ test('a crash between Toss\'s issue and our record: the retry sends the same Ide
   assert.equal(lost.statusCode, 502, lost.body);
   assert.equal(lost.json().code, 'PG_CASH_RECEIPT_AMBIGUOUS');
   assert.equal((await order(orderId)).cashReceipt.status, 'requested', 'the intent was recorded before the call');
-  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1, 'Toss did issue it');
+  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === `${orderId}-cr`).length, 1, 'Toss did issue it');
   // The seller sends it again (or the job does): the same key, Toss answers the first issue.
   const retry = await issue(orderId, { type: '소득공제', customerIdentityNumber: '01011112222' });
   assert.equal(retry.statusCode, 200, retry.body);
@@ -137,8 +137,8 @@ test('a crash between Toss\'s issue and our record: the retry sends the same Ide
   const calls = issueCalls().slice(before);
   assert.equal(calls.length, 2);
   assert.equal(calls[0].headers['idempotency-key'], calls[1].headers['idempotency-key'], 'the retry re-sent the same key');
-  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1, 'still one receipt at Toss');
-  const rk = [...fake.cashReceipts.entries()].find(([, r]) => r.orderId === orderId)![0];
+  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === `${orderId}-cr`).length, 1, 'still one receipt at Toss');
+  const rk = [...fake.cashReceipts.entries()].find(([, r]) => r.orderId === `${orderId}-cr`)![0];
   assert.equal(retry.json().cashReceipt.issueNumber, fake.cashReceipts.get(rk)!.history[0].issueNumber);
 });
 
@@ -150,14 +150,14 @@ test('the job finishes an unanswered issue by itself, with the same key', async 
   t.clock.advance(61_000);
   await t.deps.worker.runOnce();
   assert.equal((await order(orderId)).cashReceipt.status, 'issued');
-  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === orderId).length, 1);
+  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === `${orderId}-cr`).length, 1);
 });
 
 test('refunds reduce the seller\'s receipt through Toss\'s cash-receipt cancel: partial, then full', async () => {
   const orderId = await paidTransfer();
   const issued = await issue(orderId, { type: '소득공제', customerIdentityNumber: '01055556666' });
   assert.equal(issued.statusCode, 200, issued.body);
-  const [receiptKey, atToss] = [...fake.cashReceipts.entries()].find(([, r]) => r.orderId === orderId)!;
+  const [receiptKey, atToss] = [...fake.cashReceipts.entries()].find(([, r]) => r.orderId === `${orderId}-cr`)!;
   const c0 = cancelCalls().length;
 
   const partial = await refund(orderId, 20_000, `partial-${orderId}`);
