@@ -15,6 +15,8 @@ export interface PendingPlan {
   requestedAt: string;
   /** The new plan's list prices when the buyer chose it (its terms from the next renewal on); absent on older rows. */
   listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
+  /** The new plan's display name when the buyer chose it (its sold terms from the next renewal on); absent on older rows. */
+  planName?: string;
 }
 
 /** What a renewal or difference charge buys: the plan, its interval and price, and the plan's list prices (for its terms). */
@@ -23,6 +25,8 @@ export interface ChargeTarget {
   interval: BillingInterval;
   amount: number;
   listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
+  /** The plan's display name when the buyer chose it (kept in the sold terms); absent on older rows. */
+  planName?: string;
 }
 
 export interface SubscriptionsTable {
