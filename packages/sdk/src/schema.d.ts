@@ -1550,6 +1550,32 @@ export interface components {
              */
             effectiveAt: string;
         };
+        /**
+         * PendingPriceChange
+         * @description A plan price change ahead of this subscription (src/subscriptions/price-change.ts). `amount` of the Subscription stays the current period's price until the renewal at `effectiveAt` charges the new one; then this is null again.
+         */
+        PendingPriceChange: {
+            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+            priceChangeId: string;
+            /** @description What the subscription paid when it was told */
+            currentAmount: number;
+            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+            amount: number;
+            /**
+             * @description Always `KRW`
+             * @enum {string}
+             */
+            currency: "KRW";
+            /**
+             * Format: date-time
+             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            effectiveAt: string;
+            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+            consentRequired: boolean;
+            acceptedAt: string | null;
+        };
         /** PortalSession */
         PortalSession: {
             /** @description `ps_…` */
@@ -1815,7 +1841,7 @@ export interface components {
             /** @description An id of the product's `pricing.plans[]` */
             planId: string;
             billingInterval: "monthly" | "yearly";
-            /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+            /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
             amount: number;
             /**
              * @description Always `KRW`
@@ -1855,6 +1881,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             pendingPlanChange: components["schemas"]["PendingPlanChange"] | null;
+            pendingPriceChange: components["schemas"]["PendingPriceChange"] | null;
             nextRetryAt: string | null;
             trialEndsAt: string | null;
             /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
@@ -6265,7 +6292,7 @@ export interface operations {
                         /** @description An id of the product's `pricing.plans[]` */
                         planId: string;
                         billingInterval: "monthly" | "yearly";
-                        /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+                        /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
                         amount: number;
                         /**
                          * @description Always `KRW`
@@ -6325,6 +6352,28 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             effectiveAt: string;
+                        } | null;
+                        pendingPriceChange: {
+                            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+                            priceChangeId: string;
+                            /** @description What the subscription paid when it was told */
+                            currentAmount: number;
+                            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            effectiveAt: string;
+                            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+                            consentRequired: boolean;
+                            acceptedAt: string | null;
                         } | null;
                         nextRetryAt: string | null;
                         trialEndsAt: string | null;
@@ -6420,7 +6469,7 @@ export interface operations {
                         /** @description An id of the product's `pricing.plans[]` */
                         planId: string;
                         billingInterval: "monthly" | "yearly";
-                        /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+                        /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
                         amount: number;
                         /**
                          * @description Always `KRW`
@@ -6480,6 +6529,28 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             effectiveAt: string;
+                        } | null;
+                        pendingPriceChange: {
+                            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+                            priceChangeId: string;
+                            /** @description What the subscription paid when it was told */
+                            currentAmount: number;
+                            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            effectiveAt: string;
+                            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+                            consentRequired: boolean;
+                            acceptedAt: string | null;
                         } | null;
                         nextRetryAt: string | null;
                         trialEndsAt: string | null;
