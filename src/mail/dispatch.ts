@@ -12,7 +12,7 @@ import { subscriptionView } from '../subscriptions/model';
 import { portalUrl } from '../subscriptions/portal';
 import type { MailKind } from './kinds';
 import { renderMail, type RenderInput, type RenderedMail } from './render';
-import type { SaleTerms } from '../orders/terms';
+import { soldPlanName, type SaleTerms } from '../orders/terms';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
@@ -97,11 +97,9 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   // What the order was sold under (its terms, the plan's name), for the contract notes of 제13조②.
   let sold: RenderInput['sold'] = null;
   if (ORDER_KINDS.has(kind) && orderId) {
-    const o = await deps.db.selectFrom('orders').select(['terms', 'product_id', 'plan_id']).where('id', '=', orderId).executeTakeFirst();
-    if (o) {
-      const plans = o.plan_id ? ((await deps.db.selectFrom('products').select('plans').where('id', '=', o.product_id).executeTakeFirst())?.plans ?? []) : [];
-      sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: plans.find((p) => p.id === o.plan_id)?.name ?? null };
-    }
+    const o = await deps.db.selectFrom('orders').select(['terms', 'plan_id']).where('id', '=', orderId).executeTakeFirst();
+    // The plan's name as the buyer bought it (kept in the terms at payment, migration 074), never the plan's name now.
+    if (o) sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: soldPlanName(o.terms as SaleTerms | null, o.plan_id) };
   }
   const mail = renderMail({
     sold,

@@ -208,6 +208,17 @@ const cardOf = (c: Ctx, fallback: string): string => {
 const consentOf = (c: Ctx) => c.sub.recurringConsent as { text?: string; consentedAt?: string } | null | undefined;
 const refundOrder = (c: Ctx) => (c.i.order ?? c.d.order) as OrderView | null;
 const decidedOk = (c: Ctx) => c.d.status === 'approved';
+/**
+ * A rejected refund request that came with the buyer's cancel in the portal (`source: subscription_cancel`): the
+ * subscription was not ended for it; it runs to its period end as a period-end cancellation
+ * (src/subscriptions/withdrawal.ts afterCancelRequestRejected, `cancel_refund_rejected`). The date, when the
+ * subscription read at send time is still set to end then (or has ended then); else null (the generic rejection).
+ */
+const cancelRejectedUntil = (c: Ctx): string | null => {
+  if (c.d.status !== 'rejected' || c.d.source !== 'subscription_cancel') return null;
+  const end = c.sub.status === 'ended' ? (c.sub.endedAt ?? c.sub.currentPeriodEnd) : c.sub.cancelAtPeriodEnd === true ? c.sub.currentPeriodEnd : null;
+  return typeof end === 'string' ? end : null;
+};
 
 /**
  * Every kind's copy, Korean beside English: one entry per kind with both languages (the compiler refuses a kind or a
@@ -305,6 +316,25 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
   },
   refund_request_decided: {
     ko: (c) => {
+      const until = cancelRejectedUntil(c);
+      if (until) {
+        return {
+          title: '환불 요청이 거절되었습니다 · 구독은 기간 끝까지 이용할 수 있습니다',
+          intro: [
+            `판매자가 ${c.name} 구독 해지와 함께 하신 환불 요청을 거절했습니다. 이 요청으로는 환불되지 않습니다.`,
+            `구독은 바로 끝나지 않고 ${c.f.date(until)}까지 그대로 이용하실 수 있습니다. 그때 구독이 종료되며, 더는 결제되지 않습니다.`,
+          ],
+          rows: [
+            ['상품', c.name],
+            ['요청 금액', c.f.money(num(c.d.amount))],
+            ['거절 사유', s(c.d.decisionReason) || '-'],
+            ['이용 종료', c.f.date(until)],
+            ['주문 번호', s(c.d.orderId)],
+          ],
+          links: c.receipt,
+          notes: ['이용 종료일까지 해지 예약은 그대로 유지되며, 추가 결제는 없습니다. 거절 사유에 대해 궁금한 점은 아래 판매자 고객센터로 문의해 주세요.'],
+        };
+      }
       const ok = decidedOk(c);
       return {
         title: ok ? '환불 요청이 승인되었습니다' : '환불 요청이 거절되었습니다',
@@ -315,6 +345,25 @@ const COPY: Record<MailKind, Record<MailLang, Copy>> = {
       };
     },
     en: (c) => {
+      const until = cancelRejectedUntil(c);
+      if (until) {
+        return {
+          title: 'Your refund request was rejected: the subscription runs to the end of its period',
+          intro: [
+            `The seller rejected the refund request you made when cancelling your ${c.name} subscription. This request is not refunded.`,
+            `The subscription does not end now: you can keep using it until ${c.f.date(until)}. It ends then, and you are not charged again.`,
+          ],
+          rows: [
+            ['Product', c.name],
+            ['Amount requested', c.f.money(num(c.d.amount))],
+            ['Reason', s(c.d.decisionReason) || '-'],
+            ['Access ends', c.f.date(until)],
+            ['Order number', s(c.d.orderId)],
+          ],
+          links: c.receipt,
+          notes: ['The cancellation stays scheduled for that date, and there are no further charges. If you have questions about the reason, please contact the seller\'s customer service below.'],
+        };
+      }
       const ok = decidedOk(c);
       return {
         title: ok ? 'Your refund request was approved' : 'Your refund request was rejected',
@@ -568,7 +617,7 @@ const STYLE =
   'body{margin:0;padding:0;background:#f5f5f7;font-family:-apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Malgun Gothic",sans-serif;color:#1d1d1f}' +
   '.wrap{max-width:560px;margin:0 auto;padding:24px 16px}.card{background:#fff;border-radius:12px;padding:24px}' +
   'h1{font-size:20px;margin:0 0 16px}table{width:100%;border-collapse:collapse;margin:16px 0}th{text-align:left;color:#6e6e73;font-weight:normal;padding:6px 8px 6px 0;width:35%;vertical-align:top}' +
-  'td{padding:6px 0;word-break:break-all}.keys code{display:block;background:#f5f5f7;padding:8px;border-radius:6px;margin:4px 0;font-size:14px}' +
+  'td{padding:6px 0;overflow-wrap:anywhere}.keys code{display:block;background:#f5f5f7;padding:8px;border-radius:6px;margin:4px 0;font-size:14px}' +
   'a.btn{display:inline-block;margin:4px 0;color:#0066cc}.notes{color:#424245;font-size:14px}.biz{color:#6e6e73;font-size:12px;margin-top:16px}';
 
 /** Renders one mail: subject, HTML and its plain-text alternative. */

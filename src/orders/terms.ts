@@ -20,8 +20,12 @@ export interface SaleTerms {
   usageRestrictionMarked: boolean;
   /** The product's licence mode at sale (what "use" means on the receipt). */
   licensed: boolean;
-  /** The list prices of the plan the order was sold under (the clawback's monthly price M); null for one-time products. */
-  plan: { id: string; monthlyPrice: number | null; yearlyPrice: number | null } | null;
+  /**
+   * The plan the order was sold under: its display name as the payment page showed it (mails and the receipt say it;
+   * migration 074; absent when unknown, e.g. a plan change recorded without it) and its list prices (the clawback's
+   * monthly price M); null for one-time products.
+   */
+  plan: { id: string; name?: string | null; monthlyPrice: number | null; yearlyPrice: number | null } | null;
 }
 
 /**
@@ -45,7 +49,7 @@ export function termsOfProduct(p: ProductTerms, planId: string | null): SaleTerm
     trialOffered: p.trial_offered,
     usageRestrictionMarked: p.usage_restriction_marked,
     licensed: p.license_mode !== 'none',
-    plan: plan ? { id: plan.id, monthlyPrice: plan.monthlyPrice ?? null, yearlyPrice: plan.yearlyPrice ?? null } : null,
+    plan: plan ? { id: plan.id, name: plan.name, monthlyPrice: plan.monthlyPrice ?? null, yearlyPrice: plan.yearlyPrice ?? null } : null,
   };
 }
 
@@ -53,6 +57,10 @@ export function termsOfProduct(p: ProductTerms, planId: string | null): SaleTerm
 export function withPlan(t: SaleTerms, plan: SaleTerms['plan']): SaleTerms {
   return { ...t, plan };
 }
+
+/** The sold plan's display name, else its id (never the product's current list). */
+export const soldPlanName = (t: Pick<SaleTerms, 'plan'> | null | undefined, planId: string | null): string | null =>
+  (t?.plan && t.plan.id === planId && t.plan.name) || planId;
 
 /** Use bars withdrawal only when the seller both offered a trial and marked the restriction (제17조⑥). */
 export const restrictionValid = (t: Pick<SaleTerms, 'trialOffered' | 'usageRestrictionMarked'>): boolean => t.trialOffered && t.usageRestrictionMarked;

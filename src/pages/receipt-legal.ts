@@ -70,6 +70,9 @@ const LEGAL = {
     nextDate: '다음 결제일',
     nextAmount: '다음 결제 금액',
     planChange: ' (변경한 요금제)',
+    priceAgreed: ' (동의한 새 가격)',
+    priceDecrease: ' (인하된 가격)',
+    priceEnds: '판매자가 이 결제일부터 가격을 올렸습니다. 구독 관리 페이지에서 새 가격에 동의하지 않으면 이날 구독이 끝나고 더는 결제되지 않습니다.',
     autoCharge: (i: 'monthly' | 'yearly') => `해지하기 전까지 ${i === 'monthly' ? '매월' : '매년'} 다음 결제일에 등록한 카드로 자동 결제됩니다.`,
     scheduledEnd: (day: string) => `해지가 예약되어 ${day}에 구독이 끝나며, 더는 결제되지 않습니다.`,
     pastDue: (day: string | null) => `최근 갱신 결제가 실패했습니다.${day ? ` ${day}에 다시 결제를 시도합니다.` : ''} 카드는 구독 관리 페이지에서 바꿀 수 있습니다.`,
@@ -118,6 +121,9 @@ const LEGAL = {
     nextDate: 'Next payment',
     nextAmount: 'Next amount',
     planChange: ' (new plan)',
+    priceAgreed: ' (the new price you agreed to)',
+    priceDecrease: ' (reduced price)',
+    priceEnds: 'The seller raised the price from this payment date. Unless you agree to the new price on the subscription management page, the subscription ends that day and is not charged again.',
     autoCharge: (i: 'monthly' | 'yearly') => `Until you cancel, your registered card is charged automatically every ${i === 'monthly' ? 'month' : 'year'} on the next payment date.`,
     scheduledEnd: (day: string) => `Cancellation is scheduled: the subscription ends on ${day} and is not charged again.`,
     pastDue: (day: string | null) => `The last renewal payment failed.${day ? ` It will be tried again on ${day}.` : ''} You can change the card on the subscription management page.`,
@@ -190,8 +196,9 @@ function nextCharge(s: ReceiptSubscription, c: ReceiptCopy, lang: Lang): SafeHtm
   return html`<dl class="amounts">
     <dt>${l.cycle}</dt><dd>${l.interval(s.interval)}</dd>
     <dt>${l.nextDate}</dt><dd id="next-charge-date">${c.day(s.currentPeriodEnd)}</dd>
-    <dt>${l.nextAmount}</dt><dd id="next-charge-amount">${c.money(s.nextAmount)}${s.planChangeScheduled ? l.planChange : ''}</dd>
+    <dt>${l.nextAmount}</dt><dd id="next-charge-amount">${c.money(s.nextAmount)}${s.planChangeScheduled ? l.planChange : ''}${s.priceChange === 'agreed' ? l.priceAgreed : s.priceChange === 'decrease' ? l.priceDecrease : ''}</dd>
   </dl>
+  ${s.priceChange === 'ends' ? html`<p id="price-change-ends">${l.priceEnds}</p>` : ''}
   <p id="recurring-state">${l.autoCharge(s.interval)}</p>`;
 }
 

@@ -1,6 +1,7 @@
 import type { Receipt } from '../refunds/requests/service';
 import type { RefundRequestView } from '../refunds/requests/model';
 import { html, raw, type SafeHtml } from './html';
+import { soldPlanName } from '../orders/terms';
 import { layout } from './layout';
 import type { BusinessDetailsView } from '../stores/schemas';
 import { licensesCard } from './license-keys';
@@ -65,6 +66,8 @@ export interface ReceiptPageOptions {
 function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   const o = r.order;
   const refunded = o.refundedAmount ?? 0;
+  // The plan as sold (its name kept in the order's terms at payment), never the product's plan list as it is now.
+  const plan = o.planId ? soldPlanName(r.terms, o.planId) : null;
   const status = o.status === 'paid' && refunded > 0 ? c.order.statuses.partial : c.order.statuses[o.status] ?? o.status;
   return html`<section class="card" aria-label="${c.order.aria}">
   <h1>${c.order.heading}</h1>
@@ -72,6 +75,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   <dl class="amounts">
     <dt>${c.order.id}</dt><dd id="order-id">${o.id}</dd>
     <dt>${c.order.status}</dt><dd id="order-status">${status}</dd>
+    ${plan ? html`<dt>${c.order.plan}</dt><dd id="plan-name">${plan}${o.billingInterval ? ` · ${c.order.cycle[o.billingInterval] ?? ''}` : ''}</dd>` : ''}
     <dt>${c.order.method}</dt><dd id="payment-method">${c.order.methodLabel(o.method)}${c.order.installment(r.installmentMonths)}</dd>
     <dt>${c.order.paidAt}</dt><dd>${o.paidAt ? c.time(new Date(o.paidAt)) : '-'}</dd>
     ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}

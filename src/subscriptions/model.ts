@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { SubscriptionChargesTable, SubscriptionsTable } from './tables';
+import type { ScheduledPrice, SubscriptionChargesTable, SubscriptionsTable } from './tables';
 import type { SubscriptionView } from './schemas';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
@@ -81,6 +81,31 @@ export function isTrialing(s: Pick<SubscriptionRow, 'status' | 'trial_ends_at' |
   return s.status === 'active' && s.trial_ends_at !== null && s.current_period_start < s.trial_ends_at;
 }
 
+/**
+ * The plan price change still ahead of this subscription, or null: none recorded, withdrawn, already charged (the
+ * period has moved past its date), the subscription ended, or a plan change for the next renewal makes it moot.
+ */
+export function openPriceChange(s: Pick<SubscriptionRow, 'status' | 'price_change' | 'current_period_end' | 'pending_plan'>): ScheduledPrice | null {
+  const c = s.price_change;
+  if (!c || s.status === 'ended') return null;
+  if (new Date(c.effectiveAt) < s.current_period_end) return null;
+  if (s.pending_plan && (s.pending_plan.planId !== c.planId || s.pending_plan.interval !== c.billingInterval)) return null;
+  return c;
+}
+
+/**
+ * What the next renewal (at `current_period_end`) charges under the terms the buyer agreed to: an agreed price
+ * increase or a decrease due then, else a plan change waiting for it, else the current amount. `ends`: an increase
+ * due then that the buyer has not agreed to (the renewal charges nothing and ends the subscription).
+ */
+export function upcomingPrice(s: Pick<SubscriptionRow, 'status' | 'price_change' | 'current_period_end' | 'pending_plan' | 'amount'>): { amount: number; priceChange: 'agreed' | 'decrease' | 'ends' | null } {
+  const base = Number(s.pending_plan?.amount ?? s.amount);
+  const c = openPriceChange(s);
+  if (!c || new Date(c.effectiveAt).getTime() !== s.current_period_end.getTime()) return { amount: base, priceChange: null };
+  if (c.consentRequired && !c.acceptedAt) return { amount: base, priceChange: 'ends' };
+  return { amount: c.amount, priceChange: c.consentRequired ? 'agreed' : 'decrease' };
+}
+
 /** The documented Subscription record from its row. The billing key never leaves the database. */
 export function subscriptionView(s: SubscriptionRow): SubscriptionView {
   return {
@@ -109,12 +134,19 @@ export function subscriptionView(s: SubscriptionRow): SubscriptionView {
     pendingPlanChange: s.pending_plan
       ? { planId: s.pending_plan.planId, billingInterval: s.pending_plan.interval, amount: s.pending_plan.amount, currency: 'KRW', effectiveAt: s.current_period_end.toISOString() }
       : null,
+    pendingPriceChange: pendingPriceChangeView(s),
     nextRetryAt: s.status === 'past_due' ? iso(s.next_retry_at) : null,
     trialEndsAt: iso(s.trial_ends_at),
     trialing: isTrialing(s),
     recurringConsent: s.recurring_consent ? { text: s.recurring_consent.text, consentedAt: s.recurring_consent.consentedAt } : null,
     createdAt: s.created_at.toISOString(),
   };
+}
+
+function pendingPriceChangeView(s: SubscriptionRow): SubscriptionView['pendingPriceChange'] {
+  const c = openPriceChange(s);
+  if (!c) return null;
+  return { priceChangeId: c.priceChangeId, currentAmount: c.currentAmount, amount: c.amount, currency: 'KRW', effectiveAt: c.effectiveAt, consentRequired: c.consentRequired, acceptedAt: c.acceptedAt };
 }
 
 /**

@@ -8,12 +8,13 @@ import type { Page } from '../platform/http/schemas';
 import { MESSAGES } from '../platform/messages';
 import { lockProduct } from '../catalog/repo';
 import { periodEnd } from '../checkout/model';
+import { jsonb } from '../db';
 import { writeSubscriptionUpdated } from './events';
 import { subscriptionNow, type SubscriptionRow } from './model';
 import * as subsRepo from './repo';
 import * as repo from './price-change-repo';
 import type { PriceChangeView, SchedulePriceChangeInput } from './price-change-schemas';
-import type { BillingInterval, ChargeTarget } from './tables';
+import type { BillingInterval, ChargeTarget, ScheduledPrice } from './tables';
 
 /**
  * Plan price changes for existing subscribers (전자상거래법 시행령 as amended 2025-02-14: a recurring charge may go up
@@ -102,7 +103,20 @@ async function notify(trx: Db, clock: Clock, sub: SubscriptionRow, change: repo.
     resolved_at: null,
     created_at: clock.now(),
   });
-  await writeSubscriptionUpdated(trx, clock, sub, {
+  // Kept on the subscription too: what its renewal at `decideBy` charges, read by the API and the receipt.
+  const acceptedAt = agreedAtCheckout && newAmount > currentAmount ? agreedAtCheckout.toISOString() : null;
+  const scheduled: ScheduledPrice = {
+    priceChangeId: change.id,
+    planId: change.plan_id,
+    billingInterval: sub.billing_interval,
+    currentAmount,
+    amount: newAmount,
+    effectiveAt: decideBy.toISOString(),
+    consentRequired: newAmount > currentAmount,
+    acceptedAt,
+  };
+  const told = await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(scheduled) });
+  await writeSubscriptionUpdated(trx, clock, told, {
     kind: 'price_change_scheduled',
     priceChangeId: change.id,
     planId: change.plan_id,
@@ -191,7 +205,8 @@ export async function cancelPriceChange(deps: Deps, storeId: string, id: string)
       const sub = await subsRepo.lockSubscription(trx, subscription_id);
       if (!sub) continue;
       await repo.resolveDecisions(trx, sub.id, [id], 'moot', subscriptionNow(sub, now));
-      if (sub.status !== 'ended') await writeSubscriptionUpdated(trx, deps.clock, sub, { kind: 'price_change_scheduled', priceChangeId: id, planId: c.plan_id, canceled: true });
+      const cleared = sub.price_change?.priceChangeId === id ? await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(null) }) : sub;
+      if (sub.status !== 'ended') await writeSubscriptionUpdated(trx, deps.clock, cleared, { kind: 'price_change_scheduled', priceChangeId: id, planId: c.plan_id, canceled: true });
     }
   });
   return getPriceChange(deps, storeId, id);
@@ -259,7 +274,20 @@ export async function acceptPriceChange(deps: Deps, subscriptionId: string, pric
     if (d.accepted_at) return;
     const own = subscriptionNow(sub, deps.clock.now());
     await repo.acceptDecision(trx, sub.id, priceChangeId, own);
-    await writeSubscriptionUpdated(trx, deps.clock, sub, {
+    // The terms of the renewal at `decideBy` as the buyer agreed to them, kept with the subscription (the API's
+    // `pendingPriceChange` and the receipt's next charge show them from now on).
+    const agreed: ScheduledPrice = {
+      priceChangeId,
+      planId: d.plan_id,
+      billingInterval: d.billing_interval,
+      currentAmount: Number(d.current_amount),
+      amount: Number(d.new_amount),
+      effectiveAt: d.decide_by.toISOString(),
+      consentRequired: true,
+      acceptedAt: own.toISOString(),
+    };
+    const updated = await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(agreed), updated_at: deps.clock.now() });
+    await writeSubscriptionUpdated(trx, deps.clock, updated, {
       kind: 'price_change_accepted',
       priceChangeId,
       planId: d.plan_id,

@@ -78,7 +78,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
       return { kind: 'progress', ended: true };
     }
     const planned: Target = sub.pending_plan
-      ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}) }
+      ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}), ...(sub.pending_plan.planName ? { planName: sub.pending_plan.planName } : {}) }
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     // A plan price change (src/subscriptions/price-change.ts): an agreed increase or a decrease sets the price; an
     // increase the buyer did not agree to ends the subscription at this period end, charging nothing.

@@ -49,6 +49,23 @@ export const PendingPlanChangeSchema = Obj(
   { title: 'PendingPlanChange', description: 'A downgrade waiting for the next renewal' },
 );
 
+export const PendingPriceChangeSchema = Obj(
+  {
+    priceChangeId: Type.String({ description: 'The seller\'s price change (`ppc_…`, GET /admin/v1/price-changes/{id})' }),
+    currentAmount: Won('What the subscription paid when it was told'),
+    amount: Won('What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set'),
+    currency: CurrencySchema,
+    effectiveAt: DateTime('The renewal that first charges the new price (this subscription\'s own date, at least 30 days after it was told)'),
+    consentRequired: Type.Boolean({ description: 'An increase: without the buyer\'s consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`)' }),
+    acceptedAt: Nullable(DateTime('When the buyer agreed to the increase (the portal, or a payment page that stated the new price)')),
+  },
+  {
+    title: 'PendingPriceChange',
+    description:
+      'A plan price change ahead of this subscription (src/subscriptions/price-change.ts). `amount` of the Subscription stays the current period\'s price until the renewal at `effectiveAt` charges the new one; then this is null again.',
+  },
+);
+
 /**
  * The Subscription record. The spec shows it only inside the cancel result; these fields are this service's
  * documented choice, every one always present (null when empty).
@@ -62,7 +79,9 @@ export const SubscriptionSchema = Obj(
     productName: Type.String(),
     planId: Type.String({ description: 'An id of the product\'s `pricing.plans[]`' }),
     billingInterval: IntervalSchema,
-    amount: Won('What each renewal charges (the plan\'s list price; a checkout coupon applies to the first order only)'),
+    amount: Won(
+      'What the current period was sold at and each renewal charges (the plan\'s list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed)',
+    ),
     currency: CurrencySchema,
     currentPeriodStart: DateTime(),
     currentPeriodEnd: DateTime('The next renewal, or the end when `cancelAtPeriodEnd`'),
@@ -78,6 +97,7 @@ export const SubscriptionSchema = Obj(
     latestOrderId: Nullable(Type.String({ description: 'The most recent paid order (initial, renewal or difference)' })),
     metadata: Nullable(StringMap({ description: 'Copied from the checkout session' })),
     pendingPlanChange: Nullable(PendingPlanChangeSchema),
+    pendingPriceChange: Nullable(PendingPriceChangeSchema),
     nextRetryAt: Nullable(DateTime('`past_due` only: when the next renewal retry runs')),
     trialEndsAt: Nullable(
       DateTime('When the free trial ends and the first charge (`amount`) is due, as the renewal at `currentPeriodEnd`; null when the subscription started without a trial'),

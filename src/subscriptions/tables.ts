@@ -15,6 +15,8 @@ export interface PendingPlan {
   requestedAt: string;
   /** The new plan's list prices when the buyer chose it (its terms from the next renewal on); absent on older rows. */
   listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
+  /** The new plan's display name when the buyer chose it (its sold terms from the next renewal on); absent on older rows. */
+  planName?: string;
 }
 
 /** What a renewal or difference charge buys: the plan, its interval and price, and the plan's list prices (for its terms). */
@@ -23,6 +25,8 @@ export interface ChargeTarget {
   interval: BillingInterval;
   amount: number;
   listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
+  /** The plan's display name when the buyer chose it (kept in the sold terms); absent on older rows. */
+  planName?: string;
 }
 
 /**
@@ -89,6 +93,12 @@ export interface SubscriptionsTable {
   trial_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
   trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The plan price change this subscription was told about and not yet charged (migration 073): what the renewal at
+   * its `effectiveAt` charges and whether the buyer agreed. Written when the buyer is told and when the buyer agrees;
+   * the API shows it as `pendingPriceChange` and the receipt as the next charge (see `upcomingPrice`).
+   */
+  price_change: ColumnType<ScheduledPrice | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** The buyer's language for mails and the receipt link (migration 022). */
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
   created_at: Timestamp;
@@ -105,6 +115,23 @@ export interface RecurringConsent {
   version: string;
   /** A plan price change already scheduled at checkout whose new price the sentence stated (the buyer agreed to it too). */
   priceChangeId?: string;
+}
+
+/** A plan price change as it stands for one subscription (src/subscriptions/price-change.ts). */
+export interface ScheduledPrice {
+  priceChangeId: string;
+  planId: string;
+  billingInterval: BillingInterval;
+  /** What the subscription paid when told. */
+  currentAmount: number;
+  /** What the renewal at `effectiveAt` charges (an increase: only once the buyer agreed). */
+  amount: number;
+  /** The renewal that first charges it (this subscription's own date: its `decideBy`). */
+  effectiveAt: string;
+  /** An increase: the buyer must agree in the portal, or the subscription ends at `effectiveAt` without a charge. */
+  consentRequired: boolean;
+  /** When the buyer agreed (the portal, or the payment page that stated the new price); null: not (yet). */
+  acceptedAt: string | null;
 }
 
 export interface SubscriptionTrialNoticesTable {

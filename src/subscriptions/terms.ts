@@ -10,5 +10,12 @@ import type { ChargeTarget } from './tables';
 export function chargeTerms(sub: { terms: SaleTerms }, target: ChargeTarget): SaleTerms {
   const t = sub.terms;
   if (t.plan?.id === target.planId && !target.listPrices) return t;
-  return withPlan(t, { id: target.planId, monthlyPrice: target.listPrices?.monthlyPrice ?? null, yearlyPrice: target.listPrices?.yearlyPrice ?? null });
+  // The plan's name as sold: the target's when it carries one (a change recorded with it), else the same plan's.
+  const name = target.planName ?? (t.plan?.id === target.planId ? t.plan.name : undefined);
+  return withPlan(t, {
+    id: target.planId,
+    ...(name ? { name } : {}),
+    monthlyPrice: target.listPrices?.monthlyPrice ?? null,
+    yearlyPrice: target.listPrices?.yearlyPrice ?? null,
+  });
 }

@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
+import { bearer, createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { runMailOnce } from '../../src/mail/dispatch';
@@ -58,4 +58,41 @@ test('a scheduled plan price increase mails each subscriber its notice with the 
   const ps = await t.db.selectFrom('portal_sessions').select('expires_at').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow();
   assert.equal(ps.expires_at.toISOString(), '2027-01-01T00:00:00.000Z');
   assert.match(notice[0].text_body ?? '', /\/portal\//, 'the link where the buyer agrees');
+});
+
+test('a plan renamed after payment: the subscription-started mail and both receipts keep the name the buyer bought (terms as sold, migration 074)', async () => {
+  const p = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }] });
+  const email = 'renamed-plan@example.com';
+  const { orderId, subscriptionId } = await subscribe(t, s, { productId: p.id, buyerEmail: email });
+  // The seller renames the plan (and the product) before the mail goes out.
+  const patched = await t.app.inject({
+    method: 'PATCH',
+    url: `/admin/v1/products/${p.id}`,
+    headers: owner(s),
+    payload: { name: '새 이름 멤버십', pricing: { plans: [{ id: 'basic', name: '스탠다드', monthlyPrice: 9_900, yearlyPrice: 99_000 }] } },
+  });
+  assert.equal(patched.statusCode, 200, patched.body);
+  assert.equal(patched.json().pricing.plans[0].name, '스탠다드');
+  await runMailOnce(t.deps, t.clock.now());
+  const started = (await mailsOf(email)).find((m) => m.kind === 'subscription_started')!;
+  assert.ok(started, 'the started mail was written');
+  assert.match(started.text_body ?? '', /플랜: 베이직/);
+  assert.match(started.text_body ?? '', /상품: 멤버십/);
+  assert.doesNotMatch(started.text_body ?? '', /스탠다드|새 이름/);
+  assert.match(started.html_body ?? '', /<th>플랜<\/th><td>베이직<\/td>/);
+
+  const receipt = async (id: string) => {
+    const o = (await t.app.inject({ url: `/v1/orders/${id}`, headers: bearer(s.key) })).json();
+    const u = new URL(o.receiptUrl);
+    return (await t.app.inject({ url: u.pathname + u.search })).body;
+  };
+  const first = await receipt(orderId);
+  assert.match(first, /id="plan-name">베이직 · 매월</);
+  assert.doesNotMatch(first, /스탠다드/);
+  // The renewal after the rename is sold under the subscription's terms: still 베이직.
+  const adv = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/test-clock/advance`, headers: owner(s), payload: { days: 31 } });
+  assert.equal(adv.statusCode, 200, adv.body);
+  const renewal = await t.db.selectFrom('orders').select(['id', 'terms']).where('subscription_id', '=', subscriptionId).where('subscription_event', '=', 'renewal').executeTakeFirstOrThrow();
+  assert.equal((renewal.terms as any).plan.name, '베이직');
+  assert.match(await receipt(renewal.id), /id="plan-name">베이직 · 매월</);
 });

@@ -23,6 +23,7 @@ test('GET /v1/subscriptions/{id} answers the documented record, every field pres
   assert.deepEqual(Object.keys(sub).sort(), [
     'amount', 'billingInterval', 'buyerEmail', 'buyerName', 'buyerPhone', 'cancelAtPeriodEnd', 'canceledAt', 'card', 'createdAt', 'currency',
     'currentPeriodEnd', 'currentPeriodStart', 'endReason', 'endedAt', 'id', 'latestOrderId', 'metadata', 'mode', 'nextRetryAt', 'pendingPlanChange',
+    'pendingPriceChange',
     'planId', 'productId', 'productName', 'recurringConsent', 'startedAt', 'status', 'trialEndsAt', 'trialing',
   ]);
   assert.equal(sub.id, subscriptionId);

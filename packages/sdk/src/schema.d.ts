@@ -183,7 +183,7 @@ export interface paths {
          *
          *     On success the order's `refundedAmount`, `refundedAt` and `refunds` grow, it stays `paid` while something is left and becomes `refunded` when nothing is; a refund that leaves nothing revokes the order's licenses unless `keepLicenses` is true; an `order.refunded` event is sent. Stock and coupon uses are not given back (see the README, "Refunds").
          *
-         *     A subscription's order paying for the current period: a refund that leaves it refunded in full ends the subscription at once (`subscription.ended`): inside the order's withdrawal window it is a withdrawal (청약철회, `endReason: withdrawn`), after it `endReason: refunded`; nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running.
+         *     A subscription's order paying for the current period: a refund that leaves it refunded in full ends the subscription at once (`subscription.ended`): inside the order's withdrawal window it is a withdrawal (청약철회, `endReason: withdrawn`), after it `endReason: refunded`; nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running. An upgrade's difference order (`subscriptionEvent: difference`) of the current period refunded in full (inside its window a withdrawal of the upgrade, after it the seller's choice) voids that upgrade only: the subscription returns to the plan, interval, renewal price and terms it had just before it (`subscription.updated`, `change.kind: plan_change_withdrawn`) and keeps running on the base order; the next renewal charges the earlier price.
          *
          *     Required scope: `refunds:write`.
          *
@@ -878,7 +878,7 @@ export interface webhooks {
         put?: never;
         /**
          * A subscription changed
-         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `cancel_refund_pending` (a buyer's immediate cancel in the portal whose refund awaits the seller: the service runs until the decision and `cancelAtPeriodEnd` is set so nothing renews; with `refundRequestIds`, `effectiveAt`, `preview`; an approval ends it, `subscription.ended` with `refund.kind: cancel_approved`), `cancel_refund_rejected` (the seller rejected such a request: it runs to its period end; with `refundRequestId`, `effectiveAt`), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway no longer holds the card's billing key: a charge was refused with Toss's `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `plan_change_offered` (the seller changed the plan in a way that would make the buyer pay more, now or at renewal: nothing changed or charged until the buyer accepts in the portal; with `offerId`, `from`, `to`, `timing` (`now`: accepting charges the prorated difference then; `next_renewal`) and `deadline`), `plan_change_offer_closed` (the offer closed without a change; with `offerId`, `to` and `outcome`: `declined` by the buyer, `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline; an accepted offer is the change itself, `plan_changed` or `plan_change_scheduled`), `trial_consent_given` (the buyer confirmed in the portal the first charge of a trial longer than 30 days, within the 30 days before it; with `trialEndsAt`, `amount`, `consentedAt`; without it the trial ends unpaid, `endReason: trial_not_confirmed`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`), `consentRequired` (a trial longer than 30 days: this notice asks the buyer to confirm the first charge in the portal)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
+         * @description `data` is the Subscription record after the change plus `change`, whose `kind` tells what changed: `period_renewed` (a renewal was paid; with `orderId`, `periodStart`, `periodEnd`, `recovered`), `cancel_scheduled` (period-end cancellation scheduled), `cancel_unscheduled` (a scheduled cancellation undone), `cancel_refund_pending` (a buyer's immediate cancel in the portal whose refund awaits the seller: the service runs until the decision and `cancelAtPeriodEnd` is set so nothing renews; with `refundRequestIds`, `effectiveAt`, `preview`; an approval ends it, `subscription.ended` with `refund.kind: cancel_approved`), `cancel_refund_rejected` (the seller rejected such a request: it runs to its period end; with `refundRequestId`, `effectiveAt`), `payment_failed` (a renewal charge failed: `status` is `past_due`; with `attempt`, `errorCode`, `errorMessage`, `nextRetryAt`), `card_updated` (with `card`), `card_removed` (the gateway no longer holds the card's billing key: a charge was refused with Toss's `NOT_FOUND_BILLING`; a `BILLING_DELETED` webhook alone changes nothing; `card` is null and renewals go to dunning until the buyer registers a new card), `plan_changed` (an upgrade in effect now; with `orderId` of the difference payment, `from`, `to`), `plan_change_scheduled` (a downgrade or interval change for the next renewal; with `effectiveAt`, `from`, `to`, or `canceled: true` when undone), `plan_change_withdrawn` (an upgrade's difference order was withdrawn on its own — an approved statutory refund request of it (청약철회) — or refunded in full: the upgrade contract is void and the subscription is back on the plan, interval and renewal price it had just before that upgrade, with the terms, recurring consent and any scheduled change of that time; the next renewal charges that price; nothing else is charged or refunded; with `orderId` and `amount` of the difference order's refund, `refundId`, `refundRequestId`, `statutory`, `from` (the upgraded plan) and `to` (the plan returned to); a later upgrade in the same period, priced from the withdrawn one, falls with it; withdrawing the period's base order as well ends the subscription, `subscription.ended` `withdrawn`), `price_change_scheduled` (the seller scheduled a new price for the subscription's plan, at least 30 days ahead; with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: without the buyer's consent in the portal the subscription ends at that renewal, `endReason: price_change_declined`, nothing charged); or `priceChangeId`, `planId` and `canceled: true` when the seller withdrew it), `price_change_accepted` (the buyer agreed in the portal to the increase; the same fields plus `acceptedAt`). `plan_change_offered` (the seller changed the plan in a way that would make the buyer pay more, now or at renewal: nothing changed or charged until the buyer accepts in the portal; with `offerId`, `from`, `to`, `timing` (`now`: accepting charges the prorated difference then; `next_renewal`) and `deadline`), `plan_change_offer_closed` (the offer closed without a change; with `offerId`, `to` and `outcome`: `declined` by the buyer, `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline; an accepted offer is the change itself, `plan_changed` or `plan_change_scheduled`), `trial_consent_given` (the buyer confirmed in the portal the first charge of a trial longer than 30 days, within the 30 days before it; with `trialEndsAt`, `amount`, `consentedAt`; without it the trial ends unpaid, `endReason: trial_not_confirmed`). `trial_will_end` (a free trial's conversion notice ahead of its first charge, TRIAL_NOTICE_DAYS (default 30) before it, or for a shorter trial at signup and 3 days before its end; once per notice; with `trialEndsAt`, `amount`, `currency`, `interval`, `notice` (`lead`, `signup`, `final`), `consentRequired` (a trial longer than 30 days: this notice asks the buyer to confirm the first charge in the portal)); the trial's first charge itself is a `period_renewed`. `renewal_upcoming` (a yearly plan renews soon, written once per period MAIL_RENEWAL_NOTICE_DAYS ahead; with `renewsAt`, `amount`). Receivers should ignore kinds they do not know.
          *
          *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
          *
@@ -1448,8 +1448,8 @@ export interface components {
             type: "소득공제" | "지출증빙";
             /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
             status: "requested" | "issued" | "partially_canceled" | "canceled";
-            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
-            requestedBy: "buyer" | "mandatory";
+            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+            requestedBy: "buyer" | "mandatory" | "seller";
             identity: string | null;
             issueNumber: string | null;
             receiptUrl: string | null;
@@ -1549,6 +1549,32 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             effectiveAt: string;
+        };
+        /**
+         * PendingPriceChange
+         * @description A plan price change ahead of this subscription (src/subscriptions/price-change.ts). `amount` of the Subscription stays the current period's price until the renewal at `effectiveAt` charges the new one; then this is null again.
+         */
+        PendingPriceChange: {
+            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+            priceChangeId: string;
+            /** @description What the subscription paid when it was told */
+            currentAmount: number;
+            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+            amount: number;
+            /**
+             * @description Always `KRW`
+             * @enum {string}
+             */
+            currency: "KRW";
+            /**
+             * Format: date-time
+             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            effectiveAt: string;
+            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+            consentRequired: boolean;
+            acceptedAt: string | null;
         };
         /** PortalSession */
         PortalSession: {
@@ -1815,7 +1841,7 @@ export interface components {
             /** @description An id of the product's `pricing.plans[]` */
             planId: string;
             billingInterval: "monthly" | "yearly";
-            /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+            /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
             amount: number;
             /**
              * @description Always `KRW`
@@ -1855,6 +1881,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             pendingPlanChange: components["schemas"]["PendingPlanChange"] | null;
+            pendingPriceChange: components["schemas"]["PendingPriceChange"] | null;
             nextRetryAt: string | null;
             trialEndsAt: string | null;
             /** @description In its free trial: `status` stays `active` (licences valid, cancel and the portal work as for any active subscription) and nothing has been charged yet. False once the first charge was made or tried (a failed one makes it `past_due`) and after it ended. */
@@ -5450,8 +5477,8 @@ export interface operations {
                             type: "소득공제" | "지출증빙";
                             /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
                             status: "requested" | "issued" | "partially_canceled" | "canceled";
-                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
-                            requestedBy: "buyer" | "mandatory";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                            requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
@@ -5617,8 +5644,8 @@ export interface operations {
                             type: "소득공제" | "지출증빙";
                             /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
                             status: "requested" | "issued" | "partially_canceled" | "canceled";
-                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
-                            requestedBy: "buyer" | "mandatory";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                            requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
@@ -5781,8 +5808,8 @@ export interface operations {
                             type: "소득공제" | "지출증빙";
                             /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
                             status: "requested" | "issued" | "partially_canceled" | "canceled";
-                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
-                            requestedBy: "buyer" | "mandatory";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                            requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
@@ -5982,8 +6009,8 @@ export interface operations {
                                 type: "소득공제" | "지출증빙";
                                 /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
                                 status: "requested" | "issued" | "partially_canceled" | "canceled";
-                                /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234 */
-                                requestedBy: "buyer" | "mandatory";
+                                /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                                requestedBy: "buyer" | "mandatory" | "seller";
                                 identity: string | null;
                                 issueNumber: string | null;
                                 receiptUrl: string | null;
@@ -6265,7 +6292,7 @@ export interface operations {
                         /** @description An id of the product's `pricing.plans[]` */
                         planId: string;
                         billingInterval: "monthly" | "yearly";
-                        /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+                        /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
                         amount: number;
                         /**
                          * @description Always `KRW`
@@ -6325,6 +6352,28 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             effectiveAt: string;
+                        } | null;
+                        pendingPriceChange: {
+                            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+                            priceChangeId: string;
+                            /** @description What the subscription paid when it was told */
+                            currentAmount: number;
+                            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            effectiveAt: string;
+                            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+                            consentRequired: boolean;
+                            acceptedAt: string | null;
                         } | null;
                         nextRetryAt: string | null;
                         trialEndsAt: string | null;
@@ -6420,7 +6469,7 @@ export interface operations {
                         /** @description An id of the product's `pricing.plans[]` */
                         planId: string;
                         billingInterval: "monthly" | "yearly";
-                        /** @description What each renewal charges (the plan's list price; a checkout coupon applies to the first order only) */
+                        /** @description What the current period was sold at and each renewal charges (the plan's list price; a checkout coupon applies to the first order only). A renewal that buys something else says so: `pendingPlanChange`, or `pendingPriceChange` (a price change, from its `effectiveAt`; an increase only once the buyer agreed) */
                         amount: number;
                         /**
                          * @description Always `KRW`
@@ -6480,6 +6529,28 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             effectiveAt: string;
+                        } | null;
+                        pendingPriceChange: {
+                            /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
+                            priceChangeId: string;
+                            /** @description What the subscription paid when it was told */
+                            currentAmount: number;
+                            /** @description What renewals charge from `effectiveAt`: for an increase only once `acceptedAt` is set */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /**
+                             * Format: date-time
+                             * @description The renewal that first charges the new price (this subscription's own date, at least 30 days after it was told)
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            effectiveAt: string;
+                            /** @description An increase: without the buyer's consent in the portal by `effectiveAt`, the subscription ends then without a charge (`endReason: price_change_declined`) */
+                            consentRequired: boolean;
+                            acceptedAt: string | null;
                         } | null;
                         nextRetryAt: string | null;
                         trialEndsAt: string | null;

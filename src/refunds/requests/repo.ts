@@ -124,7 +124,7 @@ export async function orderUsed(db: Db, orderId: string): Promise<boolean> {
 export function subscriptionForReceipt(db: Db, subscriptionId: string) {
   return db
     .selectFrom('subscriptions')
-    .select(['id', 'status', 'billing_interval', 'amount', 'current_period_end', 'cancel_at_period_end', 'ended_at', 'next_retry_at', 'pending_plan'])
+    .select(['id', 'status', 'billing_interval', 'amount', 'current_period_end', 'cancel_at_period_end', 'ended_at', 'next_retry_at', 'pending_plan', 'price_change'])
     .where('id', '=', subscriptionId)
     .executeTakeFirst();
 }

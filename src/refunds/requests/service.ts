@@ -1,4 +1,5 @@
 import type { SaleTerms } from '../../orders/terms';
+import { upcomingPrice } from '../../subscriptions/model';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { ApiError } from '../../platform/errors';
@@ -266,6 +267,8 @@ export interface ReceiptSubscription {
   nextAmount: number;
   /** A plan change takes effect at the next renewal. */
   planChangeScheduled: boolean;
+  /** A plan price change is due at the next renewal: agreed by the buyer, a decrease, or an increase not agreed (it ends then). */
+  priceChange: 'agreed' | 'decrease' | 'ends' | null;
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
@@ -309,12 +312,15 @@ async function receiptSubscription(db: Db, subscriptionId: string | null): Promi
   const s = subscriptionId ? await repo.subscriptionForReceipt(db, subscriptionId) : undefined;
   if (!s) return null;
   const pending = s.pending_plan;
+  // What the next renewal charges under the terms the buyer agreed to (an accepted price increase included).
+  const next = upcomingPrice(s);
   return {
     id: s.id,
     status: s.status,
     interval: pending?.interval ?? s.billing_interval,
-    nextAmount: Number(pending?.amount ?? s.amount),
+    nextAmount: next.amount,
     planChangeScheduled: pending !== null && pending !== undefined,
+    priceChange: next.priceChange,
     currentPeriodEnd: s.current_period_end,
     cancelAtPeriodEnd: s.cancel_at_period_end,
     endedAt: s.ended_at,
