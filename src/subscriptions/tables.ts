@@ -94,7 +94,7 @@ export interface SubscriptionsTable {
   /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
   trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   /**
-   * The plan price change this subscription was told about and not yet charged (migration 073): what the renewal at
+   * The plan price change this subscription was told about and not yet charged (migration 076): what the renewal at
    * its `effectiveAt` charges and whether the buyer agreed. Written when the buyer is told and when the buyer agrees;
    * the API shows it as `pendingPriceChange` and the receipt as the next charge (see `upcomingPrice`).
    */

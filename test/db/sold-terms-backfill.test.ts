@@ -57,7 +57,7 @@ test('073: a subscription told about a price change and agreeing before it gets 
   // As the older code left it: the decision accepted in its table, nothing on the subscription.
   await t.db.updateTable('subscription_price_changes').set({ accepted_at: t.clock.now() }).where('subscription_id', '=', a.subscriptionId).execute();
   await sql`update subscriptions set price_change = null where id = ${a.subscriptionId}`.execute(t.db);
-  await run('073_subscription_price_change.sql');
+  await run('076_subscription_price_change.sql');
   const got = (await t.app.inject({ url: `/v1/subscriptions/${a.subscriptionId}`, headers: post(s.key) })).json().pendingPriceChange;
   assert.deepEqual(got, { ...expected, acceptedAt: t.clock.now().toISOString() });
 });
