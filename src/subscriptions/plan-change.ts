@@ -63,7 +63,8 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const current = { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     // The new plan's list prices as the buyer sees them now travel with the change: its orders are sold under them.
     const listPrices = { monthlyPrice: plan.monthlyPrice ?? null, yearlyPrice: plan.yearlyPrice ?? null };
-    const target = { planId: plan.id, interval: input.interval, amount: price, listPrices };
+    // So does its display name: the orders it pays for name the plan as the buyer chose it, not as it is renamed later.
+    const target = { planId: plan.id, planName: plan.name, interval: input.interval, amount: price, listPrices };
     const same = target.planId === current.planId && target.interval === current.interval;
     if (same && !sub.pending_plan) throw new ApiError('PLAN_CHANGE_INVALID', { message: MESSAGES.subscriptions.alreadyOnPlan });
     const own = subscriptionNow(sub, now);
@@ -109,7 +110,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     if (!upgrade) {
       await consentTo('next_renewal', 0);
       const updated = await repo.updateSubscription(trx, sub.id, {
-        pending_plan: jsonb({ planId: target.planId, interval: target.interval, amount: target.amount, requestedAt: own.toISOString(), listPrices }),
+        pending_plan: jsonb({ planId: target.planId, interval: target.interval, amount: target.amount, requestedAt: own.toISOString(), listPrices, planName: target.planName }),
         updated_at: now,
         ...(consent ? { recurring_consent: jsonb(consent) } : {}),
       });

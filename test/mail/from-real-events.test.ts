@@ -96,3 +96,30 @@ test('a plan renamed after payment: the subscription-started mail and both recei
   assert.equal((renewal.terms as any).plan.name, '베이직');
   assert.match(await receipt(renewal.id), /id="plan-name">베이직 · 매월</);
 });
+
+test('a plan chosen in a plan change and renamed before the renewal: the renewal order names it as it was chosen', async () => {
+  const p = await createSubscriptionProduct(t, s, {
+    plans: [
+      { id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 },
+      { id: 'lite', name: '라이트', monthlyPrice: 4_900, yearlyPrice: 49_000 },
+    ],
+  });
+  const { subscriptionId } = await subscribe(t, s, { productId: p.id, buyerEmail: 'renamed-change@example.com' });
+  // A cheaper plan needs no consent: scheduled for the next renewal.
+  const change = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'lite', interval: 'monthly' } });
+  assert.equal(change.statusCode, 200, change.body);
+  assert.equal(change.json().timing, 'next_renewal');
+  const patched = await t.app.inject({
+    method: 'PATCH',
+    url: `/admin/v1/products/${p.id}`,
+    headers: owner(s),
+    payload: { pricing: { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }, { id: 'lite', name: '미니', monthlyPrice: 4_900, yearlyPrice: 49_000 }] } },
+  });
+  assert.equal(patched.statusCode, 200, patched.body);
+  const adv = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${subscriptionId}/test-clock/advance`, headers: owner(s), payload: { days: 31 } });
+  assert.equal(adv.statusCode, 200, adv.body);
+  const renewal = await t.db.selectFrom('orders').select(['amount', 'terms']).where('subscription_id', '=', subscriptionId).where('subscription_event', '=', 'renewal').executeTakeFirstOrThrow();
+  assert.equal(Number(renewal.amount), 4_900);
+  assert.equal((renewal.terms as any).plan.id, 'lite');
+  assert.equal((renewal.terms as any).plan.name, '라이트');
+});
