@@ -7,7 +7,7 @@ import refunds from './refunds/routes';
 import refundRequests from './refunds/requests/routes';
 import subscriptions from './subscriptions/routes';
 import subscriptionsBilling from './subscriptions/console-routes';
-import priceChanges from './subscriptions/price-change-routes';
+import priceChanges from './subscriptions/price-change/routes';
 import licenses from './licenses/routes';
 import webhooks from './webhooks/routes';
 import pages from './pages/routes';

@@ -6,7 +6,7 @@ import type { WebhooksTables } from '../webhooks/tables';
 import type { LicensesTables } from '../licenses/tables';
 import type { RefundsTables } from '../refunds/tables';
 import type { SubscriptionsTables } from '../subscriptions/tables';
-import type { CancelPortalTables } from '../subscriptions/cancel-tables';
+import type { CancelPortalTables } from '../subscriptions/cancel/tables';
 import type { DashboardTables } from '../dashboard/tables';
 import type { AuditTables } from '../audit/tables';
 import type { StoresTables } from '../stores/tables';

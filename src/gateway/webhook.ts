@@ -4,7 +4,7 @@ import type { JobHandler } from '../platform/background';
 import { decryptSecret, encryptSecret, sha256Hex } from '../platform/crypto';
 import { findStoreId } from '../stores/repo';
 import { markTossWebhookSeen, spendTossLookup } from '../stores/toss-state-repo';
-import { markBillingKeyReportedDeleted } from '../subscriptions/card-gone';
+import { markBillingKeyReportedDeleted } from '../subscriptions/renewal/card-gone';
 import { syncTossPayment, type SyncTossResult } from './sync';
 import { receiveDepositCallback } from '../checkout/virtual-account';
 

@@ -9,7 +9,7 @@ import { loadOrderView } from '../orders/service';
 import { getBusinessDetails } from '../stores/business-details';
 import { getSubscription, insertPortalSession } from '../subscriptions/repo';
 import { subscriptionView } from '../subscriptions/model';
-import { portalUrl } from '../subscriptions/portal';
+import { portalUrl } from '../subscriptions/portal/service';
 import type { MailKind } from './kinds';
 import { renderMail, type RenderInput, type RenderedMail } from './render';
 import { soldPlanName, type SaleTerms } from '../orders/terms';

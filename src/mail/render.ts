@@ -211,7 +211,7 @@ const decidedOk = (c: Ctx) => c.d.status === 'approved';
 /**
  * A rejected refund request that came with the buyer's cancel in the portal (`source: subscription_cancel`): the
  * subscription was not ended for it; it runs to its period end as a period-end cancellation
- * (src/subscriptions/withdrawal.ts afterCancelRequestRejected, `cancel_refund_rejected`). The date, when the
+ * (src/subscriptions/cancel/withdrawal.ts afterCancelRequestRejected, `cancel_refund_rejected`). The date, when the
  * subscription read at send time is still set to end then (or has ended then); else null (the generic rejection).
  */
 const cancelRejectedUntil = (c: Ctx): string | null => {

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { lockSubscription } from '../subscriptions/repo';
 import { writeSubscriptionUpdated } from '../subscriptions/events';
 import * as repo from './repo';
-import { openDecisions } from '../subscriptions/price-change-repo';
+import { openDecisions } from '../subscriptions/price-change/repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 

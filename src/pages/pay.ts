@@ -14,8 +14,8 @@ import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { MESSAGES } from '../platform/messages';
 import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
-import { latestChangeOfPlan } from '../subscriptions/price-change-repo';
-import { sameEmail, trialAlreadyTaken } from '../subscriptions/trial-once';
+import { latestChangeOfPlan } from '../subscriptions/price-change/repo';
+import { sameEmail, trialAlreadyTaken } from '../subscriptions/trials/once';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

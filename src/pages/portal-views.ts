@@ -1,4 +1,4 @@
-import type { CancelPreviewView } from '../subscriptions/cancel-schemas';
+import type { CancelPreviewView } from '../subscriptions/cancel/schemas';
 import type { SubscriptionView } from '../subscriptions/schemas';
 import type { OrderView } from '../orders/schemas';
 import { html, kst, raw, won, type SafeHtml } from './html';
@@ -6,9 +6,9 @@ import { layout } from './layout';
 import { methodLabel } from './form';
 import { storeFooter } from './footer';
 import type { BusinessDetailsView } from '../stores/schemas';
-import type { PortalPriceChange } from '../subscriptions/price-change';
-import type { PortalPlanOffer } from '../subscriptions/plan-offers';
-import type { TrialConsentState } from '../subscriptions/trial-consent';
+import type { PortalPriceChange } from '../subscriptions/price-change/service';
+import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
+import type { TrialConsentState } from '../subscriptions/trials/consent';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
 const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
@@ -23,9 +23,9 @@ export interface PortalSubscription {
   plans: Array<{ id: string; name: string; monthlyPrice: number | null; yearlyPrice: number | null }>;
   /** Plan price changes the buyer was told about and that have not taken effect yet. */
   priceChanges?: PortalPriceChange[];
-  /** A seller's plan change awaiting this buyer's consent (src/subscriptions/plan-consent.ts). */
+  /** A seller's plan change awaiting this buyer's consent (src/subscriptions/plan-change/consent.ts). */
   planOffer?: PortalPlanOffer | null;
-  /** A trial longer than 30 days: the fresh consent to its first charge (src/subscriptions/trial-consent.ts). */
+  /** A trial longer than 30 days: the fresh consent to its first charge (src/subscriptions/trials/consent.ts). */
   trialConsent?: TrialConsentState | null;
 }
 

@@ -6,15 +6,15 @@ import { ApiError } from '../platform/errors';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 import { orderView } from '../orders/model';
 import { refundsOf } from '../orders/repo';
-import { cancelSubscription, pendingCancelParts, previewOf, undoScheduledCancel, type PendingCancelPart } from '../subscriptions/cancel';
+import { cancelSubscription, pendingCancelParts, previewOf, undoScheduledCancel, type PendingCancelPart } from '../subscriptions/cancel/service';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
 import { updateCard } from '../subscriptions/service';
-import { changePlan } from '../subscriptions/plan-change';
-import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change';
-import { acceptOffer, declineOffer, portalPlanOffers } from '../subscriptions/plan-offers';
-import { acceptTrialConversion, trialConsentState } from '../subscriptions/trial-consent';
-import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal';
-import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal-card';
+import { changePlan } from '../subscriptions/plan-change/service';
+import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change/service';
+import { acceptOffer, declineOffer, portalPlanOffers } from '../subscriptions/plan-change/offers';
+import { acceptTrialConversion, trialConsentState } from '../subscriptions/trials/consent';
+import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal/service';
+import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal/card';
 import { portalCardLaunchPage } from './toss-billing-view';
 import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
@@ -142,7 +142,7 @@ const portalModule: Module = async (app, deps) => {
   });
 
   type OfferParams = { Params: { token: string; subscriptionId: string; offerId: string } };
-  /** The buyer accepts a seller's plan-change offer (src/subscriptions/plan-consent.ts): the change runs now as theirs. */
+  /** The buyer accepts a seller's plan-change offer (src/subscriptions/plan-change/consent.ts): the change runs now as theirs. */
   app.post<OfferParams>('/portal/:token/subscriptions/:subscriptionId/plan-offers/:offerId/accept', opts, async (req, reply) => {
     const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
     if ('error' in g) return refuse(reply, g.error!);
@@ -168,7 +168,7 @@ const portalModule: Module = async (app, deps) => {
     }
   });
 
-  /** The buyer confirms the first charge of a trial longer than 30 days (src/subscriptions/trial-consent.ts). */
+  /** The buyer confirms the first charge of a trial longer than 30 days (src/subscriptions/trials/consent.ts). */
   app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/trial-consent', opts, async (req, reply) => {
     const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
     if ('error' in g) return refuse(reply, g.error!);
@@ -180,7 +180,7 @@ const portalModule: Module = async (app, deps) => {
     }
   });
 
-  /** The buyer agrees to a plan price increase they were told about (src/subscriptions/price-change.ts). */
+  /** The buyer agrees to a plan price increase they were told about (src/subscriptions/price-change/service.ts). */
   app.post<{ Params: { token: string; subscriptionId: string; priceChangeId: string } }>('/portal/:token/subscriptions/:subscriptionId/price-changes/:priceChangeId/accept', opts, async (req, reply) => {
     const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
     if ('error' in g) return refuse(reply, g.error!);

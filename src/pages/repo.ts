@@ -5,7 +5,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import type { SessionRow } from '../checkout/model';
 import type { OrderRow } from '../orders/model';
 import type { SubscriptionRow } from '../subscriptions/model';
-import type { PortalSessionRow } from '../subscriptions/portal';
+import type { PortalSessionRow } from '../subscriptions/portal/service';
 
 // The payment page's and the buyer portal's reads and writes (on the checkout, catalog, store and subscription tables).
 

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html';
 /**
  * What the payment page tells the buyer about refunds and withdrawal (and the receipt repeats from the order's terms as
  * sold, src/orders/terms.ts; change TERMS_VERSION there with this wording), from the product's `refundPolicy` and
- * the rules the service applies (src/refunds/requests/model.ts statutoryAt, src/subscriptions/cancel-model.ts):
+ * the rules the service applies (src/refunds/requests/model.ts statutoryAt, src/subscriptions/cancel/model.ts):
  * - window W = max(7, refundDays) days after payment (전자상거래법 제17조; a longer period offered replaces the 7 days);
  * - "used" means a license key of the order was activated on a device (the only use the service records); use bars
  *   withdrawal only when the seller both offered a trial and marked the restriction (제17조⑥);

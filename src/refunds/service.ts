@@ -18,7 +18,7 @@ import { enqueueCashReceiptSync, syncSellerCashReceipt } from '../checkout/selle
 import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
-import { afterOrderRefunded } from '../subscriptions/withdrawal';
+import { afterOrderRefunded } from '../subscriptions/cancel/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
 

@@ -11,7 +11,7 @@ export const CONSENT_VERSION = '2026-11-28';
 
 /**
  * A trial longer than this many days asks the buyer again within the 30 days before its first charge (시행령
- * 제20조의2: the consent to a free-to-paid conversion is taken within 30 days of it); src/subscriptions/trial-consent.ts.
+ * 제20조의2: the consent to a free-to-paid conversion is taken within 30 days of it); src/subscriptions/trials/consent.ts.
  */
 export const TRIAL_CONSENT_WINDOW_DAYS = 30;
 
@@ -45,7 +45,7 @@ export interface RecurringTerms {
   /** The trial's length in days (absent without a trial). */
   trialDays?: number;
   /**
-   * A plan price change already scheduled when the buyer pays (src/subscriptions/price-change.ts): the new amount and
+   * A plan price change already scheduled when the buyer pays (src/subscriptions/price-change/service.ts): the new amount and
    * the first of this buyer's charges it applies to (max(its date, now + 30 days), on their renewal dates). The
    * payment page states it and the buyer consents to it too (issue 29 item 5).
    */

@@ -4,20 +4,20 @@ import { ApiError } from '../platform/errors';
 import { op } from '../platform/http/route';
 import { CurrencySchema, DateTime, IdParams, Nullable, Obj, Won } from '../platform/http/schemas';
 import { IntervalSchema } from '../orders/schemas';
-import { billingTask } from './renewal';
-import { trialNoticeTask } from './trial-notices';
-import { registerBillingKeyDeletion } from './billing-key-delete';
+import { billingTask } from './renewal/service';
+import { trialNoticeTask } from './trials/notices';
+import { registerBillingKeyDeletion } from './renewal/billing-key-delete';
 import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
 import { subscriptionView } from './model';
 import * as subs from './service';
 import { pageParams } from '../platform/http/pagination';
 import { ModeSchema } from '../platform/http/schemas';
 import { advanceTestClockBy } from './test-clock';
-import { changePlan } from './plan-change';
-import { openOfferOf, planOfferTask, withdrawOffer } from './plan-offers';
+import { changePlan } from './plan-change/service';
+import { openOfferOf, planOfferTask, withdrawOffer } from './plan-change/offers';
 import * as repo from './repo';
-import { listCharges, resolveCharge, retryCharge } from './charges-console';
-import { ChargeListQuery, ResolveChargeBody, SubscriptionChargePage, SubscriptionChargeSchema } from './charges-schemas';
+import { listCharges, resolveCharge, retryCharge } from './renewal/console';
+import { ChargeListQuery, ResolveChargeBody, SubscriptionChargePage, SubscriptionChargeSchema } from './renewal/schemas';
 
 const tags = ['Subscriptions (console)'];
 

@@ -15,17 +15,17 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
  * - `plan_change_withdrawn`: an upgrade's difference order was withdrawn alone (청약철회) or refunded in full: the
- *   subscription is back on the plan, interval and renewal price it had before that upgrade (src/subscriptions/withdrawal.ts);
+ *   subscription is back on the plan, interval and renewal price it had before that upgrade (src/subscriptions/cancel/withdrawal.ts);
  *   with `orderId`, `refundId`, `refundRequestId`, `amount`, `statutory`, `from` (the upgraded plan) and `to` (the earlier one)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
- * - `plan_change_offered`: the seller changed the plan in a way that would make the buyer pay more (src/subscriptions/plan-consent.ts):
+ * - `plan_change_offered`: the seller changed the plan in a way that would make the buyer pay more (src/subscriptions/plan-change/consent.ts):
  *   nothing changed; `offerId`, `from`, `to` ({ planId, billingInterval, amount }), `timing` (`now`: accepting charges the
  *   prorated difference then; `next_renewal`), `deadline` (accept by then, the subscription's clock)
  * - `plan_change_offer_closed`: the offer closed without a change: `offerId`, `outcome` (`declined` by the buyer,
  *   `withdrawn` by the seller or replaced by a newer offer, `lapsed` at its deadline), `to`. An accepted offer is the
  *   change itself (`plan_changed` / `plan_change_scheduled`)
  * - `trial_consent_given`: the buyer confirmed the first charge of a trial longer than 30 days, within the 30 days before it
- * - `price_change_scheduled`: the seller scheduled a new price for the subscription's plan (src/subscriptions/price-change.ts);
+ * - `price_change_scheduled`: the seller scheduled a new price for the subscription's plan (src/subscriptions/price-change/service.ts);
  *   with `priceChangeId`, `planId`, `billingInterval`, `currentAmount`, `newAmount`, `effectiveAt` (from when it applies
  *   to this subscription), `decideBy` (the renewal that first charges it) and `consentRequired` (an increase: the
  *   buyer must agree in the portal, or the subscription ends at that renewal without a charge); or `canceled: true`

@@ -13,7 +13,7 @@ export type SubscriptionChargeRow = Selectable<SubscriptionChargesTable>;
  *   past_due  → ended      the last retry failed (`endReason: payment_failed`)
  *   active    → ended      the period ended with `cancelAtPeriodEnd` (`endReason: canceled`), or an immediate cancel
  *   active    → ended      the renewal that would charge a plan price increase the buyer did not agree to
- *                          (`endReason: price_change_declined`, nothing charged; src/subscriptions/price-change.ts)
+ *                          (`endReason: price_change_declined`, nothing charged; src/subscriptions/price-change/service.ts)
  * A free trial is `active` with `trialing` (its period is the trial, paid 0); its end is an ordinary renewal.
  * `ended` is final.
  */

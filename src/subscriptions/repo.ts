@@ -6,7 +6,7 @@ import type { OrderRow } from '../orders/model';
 import type { OrdersTable } from '../orders/tables';
 import type { SubscriptionChargeRow, SubscriptionRow } from './model';
 import type { SubscriptionChargesTable, SubscriptionsTable, SubscriptionStatus } from './tables';
-import type { PortalCardUpdatesTable, PortalSessionsTable } from './cancel-tables';
+import type { PortalCardUpdatesTable, PortalSessionsTable } from './cancel/tables';
 
 /** The API key's range: store, mode and (when the key is limited) products. */
 export interface SubscriptionFilter {

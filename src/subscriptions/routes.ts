@@ -4,7 +4,7 @@ import { IdParams } from '../platform/http/schemas';
 import { pageParams } from '../platform/http/pagination';
 import { SubscriptionListQuery, SubscriptionPage, SubscriptionSchema } from './schemas';
 import * as subs from './service';
-import { registerCancelRoutes } from './cancel-routes';
+import { registerCancelRoutes } from './cancel/routes';
 
 // Placeholder routes: documented now, implemented by the subscriptions module's issue.
 const subscriptionsModule: Module = async (app, deps) => {

@@ -6,7 +6,7 @@ import { parseCardSummary, subscriptionView } from './model';
 import { encryptSecret } from '../platform/crypto';
 import { providerFor, tossKeyPairFor, type BillingKeyResult, type Outcome } from '../payments';
 import { getModeSettings } from '../stores/service';
-import { claimRetry, executeCharge, type ChargeResult } from './renewal';
+import { claimRetry, executeCharge, type ChargeResult } from './renewal/service';
 import { writeSubscriptionUpdated } from './events';
 import * as repo from './repo';
 import type { SubscriptionView } from './schemas';

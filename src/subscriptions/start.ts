@@ -5,9 +5,9 @@ import type { SessionRow } from '../checkout/model';
 import { jsonb } from '../db';
 import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from './model';
 import { insertSubscription } from './repo';
-import { noticeIfMissed } from './price-change';
+import { noticeIfMissed } from './price-change/service';
 import type { TossKeyPair } from '../platform/tables';
-import { cardFingerprint } from './trial-once';
+import { cardFingerprint } from './trials/once';
 
 /**
  * Creates the subscription of a paid subscription checkout, inside the transaction that records its first order

@@ -31,7 +31,7 @@ export interface ChargeTarget {
 
 /**
  * What a subscription was just before an upgrade took effect (migration 075), kept on the upgrade's difference charge:
- * if the buyer withdraws that difference order alone, the subscription returns to exactly this (src/subscriptions/withdrawal.ts).
+ * if the buyer withdraws that difference order alone, the subscription returns to exactly this (src/subscriptions/cancel/withdrawal.ts).
  * `terms`, `recurringConsent` and `pendingPlan` are absent on upgrades recorded before migration 075.
  */
 export interface PreviousTerms {
@@ -117,7 +117,7 @@ export interface RecurringConsent {
   priceChangeId?: string;
 }
 
-/** A plan price change as it stands for one subscription (src/subscriptions/price-change.ts). */
+/** A plan price change as it stands for one subscription (src/subscriptions/price-change/service.ts). */
 export interface ScheduledPrice {
   priceChangeId: string;
   planId: string;

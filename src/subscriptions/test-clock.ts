@@ -1,10 +1,10 @@
-import { lapseDueOffers } from './plan-offers';
+import { lapseDueOffers } from './plan-change/offers';
 import { ApiError, validationError } from '../platform/errors';
 import { subscriptionNow, subscriptionView } from './model';
 import * as repo from './repo';
 import { runAutoApprovals } from '../refunds/requests/service';
-import { processSubscription, type Deps } from './renewal';
-import { runTrialNotices } from './trial-notices';
+import { processSubscription, type Deps } from './renewal/service';
+import { runTrialNotices } from './trials/notices';
 import type { SubscriptionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
 

@@ -3,7 +3,7 @@ import { OrderSchema } from '../orders/schemas';
 import { RefundSchema } from '../refunds/schemas';
 import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
 import { SubscriptionSchema } from '../subscriptions/schemas';
-import { CancellationInfoSchema, EndingRefundSchema } from '../subscriptions/cancel-schemas';
+import { CancellationInfoSchema, EndingRefundSchema } from '../subscriptions/cancel/schemas';
 import { ReconciliationSchema } from '../reconciliation/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';

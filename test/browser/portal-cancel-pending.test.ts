@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore, bearer, post } from '../helpers/app';
 import { createSubscriptionProduct, owner } from '../checkout/factory';
 import { subscribe } from '../subscriptions/factory';
-import { acceptOffer } from '../../src/subscriptions/plan-offers';
+import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
 // Issue 29, item 3: the portal confirmation of an immediate cancel whose refund awaits the seller names every part —

@@ -9,7 +9,7 @@ import { eventsOf, insertPaidOrder, orderRow, product, refund, refundRows } from
 import { createProduct, createSession, owner, payPath, submitPayForm } from '../checkout/factory';
 import { getSubscription } from '../subscriptions/factory';
 import { createSubscriptionProduct } from '../checkout/factory';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 
 // Toss's webhooks, end to end over HTTP: Toss (the local fake, written from Toss's documentation) changes a payment and
 // posts the documented body to the store's webhook URL; the job reads the payment back from Toss and applies it.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { createProduct, createSession, createSessionRaw, createSubscriptionProduct, submitPayForm } from '../checkout/factory';
 import { TEST_CARDS } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { MAIL_KINDS } from '../../src/mail/kinds';
 import { renderMail, type MailLang } from '../../src/mail/render';

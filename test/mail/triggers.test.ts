@@ -5,7 +5,7 @@ import { createProduct, owner } from '../checkout/factory';
 import { buy } from '../refunds/factory';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { TEST_CARDS } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { fileRequest } from '../../src/refunds/requests/service';
 import { writeEvent } from '../../src/platform/events';
 import { subscriptionView } from '../../src/subscriptions/model';

@@ -10,7 +10,7 @@ import { refund } from '../refunds/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { createEndpoint, emit, pump } from '../webhooks/setup';
 import { dispatchEventsOnce } from '../../src/webhooks/delivery';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 

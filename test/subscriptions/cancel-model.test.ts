@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeCancel, monthCycleUse, periodDays, type CancelInput, type CancelOrderInput } from '../../src/subscriptions/cancel-model';
+import { computeCancel, monthCycleUse, periodDays, type CancelInput, type CancelOrderInput } from '../../src/subscriptions/cancel/model';
 import { periodEnd } from '../../src/checkout/model';
 
 /** A KST wall-clock time as an instant. */

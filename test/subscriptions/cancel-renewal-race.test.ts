@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { createSubscriptionProduct, getSubscription, subscribe } from './factory';
 import { simulatorFor } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
-import { cancelSubscription, previewCancel } from '../../src/subscriptions/cancel';
+import { runBilling } from '../../src/subscriptions/renewal/service';
+import { cancelSubscription, previewCancel } from '../../src/subscriptions/cancel/service';
 import { ApiError } from '../../src/platform/errors';
 
 // A renewal and an immediate cancellation meeting in each other's window, in both orders. The gateway call of the

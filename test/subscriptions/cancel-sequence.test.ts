@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createTestApp, createTestStore, post, bearer, type TestApp, type TestStore } from '../helpers/app';
 import { createSubscriptionProduct, subscribe } from './factory';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { refundOrder } from '../../src/refunds/service';
 import { ApiError } from '../../src/platform/errors';
 import { runAutoApprovals } from '../../src/refunds/requests/service';
-import { cancelSubscription } from '../../src/subscriptions/cancel';
+import { cancelSubscription } from '../../src/subscriptions/cancel/service';
 import { fileRaw, getOrder, act } from '../refund-requests/helpers';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { simulatorFor } from '../../src/payments';
-import { recordCharge, runBilling } from '../../src/subscriptions/renewal';
+import { recordCharge, runBilling } from '../../src/subscriptions/renewal/service';
 import { UNKNOWN_GIVE_UP_MS, UNKNOWN_RETRY_DELAYS_MS, afterUnknownAnswer } from '../../src/subscriptions/model';
 
 // An unknown renewal answer is retried on a bounded schedule, then left to the seller, who settles it in the console.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { TEST_CARDS } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { updateCard } from '../../src/subscriptions/service';
 import { DUNNING_RETRY_DAYS } from '../../src/subscriptions/model';
 

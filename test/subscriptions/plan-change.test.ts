@@ -4,9 +4,9 @@ import { createTestApp, createTestStore, type TestApp, type TestStore } from '..
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { TEST_CARDS } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { prorateDifference } from '../../src/subscriptions/model';
-import { changePlan } from '../../src/subscriptions/plan-change';
+import { changePlan } from '../../src/subscriptions/plan-change/service';
 import { ApiError } from '../../src/platform/errors';
 
 let t: TestApp;

@@ -4,7 +4,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { createSession, createSubscriptionProduct, payPath, submitPayForm } from '../checkout/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { decryptSecret } from '../../src/platform/crypto';
 
 // The live portal's card change through Toss's card-registration (billing-auth) window, against the local Toss fake.

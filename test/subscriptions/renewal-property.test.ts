@@ -5,7 +5,7 @@ import { createTestApp, createTestStore, type TestApp, type TestStore } from '..
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from './factory';
 import { simulatorFor, TEST_CARDS } from '../../src/payments';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { encryptSecret } from '../../src/platform/crypto';
 
 let t: TestApp;

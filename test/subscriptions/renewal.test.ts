@@ -5,7 +5,7 @@ import { createTestApp, createTestStore, type TestApp, type TestStore } from '..
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { Worker } from '../../src/jobs/worker';
 import { simulatorFor } from '../../src/payments';
-import { billingTask, runBilling } from '../../src/subscriptions/renewal';
+import { billingTask, runBilling } from '../../src/subscriptions/renewal/service';
 import { CHARGE_LEASE_MS } from '../../src/subscriptions/model';
 
 let t: TestApp;

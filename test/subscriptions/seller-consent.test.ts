@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { runRenewalNoticesOnce } from '../../src/mail/renewal-notice';
 

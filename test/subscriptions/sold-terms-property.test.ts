@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from './factory';
-import { computeCancel, type CancelOrderInput, type CancelPolicy } from '../../src/subscriptions/cancel-model';
-import { acceptOffer } from '../../src/subscriptions/plan-offers';
+import { computeCancel, type CancelOrderInput, type CancelPolicy } from '../../src/subscriptions/cancel/model';
+import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 
 // Issue 19's properties: whatever the sequence of sales, product edits, upgrades, downgrades and clock moves, an
 // executed cancel refunds exactly its preview, no order is refunded more than was paid, and the annual-discount

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
-import { acceptOffer } from '../../src/subscriptions/plan-offers';
+import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 import { createSubscriptionProduct, subscribe } from './factory';
 import { licenseOf, nonce } from '../licenses/factory';
 import { buy, file, act, getRequest, product as oneTimeProduct } from '../refund-requests/helpers';

@@ -4,7 +4,7 @@ import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } 
 import { createProduct, createSession, createSubscriptionProduct, owner, payPath, submitPayForm } from '../checkout/factory';
 import { refund } from '../refunds/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 import { runReconciliation, startReconciliation } from '../../src/reconciliation/service';
 
 // Toss contracts 자동결제 under a MID of its own, with its own client and secret keys ("자동결제(빌링)로 계약된

@@ -5,7 +5,7 @@ import { createSession, createSubscriptionProduct, payPath, submitPayForm } from
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 import { reconcileSession } from '../../src/checkout/reconcile';
-import { runBilling } from '../../src/subscriptions/renewal';
+import { runBilling } from '../../src/subscriptions/renewal/service';
 
 // Live subscriptions through Toss's billing-auth flow, against the local stand-in for Toss's API.
 

@@ -4,7 +4,7 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { createSession, owner, submitPayForm } from '../checkout/factory';
 import { createSubscriptionProduct, eventsOf, getSubscription, subscribe } from './factory';
 import { simulatorFor, TEST_CARDS } from '../../src/payments';
-import { runTrialNotices } from '../../src/subscriptions/trial-notices';
+import { runTrialNotices } from '../../src/subscriptions/trials/notices';
 
 let t: TestApp;
 let s: TestStore;

@@ -4,8 +4,8 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
 import { file, act, getRequest, getOrder } from '../refund-requests/helpers';
-import { undoScheduledCancel } from '../../src/subscriptions/cancel';
-import { acceptOffer } from '../../src/subscriptions/plan-offers';
+import { undoScheduledCancel } from '../../src/subscriptions/cancel/service';
+import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 
 // Issue 29, item 1 and 3: a subscription's state follows the money. Each test first reproduced the defect the issue
 // reports (through the HTTP API and the subscription's test clock), then passes with the fix.

@@ -3,16 +3,16 @@ import type { App, AppDeps } from '../../deps';
 import { html, type SafeHtml } from '../../pages/html';
 import type { ProductView } from '../../catalog/schemas';
 import { ApiError } from '../../platform/errors';
-import { cancelPriceChange, getPriceChange, listPriceChanges, schedulePriceChange } from '../../subscriptions/price-change';
+import { cancelPriceChange, getPriceChange, listPriceChanges, schedulePriceChange } from '../../subscriptions/price-change/service';
 import { getProductForOwner } from '../../catalog/service';
-import type { PriceChangeView } from '../../subscriptions/price-change-schemas';
+import type { PriceChangeView } from '../../subscriptions/price-change/schemas';
 import { auditAction, csrfField, redirectTo, requireRole, type DashboardContext } from '../frame';
 import { act, intField, kstDay, money, problemBox, str, tag, tr, when, type Problem, type Query } from './kit';
 
 /**
  * The product page's "price change for existing subscribers" section (issue 21): the schedule form (a plan, the new
  * price per interval, an effective date at least 30 days away) and the product's changes with how many subscribers
- * were told, agreed, renewed at the new price or ended. The rules are the console's (src/subscriptions/price-change.ts).
+ * were told, agreed, renewed at the new price or ended. The rules are the console's (src/subscriptions/price-change/service.ts).
  */
 export async function priceChangeSection(deps: AppDeps, ctx: DashboardContext, p: ProductView, problem: Problem | null, typed: Query = {}): Promise<SafeHtml> {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { getSubscription, listSubscriptions } from '../../subscriptions/service';
-import { cancelSubscription, previewCancel } from '../../subscriptions/cancel';
+import { cancelSubscription, previewCancel } from '../../subscriptions/cancel/service';
 import { advanceTestClockBy, readTestClock } from '../../subscriptions/test-clock';
 import type { SubscriptionStatus } from '../../subscriptions/tables';
 import { listOrders } from '../../orders/service';

@@ -28,7 +28,7 @@ import {
 } from './model';
 import * as repo from './repo';
 import { clockOfSubscription } from '../../subscriptions/clock';
-import { afterCancelRequestRejected } from '../../subscriptions/withdrawal';
+import { afterCancelRequestRejected } from '../../subscriptions/cancel/withdrawal';
 import { MESSAGES } from '../../platform/messages';
 import { hasBidiControl } from '../../platform/text';
 
@@ -96,7 +96,7 @@ async function decide(deps: Deps, f: repo.RequestScope, id: string, reason: stri
       updated_at: now,
     });
     await emitUpdated(trx, deps, r, after);
-    // A portal cancel's request rejected: the subscription runs to its period end (src/subscriptions/withdrawal.ts).
+    // A portal cancel's request rejected: the subscription runs to its period end (src/subscriptions/cancel/withdrawal.ts).
     if (to === 'rejected') await afterCancelRequestRejected(trx, deps, r);
     return requestView(after);
   });

@@ -1,11 +1,11 @@
-import type { AppDeps } from '../deps';
-import { ApiError } from '../platform/errors';
-import { listPage, type PageParams } from '../platform/http/pagination';
-import type { Page } from '../platform/http/schemas';
-import { getModeSettings } from '../stores/service';
-import { executeCharge, recordCharge } from './renewal';
-import * as repo from './repo';
-import type { SubscriptionChargeView } from './charges-schemas';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../platform/errors';
+import { listPage, type PageParams } from '../../platform/http/pagination';
+import type { Page } from '../../platform/http/schemas';
+import { getModeSettings } from '../../stores/service';
+import { executeCharge, recordCharge } from './service';
+import * as repo from '../repo';
+import type { SubscriptionChargeView } from './schemas';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

@@ -1,16 +1,16 @@
-import type { AppDeps } from '../deps';
-import { ApiError } from '../platform/errors';
-import { MESSAGES } from '../platform/messages';
-import type { BackgroundTask } from '../platform/background';
-import { prorateDifference, subscriptionNow } from './model';
-import { changePlan, type PlanChangeResult } from './plan-change';
-import { closeOffer, planOfferView, type PlanOfferView } from './plan-consent';
-import * as repo from './plan-consent-repo';
-import * as subsRepo from './repo';
-import type { Deps } from './renewal';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../platform/errors';
+import { MESSAGES } from '../../platform/messages';
+import type { BackgroundTask } from '../../platform/background';
+import { prorateDifference, subscriptionNow } from '../model';
+import { changePlan, type PlanChangeResult } from './service';
+import { closeOffer, planOfferView, type PlanOfferView } from './consent';
+import * as repo from './repo';
+import * as subsRepo from '../repo';
+import type { Deps } from '../renewal/service';
 
 /**
- * The buyer's and the seller's answers to a plan-change offer (rules: src/subscriptions/plan-consent.ts), and the
+ * The buyer's and the seller's answers to a plan-change offer (rules: src/subscriptions/plan-change/consent.ts), and the
  * run that lapses offers not accepted by their deadline.
  */
 

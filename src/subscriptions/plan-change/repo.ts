@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { Db } from '../db';
-import type { PlanConsentStatus, SubscriptionPlanConsentsTable } from './tables';
+import type { Db } from '../../db';
+import type { PlanConsentStatus, SubscriptionPlanConsentsTable } from '../tables';
 
 export type PlanConsentRow = Selectable<SubscriptionPlanConsentsTable>;
 

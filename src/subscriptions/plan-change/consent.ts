@@ -1,12 +1,12 @@
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import type { Clock } from '../platform/clock';
-import { newId } from '../platform/ids';
-import { CONSENT_VERSION, kstDate } from './consent';
-import { writeSubscriptionUpdated } from './events';
-import type { SubscriptionRow } from './model';
-import * as repo from './plan-consent-repo';
-import type { BillingInterval, RecurringConsent } from './tables';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import type { Clock } from '../../platform/clock';
+import { newId } from '../../platform/ids';
+import { CONSENT_VERSION, kstDate } from '../consent';
+import { writeSubscriptionUpdated } from '../events';
+import type { SubscriptionRow } from '../model';
+import * as repo from './repo';
+import type { BillingInterval, RecurringConsent } from '../tables';
 
 /**
  * Consent for every dearer charge (전자상거래법 제13조⑥ with 시행령 제20조의2: a higher recurring charge needs the buyer's

@@ -1,22 +1,22 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import { writeEvent } from '../platform/events';
-import { enqueueBillingKeyDeletion } from './billing-key-delete';
-import * as cancelRepo from './cancel-repo';
-import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import type { EndReason } from './tables';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { writeEvent } from '../../platform/events';
+import { enqueueBillingKeyDeletion } from '../renewal/billing-key-delete';
+import * as cancelRepo from './repo';
+import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import type { EndReason } from '../tables';
 
 /*
- * Ending a subscription now, shared by the cancellation (src/subscriptions/cancel.ts) and by what a refund does to
- * the subscription (src/subscriptions/withdrawal.ts). It lives apart from cancel.ts because the cancellation calls the
+ * Ending a subscription now, shared by the cancellation (src/subscriptions/cancel/service.ts) and by what a refund does to
+ * the subscription (src/subscriptions/cancel/withdrawal.ts). It lives apart from cancel.ts because the cancellation calls the
  * refunds engine while the refunds engine calls withdrawal.ts: with endNow inside cancel.ts that made an import cycle
  * (refunds/service → subscriptions/withdrawal → cancel → cancel-refunds → refunds/service).
  */
 
 /**
  * Ends a subscription now (inside the caller's transaction, subscription locked): status, its licenses,
- * `subscription.ended` with `cancellation` (or `refund` for src/subscriptions/withdrawal.ts).
+ * `subscription.ended` with `cancellation` (or `refund` for src/subscriptions/cancel/withdrawal.ts).
  */
 export async function endNow(
   trx: Db,

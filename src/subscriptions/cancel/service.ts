@@ -1,20 +1,20 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import { ApiError, type ErrorCode } from '../platform/errors';
-import { writeEvent } from '../platform/events';
-import { newId } from '../platform/ids';
-import type { Mode } from '../platform/tables';
-import { computeCancel, type CancelComputation, type CancelOrderInput, type CancelPolicy } from './cancel-model';
-import type { SaleTerms } from '../orders/terms';
-import { activeRefundRequest, cancelRefundsSince, fileCancelRefundRequest, refundForCancel } from './cancel-refunds';
-import type { CancelInput, CancelPreviewView, CancelResultView } from './cancel-schemas';
-import type { PlannedRefund } from './cancel-tables';
-import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import * as cancelRepo from './cancel-repo';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import { ApiError, type ErrorCode } from '../../platform/errors';
+import { writeEvent } from '../../platform/events';
+import { newId } from '../../platform/ids';
+import type { Mode } from '../../platform/tables';
+import { computeCancel, type CancelComputation, type CancelOrderInput, type CancelPolicy } from './model';
+import type { SaleTerms } from '../../orders/terms';
+import { activeRefundRequest, cancelRefundsSince, fileCancelRefundRequest, refundForCancel } from './refunds';
+import type { CancelInput, CancelPreviewView, CancelResultView } from './schemas';
+import type { PlannedRefund } from './tables';
+import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import * as cancelRepo from './repo';
 import { endNow } from './end';
-import { MESSAGES } from '../platform/messages';
+import { MESSAGES } from '../../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -243,7 +243,7 @@ async function cancelImmediately(deps: Deps, id: string, reason: string | null, 
       await insertClaim(trx, deps, sub, actor, reason, im, plan, 'completed', ids[0]);
       // The service does not end before the seller decides (design: "a cancel whose refund waits for the seller keeps
       // the service until the decision"): the end is scheduled at the period end, so no renewal charges meanwhile;
-      // an approval ends it then (src/subscriptions/withdrawal.ts), a rejection leaves it running to the period end.
+      // an approval ends it then (src/subscriptions/cancel/withdrawal.ts), a rejection leaves it running to the period end.
       const scheduled = await repo.updateSubscription(trx, sub.id, { cancel_at_period_end: true, canceled_at: sub.canceled_at ?? subscriptionNow(sub, now), cancel_reason: reason ?? sub.cancel_reason, updated_at: now });
       await event(trx, deps, scheduled, 'subscription.updated', { change: { kind: 'cancel_refund_pending', effectiveAt: scheduled.current_period_end.toISOString(), refundRequestIds: ids, preview: im } });
       return { kind: 'done', result: result(scheduled, 'immediate', []) };

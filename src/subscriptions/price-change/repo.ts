@@ -1,9 +1,9 @@
 // Queries of plan price changes (migration 021). Every function takes the executor (db or a transaction).
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { Db } from '../db';
-import type { Mode } from '../platform/tables';
-import type { SubscriptionRow } from './model';
-import type { BillingInterval, PlanPriceChangesTable, PriceChangeOutcome, SubscriptionPriceChangesTable } from './tables';
+import type { Db } from '../../db';
+import type { Mode } from '../../platform/tables';
+import type { SubscriptionRow } from '../model';
+import type { BillingInterval, PlanPriceChangesTable, PriceChangeOutcome, SubscriptionPriceChangesTable } from '../tables';
 
 export type PriceChangeRow = Selectable<PlanPriceChangesTable>;
 export type PriceDecisionRow = Selectable<SubscriptionPriceChangesTable>;

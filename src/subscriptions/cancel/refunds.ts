@@ -1,11 +1,11 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import { newId } from '../platform/ids';
-import type { Mode } from '../platform/tables';
-import { refundOrder } from '../refunds/service';
-import { autoApproveAt } from '../refunds/requests/model';
-import type { PendingRefundRequestView } from './cancel-schemas';
-import * as cancelRepo from './cancel-repo';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { newId } from '../../platform/ids';
+import type { Mode } from '../../platform/tables';
+import { refundOrder } from '../../refunds/service';
+import { autoApproveAt } from '../../refunds/requests/model';
+import type { PendingRefundRequestView } from './schemas';
+import * as cancelRepo from './repo';
 
 /**
  * The one place the cancellation talks to the refunds module: the engine's entry point, the refund-request table

@@ -1,17 +1,17 @@
-import { chargeTerms } from './terms';
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import { writeEvent } from '../platform/events';
-import { orderViewOf } from '../orders/service';
-import { issueLicensesForOrder } from '../licenses/issue-on-payment';
-import type { Outcome, ConfirmResult } from '../payments';
-import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
-import type { EndReason, PreviousTerms } from './tables';
-import type { AppDeps } from '../deps';
+import { chargeTerms } from '../terms';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import { writeEvent } from '../../platform/events';
+import { orderViewOf } from '../../orders/service';
+import { issueLicensesForOrder } from '../../licenses/issue-on-payment';
+import type { Outcome, ConfirmResult } from '../../payments';
+import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import { writeSubscriptionEnded, writeSubscriptionUpdated } from '../events';
+import type { EndReason, PreviousTerms } from '../tables';
+import type { AppDeps } from '../../deps';
 import { enqueueBillingKeyDeletion } from './billing-key-delete';
-import { counter } from '../platform/metrics-registry';
+import { counter } from '../../platform/metrics-registry';
 
 /** What charging and recording a subscription's charge needs (renewal, retries, plan changes, the test clock). */
 export type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;

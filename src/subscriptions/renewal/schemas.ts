@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery, Won } from '../platform/http/schemas';
+import { CurrencySchema, DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery, Won } from '../../platform/http/schemas';
 
 export const ChargeStatusSchema = Type.Union([Type.Literal('charging'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('needs_attention')], {
   description:

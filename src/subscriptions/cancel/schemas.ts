@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CheckedByService, CurrencySchema, DateTime, ModeSchema, Nullable, Obj, Won } from '../platform/http/schemas';
-import { SubscriptionSchema } from './schemas';
-import { PlainText } from '../platform/text';
+import { CheckedByService, CurrencySchema, DateTime, ModeSchema, Nullable, Obj, Won } from '../../platform/http/schemas';
+import { SubscriptionSchema } from '../schemas';
+import { PlainText } from '../../platform/text';
 
 const KRW = CurrencySchema;
 
@@ -160,7 +160,7 @@ export const CancellationInfoSchema = Obj(
   { title: 'SubscriptionCancellation', description: 'Present when an immediate cancellation ended the subscription: the preview it executed and what it refunded' },
 );
 
-/** `subscription.ended` caused by a refund (src/subscriptions/withdrawal.ts) carries this beside the record. */
+/** `subscription.ended` caused by a refund (src/subscriptions/cancel/withdrawal.ts) carries this beside the record. */
 export const EndingRefundSchema = Obj(
   {
     kind: Type.Union([Type.Literal('withdrawal'), Type.Literal('full_refund'), Type.Literal('cancel_approved')], {

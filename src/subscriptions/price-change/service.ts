@@ -1,20 +1,20 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import type { Clock } from '../platform/clock';
-import { ApiError, validationError, type FieldError } from '../platform/errors';
-import { newId } from '../platform/ids';
-import { listPage, type PageParams } from '../platform/http/pagination';
-import type { Page } from '../platform/http/schemas';
-import { MESSAGES } from '../platform/messages';
-import { lockProduct } from '../catalog/repo';
-import { periodEnd } from '../checkout/model';
-import { jsonb } from '../db';
-import { writeSubscriptionUpdated } from './events';
-import { subscriptionNow, type SubscriptionRow } from './model';
-import * as subsRepo from './repo';
-import * as repo from './price-change-repo';
-import type { PriceChangeView, SchedulePriceChangeInput } from './price-change-schemas';
-import type { BillingInterval, ChargeTarget, ScheduledPrice } from './tables';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import type { Clock } from '../../platform/clock';
+import { ApiError, validationError, type FieldError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { listPage, type PageParams } from '../../platform/http/pagination';
+import type { Page } from '../../platform/http/schemas';
+import { MESSAGES } from '../../platform/messages';
+import { lockProduct } from '../../catalog/repo';
+import { periodEnd } from '../../checkout/model';
+import { jsonb } from '../../db';
+import { writeSubscriptionUpdated } from '../events';
+import { subscriptionNow, type SubscriptionRow } from '../model';
+import * as subsRepo from '../repo';
+import * as repo from './repo';
+import type { PriceChangeView, SchedulePriceChangeInput } from './schemas';
+import type { BillingInterval, ChargeTarget, ScheduledPrice } from '../tables';
 
 /**
  * Plan price changes for existing subscribers (전자상거래법 시행령 as amended 2025-02-14: a recurring charge may go up

@@ -1,12 +1,12 @@
-import type { AppDeps } from '../deps';
-import { jsonb } from '../db';
-import { ApiError } from '../platform/errors';
-import { MESSAGES } from '../platform/messages';
-import { CONSENT_VERSION, TRIAL_CONSENT_WINDOW_DAYS, kstDate } from './consent';
-import { writeSubscriptionUpdated } from './events';
-import { isTrialing, subscriptionNow, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import type { BillingInterval } from './tables';
+import type { AppDeps } from '../../deps';
+import { jsonb } from '../../db';
+import { ApiError } from '../../platform/errors';
+import { MESSAGES } from '../../platform/messages';
+import { CONSENT_VERSION, TRIAL_CONSENT_WINDOW_DAYS, kstDate } from '../consent';
+import { writeSubscriptionUpdated } from '../events';
+import { isTrialing, subscriptionNow, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import type { BillingInterval } from '../tables';
 
 /**
  * Trials longer than 30 days (전자상거래법 제13조⑥, 시행령 제20조의2). We chose to ask again rather than refuse such

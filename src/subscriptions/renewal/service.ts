@@ -1,18 +1,18 @@
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import { newId } from '../platform/ids';
-import { decryptSecret } from '../platform/crypto';
-import { periodEnd } from '../checkout/model';
-import { providerFor, type Outcome, type ConfirmResult } from '../payments';
-import { getModeSettings } from '../stores/service';
-import type { BackgroundTask } from '../platform/background';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import { newId } from '../../platform/ids';
+import { decryptSecret } from '../../platform/crypto';
+import { periodEnd } from '../../checkout/model';
+import { providerFor, type Outcome, type ConfirmResult } from '../../payments';
+import { getModeSettings } from '../../stores/service';
+import type { BackgroundTask } from '../../platform/background';
 import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
-import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import type { ChargeTarget } from './tables';
-import { MESSAGES } from '../platform/messages';
-import { trialConversionBlocked } from './trial-consent';
-import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from './price-change';
+import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import type { ChargeTarget } from '../tables';
+import { MESSAGES } from '../../platform/messages';
+import { trialConversionBlocked } from '../trials/consent';
+import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from '../price-change/service';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
 export type { Deps };
@@ -80,7 +80,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
     const planned: Target = sub.pending_plan
       ? { planId: sub.pending_plan.planId, interval: sub.pending_plan.interval, amount: sub.pending_plan.amount, ...(sub.pending_plan.listPrices ? { listPrices: sub.pending_plan.listPrices } : {}), ...(sub.pending_plan.planName ? { planName: sub.pending_plan.planName } : {}) }
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
-    // A plan price change (src/subscriptions/price-change.ts): an agreed increase or a decrease sets the price; an
+    // A plan price change (src/subscriptions/price-change/service.ts): an agreed increase or a decrease sets the price; an
     // increase the buyer did not agree to ends the subscription at this period end, charging nothing.
     if (await repo.openCancellation(trx, sub.id)) {
       deps.log.info({ subscriptionId: sub.id }, 'renewal not run: an immediate cancellation is in progress');
@@ -173,7 +173,7 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   let outcome: Outcome<ConfirmResult>;
   if (sub.status === 'ended' && Number(charge.unknown_attempts) === 0) {
     // Ended after the charge was claimed and before the gateway was ever asked (a withdrawal refunded meanwhile,
-    // src/subscriptions/withdrawal.ts): the contract is void, so the gateway is never asked. A charge whose earlier
+    // src/subscriptions/cancel/withdrawal.ts): the contract is void, so the gateway is never asked. A charge whose earlier
     // call went unanswered is still asked (same key): it may have moved money, which must be recorded.
     outcome = { status: 'failed', code: 'SUBSCRIPTION_ENDED', message: MESSAGES.subscriptions.subscriptionEnded };
   } else if (Number(charge.amount) === 0) {

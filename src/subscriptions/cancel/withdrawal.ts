@@ -1,15 +1,15 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import type { OrderRow } from '../orders/model';
-import { withdrawalWindowEnd } from '../platform/calendar';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import type { OrderRow } from '../../orders/model';
+import { withdrawalWindowEnd } from '../../platform/calendar';
 import { endNow } from './end';
-import * as cancelRepo from './cancel-repo';
-import { jsonb } from '../db';
-import { writeSubscriptionUpdated } from './events';
-import { subscriptionNow, type SubscriptionRow } from './model';
-import * as repo from './repo';
-import { chargeTerms } from './terms';
-import type { PreviousTerms } from './tables';
+import * as cancelRepo from './repo';
+import { jsonb } from '../../db';
+import { writeSubscriptionUpdated } from '../events';
+import { subscriptionNow, type SubscriptionRow } from '../model';
+import * as repo from '../repo';
+import { chargeTerms } from '../terms';
+import type { PreviousTerms } from '../tables';
 
 /**
  * The subscription's state follows the money (issue 29; design "Subscriptions": a refunded withdrawal voids the
@@ -38,7 +38,7 @@ import type { PreviousTerms } from './tables';
  *     the next renewal charges the earlier price. Withdrawing the base order as well then ends it, as above;
  *   - anything else (a partial refund, a refund of a past period's order) leaves it as is.
  * An ended subscription is never charged again: renewals, retries and plan changes refuse `ended`, and a charge
- * claimed before the end is not sent to the gateway (src/subscriptions/renewal.ts executeCharge).
+ * claimed before the end is not sent to the gateway (src/subscriptions/renewal/service.ts executeCharge).
  */
 
 type Deps = Pick<AppDeps, 'clock'>;

@@ -1,13 +1,13 @@
-import type { Module } from '../deps';
-import { op } from '../platform/http/route';
-import { IdParams } from '../platform/http/schemas';
-import { pageParams } from '../platform/http/pagination';
-import { PriceChangeListQuery, PriceChangePage, PriceChangeSchema, ProductPlanParams, SchedulePriceChangeBody } from './price-change-schemas';
-import { cancelPriceChange, getPriceChange, listPriceChanges, schedulePriceChange } from './price-change';
+import type { Module } from '../../deps';
+import { op } from '../../platform/http/route';
+import { IdParams } from '../../platform/http/schemas';
+import { pageParams } from '../../platform/http/pagination';
+import { PriceChangeListQuery, PriceChangePage, PriceChangeSchema, ProductPlanParams, SchedulePriceChangeBody } from './schemas';
+import { cancelPriceChange, getPriceChange, listPriceChanges, schedulePriceChange } from './service';
 
 const tags = ['Products'];
 
-/** Seller console: plan price changes for existing subscribers (the rules: src/subscriptions/price-change.ts). */
+/** Seller console: plan price changes for existing subscribers (the rules: src/subscriptions/price-change/service.ts). */
 const priceChangesModule: Module = async (app, deps) => {
   app.post(
     '/admin/v1/products/:id/plans/:planId/price-changes',

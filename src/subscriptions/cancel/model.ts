@@ -1,5 +1,5 @@
-import { addDays, kstDate, withdrawalWindowEnd } from '../platform/calendar';
-import { MESSAGES } from '../platform/messages';
+import { addDays, kstDate, withdrawalWindowEnd } from '../../platform/calendar';
+import { MESSAGES } from '../../platform/messages';
 
 /**
  * The cancel preview (immediate cancellation) as pure math, from plain inputs. It follows the design

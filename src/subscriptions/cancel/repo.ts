@@ -1,10 +1,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import type { OrderRefundRow, OrderRow } from '../orders/model';
-import type { RefundRequestRow } from '../refunds/requests/model';
-import type { RefundRequestsTable } from '../refunds/tables';
-import type { SubscriptionCancellationsTable } from './cancel-tables';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import type { OrderRefundRow, OrderRow } from '../../orders/model';
+import type { RefundRequestRow } from '../../refunds/requests/model';
+import type { RefundRequestsTable } from '../../refunds/tables';
+import type { SubscriptionCancellationsTable } from './tables';
 
 /**
  * The immediate cancellation's queries (cancel.ts, cancel-refunds.ts): its claim rows (`subscription_cancellations`)
@@ -150,7 +150,7 @@ export async function insertCancelRefundRequest(trx: Db, row: Insertable<RefundR
   await trx.insertInto('refund_requests').values(row).execute();
 }
 
-// ---------- a portal cancel waiting for the seller (src/subscriptions/withdrawal.ts) ----------
+// ---------- a portal cancel waiting for the seller (src/subscriptions/cancel/withdrawal.ts) ----------
 
 export function findRefundRequest(db: Db, id: string): Promise<RefundRequestRow | undefined> {
   return db.selectFrom('refund_requests').selectAll().where('id', '=', id).executeTakeFirst();

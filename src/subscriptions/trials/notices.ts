@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import type { BackgroundTask } from '../platform/background';
-import type { Clock } from '../platform/clock';
-import { writeSubscriptionUpdated } from './events';
-import { isTrialing, subscriptionNow, type SubscriptionRow } from './model';
-import { lockSubscription } from './repo';
-import type { SubscriptionTrialNoticesTable } from './tables';
-import { needsFreshTrialConsent } from './trial-consent';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import type { BackgroundTask } from '../../platform/background';
+import type { Clock } from '../../platform/clock';
+import { writeSubscriptionUpdated } from '../events';
+import { isTrialing, subscriptionNow, type SubscriptionRow } from '../model';
+import { lockSubscription } from '../repo';
+import type { SubscriptionTrialNoticesTable } from '../tables';
+import { needsFreshTrialConsent } from './consent';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 type Notice = SubscriptionTrialNoticesTable['notice'];

@@ -1,24 +1,24 @@
-import { jsonb } from '../db';
-import { ApiError } from '../platform/errors';
-import { validationError } from '../platform/errors';
-import { isTrialing, prorateDifference, subscriptionNow, subscriptionView } from './model';
-import * as repo from './repo';
-import { claim, executeCharge, type Deps } from './renewal';
-import { writeSubscriptionUpdated } from './events';
-import { chargeTerms } from './terms';
-import type { BillingInterval } from './tables';
-import type { SubscriptionView } from './schemas';
-import { MESSAGES } from '../platform/messages';
-import { consentRecordOf, createOffer, isDearer, planChangeConsentText, planOfferView, recordBuyerConsent, type PlanOfferView } from './plan-consent';
-import * as consentRepo from './plan-consent-repo';
-import type { RecurringConsent } from './tables';
+import { jsonb } from '../../db';
+import { ApiError } from '../../platform/errors';
+import { validationError } from '../../platform/errors';
+import { isTrialing, prorateDifference, subscriptionNow, subscriptionView } from '../model';
+import * as repo from '../repo';
+import { claim, executeCharge, type Deps } from '../renewal/service';
+import { writeSubscriptionUpdated } from '../events';
+import { chargeTerms } from '../terms';
+import type { BillingInterval } from '../tables';
+import type { SubscriptionView } from '../schemas';
+import { MESSAGES } from '../../platform/messages';
+import { consentRecordOf, createOffer, isDearer, planChangeConsentText, planOfferView, recordBuyerConsent, type PlanOfferView } from './consent';
+import * as consentRepo from './repo';
+import type { RecurringConsent } from '../tables';
 
 export interface PlanChangeResult {
   subscription: SubscriptionView;
   /**
    * `now`: an upgrade, in effect (difference paid); `next_renewal`: scheduled (`pendingPlanChange`); `unscheduled`: a
    * scheduled change was undone; `awaiting_consent`: a seller's change that would make the buyer pay more, offered to
-   * the buyer (`offer`), nothing changed or charged (src/subscriptions/plan-consent.ts).
+   * the buyer (`offer`), nothing changed or charged (src/subscriptions/plan-change/consent.ts).
    */
   timing: 'now' | 'next_renewal' | 'unscheduled' | 'awaiting_consent';
   /** The offer awaiting the buyer's consent (`awaiting_consent` only); null otherwise. */

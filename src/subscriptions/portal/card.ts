@@ -1,10 +1,10 @@
-import type { AppDeps } from '../deps';
-import { newId } from '../platform/ids';
-import { randomBase62, sha256Hex } from '../platform/crypto';
-import { providerFor, tossClientKeyOf, tossKeyPairFor } from '../payments';
-import { getModeSettings } from '../stores/service';
-import type { PortalSessionRow } from './portal';
-import * as repo from './repo';
+import type { AppDeps } from '../../deps';
+import { newId } from '../../platform/ids';
+import { randomBase62, sha256Hex } from '../../platform/crypto';
+import { providerFor, tossClientKeyOf, tossKeyPairFor } from '../../payments';
+import { getModeSettings } from '../../stores/service';
+import type { PortalSessionRow } from './service';
+import * as repo from '../repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 

@@ -1,11 +1,11 @@
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import { enqueueJob } from '../jobs/queue';
-import { providerFor } from '../payments';
-import { decryptSecret } from '../platform/crypto';
-import { getModeSettings } from '../stores/service';
-import type { SubscriptionRow } from './model';
-import * as repo from './repo';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { enqueueJob } from '../../jobs/queue';
+import { providerFor } from '../../payments';
+import { decryptSecret } from '../../platform/crypto';
+import { getModeSettings } from '../../stores/service';
+import type { SubscriptionRow } from '../model';
+import * as repo from '../repo';
 
 /**
  * When a subscription ends, its billing key is deleted at the gateway (Toss: DELETE /v1/billing/{billingKey}), so a

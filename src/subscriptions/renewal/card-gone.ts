@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AppDeps } from '../deps';
-import { decryptSecret } from '../platform/crypto';
-import type { Mode } from '../platform/tables';
-import { writeSubscriptionUpdated } from './events';
-import * as repo from './repo';
+import type { AppDeps } from '../../deps';
+import { decryptSecret } from '../../platform/crypto';
+import type { Mode } from '../../platform/tables';
+import { writeSubscriptionUpdated } from '../events';
+import * as repo from '../repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

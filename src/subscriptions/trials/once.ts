@@ -1,8 +1,8 @@
-import type { Db } from '../db';
-import { sha256Hex } from '../platform/crypto';
-import type { Mode } from '../platform/tables';
-import { allowsRepeatTrials } from '../stores/repo';
-import * as repo from './repo';
+import type { Db } from '../../db';
+import { sha256Hex } from '../../platform/crypto';
+import type { Mode } from '../../platform/tables';
+import { allowsRepeatTrials } from '../../stores/repo';
+import * as repo from '../repo';
 
 /**
  * Free trials once per buyer and product (issue 30): a store offers a product's trial to an e-mail address once, and to

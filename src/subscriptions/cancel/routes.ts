@@ -1,9 +1,9 @@
-import type { App, AppDeps } from '../deps';
-import { op } from '../platform/http/route';
-import { IdParams } from '../platform/http/schemas';
-import { CANCEL_CHECKS, cancelSubscription, previewCancel, resumeStaleCancellations } from './cancel';
-import { CancelBody, CancelPreviewSchema, CancelResultSchema, PortalSessionBody, PortalSessionSchema } from './cancel-schemas';
-import { createPortalSession, PORTAL_CHECKS, PORTAL_TTL_MS } from './portal';
+import type { App, AppDeps } from '../../deps';
+import { op } from '../../platform/http/route';
+import { IdParams } from '../../platform/http/schemas';
+import { CANCEL_CHECKS, cancelSubscription, previewCancel, resumeStaleCancellations } from './service';
+import { CancelBody, CancelPreviewSchema, CancelResultSchema, PortalSessionBody, PortalSessionSchema } from './schemas';
+import { createPortalSession, PORTAL_CHECKS, PORTAL_TTL_MS } from '../portal/service';
 
 const list = (checks: Array<[string, string]>) => checks.map(([code, when], i) => `${i + 1}. \`${code}\`: ${when}`).join('\n');
 

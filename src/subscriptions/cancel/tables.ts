@@ -1,6 +1,6 @@
 // Kysely table types of the cancellation and portal tables (migration 009_subscription_cancel_portal.sql).
-import type { Json, Mode, Timestamp } from '../platform/tables';
-import type { ImmediatePreview } from './cancel-model';
+import type { Json, Mode, Timestamp } from '../../platform/tables';
+import type { ImmediatePreview } from './model';
 
 export interface PlannedRefund {
   orderId: string;
