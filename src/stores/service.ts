@@ -1,5 +1,3 @@
-import { getBuyerMails, updateBuyerMails } from '../mail/settings';
-import { checkTestCopyRecipients, getTestCopyRecipients, updateTestCopyRecipients } from '../mail/test-copies';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { notify } from '../db';
@@ -15,6 +13,7 @@ import type { Selectable } from 'kysely';
 import { generateApiKey } from '../platform/api-key-format';
 import type { ApiKeyView, StoreView } from './schemas';
 import * as repo from './repo';
+import type { StoreSettingsSection } from './settings-section';
 import * as keysRepo from './api-keys-repo';
 import { checkTossKeys } from './toss-keys';
 import { markTossKeysVerified } from './toss-state-repo';
@@ -56,7 +55,10 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
   };
 }
 
-/** The store with both modes' settings; `deps.config.publicBaseUrl` makes each mode's Toss webhook URL. */
+/**
+ * The store with both modes' settings; `deps.config.publicBaseUrl` makes each mode's Toss webhook URL. The settings other
+ * modules keep (the buyer mails) are not here: the console's routes add them (`StoreSettingsSection`).
+ */
 export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId: string): Promise<StoreView> {
   const { db } = deps;
   const store = await repo.findStore(db, storeId);
@@ -69,8 +71,6 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
     createdAt: store.created_at.toISOString(),
     updatedAt: store.updated_at.toISOString(),
     settings: { live: by('live'), test: by('test') },
-    buyerMails: await getBuyerMails(db, storeId),
-    testMailRecipients: await getTestCopyRecipients(deps, storeId),
     allowRepeatTrials: store.allow_repeat_trials,
     cashReceiptMandatory: store.cash_receipt_mandatory,
   };
@@ -108,11 +108,16 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   return { store: await getStoreView(deps, id), ownerToken: owner.token };
 }
 
-/** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
+/**
+ * The owner's own settings, and the fields of the settings `sections` other modules keep (the buyer mails), which each
+ * section checks before anything is written and writes after the store's row. Public-contact verification is the
+ * operator's act (`setPublicContactVerified`), not the store's.
+ */
 export async function updateStore(
   deps: Deps,
   storeId: string,
-  input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown>; testMailRecipients?: string[]; allowRepeatTrials?: boolean; cashReceiptMandatory?: boolean },
+  input: { name?: string; publicContactVerified?: boolean; allowRepeatTrials?: boolean; cashReceiptMandatory?: boolean } & Record<string, unknown>,
+  sections: StoreSettingsSection[] = [],
 ): Promise<StoreView> {
   if (input.publicContactVerified !== undefined) {
     throw new ApiError('ADMIN_FORBIDDEN', { message: MESSAGES.stores.publicContactOperatorOnly });
@@ -121,14 +126,13 @@ export async function updateStore(
   if (input.allowRepeatTrials !== undefined) patch.allow_repeat_trials = input.allowRepeatTrials;
   if (input.cashReceiptMandatory !== undefined) patch.cash_receipt_mandatory = input.cashReceiptMandatory;
   // Checked before anything is written: a refused address leaves the name and the switches as they were.
-  if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
+  for (const section of sections) await section.check(deps, storeId, input);
   if (input.name !== undefined) {
     assertStoreName(input.name);
     patch.name = input.name;
   }
   await repo.updateStoreRow(deps.db, storeId, patch);
-  if (input.buyerMails) await updateBuyerMails(deps.db, storeId, input.buyerMails, patch.updated_at);
-  if (input.testMailRecipients) await updateTestCopyRecipients(deps, storeId, input.testMailRecipients, patch.updated_at);
+  for (const section of sections) await section.write(deps, storeId, input, patch.updated_at);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps, storeId);
 }
