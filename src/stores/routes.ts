@@ -22,6 +22,7 @@ import {
   type StoreView,
 } from './schemas';
 import * as svc from './service';
+import * as keys from './api-keys';
 import type { StoreSettingsSection } from './settings-section';
 
 const tags = ['Store'];
@@ -184,14 +185,14 @@ export const storesModule = (sections: StoreSettingsSection[]): Module => async 
     ),
     async (req, reply) => {
       reply.code(201);
-      return svc.createApiKey(deps, req.owner!.storeId, req.body);
+      return keys.createApiKey(deps, req.owner!.storeId, req.body);
     },
   );
 
   app.get(
     '/admin/v1/api-keys',
     op({ operationId: 'listApiKeys', summary: 'List API keys, newest first', tags: ['API keys'] }, { auth: 'owner' }, { querystring: ListApiKeysQuery, response: { 200: ApiKeyPage } }),
-    async (req) => svc.listApiKeys(deps, req.owner!.storeId, { mode: req.query.mode, ...pageParams(req.query) }),
+    async (req) => keys.listApiKeys(deps, req.owner!.storeId, { mode: req.query.mode, ...pageParams(req.query) }),
   );
 
   app.post(
@@ -206,7 +207,7 @@ export const storesModule = (sections: StoreSettingsSection[]): Module => async 
       { auth: 'owner', errors: ['API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE'] },
       { params: IdParams, body: RotateApiKeyBody, response: { 200: RotateApiKeyResult } },
     ),
-    async (req) => svc.rotateApiKey(deps, req.owner!.storeId, req.params.id, req.body?.graceHours),
+    async (req) => keys.rotateApiKey(deps, req.owner!.storeId, req.params.id, req.body?.graceHours),
   );
 
   app.post(
@@ -216,7 +217,7 @@ export const storesModule = (sections: StoreSettingsSection[]): Module => async 
       { auth: 'owner', errors: ['API_KEY_NOT_FOUND'] },
       { params: IdParams, response: { 200: ApiKeySchema } },
     ),
-    async (req) => svc.revokeApiKey(deps, req.owner!.storeId, req.params.id),
+    async (req) => keys.revokeApiKey(deps, req.owner!.storeId, req.params.id),
   );
 };
 
