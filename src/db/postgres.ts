@@ -4,7 +4,7 @@
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { ScrubbingDialect } from './pglite-dialect';
+import { ScrubbingDialect } from './scrubbing-dialect';
 import { preparedPool } from './prepared';
 import { INT8, MIGRATION_TABLE, NUMERIC, listMigrations, type Database } from './database';
 import { WriteWatch } from './write-watch';
