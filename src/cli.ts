@@ -1,4 +1,5 @@
-import { loadConfig, readMasterKey } from './config';
+import { loadConfig } from './config';
+import { readMasterKey } from './master-key';
 import { registerMailHook } from './mail/module';
 import { createDemo, demoBanner } from './demo';
 import { startCommand, workerCommand } from './serve';
