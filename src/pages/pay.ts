@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../deps';
-import { completePayment, type PayResult } from '../checkout/complete';
+import { completePayment } from '../checkout/complete';
+import { type PayResult } from '../checkout/pay-result';
 import { withMandatoryCashReceipt } from '../checkout/cash-receipt';
 import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
 import type { CheckoutAttempt } from '../checkout/tables';
