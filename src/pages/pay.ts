@@ -8,7 +8,8 @@ import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/
 import type { CheckoutAttempt } from '../checkout/tables';
 import { readForm, validateBuyer, valuesFromAttempt, type FieldErrors, type FormValues } from './form';
 import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
-import { approvalPage, paymentFormPage, receipt, statusPage, type PriceLine } from './views';
+import { approvalPage, paymentFormPage, type PriceLine } from './views';
+import { receipt, statusPage } from './status-page';
 import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './pay-outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';

@@ -20,7 +20,6 @@ import type { ReconciliationSource, ReconciliationStatus } from './tables';
 import { counter } from '../platform/metrics-registry';
 import { dayRange, gatewayDay, settlementsDay, settlementTotals, type SettlementRecord, type SettlementsReport } from './gateway-day';
 
-
 /** Differences found between Toss's ledger and our books, by kind (unknown_here, amount_differs, missing_at_toss, refunds_differ). */
 const differencesTotal = counter({ name: 'commerce_reconciliation_differences_total', help: 'Differences found by completed reconciliations, by kind', labelNames: ['kind'] });
 
