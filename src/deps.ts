@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database, Db } from './db';
 import type { Clock } from './platform/clock';
-import type { Worker } from './jobs/worker';
+import type { Background } from './platform/background';
 
 /** Everything a module needs, built once by main.ts (or the test helpers) and handed to every module. */
 export interface AppDeps {
@@ -14,7 +14,8 @@ export interface AppDeps {
   clock: Clock;
   redis: Redis | null;
   log: FastifyBaseLogger;
-  worker: Worker;
+  /** The background worker's port: modules register their jobs and periodic tasks on it. */
+  worker: Background;
   /** Set by the runtime: `draining` is true from SIGTERM on (/ready answers 503, responses close their connection). */
   lifecycle?: Lifecycle;
 }

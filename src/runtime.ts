@@ -56,7 +56,7 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
 }
 
 export interface Runtime {
-  deps: AppDeps;
+  deps: AppDeps & { worker: Worker };
   app: App;
   close(): Promise<void>;
   /**
@@ -94,7 +94,7 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
   const stopControl =
     !opts.database && database.kind === 'pglite' && !config.dataDir.startsWith('memory://') ? await serveControlSocket(database, config.dataDir, log) : async () => {};
   const lifecycle: Lifecycle = { draining: false };
-  const deps: AppDeps = { config, database, db: database.db, clock, redis, log, worker, lifecycle };
+  const deps: AppDeps & { worker: Worker } = { config, database, db: database.db, clock, redis, log, worker, lifecycle };
   const app = await buildApp(deps);
   const release = async () => {
     await stopControl();

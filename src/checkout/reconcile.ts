@@ -3,6 +3,7 @@ import { getModeSettings } from '../stores/service';
 import { providerFor } from '../payments';
 import type { ConfirmResult, Outcome } from '../payments/provider';
 import { registerVirtualAccountJobs } from './virtual-account';
+import { registerSellerCashReceiptJobs } from './seller-cash-receipt';
 import { chargeFirstPayment, confirmIdempotencyKey, isBillingCharge } from './complete';
 import { settle, sweepStaleAttempts, RECONCILE_JOB } from './settle';
 import { findProductName, findSession } from './complete-repo';
@@ -86,4 +87,5 @@ export function registerReconcileJob(deps: Deps & Pick<AppDeps, 'worker'>): void
   });
   deps.worker.addTask({ name: 'checkout.stale-attempts', intervalMs: 60_000, run: (now) => sweepStaleAttempts(deps, now) });
   registerVirtualAccountJobs(deps);
+  registerSellerCashReceiptJobs(deps);
 }

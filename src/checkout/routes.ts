@@ -1,7 +1,8 @@
 import type { Module } from '../deps';
 import { op } from '../platform/http/route';
 import { IdParams } from '../platform/http/schemas';
-import { CheckoutSessionSchema, CreateCheckoutSessionBody } from './schemas';
+import { CheckoutSessionSchema, CreateCheckoutSessionBody, IssueCashReceiptBody } from './schemas';
+import { issueSellerCashReceipt } from './seller-cash-receipt';
 import { CREATE_SESSION_CHECKS, createSession, getSession } from './service';
 import { registerReconcileJob } from './reconcile';
 import { simulateDeposit } from './virtual-account';
@@ -95,6 +96,29 @@ const checkoutModule: Module = async (app, deps) => {
       await simulateDeposit(deps, req.owner!.storeId, req.params.id);
       return (await loadOrderView(deps.db, req.params.id, deps))!;
     },
+  );
+
+  // The seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts).
+  app.post(
+    '/admin/v1/orders/:id/cash-receipt',
+    op(
+      {
+        operationId: 'adminIssueCashReceipt',
+        summary: 'Issue a 현금영수증 afterwards for a paid 계좌이체 / 가상계좌 order',
+        description:
+          'For a paid `transfer` or `virtual_account` order that has no 현금영수증 (the buyer chose none, or asks later): issues one through the order\'s gateway ' +
+          '(Toss: `POST /v1/cash-receipts`, https://docs.tosspayments.com/reference#현금영수증-발급-요청; test mode: a simulated receipt, issue number `T` + 8 digits) ' +
+          'for what is not refunded, and answers the Order with `cashReceipt.requestedBy` = `seller`. ' +
+          'Safe to repeat: the intent is recorded before the gateway is called and every retry sends the same Idempotency-Key, so a double click or a retry after a lost answer issues once. ' +
+          'Later refunds reduce it (partial) or cancel it (full) through the gateway\'s cash-receipt cancel. ' +
+          '`CASH_RECEIPT_EXISTS`: the order has one already (with the payment, or issued before); `CASH_RECEIPT_NOT_ALLOWED`: not a paid transfer / virtual-account order, or nothing left after refunds; ' +
+          '`PG_CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`), nothing was kept; `PG_CASH_RECEIPT_AMBIGUOUS`: no answer yet, send the same request again.',
+        tags: ['Orders'],
+      },
+      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'PG_CASH_RECEIPT_FAILED', 'PG_CASH_RECEIPT_AMBIGUOUS'] },
+      { params: IdParams, body: IssueCashReceiptBody, response: { 200: OrderSchema } },
+    ),
+    async (req) => issueSellerCashReceipt(deps, req.owner!.storeId, req.body.mode, req.params.id, { type: req.body.type, customerIdentityNumber: req.body.customerIdentityNumber }),
   );
 };
 

@@ -76,3 +76,16 @@ export const CreateCheckoutSessionBody = Obj(
   { title: 'CreateCheckoutSessionRequest' },
 );
 export type CreateCheckoutSessionInput = Static<typeof CreateCheckoutSessionBody>;
+
+/** POST /admin/v1/orders/{id}/cash-receipt: the seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts). */
+export const IssueCashReceiptBody = Obj(
+  {
+    mode: ModeSchema,
+    type: Type.Union([Type.Literal('소득공제'), Type.Literal('지출증빙')], { description: "Toss's CashReceipt.type: 소득공제 (a person: phone or card number) or 지출증빙 (a business: 사업자등록번호)" }),
+    customerIdentityNumber: Type.String({
+      maxLength: 30,
+      description: 'Phone number (01…, 10–11 digits) or card number (13–19 digits) for 소득공제; 10-digit 사업자등록번호 for 지출증빙. Spaces and dashes are ignored. Kept masked; never logged.',
+    }),
+  },
+  { title: 'IssueCashReceiptRequest' },
+);

@@ -67,3 +67,9 @@ export async function setRefundAccount(db: Db, orderId: string, v: { bankCode: s
 export function findOrderRow(db: Db, orderId: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 }
+
+/** The 현금영수증 the buyer asked for with a 가상계좌 payment, while it is not issued yet (null otherwise). */
+export async function requestedCashReceiptType(db: Db, orderId: string): Promise<'소득공제' | '지출증빙' | null> {
+  const row = await db.selectFrom('order_cash_receipts').select(['type', 'status']).where('order_id', '=', orderId).executeTakeFirst();
+  return row?.status === 'requested' ? row.type : null;
+}

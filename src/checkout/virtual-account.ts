@@ -1,5 +1,4 @@
 import { updateCashReceipt } from './cash-receipt';
-import { simulatedCashReceipt } from '../payments/simulator';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
@@ -23,11 +22,6 @@ import { MESSAGES } from '../platform/messages';
 
 export { bankName, TOSS_BANKS, virtualAccountView };
 
-/** Test mode: the simulator's receipt for a deposited 가상계좌 whose buyer asked for one (null when none was asked). */
-async function simulatedReceiptFor(db: Db, orderId: string, paymentKey: string, amount: number) {
-  const row = await db.selectFrom('order_cash_receipts').select(['type', 'status']).where('order_id', '=', orderId).executeTakeFirst();
-  return row && row.status === 'requested' ? simulatedCashReceipt(paymentKey, { type: row.type, identity: '' }, amount) : null;
-}
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -121,8 +115,8 @@ export async function confirmDeposit(deps: Deps, orderId: string): Promise<Depos
     const now = deps.clock.now();
     const paid = await repo.markOrderDeposited(trx, orderId, now);
     // 현금영수증 asked for: Toss issues it at the deposit ("가상계좌는 고객이 입금을 완료하면 현금영수증 정보를 확인할 수
-    // 있습니다", Payment.cashReceipts); the simulator issues its test receipt now.
-    const issued = look.value.cashReceipt ?? (provider.name === 'simulator' ? await simulatedReceiptFor(trx, paid.id, paid.provider_payment_key!, paid.amount) : null);
+    // 있습니다", Payment.cashReceipts); the simulator's lookup carries its test receipt the same way.
+    const issued = look.value.cashReceipt ?? null;
     if (issued) await updateCashReceipt(trx, paid.id, issued, paid.amount, now);
     await issueLicensesForOrder(trx, deps, paid.id);
     const view = await orderViewOf(trx, deps, paid);
@@ -167,7 +161,9 @@ export async function simulateDeposit(deps: Deps, storeId: string, orderId: stri
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
   const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
   if (!provider?.testDeposit) throw new ApiError('VALIDATION_FAILED', { details: { reason: 'test_deposit_unsupported' } });
-  const deposit = await provider.testDeposit(order.provider_payment_key);
+  // The buyer's 현금영수증 choice as the gateway kept it from the payment window (the type is all a test receipt needs).
+  const asked = await repo.requestedCashReceiptType(deps.db, order.id);
+  const deposit = await provider.testDeposit(order.provider_payment_key, { cashReceipt: asked ? { type: asked, identity: '' } : null });
   if (deposit.status !== 'succeeded') throw new ApiError('VALIDATION_FAILED', { details: { reason: 'test_deposit_failed' } });
   const r = await receiveDepositCallback(deps, order.store_id, order.mode, { orderId: order.id, secret: deposit.value.secret ?? '' });
   if (r !== 'accepted') return 'not_deposited';

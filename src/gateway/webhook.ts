@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import { enqueueJob, releaseDedupeKey } from '../jobs/queue';
-import type { JobHandler } from '../jobs/worker';
+import type { JobHandler } from '../platform/background';
 import { decryptSecret, encryptSecret, sha256Hex } from '../platform/crypto';
 import { findStoreId } from '../stores/repo';
 import { markTossWebhookSeen, spendTossLookup } from '../stores/toss-state-repo';

@@ -1,6 +1,9 @@
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import type { Clock } from '../platform/clock';
+import type { ClaimedJob } from '../platform/background';
+
+export type { ClaimedJob } from '../platform/background';
 import { newId } from '../platform/ids';
 import * as repo from './repo';
 
@@ -36,13 +39,6 @@ export async function enqueueJob(trx: Db, clock: Clock, opts: EnqueueOptions): P
   });
 }
 
-export interface ClaimedJob {
-  id: string;
-  name: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  maxAttempts: number;
-}
 
 /**
  * Claims due jobs atomically: FOR UPDATE SKIP LOCKED means two workers never take the same job. A job whose

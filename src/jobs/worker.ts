@@ -2,25 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
 import type { Clock } from '../platform/clock';
 import { randomBytes } from 'node:crypto';
-import { claimJobs, completeJob, failJob, releaseJobs, type ClaimedJob } from './queue';
+import type { Background, BackgroundTask, JobHandler } from '../platform/background';
+import { claimJobs, completeJob, failJob, releaseJobs } from './queue';
 
-export type JobHandler = (payload: Record<string, unknown>, ctx: { now: Date; attempt: number; job: ClaimedJob }) => Promise<void>;
-
-/**
- * A periodic task (sweeps, schedulers, delivery loops). `run` takes "now" and must be safe to run twice. `signal` aborts
- * when the worker stops: a task working through a backlog finishes what it holds and takes no more.
- */
-export interface BackgroundTask {
-  name: string;
-  intervalMs: number;
-  run(now: Date, ctx: { signal: AbortSignal }): Promise<number>;
-}
+export type { BackgroundTask, JobHandler } from '../platform/background';
 
 /**
  * Runs background work: jobs from the jobs table and periodic tasks. Inside the server by default, or alone
  * as `commerce worker`. Tests call `runOnce()` instead of waiting for timers.
  */
-export class Worker {
+export class Worker implements Background {
   readonly id = `wrk_${randomBytes(6).toString('hex')}`;
   #handlers = new Map<string, JobHandler>();
   #tasks: BackgroundTask[] = [];

@@ -136,11 +136,24 @@ export async function cashReceiptsOf(db: Db, orderIds: string[]) {
  * reduces the receipt with the payment's cancel: "결제 및 부분 취소 건에 대한 현금영수증", Payment.cashReceipts,
  * https://docs.tosspayments.com/reference#payment-객체). A receipt not issued yet (a 가상계좌 before its deposit) is left.
  */
-export async function followRefundOnCashReceipt(db: Db, orderId: string, stillPaid: number, now: Date): Promise<void> {
+export async function followRefundOnCashReceipt(db: Db, orderId: string, stillPaid: number, now: Date): Promise<{ sellerReceipt: boolean }> {
   await db
     .updateTable('order_cash_receipts')
     .set({ amount: stillPaid, status: stillPaid > 0 ? 'partially_canceled' : 'canceled', updated_at: now })
     .where('order_id', '=', orderId)
+    .where('requested_by', '!=', 'seller')
     .where('status', 'in', ['issued', 'partially_canceled'])
     .execute();
+  // A receipt the seller issued afterwards is its own at the gateway: the payment's cancel leaves it, so what it must
+  // still cover is noted here and the gateway's cash-receipt cancel is called outside the transaction
+  // (src/checkout/seller-cash-receipt.ts).
+  const seller = await db
+    .updateTable('order_cash_receipts')
+    .set({ target_amount: stillPaid, updated_at: now })
+    .where('order_id', '=', orderId)
+    .where('requested_by', '=', 'seller')
+    .where('status', '!=', 'canceled')
+    .returning('order_id')
+    .executeTakeFirst();
+  return { sellerReceipt: !!seller };
 }

@@ -54,8 +54,10 @@ export const OrderCashReceiptSchema = Obj(
     status: Type.Union([Type.Literal('requested'), Type.Literal('issued'), Type.Literal('partially_canceled'), Type.Literal('canceled')], {
       description: '`requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full)',
     }),
-    requestedBy: Type.Union([Type.Literal('buyer'), Type.Literal('mandatory')], {
-      description: "`buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234",
+    requestedBy: Type.Union([Type.Literal('buyer'), Type.Literal('mandatory'), Type.Literal('seller')], {
+      description:
+        "`buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; " +
+        '`seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway',
     }),
     identity: Nullable(Type.String({ description: 'The phone, card or 사업자등록번호 it was issued to, masked (e.g. 010****5678)' })),
     issueNumber: Nullable(Type.String({ description: '현금영수증 승인번호 (the simulator\'s test receipts start with T)' })),

@@ -114,12 +114,17 @@ export interface OrderCashReceiptsTable {
   mode: Mode;
   type: CashReceiptType;
   identity_masked: string | null;
-  requested_by: 'buyer' | 'mandatory';
+  /** seller: issued afterwards by the seller (its own receipt at the gateway; migration 073). */
+  requested_by: 'buyer' | 'mandatory' | 'seller';
   receipt_key: string | null;
   issue_number: string | null;
   receipt_url: string | null;
   amount: number | null;
   status: 'requested' | 'issued' | 'partially_canceled' | 'canceled';
+  /** Seller receipts (migration 073): the issue call's Idempotency-Key, the sealed number until issued, what it must still cover. */
+  issue_key: ColumnType<string | null, string | null | undefined, string | null>;
+  identity_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  target_amount: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: ColumnType<Date, Date | undefined, Date>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -50,6 +50,30 @@ export interface CashReceiptIssued {
   amount: number;
 }
 
+/**
+ * A 현금영수증 issued on its own, after the payment (Toss: POST /v1/cash-receipts,
+ * https://docs.tosspayments.com/reference#현금영수증-발급-요청): for a paid 계좌이체 / 가상계좌 order that has none.
+ */
+export interface IssueCashReceiptInput {
+  /** The gateway's orderId of the receipt (6–64 of [A-Za-z0-9-_.]); unique per receipt. */
+  orderId: string;
+  orderName: string;
+  amount: number;
+  type: '소득공제' | '지출증빙';
+  /** Digits only: phone or card number (소득공제), 사업자번호 (지출증빙). */
+  identity: string;
+  /** Reused on every retry of the same issue, so the gateway issues at most once. */
+  idempotencyKey: string;
+}
+
+/** Reduces (amount) or cancels (no amount) a separately issued 현금영수증 (Toss: POST /v1/cash-receipts/{receiptKey}/cancel). */
+export interface CancelCashReceiptInput {
+  receiptKey: string;
+  /** What to take off; absent: the whole receipt. */
+  amount?: number;
+  idempotencyKey: string;
+}
+
 export interface ConfirmResult {
   paymentKey: string;
   approvedAt: Date;
@@ -257,9 +281,15 @@ export interface PaymentProvider {
   listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
   /** One page of the gateway's settlement records for a range of days (reconciliation); a short page is the last. */
   listSettlements(input: ListSettlementsInput): Promise<Outcome<GatewaySettlement[]>>;
+  /** Issues a 현금영수증 on its own, after the payment (see IssueCashReceiptInput). */
+  issueCashReceipt(input: IssueCashReceiptInput): Promise<Outcome<CashReceiptIssued>>;
+  /** Reduces or cancels a 현금영수증 made by `issueCashReceipt` (a payment's own receipt follows the payment's cancels). */
+  cancelCashReceipt(input: CancelCashReceiptInput): Promise<Outcome<{ canceledAt: Date }>>;
   /**
    * Test mode only (the simulator): makes the buyer's deposit to a virtual account arrive, answering the secret the
    * gateway's deposit notification would carry. Absent on real gateways (the buyer's bank makes the deposit).
+   * `cashReceipt`: the 현금영수증 the buyer chose with the payment (what a gateway keeps from its payment window), so the
+   * deposited payment's lookup carries the issued receipt as a real gateway's does.
    */
-  readonly testDeposit?: (paymentKey: string) => Promise<Outcome<{ secret: string | null }>>;
+  readonly testDeposit?: (paymentKey: string, opts?: { cashReceipt?: CashReceiptRequest | null }) => Promise<Outcome<{ secret: string | null }>>;
 }

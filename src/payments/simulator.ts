@@ -2,6 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PaymentMethod } from './method';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
+  CancelCashReceiptInput,
+  IssueCashReceiptInput,
   CashReceiptIssued,
   CashReceiptRequest,
   AuthorizeInput,
@@ -167,6 +169,10 @@ export class SimulatorProvider implements PaymentProvider {
   /** 가상계좌: when each was issued, and which have been deposited (testDeposit). */
   readonly #issued = new Map<string, Date>();
   readonly #deposited = new Set<string>();
+  /** 가상계좌: the 현금영수증 asked for with the payment, issued at the deposit (as Toss issues it then). */
+  readonly #cashReceiptAsked = new Map<string, CashReceiptRequest>();
+  /** Separately issued 현금영수증 by idempotency key: a retry answers the first issue. */
+  readonly #cashReceipts = new Map<string, Outcome<CashReceiptIssued>>();
   /** Approvals and cancels in the order they happened, for listTransactions (this process's memory only). */
   readonly #transactions: GatewayTransaction[] = [];
 
@@ -227,6 +233,7 @@ export class SimulatorProvider implements PaymentProvider {
       // Like Toss's WAITING_FOR_DEPOSIT: an account is issued, nothing is paid until testDeposit (the buyer's bank).
       const issued = this.#issued.get(input.paymentKey) ?? this.#clock.now();
       this.#issued.set(input.paymentKey, issued);
+      if (input.cashReceipt) this.#cashReceiptAsked.set(input.paymentKey, input.cashReceipt);
       return {
         status: 'succeeded',
         value: {
@@ -254,9 +261,11 @@ export class SimulatorProvider implements PaymentProvider {
    * The buyer's deposit arrives (test mode's stand-in for the bank): the payment becomes approved (lookups say paid)
    * and the answer carries the secret Toss's DEPOSIT_CALLBACK would. Remembered in this process only.
    */
-  readonly testDeposit = async (paymentKey: string): Promise<Outcome<{ secret: string | null }>> => {
+  readonly testDeposit = async (paymentKey: string, opts?: { cashReceipt?: CashReceiptRequest | null }): Promise<Outcome<{ secret: string | null }>> => {
     const key = parseKey(paymentKey);
     if (!key || key.method !== 'virtual_account' || !APPROVED.has(key.outcome)) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '입금할 가상계좌를 찾을 수 없습니다.' };
+    // After a restart this process no longer remembers the payment window's choice: the caller hands it back.
+    if (opts?.cashReceipt && !this.#cashReceiptAsked.has(paymentKey)) this.#cashReceiptAsked.set(paymentKey, opts.cashReceipt);
     this.#deposited.add(paymentKey);
     this.#approve(paymentKey, 'virtual_account', key.amount);
     return { status: 'succeeded', value: { secret: simulatedSecret(paymentKey) } };
@@ -336,15 +345,39 @@ export class SimulatorProvider implements PaymentProvider {
     if (known) {
       const balanceAmount = known.totalAmount - known.canceled;
       const status = known.canceled === 0 ? 'paid' : balanceAmount === 0 ? 'canceled' : 'partially_canceled';
-      return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount, ...this.#identity(paymentKey) } };
+      return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount, ...this.#identity(paymentKey), ...this.#depositReceipt(paymentKey, balanceAmount) } };
     }
     const key = parseKey(paymentKey);
     if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
     // A 가상계좌 waits for its deposit (Toss: WAITING_FOR_DEPOSIT).
     if (key.method === 'virtual_account' && !this.#deposited.has(paymentKey)) return { status: 'succeeded', value: { status: 'pending', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey) } };
-    if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey) } };
+    if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount, ...this.#identity(paymentKey), ...this.#depositReceipt(paymentKey, key.amount) } };
     // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
     return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0, ...this.#identity(paymentKey) } };
+  }
+
+  /** A deposited 가상계좌's 현금영수증 (the one asked for with the payment), covering what is still paid. */
+  #depositReceipt(paymentKey: string, balance: number): Pick<PaymentLookup, 'cashReceipt'> {
+    const asked = this.#deposited.has(paymentKey) ? this.#cashReceiptAsked.get(paymentKey) : undefined;
+    return asked ? { cashReceipt: simulatedCashReceipt(paymentKey, asked, balance) } : {};
+  }
+
+  /**
+   * A 현금영수증 issued on its own (Toss's POST /v1/cash-receipts): a test receipt (issue number T + 8 digits, never
+   * reported to the National Tax Service), once per idempotency key.
+   */
+  async issueCashReceipt(input: IssueCashReceiptInput): Promise<Outcome<CashReceiptIssued>> {
+    const previous = this.#cashReceipts.get(input.idempotencyKey);
+    if (previous) return previous;
+    if (!Number.isSafeInteger(input.amount) || input.amount < 1) return { status: 'failed', code: 'INVALID_REQUEST', message: '현금영수증 금액이 올바르지 않습니다.' };
+    const result: Outcome<CashReceiptIssued> = { status: 'succeeded', value: simulatedCashReceipt(`issue|${input.orderId}`, input, input.amount) };
+    this.#cashReceipts.set(input.idempotencyKey, result);
+    return result;
+  }
+
+  /** Reduces or cancels a test receipt: nothing is reported anywhere, so it always succeeds. */
+  async cancelCashReceipt(_input: CancelCashReceiptInput): Promise<Outcome<{ canceledAt: Date }>> {
+    return { status: 'succeeded', value: { canceledAt: this.#clock.now() } };
   }
 
   /**

@@ -4,6 +4,9 @@ import { histogram, LATENCY_BUCKETS } from '../platform/metrics-registry';
 import { withSpan } from '../platform/telemetry';
 import type {
   BillingKeyResult,
+  CancelCashReceiptInput,
+  CashReceiptIssued,
+  IssueCashReceiptInput,
   ConfirmInput,
   ConfirmResult,
   CredentialsCheck,
@@ -55,6 +58,7 @@ export function tossOperation(method: 'GET' | 'POST' | 'DELETE', path: string): 
     if (method === 'DELETE') return 'billing_delete';
     return path === '/v1/billing/authorizations/issue' ? 'billing_issue' : 'billing_charge';
   }
+  if (path.startsWith('/v1/cash-receipts')) return path.endsWith('/cancel') ? 'cash_receipt_cancel' : 'cash_receipt_issue';
   if (path === '/v1/payments/confirm') return 'confirm';
   if (method === 'POST' && path.endsWith('/cancel')) return 'cancel';
   if (path.startsWith('/v1/payments/orders/keycheck_')) return 'verify_credentials';
@@ -279,6 +283,34 @@ export class TossProvider implements PaymentProvider {
       return { status: 'succeeded', value: { refundedAt: at && !Number.isNaN(at.getTime()) ? at : this.#clock.now(), balanceAmount: found.value.balanceAmount } };
     }
     return { status: 'failed', code: reply.code, message: reply.message };
+  }
+
+  /**
+   * POST /v1/cash-receipts (https://docs.tosspayments.com/reference#현금영수증-발급-요청; body amount, orderId, orderName,
+   * customerIdentityNumber, type 소득공제 | 지출증빙, taxFreeAmount; the answer is a CashReceipt with receiptKey,
+   * issueNumber, receiptUrl, amount). The Idempotency-Key makes a retry after a lost answer the same issue.
+   */
+  async issueCashReceipt(input: IssueCashReceiptInput): Promise<Outcome<CashReceiptIssued>> {
+    const body = { amount: input.amount, orderId: input.orderId, orderName: input.orderName.slice(0, 100), customerIdentityNumber: input.identity, type: input.type, taxFreeAmount: 0 };
+    const reply = await this.#call('POST', '/v1/cash-receipts', body, input.idempotencyKey);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    const issued = cashReceiptOf({ cashReceipt: reply.body as TossPayment['cashReceipt'] });
+    if (!issued) return { status: 'unknown', message: `${UNKNOWN} (현금영수증 형식 오류)` };
+    return { status: 'succeeded', value: issued };
+  }
+
+  /**
+   * POST /v1/cash-receipts/{receiptKey}/cancel (https://docs.tosspayments.com/reference#현금영수증-발급-취소-요청):
+   * `amount` cancels that much, none cancels the whole receipt ("요청할 때 amount 값을 따로 보내지 않으면 전액 취소됩니다").
+   */
+  async cancelCashReceipt(input: CancelCashReceiptInput): Promise<Outcome<{ canceledAt: Date }>> {
+    const body = input.amount === undefined ? {} : { amount: input.amount };
+    const reply = await this.#call('POST', `/v1/cash-receipts/${encodeURIComponent(input.receiptKey)}/cancel`, body, input.idempotencyKey);
+    if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
+    if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
+    const at = typeof (reply.body as { requestedAt?: unknown })?.requestedAt === 'string' ? new Date((reply.body as { requestedAt: string }).requestedAt) : null;
+    return { status: 'succeeded', value: { canceledAt: at && !Number.isNaN(at.getTime()) ? at : this.#clock.now() } };
   }
 
   #lastCancelAt(p: TossPayment): Date {

@@ -95,6 +95,10 @@ export const ERROR_CATALOG = {
   SUBSCRIPTION_PAYMENT_PENDING: { status: 502, message: '결제사의 결제 결과를 아직 알 수 없습니다. 결과가 확인되면 반영됩니다.' },
   SUBSCRIPTION_NOT_ACTIVE: { status: 409, message: '결제가 밀린 구독은 카드를 먼저 변경해 주세요.' },
   TEST_MODE_ONLY: { status: 409, message: '테스트 모드에서만 사용할 수 있는 기능입니다.' },
+  CASH_RECEIPT_EXISTS: { status: 409, message: '이 주문에는 이미 현금영수증이 있습니다. 다시 발급할 수 없습니다.' },
+  CASH_RECEIPT_NOT_ALLOWED: { status: 409, message: '현금영수증은 결제 완료된 계좌이체·가상계좌 주문에 환불되지 않은 금액이 남아 있을 때만 발급할 수 있습니다.' },
+  PG_CASH_RECEIPT_FAILED: { status: 502, message: '결제대행사가 현금영수증을 발급하지 못했습니다.' },
+  PG_CASH_RECEIPT_AMBIGUOUS: { status: 502, message: '현금영수증 발급 결과를 아직 알 수 없습니다. 같은 요청을 다시 보내면 같은 발급으로 확인하며, 두 번 발급되지 않습니다.' },
   SUBSCRIPTION_CHARGE_NOT_FOUND: { status: 404, message: '구독 결제 기록을 찾을 수 없습니다.' },
   SUBSCRIPTION_CHARGE_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없어 확인이 필요한(needs_attention) 구독 결제만 직접 확정할 수 있습니다.' },
   // plan price changes for existing subscribers (issue 21)

@@ -132,6 +132,12 @@ export const MESSAGES = {
     refundBankRequired: '환불받을 은행을 선택해 주세요.',
     refundAccountNumberInvalid: '계좌번호는 숫자 8~20자리로 입력해 주세요. (- 없이)',
     refundHolderInvalid: '예금주를 60자 이내로 입력해 주세요.',
+    /** A 현금영수증 the seller issues afterwards (and the buyer's choice on the payment page): the number for its type. */
+    cashReceiptIncomeRequired: '현금영수증(소득공제)을 받을 휴대폰 번호나 카드 번호를 입력해 주세요.',
+    cashReceiptIncomeInvalid: '소득공제용 현금영수증은 휴대폰 번호(예: 010-1234-5678)나 카드 번호(13~19자리)로 받을 수 있습니다.',
+    cashReceiptExpenseRequired: '현금영수증(지출증빙)을 받을 사업자등록번호를 입력해 주세요.',
+    cashReceiptExpenseInvalid: '사업자등록번호 10자리를 입력해 주세요. (예: 123-45-67890)',
+    cashReceiptTypeInvalid: '현금영수증 종류를 다시 선택해 주세요.',
     /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',
     /** A free-trial checkout charges nothing, so a first-payment coupon has nothing to discount. */

@@ -51,7 +51,9 @@ const REFUND_DOC =
   'Stock and coupon uses are not given back (see the README, "Refunds").\n\n' +
   'A subscription\'s order paying for the current period: a refund that leaves it refunded in full ends the subscription at once ' +
   '(`subscription.ended`): inside the order\'s withdrawal window it is a withdrawal (청약철회, `endReason: withdrawn`), after it `endReason: refunded`; ' +
-  'nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running.';
+  'nothing is charged on it again (no renewal, retry or plan change). A partial refund leaves the subscription running. ' +
+  'An upgrade\'s difference order (`subscriptionEvent: difference`) of the current period refunded in full (inside its window a withdrawal of the upgrade, after it the seller\'s choice) voids that upgrade only: ' +
+  'the subscription returns to the plan, interval, renewal price and terms it had just before it (`subscription.updated`, `change.kind: plan_change_withdrawn`) and keeps running on the base order; the next renewal charges the earlier price.';
 
 const refundsModule: Module = async (app, deps) => {
   registerRefundJobs(deps);

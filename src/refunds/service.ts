@@ -14,6 +14,7 @@ import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
 import { refundAccountOf } from '../checkout/virtual-account';
+import { enqueueCashReceiptSync, syncSellerCashReceipt } from '../checkout/seller-cash-receipt';
 import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
@@ -129,8 +130,16 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
   if (settled.status === 'unknown' || settled.status === 'pending') {
     throw new ApiError('PG_REFUND_AMBIGUOUS', { details: { refundId: settled.id } });
   }
+  // A 현금영수증 the seller issued afterwards follows the refund at once (the queued job is the fallback).
+  let synced = false;
+  if (after?.cashReceipt?.requestedBy === 'seller') {
+    synced = await syncSellerCashReceipt(deps, order.id).then(
+      () => true,
+      (err) => (deps.log.warn({ err, orderId: order.id }, 'cash receipt follow-up deferred to the job'), false),
+    );
+  }
   // The order as the succeeding transaction left it (a replay reads it afresh).
-  const orderView = after ?? (await loadOrderView(deps.db, order.id, deps));
+  const orderView = after && !synced ? after : await loadOrderView(deps.db, order.id, deps);
   return { refund: view, order: orderView! };
 }
 
@@ -223,7 +232,9 @@ export async function recordSucceeded(trx: Db, deps: Deps, order: OrderRow, refu
   const next = afterRefund(order, refund.amount);
   await repo.recordRefunded(trx, order.id, { ...next, at: now });
   // 현금영수증 follows the money: reduced by a partial refund, canceled by a full one.
-  await followRefundOnCashReceipt(trx, order.id, order.amount - next.refundedAmount, now);
+  const { sellerReceipt } = await followRefundOnCashReceipt(trx, order.id, order.amount - next.refundedAmount, now);
+  // A receipt the seller issued afterwards is reduced through the gateway's own cash-receipt cancel, after this commits.
+  if (sellerReceipt) await enqueueCashReceiptSync(trx, deps, order.id);
   const row = await repo.updateRefund(trx, refund.id, { status: 'succeeded', refunded_at: now, failure_code: null, error: null, updated_at: now });
   let licensesRevoked = 0;
   if (next.status === 'refunded' && !refund.keep_licenses) licensesRevoked = await repo.revokeOrderLicenses(trx, order.id, now, 'refunded');

@@ -10,11 +10,10 @@ import type { SaleTerms } from '../orders/terms';
 import { activeRefundRequest, cancelRefundsSince, fileCancelRefundRequest, refundForCancel } from './cancel-refunds';
 import type { CancelInput, CancelPreviewView, CancelResultView } from './cancel-schemas';
 import type { PlannedRefund } from './cancel-tables';
-import type { EndReason } from './tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import * as cancelRepo from './cancel-repo';
-import { enqueueBillingKeyDeletion } from './billing-key-delete';
+import { endNow } from './end';
 import { MESSAGES } from '../platform/messages';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -133,39 +132,6 @@ export async function previewOf(db: Db, sub: SubscriptionRow, now: Date): Promis
 /** Same shape as the subscriptions module's events: the whole Subscription record plus `change` / `cancellation`. */
 async function event(trx: Db, deps: Pick<AppDeps, 'clock'>, sub: SubscriptionRow, type: 'subscription.updated' | 'subscription.ended', extra: Record<string, unknown>): Promise<void> {
   await writeEvent(trx, deps.clock, { storeId: sub.store_id, mode: sub.mode, type, data: { ...subscriptionView(sub), ...extra } });
-}
-
-/**
- * Ends a subscription now (inside the caller's transaction, subscription locked): status, its licenses,
- * `subscription.ended` with `cancellation` (or `refund` for src/subscriptions/withdrawal.ts).
- */
-export async function endNow(
-  trx: Db,
-  deps: Pick<AppDeps, 'clock'>,
-  sub: SubscriptionRow,
-  reason: string | null,
-  cancellation: Record<string, unknown>,
-  opts: { endReason?: EndReason; keepLicenses?: boolean; extraKey?: 'cancellation' | 'refund' } = {},
-): Promise<SubscriptionRow> {
-  const now = deps.clock.now();
-  // End and cancel times are the subscription's own (its test clock in test mode); updated_at is bookkeeping.
-  const at = subscriptionNow(sub, now);
-  const ended = await repo.updateSubscription(trx, sub.id, {
-    status: 'ended',
-    ended_at: at,
-    end_reason: opts.endReason ?? 'canceled',
-    canceled_at: sub.canceled_at ?? at,
-    cancel_reason: reason ?? sub.cancel_reason,
-    next_retry_at: null,
-    updated_at: now,
-  });
-  // The subscription's licenses stop with it (a full refund also revokes them, through the refunds engine), unless
-  // the seller's refund explicitly kept them (`keepLicenses`).
-  if (!opts.keepLicenses) await cancelRepo.expireLicensesOnCancel(trx, sub.id, at);
-  await event(trx, deps, ended, 'subscription.ended', { [opts.extraKey ?? 'cancellation']: cancellation });
-  // The card must never be charged again: its billing key is deleted at the gateway once this commits.
-  await enqueueBillingKeyDeletion(trx, deps, ended);
-  return ended;
 }
 
 function result(sub: SubscriptionRow, timing: 'period_end' | 'immediate', refunded: PlannedRefund[]): CancelResultView {

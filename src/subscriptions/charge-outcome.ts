@@ -8,7 +8,7 @@ import type { Outcome, ConfirmResult } from '../payments';
 import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from './model';
 import * as repo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from './events';
-import type { EndReason } from './tables';
+import type { EndReason, PreviousTerms } from './tables';
 import type { AppDeps } from '../deps';
 import { enqueueBillingKeyDeletion } from './billing-key-delete';
 import { counter } from '../platform/metrics-registry';
@@ -145,7 +145,12 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     created_at: now,
     updated_at: now,
   });
-  await repo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now });
+  // An upgrade records what it replaces, as sold then, so withdrawing its difference order alone can put it back.
+  const previous: PreviousTerms | null =
+    charge.kind === 'difference' && sub.status !== 'ended'
+      ? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount), terms: sub.terms, recurringConsent: sub.recurring_consent, pendingPlan: sub.pending_plan ?? null }
+      : null;
+  await repo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now, ...(previous ? { previous: jsonb(previous) } : {}) });
 
   let updated: SubscriptionRow;
   if (sub.status === 'ended') {

@@ -143,7 +143,8 @@ const subscriptionsBillingModule: Module = async (app, deps) => {
           '(the buyer gets a mail with a portal link open until the deadline). The buyer accepts or declines in the portal within 14 days (the subscription\'s clock); accepted, the change runs then exactly as below; declined, withdrawn or lapsed, `plan_change_offer_closed`. ' +
           'A newer change replaces an open offer. A cheaper or equal change applies without consent: a downgrade or an interval change takes effect at the next renewal (`plan_change_scheduled`). ' +
           'When the buyer changes the plan (portal, or an accepted offer), an upgrade (a dearer price on the same interval) takes effect at once and charges the prorated difference, (new − old) × time left ÷ period length, rounded down, ' +
-          'as an order with `subscriptionEvent: "difference"` (`plan_changed`); a declined charge changes nothing (`402 SUBSCRIPTION_PAYMENT_FAILED`).',
+          'as an order with `subscriptionEvent: "difference"` (`plan_changed`); a declined charge changes nothing (`402 SUBSCRIPTION_PAYMENT_FAILED`). ' +
+          'That difference order is a contract of its own: withdrawn alone (an approved statutory refund request within its window) or refunded in full (`POST /v1/orders/{id}/refund`), the upgrade is void and the subscription returns to the plan, interval, renewal price and terms it had just before (`plan_change_withdrawn`); the next renewal charges that earlier price.',
         tags,
       },
       { auth: 'owner', errors: ['SUBSCRIPTION_NOT_FOUND', 'ALREADY_ENDED', 'SUBSCRIPTION_NOT_ACTIVE', 'PLAN_CHANGE_INVALID', 'SUBSCRIPTION_PAYMENT_FAILED', 'SUBSCRIPTION_PAYMENT_PENDING'] },

@@ -14,6 +14,9 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   BILLING_DELETED webhook only marks the card for that charge, see card-gone.ts); `card` is null and renewals fail
  *   (dunning) until the buyer registers a new card in the portal
  * - `plan_changed`: an upgrade took effect now (a `difference` order was paid)
+ * - `plan_change_withdrawn`: an upgrade's difference order was withdrawn alone (청약철회) or refunded in full: the
+ *   subscription is back on the plan, interval and renewal price it had before that upgrade (src/subscriptions/withdrawal.ts);
+ *   with `orderId`, `refundId`, `refundRequestId`, `amount`, `statutory`, `from` (the upgraded plan) and `to` (the earlier one)
  * - `plan_change_scheduled`: a downgrade waits for the next renewal (`pendingPlanChange`)
  * - `plan_change_offered`: the seller changed the plan in a way that would make the buyer pay more (src/subscriptions/plan-consent.ts):
  *   nothing changed; `offerId`, `from`, `to` ({ planId, billingInterval, amount }), `timing` (`now`: accepting charges the
@@ -47,6 +50,7 @@ export type ChangeKind =
   | 'card_removed'
   | 'plan_changed'
   | 'plan_change_scheduled'
+  | 'plan_change_withdrawn'
   | 'plan_change_offered'
   | 'plan_change_offer_closed'
   | 'trial_consent_given'

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { ApiError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
-import type { BackgroundTask } from '../jobs/worker';
+import type { BackgroundTask } from '../platform/background';
 import { prorateDifference, subscriptionNow } from './model';
 import { changePlan, type PlanChangeResult } from './plan-change';
 import { closeOffer, planOfferView, type PlanOfferView } from './plan-consent';

@@ -5,7 +5,7 @@ import { decryptSecret } from '../platform/crypto';
 import { periodEnd } from '../checkout/model';
 import { providerFor, type Outcome, type ConfirmResult } from '../payments';
 import { getModeSettings } from '../stores/service';
-import type { BackgroundTask } from '../jobs/worker';
+import type { BackgroundTask } from '../platform/background';
 import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from './model';
 import * as repo from './repo';

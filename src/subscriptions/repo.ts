@@ -180,6 +180,11 @@ export async function updateCharge(trx: Db, id: string, patch: Updateable<Subscr
   await trx.updateTable('subscription_charges').set(patch).where('id', '=', id).execute();
 }
 
+/** The paid difference charge that made `orderId` (an upgrade's difference order), if any. */
+export function differenceChargeOfOrder(trx: Db, orderId: string): Promise<SubscriptionChargeRow | undefined> {
+  return trx.selectFrom('subscription_charges').selectAll().where('order_id', '=', orderId).where('kind', '=', 'difference').where('status', '=', 'succeeded').executeTakeFirst();
+}
+
 /** Charges left `charging` past their lease (their process died mid-call), for the sweep that retries them. */
 export function staleCharges(db: Db, now: Date, limit: number): Promise<Pick<SubscriptionChargeRow, 'id' | 'subscription_id'>[]> {
   return db.selectFrom('subscription_charges').select(['id', 'subscription_id']).where('status', '=', 'charging').where('locked_until', '<=', now).limit(limit).execute();

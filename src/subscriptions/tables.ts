@@ -25,6 +25,20 @@ export interface ChargeTarget {
   listPrices?: { monthlyPrice: number | null; yearlyPrice: number | null };
 }
 
+/**
+ * What a subscription was just before an upgrade took effect (migration 075), kept on the upgrade's difference charge:
+ * if the buyer withdraws that difference order alone, the subscription returns to exactly this (src/subscriptions/withdrawal.ts).
+ * `terms`, `recurringConsent` and `pendingPlan` are absent on upgrades recorded before migration 075.
+ */
+export interface PreviousTerms {
+  planId: string;
+  interval: BillingInterval;
+  amount: number;
+  terms?: SaleTerms;
+  recurringConsent?: RecurringConsent | null;
+  pendingPlan?: PendingPlan | null;
+}
+
 export interface SubscriptionsTable {
   id: string;
   store_id: string;
@@ -110,6 +124,8 @@ export interface SubscriptionChargesTable {
   order_id: string;
   amount: number;
   target: Json<ChargeTarget | null>;
+  /** A difference charge once paid: the subscription as it was before the upgrade (migration 075); null otherwise. */
+  previous: ColumnType<PreviousTerms | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** `needs_attention`: no answer after the bounded unknown-retries (see UNKNOWN_RETRY_DELAYS_MS); the seller settles it. */
   status: 'charging' | 'succeeded' | 'failed' | 'needs_attention';
   locked_until: Date | null;

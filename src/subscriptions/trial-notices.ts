@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import type { BackgroundTask } from '../jobs/worker';
+import type { BackgroundTask } from '../platform/background';
 import type { Clock } from '../platform/clock';
 import { writeSubscriptionUpdated } from './events';
 import { isTrialing, subscriptionNow, type SubscriptionRow } from './model';

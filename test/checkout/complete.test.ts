@@ -106,6 +106,8 @@ test('an amount other than the session amount after coupon is refused before the
     deleteBillingKey: (i) => (calls.push('deleteBillingKey'), sim.deleteBillingKey(i)),
     listTransactions: (i) => (calls.push('listTransactions'), sim.listTransactions(i)),
     listSettlements: (i) => (calls.push('listSettlements'), sim.listSettlements(i)),
+    issueCashReceipt: (i) => (calls.push('issueCashReceipt'), sim.issueCashReceipt(i)),
+    cancelCashReceipt: (i) => (calls.push('cancelCashReceipt'), sim.cancelCashReceipt(i)),
   };
   const r = await completePayment(t.deps, { sessionId: session.id, attempt, provider: counting, paymentKey: auth.paymentKey, expectedAmount: 100 });
   assert.equal(r.kind, 'refused');

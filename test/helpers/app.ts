@@ -60,7 +60,8 @@ function pgliteTemplate(): Blob | undefined {
 
 export interface TestApp {
   app: App;
-  deps: AppDeps;
+  /** The worker is the real one, so a test can run its jobs and tasks (`deps.worker.runOnce()`). */
+  deps: AppDeps & { worker: Worker };
   clock: ManualClock;
   db: AppDeps['db'];
   close(): Promise<void>;
@@ -99,7 +100,7 @@ export async function createTestApp(
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1, ...(config.redisKeyPrefix ? { keyPrefix: config.redisKeyPrefix } : {}) }) : null;
   const worker = new Worker(database.db, clock, log as any);
-  const deps: AppDeps = { config, database, db: database.db, clock, redis, log: log as any, worker };
+  const deps: AppDeps & { worker: Worker } = { config, database, db: database.db, clock, redis, log: log as any, worker };
   const app = await buildApp(deps, { extraModules: opts.extraModules });
   return {
     app,

@@ -33,6 +33,13 @@ import { randomBytes } from 'node:crypto';
  *   (https://docs.tosspayments.com/guides/v2/billing/integration-quick). Each call is answered as the merchant whose
  *   secret key signs it (`calls[i].merchant`): payments, billing keys, transactions and settlements of the other MID are
  *   unknown to it (404 NOT_FOUND_PAYMENT / NOT_FOUND_BILLING), and idempotency is scoped per key;
+ * - POST /v1/cash-receipts and POST /v1/cash-receipts/{receiptKey}/cancel (test/fixtures/toss/cash-receipts.json;
+ *   https://docs.tosspayments.com/reference#현금영수증-발급-요청, #현금영수증-발급-취소-요청): a 현금영수증 issued on its
+ *   own, answered as a CashReceipt (transactionType CONFIRM, issueStatus IN_PROGRESS: "발급 승인 여부는 요청 후 1-2일 뒤
+ *   조회할 수 있습니다"); a cancel with `amount` takes that much off, without it all of it ("값이 따로 없으면 전액
+ *   취소됩니다"), answered as a CANCEL CashReceipt. `cashReceipts` holds what Toss issued (covered amount and history);
+ * - `beforeAnswer` may return 'drop': the request has taken effect and the connection is cut before the answer (a crash
+ *   or network cut between Toss's work and our record of it);
  * - `webhook(eventType, ...)`: the body Toss would post for PAYMENT_STATUS_CHANGED / CANCEL_STATUS_CHANGED / BILLING_DELETED.
  *
  * Payment keys are whatever the caller sends (the real one comes from Toss's payment window). The fake derives the
@@ -51,7 +58,7 @@ import { randomBytes } from 'node:crypto';
 export type FakeTossMode = 'ok' | 'decline' | 'timeout' | 'error500' | 'already_processed' | 'lost_answer' | 'amount_mismatch';
 
 /** What `hold` can delay: billing charges, confirms, cancels, transaction listings, or any request. */
-export type FakeTossHoldKind = 'billing_charge' | 'billing_issue' | 'billing_delete' | 'confirm' | 'cancel' | 'lookup' | 'transactions' | 'settlements' | 'any';
+export type FakeTossHoldKind = 'billing_charge' | 'billing_issue' | 'billing_delete' | 'confirm' | 'cancel' | 'lookup' | 'transactions' | 'settlements' | 'cash_receipt' | 'any';
 
 export interface FakeTossHold {
   /** Resolves when the held request has arrived (and, for POSTs, is being processed). */
@@ -89,7 +96,9 @@ export interface FakeToss {
    * it (the payment, cancel or charge is already in `payments`) and before the answer is written; the answer waits for
    * the returned promise. Kill tests end our server here, between Toss's work and our record of it.
    */
-  beforeAnswer: ((call: FakeToss['calls'][number], answer: { status: number; body: unknown }) => void | Promise<void>) | null;
+  beforeAnswer: ((call: FakeToss['calls'][number], answer: { status: number; body: unknown }) => void | 'drop' | Promise<void | 'drop'>) | null;
+  /** 현금영수증 issued on their own (POST /v1/cash-receipts) by receiptKey: what each covers now and its CashReceipt history. */
+  cashReceipts: Map<string, { mId: string; orderId: string; type: string; customerIdentityNumber: string; amount: number; history: any[] }>;
   /** The payment window's session for a key, started now on the fake's clock (confirm must follow within 10 minutes). */
   requestPayment(input: { paymentKey: string; orderId: string; amount: number; cashReceipt?: { type: '소득공제' | '지출증빙' | '미발행' } }): void;
   /** Holds the next request of this kind unanswered until `release()`: a slow gateway without real waiting. */
@@ -180,6 +189,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   const replays = new Map<string, { status: number; body: unknown }>();
   const inFlight = new Set<string>();
   const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date; cashReceipt?: { type: string } }>();
+  const cashReceipts: FakeToss['cashReceipts'] = new Map();
   /** Every approval and cancel, in order: what GET /v1/transactions lists. */
   const transactions: any[] = [];
   const injected: Array<{ kind: FakeTossHoldKind; error: { status: number; code: string; message: string } }> = [];
@@ -523,8 +533,55 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     return { status: 200, body: list.slice((page - 1) * size, page * size) };
   }
 
+  /** A CashReceipt object (components.schemas.CashReceipt of the 2022-11-16 reference). */
+  function cashReceiptObject(receiptKey: string, r: { orderId: string; orderName: string; type: string; customerIdentityNumber: string }, transactionType: 'CONFIRM' | 'CANCEL', amount: number): any {
+    const issueNumber = String(100_000_000 + (randomBytes(4).readUInt32BE() % 900_000_000));
+    const masked = r.customerIdentityNumber.replace(/^(\d{3})\d*(\d{4})$/, (_, a, b) => `${a}****${b}`);
+    return {
+      receiptKey,
+      issueNumber,
+      issueStatus: 'IN_PROGRESS',
+      amount,
+      taxFreeAmount: 0,
+      orderId: r.orderId,
+      orderName: r.orderName,
+      type: r.type,
+      transactionType,
+      businessNumber: '1234567890',
+      customerIdentityNumber: masked,
+      failure: null,
+      requestedAt: kst(clock.now()),
+      receiptUrl: `https://dashboard.tosspayments.com/receipt/mids/${MIDS[merchant]}/orders/${encodeURIComponent(r.orderId)}/cash-receipt?ref=dashboard`,
+    };
+  }
+
+  function issueSeparateCashReceipt(body: any): Answer {
+    const { amount, orderId, orderName, customerIdentityNumber, type } = body ?? {};
+    if (!Number.isInteger(amount) || amount < 1 || typeof orderId !== 'string' || !/^[a-zA-Z0-9\-_.]{6,64}$/.test(orderId) || typeof orderName !== 'string' || orderName.length > 100) {
+      return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    }
+    if (typeof customerIdentityNumber !== 'string' || !/^[0-9]{1,30}$/.test(customerIdentityNumber) || (type !== '소득공제' && type !== '지출증빙')) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const receiptKey = `cr_${randomBytes(10).toString('hex')}`;
+    const receipt = cashReceiptObject(receiptKey, { orderId, orderName, type, customerIdentityNumber }, 'CONFIRM', amount);
+    cashReceipts.set(receiptKey, { mId: MIDS[merchant], orderId, type, customerIdentityNumber, amount, history: [receipt] });
+    return { status: 200, body: receipt };
+  }
+
+  function cancelSeparateCashReceipt(receiptKey: string, body: any): Answer {
+    const r = cashReceipts.get(receiptKey);
+    if (!r || r.mId !== MIDS[merchant]) return err(404, 'NOT_FOUND', '존재하지 않는 정보 입니다.');
+    const amount = body?.amount ?? r.amount;
+    if (!Number.isInteger(amount) || amount < 1 || amount > r.amount) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    r.amount -= amount;
+    const receipt = cashReceiptObject(receiptKey, { ...r, orderName: r.history[0].orderName }, 'CANCEL', amount);
+    r.history.push(receipt);
+    return { status: 200, body: receipt };
+  }
+
   function route(method: string, path: string, body: any, query: URLSearchParams): Answer {
     let m: RegExpExecArray | null;
+    if (method === 'POST' && path === '/v1/cash-receipts') return issueSeparateCashReceipt(body);
+    if (method === 'POST' && (m = /^\/v1\/cash-receipts\/([^/]+)\/cancel$/.exec(path))) return cancelSeparateCashReceipt(decodeURIComponent(m[1]), body);
     if (method === 'DELETE' && (m = /^\/v1\/billing\/([^/]+)$/.exec(path))) return deleteBilling(decodeURIComponent(m[1]));
     if (method === 'GET' && path === '/v1/transactions') return listTransactions(query);
     if (method === 'POST' && path === '/v1/payments/confirm') return confirm(body);
@@ -545,6 +602,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   }
 
   function holdKind(method: string, path: string): FakeTossHoldKind | null {
+    if (path.startsWith('/v1/cash-receipts')) return 'cash_receipt';
     if (method === 'POST' && path === '/v1/payments/confirm') return 'confirm';
     if (method === 'POST' && /^\/v1\/payments\/[^/]+\/cancel$/.test(path)) return 'cancel';
     if (method === 'GET' && path === '/v1/transactions') return 'transactions';
@@ -584,7 +642,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     };
     const send = (a: { status: number; body: unknown }) => {
       if (!beforeAnswer) return write(a);
-      void Promise.resolve(beforeAnswer(call, a)).then(() => write(a), () => write(a));
+      void Promise.resolve(beforeAnswer(call, a)).then((r) => (r === 'drop' ? void res.destroy() : write(a)), () => write(a));
     };
     // An unknown secret key: 401 with Toss's error object `{ code, message }`, on every endpoint, before anything else
     // (https://docs.tosspayments.com/reference/error-codes: "401 UNAUTHORIZED_KEY 인증되지 않은 시크릿 키 혹은 클라이언트
@@ -646,6 +704,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     clientKey,
     transactions,
     payments,
+    cashReceipts,
     calls,
     get beforeAnswer() {
       return beforeAnswer;

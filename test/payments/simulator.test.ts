@@ -232,3 +232,47 @@ test('listTransactions: approvals and cancels this simulator made, in the range,
   const bad = await sim.listTransactions({ ...range, limit: 5, startingAfter: 'nope' });
   assert.equal(bad.status === 'failed' && bad.code, 'INVALID_TRANSACTION_KEY');
 });
+
+test('a deposited 가상계좌 carries the 현금영수증 asked with the payment in its lookup, also after a restart when handed back', async () => {
+  const clock = new ManualClock(new Date('2026-11-01T00:00:00Z'));
+  const sim = new SimulatorProvider({ clock });
+  const auth = sim.authorize({ method: 'virtual_account', amount: 12_000, orderId: 'ord_va_cr_1' });
+  assert.ok(auth.ok);
+  const confirmed = await sim.confirmPayment({ paymentKey: auth.paymentKey, orderId: 'ord_va_cr_1', amount: 12_000, idempotencyKey: 'c1', cashReceipt: { type: '지출증빙', identity: '1234567890' } });
+  assert.equal(confirmed.status, 'succeeded');
+  const waiting = await sim.lookupPayment(auth.paymentKey);
+  assert.equal(waiting.status === 'succeeded' && waiting.value.cashReceipt, undefined, 'nothing issued before the deposit');
+  assert.equal((await sim.testDeposit(auth.paymentKey)).status, 'succeeded');
+  const after = await sim.lookupPayment(auth.paymentKey);
+  assert.ok(after.status === 'succeeded' && after.value.cashReceipt);
+  assert.equal(after.value.cashReceipt.type, '지출증빙');
+  assert.match(after.value.cashReceipt.issueNumber!, /^T\d{8}$/);
+  assert.equal(after.value.cashReceipt.amount, 12_000);
+
+  // Another process (or a restart) knows only the key: the caller hands the choice back with the deposit.
+  const auth2 = sim.authorize({ method: 'virtual_account', amount: 8_000, orderId: 'ord_va_cr_2' });
+  assert.ok(auth2.ok);
+  await sim.confirmPayment({ paymentKey: auth2.paymentKey, orderId: 'ord_va_cr_2', amount: 8_000, idempotencyKey: 'c2', cashReceipt: { type: '소득공제', identity: '01012345678' } });
+  const restarted = new SimulatorProvider({ clock });
+  await restarted.testDeposit(auth2.paymentKey, { cashReceipt: { type: '소득공제', identity: '' } });
+  const look = await restarted.lookupPayment(auth2.paymentKey);
+  assert.ok(look.status === 'succeeded' && look.value.cashReceipt?.type === '소득공제');
+  // None asked: none issued.
+  const auth3 = sim.authorize({ method: 'virtual_account', amount: 8_000, orderId: 'ord_va_cr_3' });
+  assert.ok(auth3.ok);
+  await sim.confirmPayment({ paymentKey: auth3.paymentKey, orderId: 'ord_va_cr_3', amount: 8_000, idempotencyKey: 'c3' });
+  await sim.testDeposit(auth3.paymentKey);
+  const none = await sim.lookupPayment(auth3.paymentKey);
+  assert.equal(none.status === 'succeeded' && none.value.cashReceipt, undefined);
+});
+
+test('a 현금영수증 issued on its own: once per idempotency key', async () => {
+  const sim = new SimulatorProvider({ clock: new ManualClock(new Date('2026-11-01T00:00:00Z')) });
+  const input = { orderId: 'ord_sim_cr', orderName: '상품', amount: 5000, type: '소득공제' as const, identity: '01012345678', idempotencyKey: 'k1' };
+  const a = await sim.issueCashReceipt(input);
+  const b = await sim.issueCashReceipt(input);
+  assert.ok(a.status === 'succeeded' && b.status === 'succeeded');
+  assert.deepEqual(a.value, b.value);
+  assert.match(a.value.issueNumber!, /^T\d{8}$/);
+  assert.equal((await sim.cancelCashReceipt({ receiptKey: a.value.receiptKey, amount: 1000, idempotencyKey: 'x' })).status, 'succeeded');
+});

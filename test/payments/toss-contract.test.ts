@@ -408,3 +408,42 @@ test('what our adapter sends matches the documented requests (field names and ty
     assert.ok(c.headers['idempotency-key'] && c.headers['idempotency-key'].length <= COMMON.idempotency.maxLength, `${file}: Idempotency-Key sent, at most 300 characters`);
   }
 });
+
+test('POST /v1/cash-receipts and its cancel: a CashReceipt with every documented field; a replayed key issues once; amount-less cancel takes the rest', async () => {
+  const shape = fixture('cash-receipts.json').response.body;
+  const body = { amount: 30_000, orderId: `ord_cr_${++seq}`, orderName: '테스트 상품', customerIdentityNumber: '01012345678', type: '소득공제', taxFreeAmount: 0 };
+  const first = await call('POST', '/v1/cash-receipts', body, { 'Idempotency-Key': `cr-${seq}` });
+  assert.equal(first.status, 200, first.text);
+  assertShape(first.body, shape, 'CashReceipt');
+  assert.equal(first.body.transactionType, 'CONFIRM');
+  assert.equal(first.body.amount, 30_000);
+  const again = await call('POST', '/v1/cash-receipts', body, { 'Idempotency-Key': `cr-${seq}` });
+  assert.equal(again.body.receiptKey, first.body.receiptKey, 'the same key answers the first issue');
+  assert.equal([...fake.cashReceipts.values()].filter((r) => r.orderId === body.orderId).length, 1);
+  assertDocumentedError(await call('POST', '/v1/cash-receipts', { ...body, type: '미발행' }), 'cash-receipts.json', 'INVALID_REQUEST');
+  const part = await call('POST', `/v1/cash-receipts/${first.body.receiptKey}/cancel`, { amount: 10_000 });
+  assert.equal(part.status, 200, part.text);
+  assertShape(part.body, shape, 'CashReceipt (cancel)');
+  assert.equal(part.body.transactionType, 'CANCEL');
+  assert.equal(part.body.amount, 10_000);
+  assertDocumentedError(await call('POST', `/v1/cash-receipts/${first.body.receiptKey}/cancel`, { amount: 25_000 }), 'cash-receipts.json', 'INVALID_REQUEST');
+  const rest = await call('POST', `/v1/cash-receipts/${first.body.receiptKey}/cancel`, {});
+  assert.equal(rest.body.amount, 20_000, 'no amount: the whole rest');
+  assert.equal(fake.cashReceipts.get(first.body.receiptKey)!.amount, 0);
+  assertDocumentedError(await call('POST', '/v1/cash-receipts/cr_unknown/cancel', {}), 'cash-receipts.json', 'NOT_FOUND');
+});
+
+test('what our adapter sends to the cash-receipt API matches the documented requests', async () => {
+  const toss = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, clock });
+  fake.calls.length = 0;
+  const r = await toss.issueCashReceipt({ orderId: `ord_crq_${++seq}`, orderName: '상품', amount: 5000, type: '지출증빙', identity: '1234567890', idempotencyKey: `cr-req-${seq}` });
+  if (r.status !== 'succeeded') return assert.fail(JSON.stringify(r));
+  assert.equal((await toss.cancelCashReceipt({ receiptKey: r.value.receiptKey, amount: 2000, idempotencyKey: `crc-${seq}` })).status, 'succeeded');
+  assert.equal((await toss.cancelCashReceipt({ receiptKey: r.value.receiptKey, idempotencyKey: `crc2-${seq}` })).status, 'succeeded');
+  const [issue, partial, full] = fake.calls;
+  assert.deepEqual(Object.keys(issue.body).sort(), ['amount', 'customerIdentityNumber', 'orderId', 'orderName', 'taxFreeAmount', 'type']);
+  assert.equal(issue.headers['idempotency-key'], `cr-req-${seq}`);
+  assert.deepEqual(partial.body, { amount: 2000 });
+  assert.deepEqual(full.body, {}, 'no amount: a full cancel');
+  assert.equal(fake.cashReceipts.get(r.value.receiptKey)!.amount, 0);
+});

@@ -15,8 +15,14 @@ import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
 import { refundAboveThreshold } from '../refund-step-up';
 import { stepUp } from '../step-up';
+import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
+
+interface CashReceiptForm {
+  type: string;
+  number: string;
+}
 
 interface RefundForm {
   amount: string;
@@ -54,7 +60,38 @@ ${events.map(
 }</section>`;
 }
 
-async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyReply, ctx: DashboardContext, id: string, problem: Problem | null, form: RefundForm | null): Promise<FastifyReply> {
+/**
+ * The seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts): for a paid 계좌이체 / 가상계좌 order
+ * with none and something left after refunds. 소득공제 with a phone or card number, 지출증빙 with a 사업자등록번호.
+ */
+function cashReceiptForm(ctx: DashboardContext, order: { id: string; status: string; method: string; amount: number; refundedAmount: number | null; cashReceipt?: { requestedBy: string; status: string } | null }, problem: Problem | null, form: CashReceiptForm | null): SafeHtml | '' {
+  const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
+  const left = order.amount - (order.refundedAmount ?? 0);
+  const pending = order.cashReceipt?.requestedBy === 'seller' && order.cashReceipt.status === 'requested';
+  if (order.status !== 'paid' || (order.method !== 'transfer' && order.method !== 'virtual_account') || left <= 0 || (order.cashReceipt && !pending)) return '';
+  const err = problem?.fields.find((f) => f.field === 'customerIdentityNumber');
+  const type = form?.type ?? '소득공제';
+  return html`<section class="card" aria-labelledby="h-cash-receipt"><h2 id="h-cash-receipt">${L('현금영수증 발급', 'Issue a cash receipt')}</h2>
+<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/cash-receipt" id="cash-receipt-form" data-testid="cash-receipt-form" hx-disabled-elt="find button">
+  ${csrfField(ctx)}
+  <p class="muted">${
+    pending
+      ? L('발급 요청의 결과를 아직 받지 못했습니다. 다시 보내면 같은 발급으로 확인하며 두 번 발급되지 않습니다.', 'The issue has not been answered yet. Sending it again confirms the same issue; it is never issued twice.')
+      : L(`구매자가 결제할 때 현금영수증을 신청하지 않았습니다. 환불되지 않은 ${money('ko', left)}에 대해 발급합니다.`, `The buyer asked for none at payment. Issues one for the ${money('en', left)} not refunded.`)
+  }</p>
+  <fieldset><legend>${L('종류', 'Type')}</legend>
+  <label class="check"><input type="radio" name="type" value="소득공제"${type === '소득공제' ? html` checked` : ''}> ${L('소득공제 (개인: 휴대폰 번호 또는 카드 번호)', 'Income deduction (a person: phone or card number)')}</label>
+  <label class="check"><input type="radio" name="type" value="지출증빙"${type === '지출증빙' ? html` checked` : ''}> ${L('지출증빙 (사업자: 사업자등록번호)', 'Expense proof (a business: registration number)')}</label>
+  </fieldset>
+  <label for="cash-receipt-number">${L('휴대폰 번호·카드 번호 또는 사업자등록번호', 'Phone, card or business registration number')}</label>
+  <input type="text" inputmode="numeric" autocomplete="off" maxlength="30" id="cash-receipt-number" name="customerIdentityNumber" value="${form?.number ?? ''}" aria-describedby="cash-receipt-hint${err ? ' cash-receipt-err' : ''}"${err ? html` aria-invalid="true"` : ''}>
+  ${err ? html`<p class="err" id="cash-receipt-err">${err.message}</p>` : ''}
+  <p class="hint" id="cash-receipt-hint">${L('하이픈(-)은 넣어도 되고 빼도 됩니다. 번호는 가려서 보관합니다.', 'Dashes are optional. The number is kept masked.')}</p>
+  <p><button type="submit" class="primary">${L('현금영수증 발급', 'Issue cash receipt')}</button></p>
+</form></section>`;
+}
+
+async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyReply, ctx: DashboardContext, id: string, problem: Problem | null, form: RefundForm | null, crForm: CashReceiptForm | null = null): Promise<FastifyReply> {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const scope = { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null };
   const order = await getOrder(deps, scope, id);
@@ -93,6 +130,7 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 <p><a href="/dashboard/orders">← ${L('주문 목록', 'All orders')}</a></p>
 ${flash(done, {
   refunded: L('환불했습니다.', 'Refunded.'),
+  cashReceipt: L('현금영수증을 발급했습니다.', 'Cash receipt issued.'),
   replayed: L('이 환불 요청은 이미 처리되었습니다. 아래에서 결과를 확인하세요.', 'This refund was already sent; see its state below.'),
   inflight: L('이 환불 요청은 이미 처리 중입니다. 잠시 후 새로 고쳐 결과를 확인하세요.', 'This refund is already being processed; reload in a moment to see its result.'),
 })}
@@ -119,7 +157,7 @@ ${problemBox(problem)}
         ? [
             [
               L('현금영수증', 'Cash receipt'),
-              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
+              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : order.cashReceipt.requestedBy === 'seller' ? html` (${L('판매자 발급', 'issued by the seller')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
             ] as [string, unknown],
           ]
         : []),
@@ -140,6 +178,7 @@ ${problemBox(problem)}
       [L('정산', 'Settlement'), payment.settlementId ?? L('정산 전', 'not settled')],
     ])}</section>
 </div>
+${cashReceiptForm(ctx, order, problem, crForm)}
 <section class="card" aria-labelledby="h-refunds"><h2 id="h-refunds">${L('환불', 'Refunds')}</h2>
 ${
   refunds.data.length
@@ -179,6 +218,28 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
     const id = (req.params as { id: string }).id;
     await getOrder(deps, { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null }, id);
     return sendFragment(reply, eventsSection(ctx, id, await eventsOfOrder(deps, ctx.member.storeId, ctx.mode, id)));
+  });
+
+  // A 현금영수증 issued afterwards: the same service, checks and Korean messages as POST /admin/v1/orders/{id}/cash-receipt.
+  // A second submit finds the first receipt (issued: CASH_RECEIPT_EXISTS shown; unanswered: the same key sent again).
+  app.post('/dashboard/orders/:id/cash-receipt', { schema: { hide: true }, preHandler: requireRole('refunds') }, async (req, reply) => {
+    const id = (req.params as { id: string }).id;
+    const body = (req.body ?? {}) as Query;
+    const form: CashReceiptForm = { type: str(body.type, 10) ?? '', number: str(body.customerIdentityNumber, 40) ?? '' };
+    const path = `/dashboard/orders/${encodeURIComponent(id)}`;
+    return act(
+      req,
+      reply,
+      async (ctx) => {
+        const order = await issueSellerCashReceipt(deps, ctx.member.storeId, ctx.mode, id, { type: form.type as '소득공제', customerIdentityNumber: form.number });
+        return { type: order.cashReceipt?.type ?? form.type };
+      },
+      async (r) => {
+        await auditAction(deps.db, deps, req, { action: 'order.cash_receipt_issued', target: { type: 'order', id }, details: { type: r.type } });
+        return redirectTo(req, reply, `${path}?done=cashReceipt`);
+      },
+      (p, ctx) => renderDetail(deps, req, reply, ctx, id, p, null, form),
+    );
   });
 
   // A refund from the order page: the refunds engine with the dashboard's own idempotency key (one per form render),

@@ -1,0 +1,76 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db';
+import type { OrderRow } from '../orders/model';
+import type { OrderCashReceiptsTable } from '../orders/tables';
+
+// The queries of a 현금영수증 the seller issues afterwards (src/checkout/seller-cash-receipt.ts); writes run on the
+// caller's transaction.
+
+export type CashReceiptRow = Selectable<OrderCashReceiptsTable>;
+
+export function lockOrder(trx: Db, orderId: string): Promise<OrderRow | undefined> {
+  return trx.selectFrom('orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+}
+
+export function findOrder(db: Db, orderId: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
+export function findReceipt(db: Db, orderId: string): Promise<CashReceiptRow | undefined> {
+  return db.selectFrom('order_cash_receipts').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}
+
+export function lockSellerReceipt(trx: Db, orderId: string): Promise<CashReceiptRow | undefined> {
+  return trx.selectFrom('order_cash_receipts').selectAll().where('order_id', '=', orderId).where('requested_by', '=', 'seller').forUpdate().executeTakeFirst();
+}
+
+export async function insertSellerReceipt(
+  trx: Db,
+  v: Pick<CashReceiptRow, 'order_id' | 'store_id' | 'mode' | 'type' | 'identity_masked' | 'identity_sealed' | 'issue_key' | 'amount'> & { now: Date },
+): Promise<CashReceiptRow> {
+  return trx
+    .insertInto('order_cash_receipts')
+    .values({
+      order_id: v.order_id,
+      store_id: v.store_id,
+      mode: v.mode,
+      type: v.type,
+      identity_masked: v.identity_masked,
+      identity_sealed: v.identity_sealed,
+      issue_key: v.issue_key,
+      requested_by: 'seller',
+      receipt_key: null,
+      issue_number: null,
+      receipt_url: null,
+      amount: v.amount,
+      target_amount: null,
+      status: 'requested',
+      created_at: v.now,
+      updated_at: v.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function markIssued(trx: Db, orderId: string, v: { receiptKey: string; issueNumber: string | null; receiptUrl: string | null; amount: number; now: Date }): Promise<CashReceiptRow> {
+  return trx
+    .updateTable('order_cash_receipts')
+    .set({ receipt_key: v.receiptKey, issue_number: v.issueNumber, receipt_url: v.receiptUrl, amount: v.amount, status: 'issued', identity_sealed: null, updated_at: v.now })
+    .where('order_id', '=', orderId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteRequested(trx: Db, orderId: string): Promise<void> {
+  await trx.deleteFrom('order_cash_receipts').where('order_id', '=', orderId).where('requested_by', '=', 'seller').where('status', '=', 'requested').execute();
+}
+
+/** Records a cancel at the gateway: the receipt covers `amount` now (0: canceled). Only if nobody recorded it first. */
+export async function markReduced(trx: Db, orderId: string, from: number, amount: number, now: Date): Promise<void> {
+  await trx
+    .updateTable('order_cash_receipts')
+    .set({ amount, status: amount > 0 ? 'partially_canceled' : 'canceled', updated_at: now })
+    .where('order_id', '=', orderId)
+    .where('amount', '=', from)
+    .execute();
+}

@@ -1,0 +1,210 @@
+import type { AppDeps } from '../deps';
+import { enqueueJob } from '../jobs/queue';
+import { providerFor } from '../payments';
+import type { CashReceiptIssued, Outcome, PaymentProvider } from '../payments/provider';
+import { decryptSecret, encryptSecret } from '../platform/crypto';
+import { ApiError, validationError } from '../platform/errors';
+import { MESSAGES } from '../platform/messages';
+import type { Mode } from '../platform/tables';
+import { loadOrderView } from '../orders/service';
+import type { OrderRow } from '../orders/model';
+import type { OrderView } from '../orders/schemas';
+import { getModeSettings } from '../stores/service';
+import { maskIdentity } from './cash-receipt';
+import * as repo from './seller-cash-receipt-repo';
+
+/**
+ * A 현금영수증 the seller issues afterwards (issue 32) for a paid 계좌이체 / 가상계좌 order that has none: the buyer chose
+ * none under the 의무발행 threshold, or asks later. Through the order's gateway as a receipt of its own (Toss:
+ * POST /v1/cash-receipts, https://docs.tosspayments.com/reference#현금영수증-발급-요청), for what is not refunded.
+ *
+ * Crash-safe in three steps, like a refund: (1) one transaction locks the order, checks it and writes the receipt as
+ * `requested` with its Idempotency-Key (and the number, sealed, to send again); (2) the gateway is called outside any
+ * transaction; (3) a second transaction records the answer. A crash or lost answer leaves `requested`: the next request
+ * for the order, or the `checkout.cash-receipt.sync` job, sends the same key again, so Toss answers the first issue
+ * and nothing is issued twice. A double click waits on the order's lock and finds the same `requested` row.
+ *
+ * Refunds: the payment's cancel does not touch such a receipt, so a refund notes what it must still cover
+ * (`target_amount`, src/orders/repo.ts followRefundOnCashReceipt) and `syncSellerCashReceipt` reduces it through the
+ * gateway's cancel (Toss: POST /v1/cash-receipts/{receiptKey}/cancel with `amount`, or without for all of it).
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+export const CASH_RECEIPT_SYNC_JOB = 'checkout.cash-receipt.sync';
+/** First retry of an unanswered issue or cancel; then the job's retry schedule. */
+const SYNC_RETRY_MS = 60_000;
+
+export interface SellerCashReceiptInput {
+  type: '소득공제' | '지출증빙';
+  /** As typed: phone or card number (소득공제), 사업자등록번호 (지출증빙); spaces and dashes are ignored. */
+  customerIdentityNumber: string;
+}
+
+/**
+ * The number for a 현금영수증 type: 소득공제 with a mobile phone number (01…, 10–11 digits) or a card number (13–19
+ * digits), 지출증빙 with a 10-digit 사업자등록번호. The message names what to type, in Korean.
+ */
+export function checkCashReceiptIdentity(type: string, typed: string): { ok: true; type: '소득공제' | '지출증빙'; identity: string } | { ok: false; message: string } {
+  const digits = typed.replace(/[\s-]/g, '');
+  if (type === '소득공제') {
+    if (!digits) return { ok: false, message: MESSAGES.checkout.cashReceiptIncomeRequired };
+    if (/^01\d{8,9}$/.test(digits) || /^\d{13,19}$/.test(digits)) return { ok: true, type, identity: digits };
+    return { ok: false, message: MESSAGES.checkout.cashReceiptIncomeInvalid };
+  }
+  if (type === '지출증빙') {
+    if (!digits) return { ok: false, message: MESSAGES.checkout.cashReceiptExpenseRequired };
+    if (/^\d{10}$/.test(digits)) return { ok: true, type, identity: digits };
+    return { ok: false, message: MESSAGES.checkout.cashReceiptExpenseInvalid };
+  }
+  return { ok: false, message: MESSAGES.checkout.cashReceiptTypeInvalid };
+}
+
+/** The order's own gateway (its provider and Toss key pair), as a refund finds it. */
+async function gatewayOf(deps: Deps, order: OrderRow): Promise<PaymentProvider | null> {
+  const raw = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw : null;
+  return providerFor(
+    deps,
+    { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
+    order.toss_key_pair,
+  );
+}
+
+/**
+ * Step 2: the issue call for a `requested` receipt, with its own key and number. Never throws. `resend`: an earlier
+ * call may have reached the gateway, so not being able to ask now is not a refusal (the row must stay).
+ */
+async function sendIssue(deps: Deps, order: OrderRow, row: repo.CashReceiptRow, resend: boolean): Promise<Outcome<CashReceiptIssued>> {
+  try {
+    const provider = await gatewayOf(deps, order);
+    if (!provider) {
+      return resend ? { status: 'unknown', message: MESSAGES.refunds.providerNotConfigured } : { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
+    }
+    return await provider.issueCashReceipt({
+      // The order's own id: the receipt is for that order's payment (one receipt per order; the key guards retries).
+      orderId: order.id,
+      orderName: order.product_name,
+      amount: Number(row.amount),
+      type: row.type,
+      identity: decryptSecret(deps.config.masterKey, row.identity_sealed!).toString('utf8'),
+      idempotencyKey: row.issue_key!,
+    });
+  } catch (err) {
+    deps.log.warn({ err, orderId: order.id }, 'cash receipt issue call threw');
+    return { status: 'unknown', message: 'gateway call threw' };
+  }
+}
+
+/** Step 3: records the gateway's answer; a second answer for the same receipt (a double click) changes nothing. */
+async function recordIssue(deps: Deps, orderId: string, outcome: Outcome<CashReceiptIssued>): Promise<'issued' | 'failed' | 'unknown'> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await repo.lockSellerReceipt(trx, orderId);
+    if (!row || row.status !== 'requested') return row ? 'issued' : 'failed';
+    const now = deps.clock.now();
+    if (outcome.status === 'succeeded') {
+      await repo.markIssued(trx, orderId, { receiptKey: outcome.value.receiptKey, issueNumber: outcome.value.issueNumber, receiptUrl: outcome.value.receiptUrl, amount: outcome.value.amount, now });
+      // A refund recorded while the issue was under way: the receipt is reduced next.
+      if (row.target_amount !== null && row.target_amount < outcome.value.amount) await enqueueSync(trx, deps, orderId, now);
+      return 'issued';
+    }
+    if (outcome.status === 'failed') {
+      // Nothing was issued: the seller may correct the number and try again.
+      await repo.deleteRequested(trx, orderId);
+      return 'failed';
+    }
+    await enqueueSync(trx, deps, orderId, new Date(now.getTime() + SYNC_RETRY_MS));
+    return 'unknown';
+  });
+}
+
+async function enqueueSync(trx: Deps['db'], deps: Deps, orderId: string, runAt: Date): Promise<void> {
+  await enqueueJob(trx, deps.clock, { name: CASH_RECEIPT_SYNC_JOB, payload: { orderId }, runAt, dedupeKey: `${CASH_RECEIPT_SYNC_JOB}:${orderId}` });
+}
+
+/** Enqueues the receipt's follow-up in the caller's transaction (a refund of an order with a seller-issued receipt). */
+export async function enqueueCashReceiptSync(trx: Deps['db'], deps: Pick<AppDeps, 'clock'>, orderId: string): Promise<void> {
+  await enqueueJob(trx, deps.clock, { name: CASH_RECEIPT_SYNC_JOB, payload: { orderId }, dedupeKey: `${CASH_RECEIPT_SYNC_JOB}:${orderId}` });
+}
+
+/**
+ * The seller issues a 현금영수증 for the order (dashboard, or POST /admin/v1/orders/{id}/cash-receipt). Answers the
+ * Order with its `cashReceipt`. Refused: ORDER_NOT_FOUND (another store or mode), VALIDATION_FAILED (the number),
+ * CASH_RECEIPT_EXISTS (one was issued or asked with the payment, or by the seller before), CASH_RECEIPT_NOT_ALLOWED
+ * (not a paid 계좌이체 / 가상계좌 order, or refunded in full), PG_PG_CASH_RECEIPT_FAILED (the gateway refused; nothing kept),
+ * PG_CASH_RECEIPT_AMBIGUOUS (no answer; sending the request again, or the job, finishes the same issue).
+ */
+export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: Mode, orderId: string, input: SellerCashReceiptInput): Promise<OrderView> {
+  const checked = checkCashReceiptIdentity(input.type, input.customerIdentityNumber ?? '');
+  const first = await deps.db.transaction().execute(async (trx) => {
+    const order = await repo.lockOrder(trx, orderId);
+    if (!order || order.store_id !== storeId || order.mode !== mode) throw new ApiError('ORDER_NOT_FOUND');
+    const existing = await repo.findReceipt(trx, order.id);
+    // A request still waiting for the gateway's answer (a double click, a retry after a crash): the same issue again.
+    if (existing?.requested_by === 'seller' && existing.status === 'requested') return { order, row: existing, resend: true };
+    if (existing) throw new ApiError('CASH_RECEIPT_EXISTS', { details: { status: existing.status, requestedBy: existing.requested_by } });
+    if (!checked.ok) throw validationError([{ field: 'customerIdentityNumber', message: checked.message }]);
+    const left = order.amount - (order.refunded_amount ?? 0);
+    if (order.status !== 'paid' || (order.method !== 'transfer' && order.method !== 'virtual_account') || !order.provider_payment_key || left <= 0) {
+      throw new ApiError('CASH_RECEIPT_NOT_ALLOWED', { details: { status: order.status, method: order.method } });
+    }
+    const row = await repo.insertSellerReceipt(trx, {
+      order_id: order.id,
+      store_id: order.store_id,
+      mode: order.mode,
+      type: checked.type,
+      identity_masked: maskIdentity(checked.identity),
+      identity_sealed: encryptSecret(deps.config.masterKey, checked.identity),
+      issue_key: `cash-receipt-${order.id}`,
+      amount: left,
+      now: deps.clock.now(),
+    });
+    return { order, row, resend: false };
+  });
+  const outcome = await sendIssue(deps, first.order, first.row, first.resend);
+  const recorded = await recordIssue(deps, first.order.id, outcome);
+  if (recorded === 'failed' && outcome.status === 'failed') {
+    throw new ApiError('PG_CASH_RECEIPT_FAILED', { details: { gatewayCode: outcome.code, gatewayMessage: outcome.message } });
+  }
+  if (recorded === 'unknown') throw new ApiError('PG_CASH_RECEIPT_AMBIGUOUS', { details: { orderId: first.order.id } });
+  // Issued after a refund raced it: reduce it now rather than wait for the job.
+  await syncSellerCashReceipt(deps, first.order.id).catch((err) => deps.log.warn({ err, orderId }, 'cash receipt follow-up deferred to the job'));
+  return (await loadOrderView(deps.db, first.order.id, deps))!;
+}
+
+/** Thrown by the job when the gateway could not answer: it retries later. */
+export class CashReceiptRetryLater extends Error {}
+
+/**
+ * Brings a seller-issued receipt in line: sends an unanswered issue again (same key), then reduces or cancels it to
+ * what the order still has paid after refunds (`target_amount`). Safe to run twice: each cancel's key is derived
+ * from the amount it leaves, and the record only moves from the amount it started from.
+ */
+export async function syncSellerCashReceipt(deps: Deps, orderId: string): Promise<void> {
+  let row = await repo.findReceipt(deps.db, orderId);
+  if (!row || row.requested_by !== 'seller') return;
+  const order = (await repo.findOrder(deps.db, orderId))!;
+  if (row.status === 'requested') {
+    const recorded = await recordIssue(deps, orderId, await sendIssue(deps, order, row, true));
+    if (recorded === 'unknown') throw new CashReceiptRetryLater('cash receipt issue unanswered');
+    row = await repo.findReceipt(deps.db, orderId);
+    if (!row || row.status === 'requested') return;
+  }
+  const covered = Number(row.amount ?? 0);
+  const target = row.target_amount;
+  if (target === null || target >= covered || row.status === 'canceled' || !row.receipt_key) return;
+  const provider = await gatewayOf(deps, order);
+  if (!provider) throw new CashReceiptRetryLater('no provider for the order');
+  const cancel = await provider.cancelCashReceipt({ receiptKey: row.receipt_key, ...(target > 0 ? { amount: covered - target } : {}), idempotencyKey: `cash-receipt-cancel-${orderId}-${target}` });
+  if (cancel.status === 'unknown') throw new CashReceiptRetryLater(cancel.message);
+  if (cancel.status === 'failed') {
+    deps.log.error({ orderId, gatewayCode: cancel.code }, 'the gateway refused to reduce a seller-issued cash receipt');
+    return;
+  }
+  await deps.db.transaction().execute((trx) => repo.markReduced(trx, orderId, covered, target, deps.clock.now()));
+}
+
+export function registerSellerCashReceiptJobs(deps: Deps & Pick<AppDeps, 'worker'>): void {
+  deps.worker.registerJob(CASH_RECEIPT_SYNC_JOB, async (payload) => {
+    await syncSellerCashReceipt(deps, String(payload.orderId));
+  });
+}
