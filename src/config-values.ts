@@ -7,22 +7,22 @@ import ipaddr from 'ipaddr.js';
 
 export type Env = Record<string, string | undefined>;
 
-export function reconciliationSchedule(env: Env): 'daily' | 'off' {
-  const raw = env.RECONCILIATION_SCHEDULE ?? 'daily';
+export function reconciliationSchedule(value: string | undefined): 'daily' | 'off' {
+  const raw = value ?? 'daily';
   if (raw !== 'daily' && raw !== 'off') throw new Error(`RECONCILIATION_SCHEDULE must be daily or off, got "${raw}"`);
   return raw;
 }
 
-export function settlementSchedule(env: Env): 'weekly' | 'off' {
-  const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
+export function settlementSchedule(value: string | undefined): 'weekly' | 'off' {
+  const raw = value ?? 'weekly';
   if (raw !== 'weekly' && raw !== 'off') throw new Error(`SETTLEMENT_SCHEDULE must be weekly or off, got "${raw}"`);
   return raw;
 }
 
 /** SMTP_URL and MAIL_FROM. Messages never echo the URL: it may carry the SMTP password. */
-export function smtp(env: Env): { smtpUrl: string | null; mailFrom: string | null } {
-  const raw = env.SMTP_URL?.trim() || '';
-  const from = env.MAIL_FROM?.trim() || '';
+export function smtp(smtpUrl: string | undefined, mailFrom: string | undefined): { smtpUrl: string | null; mailFrom: string | null } {
+  const raw = smtpUrl?.trim() || '';
+  const from = mailFrom?.trim() || '';
   if (!raw) return { smtpUrl: null, mailFrom: from || null };
   let url: URL | null = null;
   try {
@@ -104,8 +104,7 @@ export function parsePorts(raw: string | undefined, name: string): number[] {
   return [...new Set(list.map(Number))];
 }
 
-export function metricsToken(env: Env): string | null {
-  const raw = env.METRICS_TOKEN;
+export function metricsToken(raw: string | undefined): string | null {
   if (!raw) return null;
   if (raw.length < 16 || /\s/.test(raw)) throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)');
   return raw;
@@ -119,8 +118,7 @@ export function metricsListen(raw: string | undefined): { host: string; port: nu
   return { host: m[1] || '127.0.0.1', port };
 }
 
-export function logFormat(env: Env): 'json' | 'pretty' {
-  const raw = env.LOG_FORMAT;
+export function logFormat(raw: string | undefined): 'json' | 'pretty' {
   if (raw === undefined || raw === '') return process.stdout.isTTY ? 'pretty' : 'json';
   if (raw === 'json' || raw === 'pretty') return raw;
   throw new Error(`LOG_FORMAT must be json or pretty, got "${raw}"`);

@@ -151,7 +151,7 @@ export interface Config {
 }
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 3000, 0);
-  const format = logFormat(env);
+  const format = logFormat(env.LOG_FORMAT);
   const dataDir = env.DATA_DIR || './data';
   const databaseUrl = env.DATABASE_URL || null;
   if (env.DATABASE_DIRECT_URL && !databaseUrl) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL: it is the direct connection beside a pooled one');
@@ -172,9 +172,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     adminToken: env.ADMIN_TOKEN || null,
-    metricsToken: metricsToken(env),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     metricsListen: metricsListen(env.METRICS_LISTEN),
-    masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env, dataDir, !databaseUrl)),
+    masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env.MASTER_KEY, dataDir, !databaseUrl)),
     apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
@@ -198,13 +198,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),
     accessLog: bool(env, 'ACCESS_LOG', format === 'pretty'),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
-    settlementSchedule: settlementSchedule(env),
-    reconciliationSchedule: reconciliationSchedule(env),
+    settlementSchedule: settlementSchedule(env.SETTLEMENT_SCHEDULE),
+    reconciliationSchedule: reconciliationSchedule(env.RECONCILIATION_SCHEDULE),
     trialNoticeDays: atMost(int(env, 'TRIAL_NOTICE_DAYS', 30, 1), 365, 'TRIAL_NOTICE_DAYS'),
     reconciliationHourKst: atMost(int(env, 'RECONCILIATION_HOUR_KST', 6, 0), 23, 'RECONCILIATION_HOUR_KST'),
     reconciliationPageSize: atMost(int(env, 'RECONCILIATION_PAGE_SIZE', 1000, 1), 5000, 'RECONCILIATION_PAGE_SIZE'),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
-    ...smtp(env),
+    ...smtp(env.SMTP_URL, env.MAIL_FROM),
     mailRenewalNoticeDays: atMost(int(env, 'MAIL_RENEWAL_NOTICE_DAYS', 30, 1), 90, 'MAIL_RENEWAL_NOTICE_DAYS'),
   };
   const merged = { ...config, ...overrides };

@@ -19,8 +19,9 @@ export function readMasterKey(env: Env, dataDir: string): Buffer | null {
   return existsSync(file) ? Buffer.from(readFileSync(file, 'utf8').trim(), 'hex') : null;
 }
 
-export function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
-  if (env.MASTER_KEY) return readMasterKey(env, dataDir)!;
+/** `masterKey` is MASTER_KEY as config.ts read it; without it a key is generated once and kept (embedded mode only). */
+export function loadMasterKey(masterKey: string | undefined, dataDir: string, persist: boolean): Buffer {
+  if (masterKey) return readMasterKey({ MASTER_KEY: masterKey }, dataDir)!;
   if (!persist) {
     // Secrets sealed under a per-process random key would be unreadable after a restart or by a second process.
     throw new Error('MASTER_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64)');
