@@ -62,7 +62,7 @@ export const PendingPriceChangeSchema = Obj(
   {
     title: 'PendingPriceChange',
     description:
-      'A plan price change ahead of this subscription (src/subscriptions/price-change/service.ts). `amount` of the Subscription stays the current period\'s price until the renewal at `effectiveAt` charges the new one; then this is null again.',
+      'A plan price change ahead of this subscription. `amount` of the Subscription stays the current period\'s price until the renewal at `effectiveAt` charges the new one; then this is null again.',
   },
 );
 
