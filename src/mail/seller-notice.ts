@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock';
 import { newId } from '../platform/ids';
 import type { Mode } from '../platform/tables';
 import { html, kst } from '../pages/html';
-import type { RenderedMail } from './render';
+import type { RenderedMail } from './render-input';
 import * as repo from './repo';
 
 /**

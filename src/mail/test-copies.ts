@@ -6,7 +6,7 @@ import { MESSAGES } from '../platform/messages';
 import { escapeHtml } from '../pages/html';
 import { smtpTransport, type MailTransport } from './transport';
 import type { MailRow } from './repo';
-import type { RenderedMail } from './render';
+import type { RenderedMail } from './render-input';
 import * as repo from './repo';
 
 /**

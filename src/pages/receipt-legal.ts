@@ -1,4 +1,4 @@
-import type { Receipt, ReceiptSubscription } from '../refunds/requests/service';
+import type { Receipt, ReceiptSubscription } from '../refunds/requests/buyer-receipt';
 import { restrictionValid } from '../orders/terms';
 import type { BusinessDetailsView } from '../stores/schemas';
 import { html, type SafeHtml } from './html';

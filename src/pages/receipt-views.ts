@@ -1,4 +1,4 @@
-import type { Receipt } from '../refunds/requests/service';
+import type { Receipt } from '../refunds/requests/buyer-receipt';
 import type { RefundRequestView } from '../refunds/requests/model';
 import { html, raw, type SafeHtml } from './html';
 import { soldPlanName } from '../orders/terms';

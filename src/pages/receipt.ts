@@ -1,5 +1,5 @@
 import type { Module } from '../deps';
-import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/service';
+import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/buyer-receipt';
 import { receiptPage, type ReceiptForm } from './receipt-views';
 import { statusPage } from './status-page';
 import { sendPage, tokenPages } from './token-pages';

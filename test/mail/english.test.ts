@@ -6,7 +6,8 @@ import { TEST_CARDS } from '../../src/payments';
 import { runBilling } from '../../src/subscriptions/renewal/service';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { MAIL_KINDS } from '../../src/mail/kinds';
-import { renderMail, type MailLang } from '../../src/mail/render';
+import { renderMail } from '../../src/mail/render';
+import type { MailLang } from '../../src/mail/render-input';
 import { getBusinessDetails } from '../../src/stores/business-details';
 import type { BusinessDetailsView } from '../../src/stores/schemas';
 

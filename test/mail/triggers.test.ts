@@ -6,7 +6,7 @@ import { buy } from '../refunds/factory';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { TEST_CARDS } from '../../src/payments';
 import { runBilling } from '../../src/subscriptions/renewal/service';
-import { fileRequest } from '../../src/refunds/requests/service';
+import { fileRequest } from '../../src/refunds/requests/buyer-receipt';
 import { writeEvent } from '../../src/platform/events';
 import { subscriptionView } from '../../src/subscriptions/model';
 import { runMailOnce } from '../../src/mail/dispatch';

@@ -1,3 +1,7 @@
+/**
+ * The dashboard's order page: the order's summary and payment, its refunds, refund requests and licences, the events
+ * section (order-events.ts), and the seller's two actions on it, a refund and a 현금영수증 issued afterwards.
+ */
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../deps';
@@ -9,8 +13,9 @@ import { findRefundByRequestKey, listRefunds } from '../../refunds/console';
 import { listRequests } from '../../refunds/requests/service';
 import { adminListLicenses } from '../../licenses/service';
 import { eventsOfOrder } from '../../webhooks/service';
-import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendFragment, sendPage, type DashboardContext } from '../frame';
-import { act, BIZ_CSS, checked, DELIVERY_STATUS_LABEL, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
+import { eventsSection, orderEventsRoute } from './order-events';
+import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type DashboardContext } from '../frame';
+import { act, BIZ_CSS, checked, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
 import { refundAboveThreshold } from '../refund-step-up';
@@ -28,36 +33,6 @@ interface RefundForm {
   amount: string;
   reason: string;
   keepLicenses: boolean;
-}
-
-
-type OrderEvents = Awaited<ReturnType<typeof eventsOfOrder>>;
-
-/**
- * The order's events and their webhook deliveries. An event is written with the change (a refund made here, say) and
- * fanned out to the subscribed endpoints by the worker a moment later: until then it is "being queued", not "no
- * subscribed endpoint". While anything is queued or pending the section refreshes itself (htmx, every 2 s), so the
- * page right after a refund shows the deliveries without a reload.
- */
-function eventsSection(ctx: DashboardContext, orderId: string, events: OrderEvents): SafeHtml {
-  const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
-  const moving = events.some((e) => !e.dispatchedAt || e.deliveries.some((d) => d.status === 'pending'));
-  const poll = moving ? html` hx-get="/dashboard/orders/${encodeURIComponent(orderId)}/events" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
-  return html`<section class="card" aria-labelledby="h-events" id="order-events" data-testid="order-events"${poll}><h2 id="h-events">${L('이벤트와 웹훅 전송', 'Events and webhook deliveries')}</h2>
-${
-  events.length
-    ? html`<div class="table-wrap"><table class="stack" id="events"><thead><tr><th scope="col">${L('이벤트', 'Event')}</th><th scope="col">${L('시각', 'When')}</th><th scope="col">${L('전송', 'Deliveries')}</th></tr></thead><tbody>
-${events.map(
-  (e) => html`<tr><td><code>${e.event.type}</code><br><span class="mono small">${e.event.id}</span></td><td class="small" data-label="${L('시각', 'When')}">${when(e.event.createdAt)}</td><td>${
-    !e.dispatchedAt
-      ? html`<span class="muted small" data-testid="queued">${L('전송 준비 중', 'Being queued')}</span>`
-      : e.deliveries.length
-        ? e.deliveries.map((d) => html`<div class="small"><span class="mono">${d.endpointUrl ?? d.endpointId}</span> ${labelTag(ctx.lang, DELIVERY_STATUS_LABEL, d.status, 'succeeded', ['failed'])} ${L('시도', 'attempts')} ${d.attempts.length}</div>`)
-        : html`<span class="muted small">${L('구독한 엔드포인트 없음', 'no subscribed endpoint')}</span>`
-  }</td></tr>`,
-)}</tbody></table></div>`
-    : html`<p class="muted">${L('이벤트가 없습니다.', 'No events.')}</p>`
-}</section>`;
 }
 
 /**
@@ -212,13 +187,7 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
     renderDetail(deps, req, reply, ctxOf(req), (req.params as { id: string }).id, null, null),
   );
 
-  // The events section alone, for its own refresh while deliveries are being queued or sent.
-  app.get('/dashboard/orders/:id/events', { schema: { hide: true }, preHandler: requireRole('orders') }, async (req, reply) => {
-    const ctx = ctxOf(req);
-    const id = (req.params as { id: string }).id;
-    await getOrder(deps, { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null }, id);
-    return sendFragment(reply, eventsSection(ctx, id, await eventsOfOrder(deps, ctx.member.storeId, ctx.mode, id)));
-  });
+  orderEventsRoute(app, deps);
 
   // A 현금영수증 issued afterwards: the same service, checks and Korean messages as POST /admin/v1/orders/{id}/cash-receipt.
   // A second submit finds the first receipt (issued: CASH_RECEIPT_EXISTS shown; unanswered: the same key sent again).
