@@ -20,7 +20,8 @@ import { statusPage } from './views';
 import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
 import { kstDate } from '../platform/calendar';
-import { portalDone, portalGone, portalPage, type PortalSubscription } from './portal-views';
+import { portalDone, portalGone, portalPage } from './portal-views';
+import type { PortalSubscription } from './portal-view-model';
 import { buyerSubscriptions as findBuyerSubscriptions, findPendingRefundRequest, findProductPlans, findStoreName, subscriptionOrders } from './repo';
 
 const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
