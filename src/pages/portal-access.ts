@@ -9,7 +9,7 @@ import { ApiError } from '../platform/errors';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 import type { SubscriptionRow } from '../subscriptions/model';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal/service';
-import { statusPage } from './views';
+import { statusPage } from './status-page';
 import { sendPage } from './token-pages';
 import { portalGone } from './portal-views';
 import { buyerSubscriptions as findBuyerSubscriptions, findStoreName } from './repo';
