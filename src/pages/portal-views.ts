@@ -1,49 +1,21 @@
-import type { CancelPreviewView } from '../subscriptions/cancel/schemas';
-import type { SubscriptionView } from '../subscriptions/schemas';
+/**
+ * The hosted buyer portal's pages: the portal itself (the buyer's subscriptions as cards, then their orders), the
+ * page after an action, and the expired-link page. The forms and consent boxes inside a card have their own files.
+ */
 import type { OrderView } from '../orders/schemas';
 import { html, kst, raw, won, type SafeHtml } from './html';
 import { layout } from './layout';
 import { methodLabel } from './form';
 import { storeFooter } from './footer';
 import type { BusinessDetailsView } from '../stores/schemas';
-import type { PortalPriceChange } from '../subscriptions/price-change/service';
-import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
-import type { TrialConsentState } from '../subscriptions/trials/consent';
+import { dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './portal-view-model';
+import { cancelChoices, cardForm, planForm } from './portal-forms';
+import { planOfferBox, priceChangeBox, trialConsentBox } from './portal-consent-views';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
 const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
 
 /** The hosted buyer portal: Korean, phone-first, server-rendered forms (no JavaScript), every form carrying the CSRF secret. */
-
-export interface PortalSubscription {
-  sub: SubscriptionView;
-  preview: CancelPreviewView;
-  planName: string;
-  /** The product's plans, for the plan change form. */
-  plans: Array<{ id: string; name: string; monthlyPrice: number | null; yearlyPrice: number | null }>;
-  /** Plan price changes the buyer was told about and that have not taken effect yet. */
-  priceChanges?: PortalPriceChange[];
-  /** A seller's plan change awaiting this buyer's consent (src/subscriptions/plan-change/consent.ts). */
-  planOffer?: PortalPlanOffer | null;
-  /** A trial longer than 30 days: the fresh consent to its first charge (src/subscriptions/trials/consent.ts). */
-  trialConsent?: TrialConsentState | null;
-}
-
-export interface PortalPage {
-  storeName: string;
-  mode: 'live' | 'test';
-  basePath: string;
-  csrf: string;
-  returnUrl: string | null;
-  subscriptions: PortalSubscription[];
-  orders: OrderView[];
-  /** How a card is changed: the simulator's test card number, Toss's registration window, or not at all (no gateway). */
-  cardEntry: 'card_number' | 'gateway_window' | null;
-  banner: { kind: 'error' | 'info'; text: string } | null;
-  /** The seller's business details for the footer (src/pages/footer.ts). */
-  business?: BusinessDetailsView | null;
-}
-
 const CSS = raw(`<style>
 .subhead{display:flex;justify-content:space-between;align-items:flex-start;gap:8px}
 .status{border-radius:999px;padding:2px 10px;font-size:12px;font-weight:700;white-space:nowrap}
@@ -74,63 +46,7 @@ button:disabled{opacity:.45;cursor:not-allowed}
 details summary{cursor:pointer;font-weight:600;font-size:14px;color:#4e5968;margin-top:14px}
 </style>`);
 
-const INTERVAL = { monthly: '월간', yearly: '연간' } as const;
 const STATUS = { active: '이용 중', past_due: '결제 실패', ended: '종료됨' } as const;
-const REASON: Record<string, string> = {
-  initial_full: '청약철회 기간 안의 미사용 결제라 전액 환불됩니다.',
-  renewal_full: '갱신 결제의 청약철회 기간 안이고 사용하지 않아 전액 환불됩니다.',
-  statutory_full: '청약철회 기간 안이라 전액 환불됩니다.',
-  prorated: '이용한 기간만큼 차감한 금액이 환불됩니다.',
-  past_due: '현재 기간은 결제되지 않아 환불할 금액이 없습니다.',
-  nothing_refundable: '환불할 금액이 없습니다.',
-};
-const dateOnly = (iso: string) => new Intl.DateTimeFormat('ko-KR', { timeZone: 'Asia/Seoul', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(iso));
-
-function csrfField(csrf: string): SafeHtml {
-  return html`<input type="hidden" name="csrf" value="${csrf}">`;
-}
-
-function cancelChoices(p: PortalPage, s: PortalSubscription): SafeHtml {
-  const { sub, preview } = s;
-  const im = preview.immediate;
-  const action = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/cancel`;
-  if (sub.cancelAtPeriodEnd) {
-    return html`<div class="banner info" role="status">${dateOnly(sub.currentPeriodEnd)}에 해지될 예정입니다. 그때까지 계속 이용할 수 있습니다.</div>
-<div class="choices">
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/resume" class="choice">
-    ${csrfField(p.csrf)}
-    <h3>해지 예약 취소</h3><p>구독을 계속 유지하고 다음 결제일에 갱신합니다.</p>
-    <button type="submit" class="later" data-action="resume">해지 예약 취소</button>
-  </form>
-  ${immediateChoice(p, action, im)}
-</div>`;
-  }
-  return html`<div class="choices" aria-label="해지 방법">
-  <form method="post" action="${action}" class="choice">
-    ${csrfField(p.csrf)}<input type="hidden" name="timing" value="period_end">
-    <h3>기간 종료 시 해지</h3>
-    <p class="amount">환불 없음</p>
-    <p>${dateOnly(preview.periodEnd.effectiveAt)}까지 이용하고 그 뒤로는 결제되지 않습니다.</p>
-    <button type="submit" class="later" data-action="period_end">기간 종료 시 해지</button>
-  </form>
-  ${immediateChoice(p, action, im)}
-</div>`;
-}
-
-function immediateChoice(p: PortalPage, action: string, im: CancelPreviewView['immediate']): SafeHtml {
-  const blocked = im.blockedReason;
-  return html`<form method="post" action="${action}" class="choice">
-    ${csrfField(p.csrf)}<input type="hidden" name="timing" value="immediate">
-    <h3>지금 해지하고 환불</h3>
-    <p class="amount" data-refund-amount="${im.refundAmount}">환불 예정 ${won(im.refundAmount)}</p>
-    <p>${blocked ? blocked.message : REASON[im.reason] ?? ''}</p>
-    ${im.deduction + im.penalty + im.clawback > 0 && !blocked
-      ? html`<p>이용 ${im.usedDays}/${im.totalDays}일 차감 ${won(im.deduction)}${im.clawback ? html` · 할인 회수 ${won(im.clawback)}` : ''}${im.penalty ? html` · 위약금 ${won(im.penalty)}` : ''}</p>`
-      : ''}
-    ${im.requiresApproval && !blocked ? html`<p>판매자 승인 후 환불됩니다 (환불 요청으로 접수).</p>` : ''}
-    <button type="submit" class="now" data-action="immediate"${blocked ? html` disabled` : ''}>지금 해지하고 환불받기</button>
-  </form>`;
-}
 
 function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   const { sub } = s;
@@ -156,112 +72,6 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   ${sub.status === 'active' ? planForm(p, s) : ''}
   ${sub.status !== 'ended' && p.cardEntry ? cardForm(p, sub) : ''}
 </section>`;
-}
-
-/**
- * A plan price change the buyer was told about: old and new amount, from when, and what happens without consent
- * (전자상거래법 시행령 2025-02-14: an increase needs the buyer's consent; without it the subscription ends at its period
- * end and nothing more is charged). A decrease needs no answer.
- */
-function priceChangeBox(p: PortalPage, sub: SubscriptionView, c: PortalPriceChange): SafeHtml {
-  const per = c.billingInterval === 'monthly' ? '월' : '연';
-  const amounts = html`<p class="amount">${per} ${won(c.currentAmount)} → ${per} ${won(c.newAmount)}</p>`;
-  if (!c.consentRequired) {
-    return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="none">
-  <h3>가격 인하 안내</h3>${amounts}
-  <p>${dateOnly(c.decideBy)} 결제부터 낮아진 가격으로 결제됩니다. 따로 하실 일은 없습니다.</p>
-</div>`;
-  }
-  if (c.acceptedAt) {
-    return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="accepted">
-  <h3>가격 변경 안내</h3>${amounts}
-  <p>${dateOnly(c.acceptedAt)}에 새 가격에 동의하셨습니다. ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
-  <p class="hint">원하지 않으시면 그 전에 아래에서 해지할 수 있습니다.</p>
-</div>`;
-  }
-  return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="required">
-  <h3>가격 변경 안내 · 동의가 필요합니다</h3>${amounts}
-  <p>${dateOnly(c.effectiveAt)}부터 이 요금제의 가격이 오릅니다. 동의하시면 ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
-  <p><strong>동의하지 않으시면 구독은 ${dateOnly(c.decideBy)}에 종료되고 새 가격은 결제되지 않습니다.</strong> 그때까지는 지금 가격으로 이용하실 수 있습니다.</p>
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/price-changes/${encodeURIComponent(c.priceChangeId)}/accept">
-    ${csrfField(p.csrf)}
-    <button type="submit" class="later" data-action="accept-price">새 가격(${per} ${won(c.newAmount)})에 동의</button>
-  </form>
-</div>`;
-}
-
-/**
- * A seller's plan change that would make the buyer pay more: nothing changes unless they accept here by the deadline
- * (전자상거래법 제13조⑥, 시행령 제20조의2). Accepting is the buyer's own change at that moment.
- */
-function planOfferBox(p: PortalPage, sub: SubscriptionView, o: PortalPlanOffer): SafeHtml {
-  const base = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan-offers/${encodeURIComponent(o.id)}`;
-  const per = (iv: 'monthly' | 'yearly') => (iv === 'monthly' ? '월' : '연');
-  return html`<div class="price-change" data-plan-offer="${o.id}" data-consent="required">
-  <h3>요금제 변경 제안 · 동의가 필요합니다</h3>
-  <p class="amount">${o.fromPlanName} ${per(o.from.billingInterval)} ${won(o.from.amount)} → ${o.toPlanName} ${per(o.to.billingInterval)} ${won(o.to.amount)}</p>
-  <p>판매자가 요금제 변경을 제안했습니다. ${o.timing === 'now'
-    ? html`동의하시면 바로 바뀌고${o.differenceNow > 0 ? html` 남은 기간의 차액 약 <strong>${won(o.differenceNow)}</strong>이 지금 결제되며` : ''}, ${dateOnly(sub.currentPeriodEnd)}부터 ${per(o.to.billingInterval)} ${won(o.to.amount)}이 결제됩니다.`
-    : html`동의하시면 ${dateOnly(sub.currentPeriodEnd)} 결제부터 ${per(o.to.billingInterval)} ${won(o.to.amount)}이 결제됩니다.`}</p>
-  <p><strong>${dateOnly(o.deadline)}까지 동의하지 않으시면 아무것도 바뀌지 않고</strong> 지금 요금제와 가격이 그대로 유지됩니다.</p>
-  <div class="choices">
-    <form method="post" action="${base}/accept" class="choice">${csrfField(p.csrf)}<button type="submit" class="later" data-action="accept-offer">변경에 동의</button></form>
-    <form method="post" action="${base}/decline" class="choice">${csrfField(p.csrf)}<button type="submit" class="secondary" data-action="decline-offer">거절</button></form>
-  </div>
-</div>`;
-}
-
-/** A trial longer than 30 days: the first charge needs the buyer's word again within the 30 days before it. */
-function trialConsentBox(p: PortalPage, sub: SubscriptionView, c: TrialConsentState): SafeHtml {
-  if (c.consentedAt) {
-    return html`<div class="price-change" data-trial-consent="given"><h3>유료 전환 동의 완료</h3><p>${dateOnly(c.consentedAt)}에 동의하셨습니다. ${dateOnly(c.trialEndsAt)}부터 ${won(sub.amount)}이 결제됩니다.</p></div>`;
-  }
-  if (!c.open) {
-    return html`<div class="price-change" data-trial-consent="later"><h3>유료 전환 안내</h3><p>체험 기간이 30일보다 길어, ${dateOnly(c.opensAt)}부터 체험이 끝나는 ${dateOnly(c.trialEndsAt)} 전까지 유료 전환 동의를 다시 받습니다. 동의하지 않으면 결제 없이 체험이 끝나며 구독이 종료됩니다.</p></div>`;
-  }
-  return html`<div class="price-change" data-trial-consent="required">
-  <h3>유료 전환 동의가 필요합니다</h3>
-  <p>${c.text}</p>
-  <p><strong>${dateOnly(c.trialEndsAt)} 전까지 동의하지 않으시면 결제되지 않고 체험 종료와 함께 구독이 종료됩니다.</strong></p>
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/trial-consent">${csrfField(p.csrf)}<button type="submit" class="later" data-action="trial-consent">유료 전환에 동의</button></form>
-</div>`;
-}
-
-function cardForm(p: PortalPage, sub: SubscriptionView): SafeHtml {
-  const action = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/card`;
-  return html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>결제 카드 변경</summary>
-  <form method="post" action="${action}">
-    ${csrfField(p.csrf)}
-    ${p.cardEntry === 'card_number'
-      ? html`<label for="card-${sub.id}">카드 번호</label>
-    <input type="text" id="card-${sub.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required pattern="[0-9 ]{12,23}">
-    <p class="hint">테스트 모드: 4242 4242 4242 4242 (성공), 4000 0000 0000 0341 (이후 결제 실패)</p>`
-      : html`<p class="hint">토스페이먼츠 창에서 새 카드를 등록합니다. 카드 정보는 토스페이먼츠에만 입력되며 이 사이트에 저장되지 않습니다.</p>`}
-    <button type="submit" class="secondary" style="margin-top:10px" data-action="card">${p.cardEntry === 'card_number' ? '카드 변경' : '새 카드 등록하기'}</button>
-  </form></details>`;
-}
-
-function planForm(p: PortalPage, s: PortalSubscription): SafeHtml {
-  const { sub } = s;
-  const options = s.plans.flatMap((pl) =>
-    (['monthly', 'yearly'] as const)
-      .map((iv) => ({ pl, iv, price: iv === 'monthly' ? pl.monthlyPrice : pl.yearlyPrice }))
-      .filter((o) => o.price !== null),
-  );
-  if (options.length < 2) return html``;
-  const pending = sub.pendingPlanChange;
-  return html`<details><summary>요금제 변경</summary>
-  ${pending ? html`<p class="hint">${dateOnly(pending.effectiveAt)}부터 ${s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId} · ${INTERVAL[pending.billingInterval]}(${won(pending.amount)})으로 바뀝니다.</p>` : ''}
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan">
-    ${csrfField(p.csrf)}
-    <fieldset><legend>새 요금제</legend>
-    ${options.map(
-      (o) => html`<label class="method"><input type="radio" name="plan" value="${o.pl.id}:${o.iv}"${o.pl.id === sub.planId && o.iv === sub.billingInterval ? html` checked` : ''}> ${o.pl.name} · ${INTERVAL[o.iv]} ${won(o.price!)}</label>`,
-    )}
-    </fieldset>
-    <p class="hint">같은 결제 주기의 더 비싼 요금제는 지금 바로 바뀌고 남은 기간의 차액이 결제됩니다. 그 밖의 변경은 다음 결제일부터 적용됩니다.</p>
-    <button type="submit" class="secondary" style="margin-top:10px">요금제 변경</button>
-  </form></details>`;
 }
 
 function ordersCard(orders: OrderView[]): SafeHtml {

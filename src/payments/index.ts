@@ -7,7 +7,8 @@ import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
 export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage, GatewaySettlement, ListSettlementsInput } from './provider';
-export { SimulatorProvider, TEST_CARDS } from './simulator';
+export { SimulatorProvider } from './simulator';
+export { TEST_CARDS } from './simulator-cards';
 export { TossProvider } from './toss';
 
 // The simulator remembers first approval times and refunds/charges by idempotency key, so one instance per clock

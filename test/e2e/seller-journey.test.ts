@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { allowLoopbackPort, createTestApp, createTestStore, bearer } from '../helpers/app';
 import { createProduct, createSession, submitPayForm } from '../checkout/factory';
-import { TEST_CARDS } from '../../src/payments/simulator';
+import { TEST_CARDS } from '../../src/payments/simulator-cards';
 import { LicenseClient, LicenseVerificationError } from '../../packages/license-client/src/index';
 
 /**

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/platform/clock';
-import { SimulatorProvider, TEST_CARDS, type AuthorizeResult } from '../../src/payments/simulator';
+import { SimulatorProvider, type AuthorizeResult } from '../../src/payments/simulator';
+import { TEST_CARDS } from '../../src/payments/simulator-cards';
 import { isLuhnValid, normalizeCardNumber } from '../../src/payments/card';
 import type { PaymentMethod } from '../../src/payments/method';
 

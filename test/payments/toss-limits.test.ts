@@ -1,7 +1,8 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/platform/clock';
-import { TossProvider, type Timers } from '../../src/payments/toss';
+import { TossProvider } from '../../src/payments/toss';
+import type { Timers } from '../../src/payments/toss-http';
 import { CONFIRM_WINDOW_MS, startFakeToss, type FakeToss } from './fake-toss';
 
 // Toss's documented limits the adapter must respect (issue 20, item 5), against the fake built from the fixtures.

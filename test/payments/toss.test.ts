@@ -2,7 +2,8 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { ManualClock } from '../../src/platform/clock';
-import { TossProvider, TOSS_TRANSACTIONS_TIMEOUT_MS } from '../../src/payments/toss';
+import { TossProvider } from '../../src/payments/toss';
+import { TOSS_TRANSACTIONS_TIMEOUT_MS } from '../../src/payments/toss-reconciliation';
 import { startFakeToss, type FakeToss } from './fake-toss';
 
 let fake: FakeToss;
