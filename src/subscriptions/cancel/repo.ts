@@ -14,6 +14,11 @@ import type { SubscriptionCancellationsTable } from './tables';
 
 export type CancellationRow = Selectable<SubscriptionCancellationsTable>;
 
+/** The immediate cancellation in progress (`refunding`, whatever its lease) of a subscription, if any. */
+export function openCancellation(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', subscriptionId).where('status', '=', 'refunding').executeTakeFirst();
+}
+
 export type CancelOrderRow = Pick<
   OrderRow,
   'id' | 'amount' | 'refunded_amount' | 'paid_at' | 'period_start' | 'period_end' | 'subscription_event' | 'settlement_id' | 'status' | 'terms' | 'billing_interval'

@@ -12,6 +12,7 @@ import type { CancelInput, CancelPreviewView, CancelResultView } from './schemas
 import type { PlannedRefund } from './tables';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../model';
 import * as repo from '../repo';
+import * as renewalRepo from '../renewal/repo';
 import * as cancelRepo from './repo';
 import { endNow } from './end';
 import { MESSAGES } from '../../platform/messages';
@@ -59,10 +60,10 @@ async function cancelInputs(db: Db, sub: SubscriptionRow, now: Date): Promise<{ 
       : [],
   );
   const request = await activeRefundRequest(db, sub.id, orderIds);
-  const claim = await repo.openCancellation(db, sub.id);
+  const claim = await cancelRepo.openCancellation(db, sub.id);
   // A renewal (or an upgrade's difference) charge whose answer is not recorded yet: the period it pays for is not
   // known, so no preview can be honoured until it is (blocked like a refund in progress; see CANCEL_CHECKS).
-  const charge = await repo.chargeInFlight(db, sub.id);
+  const charge = await renewalRepo.chargeInFlight(db, sub.id);
   // Evidence of use: a license of the subscription activated or verified during the order's period (the seller's
   // burden of proof; no evidence counts as unused). Portal visits are not use: opening the portal to cancel must
   // not cost the buyer the statutory refund.
