@@ -7,9 +7,9 @@ import type { RefundRequestsTable } from '../../refunds/tables';
 import type { SubscriptionCancellationsTable } from './tables';
 
 /**
- * The immediate cancellation's queries (cancel.ts, cancel-refunds.ts): its claim rows (`subscription_cancellations`)
- * and what it reads of orders, refunds, refund requests, products and licenses. Each takes the executor, so the
- * cancel's transactions (holding the subscription's row lock) compose them.
+ * The cancellation's queries (service.ts, preview.ts, immediate.ts, refunds.ts): its claim rows
+ * (`subscription_cancellations`) and what it reads of orders, refunds, refund requests, products and licenses. Each
+ * takes the executor, so the cancel's transactions (holding the subscription's row lock) compose them.
  */
 
 export type CancellationRow = Selectable<SubscriptionCancellationsTable>;
