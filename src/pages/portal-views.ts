@@ -6,7 +6,7 @@ import { layout } from './layout';
 import { methodLabel } from './form';
 import { storeFooter } from './footer';
 import type { BusinessDetailsView } from '../stores/schemas';
-import type { PortalPriceChange } from '../subscriptions/price-change/service';
+import type { PortalPriceChange } from '../subscriptions/price-change/acceptance';
 import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
 import type { TrialConsentState } from '../subscriptions/trials/consent';
 

@@ -11,7 +11,7 @@ import { previewOf } from '../subscriptions/cancel/preview';
 import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
 import { updateCard } from '../subscriptions/service';
 import { changePlan } from '../subscriptions/plan-change/service';
-import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change/service';
+import { acceptPriceChange, portalPriceChanges } from '../subscriptions/price-change/acceptance';
 import { acceptOffer, declineOffer, portalPlanOffers } from '../subscriptions/plan-change/offers';
 import { acceptTrialConversion, trialConsentState } from '../subscriptions/trials/consent';
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal/service';

@@ -14,7 +14,8 @@ import * as renewalRepo from './repo';
 import type { ChargeTarget } from '../tables';
 import { MESSAGES } from '../../platform/messages';
 import { trialConversionBlocked } from '../trials/consent';
-import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from '../price-change/service';
+import { noticeIfMissed } from '../price-change/notice';
+import { priceAtRenewal, resolvePriceChange } from '../price-change/at-renewal';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
 export type { Deps };
