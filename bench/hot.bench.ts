@@ -7,7 +7,8 @@
 // of PostgreSQL's from the same run; without, on PGlite only. BENCH_SECONDS (5) and BENCH_CONNECTIONS (10).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CONNECTIONS, SECONDS, drive, idleRssMb, postgresUrl, printHeader, printRow, rssMb, startServer, type Figures } from './lib';
-import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../src/stores/service';
+import { createStore, updateModeSettings } from '../src/stores/service';
+import { createApiKey, ALL_SCOPES } from '../src/stores/api-keys';
 import { seedDemoCatalog } from '../src/catalog/demo';
 import { createProduct } from '../src/catalog/service';
 import { hashLicenseKey } from '../src/licenses/keys';

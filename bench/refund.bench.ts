@@ -5,7 +5,8 @@
 import type { SaleTerms } from '../src/orders/terms';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CONNECTIONS, SECONDS, drive, printHeader, printRow, rssMb, startServer } from './lib';
-import { createApiKey, createStore, ALL_SCOPES, updateModeSettings } from '../src/stores/service';
+import { createStore, updateModeSettings } from '../src/stores/service';
+import { createApiKey, ALL_SCOPES } from '../src/stores/api-keys';
 import { createProduct } from '../src/catalog/service';
 import { jsonb } from '../src/db';
 import { newId } from '../src/platform/ids';

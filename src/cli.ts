@@ -1,4 +1,5 @@
-import { loadConfig, readMasterKey } from './config';
+import { loadConfig } from './config';
+import { readMasterKey } from './master-key';
 import { registerMailHook } from './mail/module';
 import { createDemo, demoBanner } from './demo';
 import { startCommand, workerCommand } from './serve';
@@ -8,7 +9,8 @@ import { openDatabase } from './db';
 import { verifyMasterKey } from './db/master-key-check';
 import { backupEmbedded, backupPostgres, POSTGRES_BACKUP_HELP, readBackup, restoreEmbedded, writeBackup } from './db/backup';
 import { join } from 'node:path';
-import { createApiKey, createStore, ALL_SCOPES, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
+import { createStore, revokeOwnerToken, rotateOwnerToken, setPublicContactVerified } from './stores/service';
+import { createApiKey, ALL_SCOPES } from './stores/api-keys';
 import { systemClock } from './platform/clock';
 import { SCOPES, type Scope } from './platform/http/route';
 import { canonicalAllowlistEntry } from './platform/http/auth';

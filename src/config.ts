@@ -1,7 +1,10 @@
+/**
+ * The service's settings: the `Config` every part reads, and `loadConfig`, which reads them from the environment once
+ * at start (each value checked in config-values.ts; the master key in master-key.ts). See README "Configuration".
+ */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import ipaddr from 'ipaddr.js';
+import { atMost, bool, int, logFormat, metricsListen, metricsToken, parsePorts, parseTrustProxy, reconciliationSchedule, redisKeyPrefix, settlementSchedule, smtp, type Env } from './config-values';
+import { loadMasterKey } from './master-key';
 
 /** Every setting the service reads from its environment, validated once at start. See README "Configuration". */
 export interface Config {
@@ -146,159 +149,9 @@ export interface Config {
   /** MAIL_RENEWAL_NOTICE_DAYS (1–90, default 30): days before a yearly plan's renewal that the buyer is told (src/mail). */
   mailRenewalNoticeDays: number;
 }
-
-type Env = Record<string, string | undefined>;
-
-function reconciliationSchedule(env: Env): 'daily' | 'off' {
-  const raw = env.RECONCILIATION_SCHEDULE ?? 'daily';
-  if (raw !== 'daily' && raw !== 'off') throw new Error(`RECONCILIATION_SCHEDULE must be daily or off, got "${raw}"`);
-  return raw;
-}
-
-function settlementSchedule(env: Env): 'weekly' | 'off' {
-  const raw = env.SETTLEMENT_SCHEDULE ?? 'weekly';
-  if (raw !== 'weekly' && raw !== 'off') throw new Error(`SETTLEMENT_SCHEDULE must be weekly or off, got "${raw}"`);
-  return raw;
-}
-
-/** SMTP_URL and MAIL_FROM. Messages never echo the URL: it may carry the SMTP password. */
-function smtp(env: Env): { smtpUrl: string | null; mailFrom: string | null } {
-  const raw = env.SMTP_URL?.trim() || '';
-  const from = env.MAIL_FROM?.trim() || '';
-  if (!raw) return { smtpUrl: null, mailFrom: from || null };
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
-    throw new Error('SMTP_URL must look like smtp://user:password@host:587 or smtps://user:password@host:465 (value not shown: it may hold a password)');
-  }
-  if (!from) throw new Error('MAIL_FROM is required when SMTP_URL is set (e.g. MAIL_FROM="My Store <no-reply@example.com>")');
-  if (!/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(from)) throw new Error(`MAIL_FROM must be an e-mail address or "Name <address>", got "${from}"`);
-  return { smtpUrl: raw, mailFrom: from };
-}
-
-function int(env: Env, name: string, def: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
-
-function atMost(n: number, max: number, name: string): number {
-  if (n > max) throw new Error(`${name} must be at most ${max}, got "${n}"`);
-  return n;
-}
-
-function bool(env: Env, name: string, def: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (/^(1|true|yes|on)$/i.test(raw)) return true;
-  if (/^(0|false|no|off)$/i.test(raw)) return false;
-  throw new Error(`${name} must be true or false, got "${raw}"`);
-}
-
-/**
- * Fastify's `trustProxy` for a hop count: the peer and the next N-1 X-Forwarded-For entries (from the right) are proxies,
- * the entry before them is the client. Fastify 5.12 reads a bare number as "trust no one", so the count is given as
- * this function. Only sound when the service cannot be reached except through those proxies.
- */
-export function trustHops(hops: number): (address: string, hop: number) => boolean {
-  return (_address, hop) => hop < hops;
-}
-
-/** proxy-addr's named ranges, which Fastify accepts beside addresses. */
-const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-function isAddressOrCidr(x: string): boolean {
-  try {
-    if (x.includes('/')) ipaddr.parseCIDR(x);
-    else ipaddr.parse(x);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function parseTrustProxy(raw: string | undefined): false | number | string[] {
-  const v = raw?.trim() ?? '';
-  if (v === '' || /^(0|false|no|off)$/i.test(v)) return false;
-  if (/^(true|yes|on)$/i.test(v)) {
-    throw new Error(
-      `TRUST_PROXY=${v} is refused: it would trust the client-written left-most X-Forwarded-For entry. ` +
-        'Set TRUST_PROXY to the number of proxies in front of the service (e.g. 1) or to their addresses/CIDRs (e.g. 10.0.0.0/8,192.168.1.5)',
-    );
-  }
-  if (/^\d+$/.test(v)) return Number(v);
-  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
-  const bad = list.filter((x) => !PROXY_PRESETS.has(x) && !isAddressOrCidr(x));
-  if (bad.length) throw new Error(`TRUST_PROXY must be a hop count or a comma-separated list of proxy addresses/CIDRs, got "${bad.join(', ')}"`);
-  return list;
-}
-
-function parsePorts(raw: string | undefined, name: string): number[] {
-  const list = (raw ?? '').split(',').map((x) => x.trim()).filter(Boolean);
-  const bad = list.filter((x) => !/^\d{1,5}$/.test(x) || Number(x) < 1 || Number(x) > 65535);
-  if (bad.length) throw new Error(`${name} must be a comma-separated list of TCP ports (1 to 65535), got "${bad.join(', ')}"`);
-  return [...new Set(list.map(Number))];
-}
-
-/** The master key at hand without generating one: MASTER_KEY, else DATA_DIR/master.key; null when neither is there. */
-export function readMasterKey(env: Env, dataDir: string): Buffer | null {
-  const raw = env.MASTER_KEY;
-  if (raw) {
-    const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-    if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, as 64 hex characters or base64');
-    return key;
-  }
-  const file = join(dataDir, 'master.key');
-  return existsSync(file) ? Buffer.from(readFileSync(file, 'utf8').trim(), 'hex') : null;
-}
-
-function loadMasterKey(env: Env, dataDir: string, persist: boolean): Buffer {
-  if (env.MASTER_KEY) return readMasterKey(env, dataDir)!;
-  if (!persist) {
-    // Secrets sealed under a per-process random key would be unreadable after a restart or by a second process.
-    throw new Error('MASTER_KEY is required when DATABASE_URL is set (32 bytes as 64 hex characters or base64)');
-  }
-  // Embedded mode convenience: keep a generated key beside the database so restarts can decrypt.
-  const file = join(dataDir, 'master.key');
-  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  // Owner-only, like everything in it (src/db/data-dir.ts).
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
-  return key;
-}
-
-function metricsToken(env: Env): string | null {
-  const raw = env.METRICS_TOKEN;
-  if (!raw) return null;
-  if (raw.length < 16 || /\s/.test(raw)) throw new Error('METRICS_TOKEN must be at least 16 characters without spaces (e.g. `openssl rand -hex 24`)');
-  return raw;
-}
-
-function metricsListen(raw: string | undefined): { host: string; port: number } | null {
-  if (!raw) return null;
-  const m = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(raw.trim());
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new Error(`METRICS_LISTEN must be host:port or a port (bound to 127.0.0.1), got "${raw}"`);
-  return { host: m[1] || '127.0.0.1', port };
-}
-
-function logFormat(env: Env): 'json' | 'pretty' {
-  const raw = env.LOG_FORMAT;
-  if (raw === undefined || raw === '') return process.stdout.isTTY ? 'pretty' : 'json';
-  if (raw === 'json' || raw === 'pretty') return raw;
-  throw new Error(`LOG_FORMAT must be json or pretty, got "${raw}"`);
-}
-
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 3000, 0);
-  const format = logFormat(env);
+  const format = logFormat(env.LOG_FORMAT);
   const dataDir = env.DATA_DIR || './data';
   const databaseUrl = env.DATABASE_URL || null;
   if (env.DATABASE_DIRECT_URL && !databaseUrl) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL: it is the direct connection beside a pooled one');
@@ -319,9 +172,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     adminToken: env.ADMIN_TOKEN || null,
-    metricsToken: metricsToken(env),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     metricsListen: metricsListen(env.METRICS_LISTEN),
-    masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env, dataDir, !databaseUrl)),
+    masterKey: overrides.masterKey ?? (overrides.dataDir?.startsWith('memory://') ? randomBytes(32) : loadMasterKey(env.MASTER_KEY, dataDir, !databaseUrl)),
     apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
@@ -345,13 +198,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),
     accessLog: bool(env, 'ACCESS_LOG', format === 'pretty'),
     slowRequestMs: int(env, 'SLOW_REQUEST_MS', 1000, 1),
-    settlementSchedule: settlementSchedule(env),
-    reconciliationSchedule: reconciliationSchedule(env),
+    settlementSchedule: settlementSchedule(env.SETTLEMENT_SCHEDULE),
+    reconciliationSchedule: reconciliationSchedule(env.RECONCILIATION_SCHEDULE),
     trialNoticeDays: atMost(int(env, 'TRIAL_NOTICE_DAYS', 30, 1), 365, 'TRIAL_NOTICE_DAYS'),
     reconciliationHourKst: atMost(int(env, 'RECONCILIATION_HOUR_KST', 6, 0), 23, 'RECONCILIATION_HOUR_KST'),
     reconciliationPageSize: atMost(int(env, 'RECONCILIATION_PAGE_SIZE', 1000, 1), 5000, 'RECONCILIATION_PAGE_SIZE'),
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
-    ...smtp(env),
+    ...smtp(env.SMTP_URL, env.MAIL_FROM),
     mailRenewalNoticeDays: atMost(int(env, 'MAIL_RENEWAL_NOTICE_DAYS', 30, 1), 90, 'MAIL_RENEWAL_NOTICE_DAYS'),
   };
   const merged = { ...config, ...overrides };
@@ -362,11 +215,4 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     );
   }
   return merged;
-}
-
-/** REDIS_KEY_PREFIX: up to 64 visible ASCII characters without spaces (it starts every key name), or empty. */
-function redisKeyPrefix(value: string | undefined): string {
-  const v = value ?? '';
-  if (v !== '' && !/^[\x21-\x7e]{1,64}$/.test(v)) throw new Error('REDIS_KEY_PREFIX must be 1-64 visible ASCII characters without spaces, e.g. "shop-a:"');
-  return v;
 }

@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps';
-import { createApiKey, createStore, updateBusinessDetails, updateModeSettings, ALL_SCOPES } from './stores/service';
+import { createStore, updateBusinessDetails, updateModeSettings } from './stores/service';
+import { createApiKey, ALL_SCOPES } from './stores/api-keys';
 import { anyStoreId, findStoreIdByName } from './stores/repo';
 import { seedDemoCatalog } from './catalog/demo';
 import { createMember } from './dashboard/members';

@@ -1,5 +1,5 @@
 import type { Module } from './deps';
-import stores from './stores/routes';
+import { storesModule } from './stores/routes';
 import catalog from './catalog/routes';
 import checkout from './checkout/routes';
 import orders from './orders/routes';
@@ -20,6 +20,7 @@ import dashboard from './dashboard/routes';
 import reconciliation from './reconciliation/routes';
 import gateway from './gateway/routes';
 import mail from './mail/module';
+import { storeMailSettings } from './mail/store-settings';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, stores, catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, mail, dashboard];
+export const MODULES: Module[] = [maintenance, storesModule([storeMailSettings]), catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, mail, dashboard];

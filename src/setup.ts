@@ -1,5 +1,6 @@
 import type { AppDeps } from './deps';
-import { ALL_SCOPES, assertReturnUrlDomains, createApiKey, createStore, updateModeSettings } from './stores/service';
+import { assertReturnUrlDomains, createStore, updateModeSettings } from './stores/service';
+import { ALL_SCOPES, createApiKey } from './stores/api-keys';
 import { createMember, normalizeEmail } from './dashboard/members';
 import { mailMemberPassword, type MailOutcome } from './dashboard/mail';
 import { isValidEmail } from './platform/text';

@@ -2,8 +2,9 @@ import { createServer, createConnection, type Server } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { Database } from './index';
-import { lockDataDir, openPGlite, DataDirLockedError } from './index';
+import type { Database } from './database';
+import { lockDataDir, DataDirLockedError } from './data-dir-lock';
+import { openPGlite } from './pglite-open';
 import { closeTree, keepOwnerOnly, ownerOnlyUmask } from './data-dir';
 import { checkMasterKey } from './master-key-check';
 

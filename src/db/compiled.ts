@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import type { Db } from './index';
+import type { Db } from './database';
 
 /**
  * A hot query of fixed shape, compiled by Kysely once and then only re-bound: each call puts its arguments into the

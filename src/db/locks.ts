@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Db } from './index';
+import type { Database, Db } from './database';
 
 /** Advisory lock keys, one per purpose (the migrations use 727274 in ./index.ts). */
 export const LOCK_KEYS = { demo: 727275 } as const;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './index';
+import type { Db } from './database';
 import { decryptSecret, masterKeyCheckValue } from '../platform/crypto';
 
 /**

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
-import { isBillingCharge, recoverStaleAttempt } from '../checkout/complete';
+import { isBillingCharge } from '../checkout/complete';
+import { recoverStaleAttempt } from '../checkout/settle';
 import { findSessionByPendingOrderId } from '../checkout/complete-repo';
 import { reconcileSession } from '../checkout/reconcile';
 import { providerFor } from '../payments';

@@ -17,7 +17,7 @@ import { acceptTrialConversion, trialConsentState } from '../subscriptions/trial
 import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal/service';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal/card';
 import { portalCardLaunchPage } from './toss-billing-view';
-import { statusPage } from './views';
+import { statusPage } from './status-page';
 import { sendPage, tokenPages } from './token-pages';
 import { won } from './html';
 import { kstDate } from '../platform/calendar';

@@ -7,7 +7,7 @@ import type { BusinessDetailsView } from '../stores/schemas';
 import { licensesCard } from './license-keys';
 import { storeFooter } from './footer';
 import { PAY_SCRIPT } from './views';
-import { cashReceiptLine } from './views';
+import { cashReceiptLine } from './status-page';
 import { virtualAccountCard, type VirtualAccountCardInput } from './receipt-virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './receipt-copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './receipt-legal';

@@ -1,7 +1,7 @@
 import type { Module } from '../deps';
 import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/service';
 import { receiptPage, type ReceiptForm } from './receipt-views';
-import { statusPage } from './views';
+import { statusPage } from './status-page';
 import { sendPage, tokenPages } from './token-pages';
 import { getBusinessDetailsForOrder } from '../stores/service';
 import { COPY, langOf, type Lang } from './receipt-copy';

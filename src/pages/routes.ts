@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import { FAVICON_SVG, PAY_JS } from './assets';
 import type { Module } from '../deps';
 import { payHandlers, reply as answer } from './pay';
-import { statusPage } from './views';
+import { statusPage } from './status-page';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 
 // Scripts only from this origin (src/pages/assets.ts); connect-src for the unknown-outcome page's status polling.

@@ -5,7 +5,7 @@ import type { TossKeyPair } from '../platform/tables';
 import { loadOrderView } from '../orders/service';
 import type { OrderView } from '../orders/schemas';
 import type { CheckoutAttempt } from '../checkout/tables';
-import { recoverStaleAttempt } from '../checkout/complete';
+import { recoverStaleAttempt } from '../checkout/settle';
 import { quote, type Quote } from '../checkout/quote';
 import type { PageContext } from './views';
 import { findSession } from '../checkout/complete-repo';

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { statusPage } from './views';
+import { statusPage } from './status-page';
 
 /** Forms may only go back to the service; nothing else loads (no scripts). A page may set its own (a nonce'd launch page). */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

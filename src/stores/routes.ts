@@ -7,38 +7,50 @@ import {
   ApiKeyWithSecret,
   CreateApiKeyBody,
   CreateStoreBody,
-  CreateStoreResult,
   ListApiKeysQuery,
   ModeParams,
   RotateApiKeyBody,
   RotateApiKeyResult,
-  StoreSchema,
   UpdateModeSettingsBody,
-  UpdateStoreBody,
   ApiKeySchema,
   OwnerTokenResult,
   OwnerTokenRevoked,
   VerifyStoreBody,
   BusinessDetailsBody,
   BusinessDetailsResult,
+  storeSchemas,
+  type StoreView,
 } from './schemas';
 import * as svc from './service';
+import * as keys from './api-keys';
+import type { StoreSettingsSection } from './settings-section';
 
 const tags = ['Store'];
 
-/** Seller console: stores, settings and API keys. */
-const storesModule: Module = async (app, deps) => {
+/**
+ * Seller console: stores, settings and API keys. `sections` are the settings other modules keep on the store (the buyer
+ * mails, mail's): every answer that is a `Store` carries them, and `PATCH /admin/v1/store` changes them.
+ */
+export const storesModule = (sections: StoreSettingsSection[]): Module => async (app, deps) => {
+  const { StoreSchema, CreateStoreResult, UpdateStoreBody } = storeSchemas(sections);
+  const withSections = async (view: StoreView) => {
+    let full: StoreView = view;
+    for (const section of sections) full = { ...full, ...(await section.read(deps, view.id)) };
+    return full;
+  };
+
   app.post(
     '/admin/v1/stores',
     op({ operationId: 'createStore', summary: 'Create a store (operator)', tags }, { auth: 'operator' }, { body: CreateStoreBody, response: { 201: CreateStoreResult } }),
     async (req, reply) => {
       reply.code(201);
-      return svc.createStore(deps, req.body);
+      const created = await svc.createStore(deps, req.body);
+      return { ...created, store: await withSections(created.store) };
     },
   );
 
   app.get('/admin/v1/store', op({ operationId: 'getStore', summary: 'Read the store and its settings', tags }, { auth: 'owner' }, { response: { 200: StoreSchema } }), async (req) =>
-    svc.getStoreView(deps, req.owner!.storeId),
+    withSections(await svc.getStoreView(deps, req.owner!.storeId)),
   );
 
   app.patch(
@@ -56,7 +68,7 @@ const storesModule: Module = async (app, deps) => {
       { auth: 'owner', errors: ['ADMIN_FORBIDDEN'] },
       { body: UpdateStoreBody, response: { 200: StoreSchema } },
     ),
-    async (req) => svc.updateStore(deps, req.owner!.storeId, req.body),
+    async (req) => withSections(await svc.updateStore(deps, req.owner!.storeId, req.body, sections)),
   );
 
   app.post(
@@ -106,7 +118,7 @@ const storesModule: Module = async (app, deps) => {
       { auth: 'operator', errors: ['NOT_FOUND'] },
       { params: IdParams, body: VerifyStoreBody, response: { 200: StoreSchema } },
     ),
-    async (req) => svc.setPublicContactVerified(deps, req.params.id, req.body?.verified ?? true),
+    async (req) => withSections(await svc.setPublicContactVerified(deps, req.params.id, req.body?.verified ?? true)),
   );
 
   app.put(
@@ -128,7 +140,7 @@ const storesModule: Module = async (app, deps) => {
       { auth: 'owner' },
       { params: ModeParams, body: UpdateModeSettingsBody, response: { 200: StoreSchema } },
     ),
-    async (req) => svc.updateModeSettings(deps, req.owner!.storeId, req.params.mode, req.body),
+    async (req) => withSections(await svc.updateModeSettings(deps, req.owner!.storeId, req.params.mode, req.body)),
   );
 
   const businessDescription =
@@ -173,14 +185,14 @@ const storesModule: Module = async (app, deps) => {
     ),
     async (req, reply) => {
       reply.code(201);
-      return svc.createApiKey(deps, req.owner!.storeId, req.body);
+      return keys.createApiKey(deps, req.owner!.storeId, req.body);
     },
   );
 
   app.get(
     '/admin/v1/api-keys',
     op({ operationId: 'listApiKeys', summary: 'List API keys, newest first', tags: ['API keys'] }, { auth: 'owner' }, { querystring: ListApiKeysQuery, response: { 200: ApiKeyPage } }),
-    async (req) => svc.listApiKeys(deps, req.owner!.storeId, { mode: req.query.mode, ...pageParams(req.query) }),
+    async (req) => keys.listApiKeys(deps, req.owner!.storeId, { mode: req.query.mode, ...pageParams(req.query) }),
   );
 
   app.post(
@@ -195,7 +207,7 @@ const storesModule: Module = async (app, deps) => {
       { auth: 'owner', errors: ['API_KEY_NOT_FOUND', 'API_KEY_NOT_ACTIVE'] },
       { params: IdParams, body: RotateApiKeyBody, response: { 200: RotateApiKeyResult } },
     ),
-    async (req) => svc.rotateApiKey(deps, req.owner!.storeId, req.params.id, req.body?.graceHours),
+    async (req) => keys.rotateApiKey(deps, req.owner!.storeId, req.params.id, req.body?.graceHours),
   );
 
   app.post(
@@ -205,8 +217,7 @@ const storesModule: Module = async (app, deps) => {
       { auth: 'owner', errors: ['API_KEY_NOT_FOUND'] },
       { params: IdParams, response: { 200: ApiKeySchema } },
     ),
-    async (req) => svc.revokeApiKey(deps, req.owner!.storeId, req.params.id),
+    async (req) => keys.revokeApiKey(deps, req.owner!.storeId, req.params.id),
   );
 };
 
-export default storesModule;

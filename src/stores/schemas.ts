@@ -2,15 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platform/http/schemas';
 import { SCOPES } from '../platform/http/route';
 import { OneLineText, PlainText } from '../platform/text';
-import { BuyerMailsPatch, BuyerMailsSchema } from '../mail/schemas';
-
-const TestMailRecipientsSchema = Type.Array(Type.String({ maxLength: 254 }), {
-  maxItems: 20,
-  description:
-    'Test mode: a copy of every test-mode buyer mail, its subject starting with [테스트], goes through SMTP_URL to these addresses, so the seller ' +
-    'sees the mails in a real inbox before going live. Each must be the e-mail of an active dashboard member of the store (VALIDATION_FAILED ' +
-    'otherwise; a member disabled later is skipped); buyers are never mailed in test mode. Empty: off (the mails are only kept in the mailbox).',
-});
+import type { StoreSettingsSection } from './settings-section';
 
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
@@ -39,50 +31,59 @@ export const ModeSettingsSchema = Obj(
   { title: 'ModeSettings' },
 );
 
-export const StoreSchema = Obj(
-  {
-    id: Type.String(),
-    name: Type.String(),
-    publicContactVerified: Type.Boolean({ description: 'Live checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise); test mode does not' }),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-    settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
-    buyerMails: BuyerMailsSchema,
-    testMailRecipients: TestMailRecipientsSchema,
-    allowRepeatTrials: Type.Boolean({
-      description:
-        'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
-        'true offers the trial again to everyone.',
-    }),
-    cashReceiptMandatory: Type.Boolean({
-      description:
-        'The seller is a 현금영수증 의무발행업종 (전자상거래 소매업, 소프트웨어 소매업; since 2021): a 계좌이체 or 가상계좌 sale of 100,000원 or more gets a 현금영수증 ' +
-        "even when the buyer asks for none, issued as 소득공제 to the National Tax Service's self-issue number 010-000-1234 (a missing one costs the seller a 20% 가산세). Default false.",
-    }),
-  },
-  { title: 'Store' },
-);
-export type StoreView = Static<typeof StoreSchema>;
+// The store's own properties; another module's settings (the buyer mails, kept by mail) come between `settings` and
+// `allowRepeatTrials` through the `StoreSettingsSection` port (`storeSchemas`), so the answer reads as one store.
+const storeHead = {
+  id: Type.String(),
+  name: Type.String(),
+  publicContactVerified: Type.Boolean({ description: 'Live checkout needs a verified public contact (PUBLIC_CONTACT_VERIFICATION_REQUIRED otherwise); test mode does not' }),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+  settings: Obj({ live: ModeSettingsSchema, test: ModeSettingsSchema }),
+};
+const storeTail = {
+  allowRepeatTrials: Type.Boolean({
+    description:
+      'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
+      'true offers the trial again to everyone.',
+  }),
+  cashReceiptMandatory: Type.Boolean({
+    description:
+      'The seller is a 현금영수증 의무발행업종 (전자상거래 소매업, 소프트웨어 소매업; since 2021): a 계좌이체 or 가상계좌 sale of 100,000원 or more gets a 현금영수증 ' +
+      "even when the buyer asks for none, issued as 소득공제 to the National Tax Service's self-issue number 010-000-1234 (a missing one costs the seller a 20% 가산세). Default false.",
+  }),
+};
+/** The store's own part of `Store` (what the store service reads); the sections' parts are added by the routes. */
+const StoreOwnSchema = Obj({ ...storeHead, ...storeTail });
+export type StoreView = Static<typeof StoreOwnSchema>;
 
 export const CreateStoreBody = Obj({
   name: OneLineText({ minLength: 1, maxLength: 100 }),
   publicContactVerified: Type.Optional(Type.Boolean()),
 }, { title: 'CreateStoreRequest' });
-export const CreateStoreResult = Obj({
-  store: StoreSchema,
-  ownerToken: Type.String({ description: 'The owner token `own_…`. Shown only here; store it safely.' }),
-}, { title: 'CreateStoreResult' });
 
-export const UpdateStoreBody = Obj({
-  name: Type.Optional(OneLineText({ minLength: 1, maxLength: 100 })),
-  buyerMails: Type.Optional(BuyerMailsPatch),
-  testMailRecipients: Type.Optional(TestMailRecipientsSchema),
+const updateHead = { name: Type.Optional(OneLineText({ minLength: 1, maxLength: 100 })) };
+const updateTail = {
   allowRepeatTrials: Type.Optional(Type.Boolean({ description: 'See Store.allowRepeatTrials' })),
   cashReceiptMandatory: Type.Optional(Type.Boolean({ description: 'See Store.cashReceiptMandatory' })),
   publicContactVerified: Type.Optional(
     Type.Boolean({ description: 'Read-only for the store: sending it answers 403 ADMIN_FORBIDDEN. The operator sets it (`POST /admin/v1/stores/{id}/verify` or `commerce store verify`).' }),
   ),
-}, { title: 'UpdateStoreRequest' });
+};
+
+/** `Store`, `CreateStoreResult` and `UpdateStoreRequest` with the sections' properties in their places. */
+export function storeSchemas(sections: StoreSettingsSection[]) {
+  // The sections' static types are theirs: here their properties count as schema only (the answer is checked by it).
+  const view = Object.assign({}, ...sections.map((s) => s.view)) as Record<never, never>;
+  const patch = Object.assign({}, ...sections.map((s) => s.patch)) as Record<never, never>;
+  const StoreSchema = Obj({ ...storeHead, ...view, ...storeTail }, { title: 'Store' });
+  const CreateStoreResult = Obj({
+    store: StoreSchema,
+    ownerToken: Type.String({ description: 'The owner token `own_…`. Shown only here; store it safely.' }),
+  }, { title: 'CreateStoreResult' });
+  const UpdateStoreBody = Obj({ ...updateHead, ...patch, ...updateTail }, { title: 'UpdateStoreRequest' });
+  return { StoreSchema, CreateStoreResult, UpdateStoreBody };
+}
 
 export const OwnerTokenResult = Obj(
   {

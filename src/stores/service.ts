@@ -1,41 +1,26 @@
-import { getBuyerMails, updateBuyerMails } from '../mail/settings';
-import { checkTestCopyRecipients, getTestCopyRecipients, updateTestCopyRecipients } from '../mail/test-copies';
+/**
+ * The store and its settings: creating it, its view with both modes' payment setup, the owner's changes, the
+ * operator's verification mark, the owner token. API keys are in `api-keys.ts`, business details in `business-details.ts`.
+ */
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
-import { notify } from '../db';
-import { API_KEY_CHANGED, STORE_CHANGED, changeFeed, storeChanged } from '../platform/changes';
+import { STORE_CHANGED, storeChanged } from '../platform/changes';
 import { ApiError, validationError } from '../platform/errors';
 import { hasBidiControl, hasLineControl } from '../platform/text';
 import { newId } from '../platform/ids';
 import { randomBase62, sha256Hex, encryptSecret, decryptSecret } from '../platform/crypto';
-import { canonicalAllowlistEntry } from '../platform/http/auth';
-import { listPage, type PageParams } from '../platform/http/pagination';
-import type { Mode, ApiKeysTable, StoreModeSettingsTable } from '../platform/tables';
+import type { Mode, StoreModeSettingsTable } from '../platform/tables';
 import type { Selectable } from 'kysely';
-import { generateApiKey } from '../platform/api-key-format';
-import type { ApiKeyView, StoreView } from './schemas';
+import type { StoreView } from './schemas';
 import * as repo from './repo';
-import * as keysRepo from './api-keys-repo';
+import type { StoreSettingsSection } from './settings-section';
 import { checkTossKeys } from './toss-keys';
 import { markTossKeysVerified } from './toss-state-repo';
-import { SCOPES, type Scope } from '../platform/http/route';
-import type { Clock } from '../platform/clock';
 import { MESSAGES } from '../platform/messages';
 import { isTossWidgetKey } from '../payments/toss-keys';
 import { tossWebhookUrl } from '../gateway/url';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
-
-/**
- * A key's row changed (rotated, revoked): other processes drop their cached copy when the transaction commits
- * (the notification), this one right after it (`keyChangedHere`), so the next request reads the new row.
- */
-function announceKeyChange(trx: Db, keyHash: string): Promise<void> {
-  return notify(trx, API_KEY_CHANGED, keyHash);
-}
-function keyChangedHere(deps: Deps, keyHash: string): void {
-  if (deps.database) changeFeed(deps.database).local(API_KEY_CHANGED, keyHash);
-}
 
 export function newOwnerToken(): { token: string; hash: string } {
   const token = `own_${randomBase62(40)}`;
@@ -56,7 +41,10 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
   };
 }
 
-/** The store with both modes' settings; `deps.config.publicBaseUrl` makes each mode's Toss webhook URL. */
+/**
+ * The store with both modes' settings; `deps.config.publicBaseUrl` makes each mode's Toss webhook URL. The settings other
+ * modules keep (the buyer mails) are not here: the console's routes add them (`StoreSettingsSection`).
+ */
 export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId: string): Promise<StoreView> {
   const { db } = deps;
   const store = await repo.findStore(db, storeId);
@@ -69,8 +57,6 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
     createdAt: store.created_at.toISOString(),
     updatedAt: store.updated_at.toISOString(),
     settings: { live: by('live'), test: by('test') },
-    buyerMails: await getBuyerMails(db, storeId),
-    testMailRecipients: await getTestCopyRecipients(deps, storeId),
     allowRepeatTrials: store.allow_repeat_trials,
     cashReceiptMandatory: store.cash_receipt_mandatory,
   };
@@ -108,11 +94,16 @@ export async function createStore(deps: Deps, input: { name: string; publicConta
   return { store: await getStoreView(deps, id), ownerToken: owner.token };
 }
 
-/** The owner's own settings. Public-contact verification is the operator's act (`setPublicContactVerified`), not the store's. */
+/**
+ * The owner's own settings, and the fields of the settings `sections` other modules keep (the buyer mails), which each
+ * section checks before anything is written and writes after the store's row. Public-contact verification is the
+ * operator's act (`setPublicContactVerified`), not the store's.
+ */
 export async function updateStore(
   deps: Deps,
   storeId: string,
-  input: { name?: string; publicContactVerified?: boolean; buyerMails?: Record<string, unknown>; testMailRecipients?: string[]; allowRepeatTrials?: boolean; cashReceiptMandatory?: boolean },
+  input: { name?: string; publicContactVerified?: boolean; allowRepeatTrials?: boolean; cashReceiptMandatory?: boolean } & Record<string, unknown>,
+  sections: StoreSettingsSection[] = [],
 ): Promise<StoreView> {
   if (input.publicContactVerified !== undefined) {
     throw new ApiError('ADMIN_FORBIDDEN', { message: MESSAGES.stores.publicContactOperatorOnly });
@@ -121,14 +112,13 @@ export async function updateStore(
   if (input.allowRepeatTrials !== undefined) patch.allow_repeat_trials = input.allowRepeatTrials;
   if (input.cashReceiptMandatory !== undefined) patch.cash_receipt_mandatory = input.cashReceiptMandatory;
   // Checked before anything is written: a refused address leaves the name and the switches as they were.
-  if (input.testMailRecipients) await checkTestCopyRecipients(deps, storeId, input.testMailRecipients);
+  for (const section of sections) await section.check(deps, storeId, input);
   if (input.name !== undefined) {
     assertStoreName(input.name);
     patch.name = input.name;
   }
   await repo.updateStoreRow(deps.db, storeId, patch);
-  if (input.buyerMails) await updateBuyerMails(deps.db, storeId, input.buyerMails, patch.updated_at);
-  if (input.testMailRecipients) await updateTestCopyRecipients(deps, storeId, input.testMailRecipients, patch.updated_at);
+  for (const section of sections) await section.write(deps, storeId, input, patch.updated_at);
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);
   return getStoreView(deps, storeId);
 }
@@ -234,136 +224,4 @@ export async function updateModeSettings(
   return getStoreView(deps, storeId);
 }
 
-export function apiKeyView(k: Selectable<ApiKeysTable>, now: Date): ApiKeyView {
-  const status = k.revoked_at && k.revoked_at <= now ? 'revoked' : k.expires_at ? (k.expires_at <= now ? 'expired' : 'rotating') : 'active';
-  return {
-    id: k.id,
-    mode: k.mode,
-    name: k.name,
-    keyHint: k.key_hint,
-    scopes: k.scopes as Scope[],
-    ipAllowlist: k.ip_allowlist,
-    productIds: k.product_ids,
-    status,
-    createdAt: k.created_at.toISOString(),
-    expiresAt: k.expires_at ? k.expires_at.toISOString() : null,
-    revokedAt: k.revoked_at ? k.revoked_at.toISOString() : null,
-    rotatedTo: k.rotated_to,
-    lastUsedAt: k.last_used_at ? k.last_used_at.toISOString() : null,
-  };
-}
-
-export interface CreateApiKeyInput {
-  mode: Mode;
-  name: string;
-  scopes: Scope[];
-  ipAllowlist?: string[] | null;
-  productIds?: string[] | null;
-}
-
-/**
- * Allow-list entries in canonical form: IPv4 only as dotted decimal without leading zeros (010.1.2.3 would be read as
- * octal somewhere and shown as typed here), IPv6 stored in the RFC 5952 form; anything else is refused.
- */
-function canonicalIpAllowlist(list: string[] | null | undefined): string[] | null {
-  if (!list) return null;
-  const out = list.map((e) => canonicalAllowlistEntry(e));
-  const bad = out.map((c, i) => ({ c, i })).filter(({ c }) => c === null);
-  if (bad.length) {
-    throw validationError(
-      bad.map(({ i }) => ({ field: `ipAllowlist.${i}`, message: MESSAGES.stores.ipAllowlistEntryInvalid })),
-    );
-  }
-  return out as string[];
-}
-
-async function insertKey(trx: Db, clock: Clock, storeId: string, input: CreateApiKeyInput) {
-  const gen = generateApiKey(input.mode);
-  const row = await keysRepo.insertApiKey(trx, {
-    id: newId('key', clock),
-    store_id: storeId,
-    mode: input.mode,
-    name: input.name,
-    key_hash: gen.hash,
-    key_hint: gen.hint,
-    scopes: input.scopes,
-    ip_allowlist: input.ipAllowlist && input.ipAllowlist.length ? input.ipAllowlist : null,
-    product_ids: input.productIds && input.productIds.length ? input.productIds : null,
-    created_at: clock.now(),
-    last_used_at: null,
-    expires_at: null,
-    rotated_to: null,
-    revoked_at: null,
-  });
-  return { row, secret: gen.plaintext };
-}
-
-export async function createApiKey(deps: Deps, storeId: string, input: CreateApiKeyInput): Promise<{ apiKey: ApiKeyView; secret: string }> {
-  const ipAllowlist = canonicalIpAllowlist(input.ipAllowlist);
-  const { row, secret } = await insertKey(deps.db, deps.clock, storeId, { ...input, ipAllowlist });
-  return { apiKey: apiKeyView(row, deps.clock.now()), secret };
-}
-
-export const ALL_SCOPES: Scope[] = [...SCOPES];
-
-export async function listApiKeys(deps: Deps, storeId: string, q: { mode?: Mode } & PageParams) {
-  const now = deps.clock.now();
-  return listPage(
-    q,
-    () => keysRepo.countApiKeys(deps.db, storeId, q.mode),
-    (offset, limit) => keysRepo.pageApiKeys(deps.db, storeId, q.mode, offset, limit),
-    (r) => apiKeyView(r, now),
-  );
-}
-
-async function lockActiveKey(trx: Db, storeId: string, id: string, now: Date) {
-  const key = await keysRepo.lockApiKey(trx, storeId, id);
-  if (!key) throw new ApiError('API_KEY_NOT_FOUND');
-  if ((key.revoked_at && key.revoked_at <= now) || key.expires_at) throw new ApiError('API_KEY_NOT_ACTIVE');
-  return key;
-}
-
-/** Rotation: a new key with the same settings; the old one keeps working for the grace period. */
-export async function rotateApiKey(deps: Deps, storeId: string, id: string, graceHours?: number) {
-  const now = deps.clock.now();
-  const grace = graceHours ?? deps.config.apiKeyGraceHours;
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const old = await lockActiveKey(trx, storeId, id, now);
-    await announceKeyChange(trx, old.key_hash);
-    const { row, secret } = await insertKey(trx, deps.clock, storeId, {
-      mode: old.mode,
-      name: old.name,
-      scopes: old.scopes as Scope[],
-      ipAllowlist: old.ip_allowlist,
-      productIds: old.product_ids,
-    });
-    const prev = await keysRepo.markApiKeyRotated(trx, id, new Date(now.getTime() + grace * 3_600_000), row.id);
-    return { apiKey: apiKeyView(row, now), secret, previous: apiKeyView(prev, now), keyHash: old.key_hash };
-  });
-  keyChangedHere(deps, result.keyHash);
-  return { apiKey: result.apiKey, secret: result.secret, previous: result.previous };
-}
-
-export async function revokeApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
-  const now = deps.clock.now();
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const r = await keysRepo.revokeApiKeyRow(trx, storeId, id, now);
-    if (r) await announceKeyChange(trx, r.key_hash);
-    return r;
-  });
-  if (row) {
-    keyChangedHere(deps, row.key_hash);
-    return apiKeyView(row, now);
-  }
-  const existing = await keysRepo.findApiKey(deps.db, storeId, id);
-  if (!existing) throw new ApiError('API_KEY_NOT_FOUND');
-  return apiKeyView(existing, now);
-}
-
-/** One API key of the store (the dashboard checks its mode before acting on it). */
-export async function getApiKey(deps: Deps, storeId: string, id: string): Promise<ApiKeyView> {
-  const row = await keysRepo.findApiKey(deps.db, storeId, id);
-  if (!row) throw new ApiError('API_KEY_NOT_FOUND');
-  return apiKeyView(row, deps.clock.now());
-}
 export { getBusinessDetails, getBusinessDetailsForOrder, updateBusinessDetails } from './business-details';

@@ -8,7 +8,7 @@ import { createProduct, createSession, createSubscriptionProduct, payPath, submi
 import { startFakeToss, type FakeToss } from './fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 import { ATTEMPT_LOCK_MS } from '../../src/checkout/model';
-import { RECONCILE_DELAY_MS as CHECKOUT_RECONCILE_DELAY_MS } from '../../src/checkout/complete';
+import { RECONCILE_DELAY_MS as CHECKOUT_RECONCILE_DELAY_MS } from '../../src/checkout/settle';
 import { RECONCILE_DELAY_MS as REFUND_RECONCILE_DELAY_MS } from '../../src/refunds/service';
 import { STALE_PENDING_MS } from '../../src/refunds/reconcile';
 import { CHARGE_LEASE_MS } from '../../src/subscriptions/model';

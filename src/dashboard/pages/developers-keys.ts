@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { html, type SafeHtml } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { SCOPES, type Scope } from '../../platform/http/route';
-import { createApiKey, getApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../stores/service';
+import { createApiKey, getApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../stores/api-keys';
 import { listProductsForOwner } from '../../catalog/service';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendForbidden, sendPage, type DashboardContext } from '../frame';
 import { catalog, type Lang } from '../i18n';

@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyError, type FastifyServerOptions } 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { App, AppDeps } from '../../deps';
-import { trustHops } from '../../config';
+import { trustHops } from '../../config-values';
 import { ApiError, validationError } from '../errors';
 import { ajvToFields, depthLimitedJsonParser, findBadString, validatorCompiler } from './validation';
 import { clientErrorHandler } from './client-error';

@@ -1,0 +1,54 @@
+/**
+ * What a database is to the rest of the code, whichever driver opened it: the `Database` handle both `openPGlite` and
+ * `openPostgres` return, how both read numbers, and the migration files and ledger table both apply.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { TableWrite } from './write-watch';
+import type { DB } from './types';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Applies pending migrations; returns the versions applied now. Safe to call from several processes. */
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Statements sent to the database by this process so far (exposed as `db_statements_total` on /metrics). */
+  readonly stats: { statements: number };
+  /**
+   * Calls `handler` with the payload of every notification on `channel` (PostgreSQL LISTEN/NOTIFY), from this process
+   * and every other process on the same database. Send one with `notify(executor, channel, payload)`; inside a
+   * transaction it is delivered when the transaction commits. Returns a function that stops listening.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `handler` synchronously whenever this process writes `table` through the query builder (see WriteWatch), so
+   * an in-process cache of its rows never serves a row older than this process's own last write. Returns a remover.
+   */
+  onWrite(table: string, handler: (write: TableWrite) => void): () => void;
+  /**
+   * Embedded database only: a consistent gzipped tarball of the data directory, taken between transactions (see
+   * src/db/backup.ts). Absent on PostgreSQL (pg_dump).
+   */
+  dumpDataDir?(): Promise<Blob>;
+}
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+// int8 (counts, sums, money) and numeric arrive as strings from both drivers; amounts stay far below 2^53.
+export const INT8 = 20;
+export const NUMERIC = 1700;
+
+export function listMigrations(): Array<{ version: string; sql: string }> {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => ({ version: f.replace(/\.sql$/, ''), sql: readFileSync(join(MIGRATIONS_DIR, f), 'utf8') }));
+}
+
+export const MIGRATION_TABLE = `create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())`;
