@@ -4,7 +4,7 @@
  */
 import type { SubscriptionView } from '../subscriptions/schemas';
 import { html, won, type SafeHtml } from './html';
-import type { PortalPriceChange } from '../subscriptions/price-change/service';
+import type { PortalPriceChange } from '../subscriptions/price-change/acceptance';
 import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
 import type { TrialConsentState } from '../subscriptions/trials/consent';
 import { csrfField, dateOnly, type PortalPage } from './portal-view-model';

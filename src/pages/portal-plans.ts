@@ -4,7 +4,7 @@
  */
 import type { App, AppDeps } from '../deps';
 import { changePlan } from '../subscriptions/plan-change/service';
-import { acceptPriceChange } from '../subscriptions/price-change/service';
+import { acceptPriceChange } from '../subscriptions/price-change/acceptance';
 import { acceptOffer, declineOffer } from '../subscriptions/plan-change/offers';
 import { acceptTrialConversion } from '../subscriptions/trials/consent';
 import { won } from './html';

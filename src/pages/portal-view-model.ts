@@ -7,7 +7,7 @@ import type { SubscriptionView } from '../subscriptions/schemas';
 import type { OrderView } from '../orders/schemas';
 import { html, type SafeHtml } from './html';
 import type { BusinessDetailsView } from '../stores/schemas';
-import type { PortalPriceChange } from '../subscriptions/price-change/service';
+import type { PortalPriceChange } from '../subscriptions/price-change/acceptance';
 import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
 import type { TrialConsentState } from '../subscriptions/trials/consent';
 

@@ -5,7 +5,7 @@ import type { SessionRow } from '../checkout/model';
 import { jsonb } from '../db';
 import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from './model';
 import { insertSubscription } from './repo';
-import { noticeIfMissed } from './price-change/service';
+import { noticeIfMissed } from './price-change/notice';
 import type { TossKeyPair } from '../platform/tables';
 import { cardFingerprint } from './trials/once';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeCancel, monthCycleUse, periodDays, type CancelInput, type CancelOrderInput } from '../../src/subscriptions/cancel/model';
+import { computeCancel, type CancelInput, type CancelOrderInput } from '../../src/subscriptions/cancel/model';
+import { monthCycleUse, periodDays } from '../../src/subscriptions/cancel/days';
 import { periodEnd } from '../../src/checkout/model';
 
 /** A KST wall-clock time as an instant. */

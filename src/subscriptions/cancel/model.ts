@@ -1,5 +1,6 @@
-import { addDays, kstDate, withdrawalWindowEnd } from '../../platform/calendar';
+import { withdrawalWindowEnd } from '../../platform/calendar';
 import { MESSAGES } from '../../platform/messages';
+import { monthCycleUse, periodDays } from './days';
 
 /**
  * The cancel preview (immediate cancellation) as pure math, from plain inputs. It follows the design
@@ -16,7 +17,7 @@ import { MESSAGES } from '../../platform/messages';
  *   5. otherwise `prorated` (statutory = in the window), or `nothing_refundable` when that comes to 0.
  *
  * Money is integer won. Every withheld part (deduction, clawback, penalty) is rounded DOWN, so rounding favours
- * the buyer. Days are KST calendar days.
+ * the buyer. Days are KST calendar days (counted in ./days.ts).
  */
 
 export type CancelReason = 'initial_full' | 'statutory_full' | 'renewal_full' | 'prorated' | 'past_due' | 'nothing_refundable';
@@ -132,47 +133,6 @@ export interface CancelComputation {
 }
 
 export const BLOCKED_MESSAGES: Record<BlockedCode, string> = MESSAGES.subscriptions.immediateBlocked;
-
-const DAY_MS = 86_400_000;
-
-/** Whole days between two KST dates (`YYYY-MM-DD`), b − a. */
-export function daysBetween(a: string, b: string): number {
-  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
-}
-
-/** The KST date `months` calendar months after `date`, the day clamped to the target month's last day (Jan 31 + 1 → Feb 28/29). */
-export function addMonthsDate(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const total = y * 12 + (m - 1) + months;
-  const ty = Math.floor(total / 12);
-  const tm = total % 12;
-  const last = new Date(Date.UTC(ty, tm + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(ty, tm, Math.min(d, last))).toISOString().slice(0, 10);
-}
-
-/**
- * Used time of a period counted by month (yearly plans): k full month-cycles elapsed, Dm days in the current
- * cycle, d days used in it (today included), u = k × Dm + d, capped at N × Dm.
- */
-export function monthCycleUse(periodStart: Date, now: Date, months: number): { k: number; dm: number; d: number; u: number } {
-  const start = kstDate(periodStart);
-  const today = kstDate(now);
-  let k = 0;
-  while (k + 1 < months && addMonthsDate(start, k + 1) <= today) k++;
-  const cycleStart = addMonthsDate(start, k);
-  const dm = daysBetween(cycleStart, addMonthsDate(start, k + 1));
-  const d = Math.min(Math.max(daysBetween(cycleStart, today) + 1, 0), dm);
-  const u = Math.min(k * dm + d, months * dm);
-  return { k, dm, d, u };
-}
-
-/** Days of a period in KST dates: used = start to today inclusive (capped at the total); total = days in the period. */
-export function periodDays(periodStart: Date, periodEnd: Date, now: Date): { usedDays: number; totalDays: number } {
-  const start = kstDate(periodStart);
-  const totalDays = Math.max(daysBetween(start, kstDate(periodEnd)), 1);
-  const usedDays = Math.min(Math.max(daysBetween(start, kstDate(now)) + 1, 0), totalDays);
-  return { usedDays, totalDays };
-}
 
 /** The orders whose period covers `now` (start inclusive, end exclusive) and that still hold paid money. */
 export function currentPeriodOrders(orders: CancelOrderInput[], now: Date): CancelOrderInput[] {
@@ -314,9 +274,4 @@ export function computeCancel(input: CancelInput): CancelComputation {
     blockedBy: null,
     orders,
   };
-}
-
-/** Last KST date of a window (for Korean texts: "N월 N일까지"). */
-export function windowLastDay(windowEndsAt: Date): string {
-  return addDays(kstDate(windowEndsAt), -1);
 }

@@ -7,12 +7,17 @@ import type { RefundRequestsTable } from '../../refunds/tables';
 import type { SubscriptionCancellationsTable } from './tables';
 
 /**
- * The immediate cancellation's queries (cancel.ts, cancel-refunds.ts): its claim rows (`subscription_cancellations`)
- * and what it reads of orders, refunds, refund requests, products and licenses. Each takes the executor, so the
- * cancel's transactions (holding the subscription's row lock) compose them.
+ * The cancellation's queries (service.ts, preview.ts, immediate.ts, refunds.ts): its claim rows
+ * (`subscription_cancellations`) and what it reads of orders, refunds, refund requests, products and licenses. Each
+ * takes the executor, so the cancel's transactions (holding the subscription's row lock) compose them.
  */
 
 export type CancellationRow = Selectable<SubscriptionCancellationsTable>;
+
+/** The immediate cancellation in progress (`refunding`, whatever its lease) of a subscription, if any. */
+export function openCancellation(db: Db, subscriptionId: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('subscription_cancellations').select('id').where('subscription_id', '=', subscriptionId).where('status', '=', 'refunding').executeTakeFirst();
+}
 
 export type CancelOrderRow = Pick<
   OrderRow,

@@ -1,7 +1,8 @@
 import type { App, AppDeps } from '../../deps';
 import { op } from '../../platform/http/route';
 import { IdParams } from '../../platform/http/schemas';
-import { CANCEL_CHECKS, cancelSubscription, previewCancel, resumeStaleCancellations } from './service';
+import { CANCEL_CHECKS, cancelSubscription, previewCancel } from './service';
+import { resumeStaleCancellations } from './immediate';
 import { CancelBody, CancelPreviewSchema, CancelResultSchema, PortalSessionBody, PortalSessionSchema } from './schemas';
 import { createPortalSession, PORTAL_CHECKS, PORTAL_TTL_MS } from '../portal/service';
 

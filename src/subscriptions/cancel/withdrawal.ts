@@ -8,6 +8,7 @@ import { jsonb } from '../../db';
 import { writeSubscriptionUpdated } from '../events';
 import { subscriptionNow, type SubscriptionRow } from '../model';
 import * as repo from '../repo';
+import * as renewalRepo from '../renewal/repo';
 import { chargeTerms } from '../terms';
 import type { PreviousTerms } from '../tables';
 
@@ -105,7 +106,7 @@ async function revertUpgrade(
   order: OrderRow,
   facts: { orderId: string; refundId: string; refundRequestId: string | null; amount: number; statutory: boolean },
 ): Promise<void> {
-  const charge = await repo.differenceChargeOfOrder(trx, order.id);
+  const charge = await renewalRepo.differenceChargeOfOrder(trx, order.id);
   const prev = charge?.previous;
   if (!charge || !prev) return;
   // Within a period the price only rises by upgrades and falls back by such withdrawals (other changes wait for the

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db';
+import type { ProductRow } from '../../catalog/model';
 import type { PlanConsentStatus, SubscriptionPlanConsentsTable } from '../tables';
 
 export type PlanConsentRow = Selectable<SubscriptionPlanConsentsTable>;
@@ -50,3 +51,9 @@ export function overdueOffers(db: Db, now: Date, limit: number, onlyId?: string)
   if (onlyId) q = q.where('c.subscription_id', '=', onlyId);
   return q.orderBy('c.deadline').limit(limit).execute();
 }
+
+/** The plans of the subscription's product (for a plan change). */
+export function productPlans(db: Db, productId: string): Promise<Pick<ProductRow, 'plans'>> {
+  return db.selectFrom('products').select(['plans']).where('id', '=', productId).executeTakeFirstOrThrow();
+}
+

@@ -3,6 +3,7 @@ import { ApiError } from '../../platform/errors';
 import { validationError } from '../../platform/errors';
 import { isTrialing, prorateDifference, subscriptionNow, subscriptionView } from '../model';
 import * as repo from '../repo';
+import * as renewalRepo from '../renewal/repo';
 import { claim, executeCharge, type Deps } from '../renewal/service';
 import { writeSubscriptionUpdated } from '../events';
 import { chargeTerms } from '../terms';
@@ -10,7 +11,7 @@ import type { BillingInterval } from '../tables';
 import type { SubscriptionView } from '../schemas';
 import { MESSAGES } from '../../platform/messages';
 import { consentRecordOf, createOffer, isDearer, planChangeConsentText, planOfferView, recordBuyerConsent, type PlanOfferView } from './consent';
-import * as consentRepo from './repo';
+import * as planChangeRepo from './repo';
 import type { RecurringConsent } from '../tables';
 
 export interface PlanChangeResult {
@@ -54,7 +55,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
     if (sub.status === 'past_due') throw new ApiError('SUBSCRIPTION_NOT_ACTIVE');
-    const product = await repo.productPlans(trx, sub.product_id);
+    const product = await planChangeRepo.productPlans(trx, sub.product_id);
     const plan = product.plans.find((p) => p.id === input.planId);
     const price = plan ? (input.interval === 'monthly' ? plan.monthlyPrice : plan.yearlyPrice) : null;
     if (!plan || price === null || price === undefined) {
@@ -72,15 +73,15 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const targetAmount = same ? current.amount : target.amount;
     if (by.actor === 'seller' && isDearer(sub, targetAmount)) {
       // The buyer did not ask for it and would pay more: an offer, nothing changed or charged until they agree.
-      const inFlightOffer = await repo.chargeInFlight(trx, sub.id);
+      const inFlightOffer = await renewalRepo.chargeInFlight(trx, sub.id);
       if (inFlightOffer) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
       const name = (id: string) => product.plans.find((p) => p.id === id)?.name ?? id;
       const offer = await createOffer(trx, deps.clock, sub, { ...target, amount: targetAmount }, own, { from: name(current.planId), to: name(target.planId) });
       return { kind: 'done' as const, done: { timing: 'awaiting_consent' as const, orderId: null, amount: 0, offer: planOfferView(offer) } };
     }
-    let offerRow: consentRepo.PlanConsentRow | undefined;
+    let offerRow: planChangeRepo.PlanConsentRow | undefined;
     if (by.actor === 'buyer' && by.offerId) {
-      offerRow = await consentRepo.pendingOffer(trx, sub.id, true);
+      offerRow = await planChangeRepo.pendingOffer(trx, sub.id, true);
       if (!offerRow || offerRow.id !== by.offerId || offerRow.deadline <= own) throw new ApiError('NOT_FOUND', { message: MESSAGES.subscriptions.planOfferGone });
     }
     const planName = (id: string) => product.plans.find((p) => p.id === id)?.name ?? id;
@@ -90,7 +91,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       const to = { planId: target.planId, planName: planName(target.planId), interval: target.interval, amount: targetAmount };
       consent = consentRecordOf(planChangeConsentText({ to, timing, difference, renewsAt: sub.current_period_end }), own);
       if (offerRow) {
-        await consentRepo.resolvePlanConsent(trx, offerRow.id, 'accepted', own, jsonb(consent));
+        await planChangeRepo.resolvePlanConsent(trx, offerRow.id, 'accepted', own, jsonb(consent));
         acceptedOfferId = offerRow.id;
       } else {
         await recordBuyerConsent(trx, deps.clock, sub, { ...target, amount: targetAmount }, consent, own);
@@ -103,7 +104,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
       await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'plan_change_scheduled', canceled: true, to: null });
       return { kind: 'done' as const, done: { timing: 'unscheduled' as const, orderId: null, amount: 0, offer: null } };
     }
-    const inFlight = await repo.chargeInFlight(trx, sub.id);
+    const inFlight = await renewalRepo.chargeInFlight(trx, sub.id);
     if (inFlight) throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
 
     const upgrade = target.interval === current.interval && target.amount > current.amount;
@@ -148,7 +149,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     // A second upgrade at the same instant (after the first was charged, or failed) is a new change, not a retry of the
     // first: it takes the next slot. Concurrent requests still meet on the row lock, and the in-flight check above
     // sends the later one away while the first is with the gateway.
-    const attempt = await repo.countSlotCharges(trx, sub.id, 'difference', own);
+    const attempt = await renewalRepo.countSlotCharges(trx, sub.id, 'difference', own);
     const step = await claim(trx, deps, sub, { kind: 'difference', start: own, end: sub.current_period_end, attempt, target, amount: difference }, now);
     if (step.kind !== 'charge') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { message: MESSAGES.subscriptions.paymentInProgress });
     return { kind: 'charge' as const, chargeId: step.chargeId, amount: difference };
@@ -164,7 +165,7 @@ export async function changePlan(deps: Deps, subscriptionId: string, input: { pl
     const r = await executeCharge(deps, claimed.chargeId);
     if (r.status === 'failed') {
       // A declined difference changes nothing: an accepted offer is open again for the buyer to retry (another card).
-      if (acceptedOfferId) await deps.db.transaction().execute((trx) => consentRepo.resolvePlanConsent(trx, acceptedOfferId!, 'pending', deps.clock.now()));
+      if (acceptedOfferId) await deps.db.transaction().execute((trx) => planChangeRepo.resolvePlanConsent(trx, acceptedOfferId!, 'pending', deps.clock.now()));
       throw new ApiError('SUBSCRIPTION_PAYMENT_FAILED', { details: { gatewayCode: r.code, gatewayMessage: r.message } });
     }
     if (r.status === 'pending') throw new ApiError('SUBSCRIPTION_PAYMENT_PENDING', { details: { retryable: false } });

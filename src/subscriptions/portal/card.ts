@@ -4,7 +4,7 @@ import { randomBase62, sha256Hex } from '../../platform/crypto';
 import { providerFor, tossClientKeyOf, tossKeyPairFor } from '../../payments';
 import { getModeSettings } from '../../stores/service';
 import type { PortalSessionRow } from './service';
-import * as repo from '../repo';
+import * as portalRepo from './repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
@@ -38,7 +38,7 @@ export async function cardEntryFor(deps: Deps, session: Pick<PortalSessionRow, '
 export async function openCardUpdate(deps: Deps, session: PortalSessionRow, subscriptionId: string): Promise<string> {
   const now = deps.clock.now();
   const state = randomBase62(32);
-  await repo.insertCardUpdate(deps.db, {
+  await portalRepo.insertCardUpdate(deps.db, {
     id: newId('pcu', deps.clock),
     portal_session_id: session.id,
     subscription_id: subscriptionId,
@@ -56,11 +56,11 @@ const STATE = /^[A-Za-z0-9]{20,64}$/;
 /** The subscription an open registration was made for (the launch page reads it; nothing is used up). */
 export async function peekCardUpdate(deps: Pick<AppDeps, 'db' | 'clock'>, session: PortalSessionRow, state: string): Promise<string | null> {
   if (!STATE.test(state)) return null;
-  return (await repo.findOpenCardUpdate(deps.db, session.id, sha256Hex(state), deps.clock.now()))?.subscription_id ?? null;
+  return (await portalRepo.findOpenCardUpdate(deps.db, session.id, sha256Hex(state), deps.clock.now()))?.subscription_id ?? null;
 }
 
 /** Uses up a registration's state (success or fail redirect); null when it is unknown, foreign, used or expired. */
 export async function takeCardUpdate(deps: Pick<AppDeps, 'db' | 'clock'>, session: PortalSessionRow, state: string, outcome: 'used' | 'failed'): Promise<string | null> {
   if (!STATE.test(state)) return null;
-  return (await repo.takeCardUpdate(deps.db, session.id, sha256Hex(state), outcome, deps.clock.now()))?.subscription_id ?? null;
+  return (await portalRepo.takeCardUpdate(deps.db, session.id, sha256Hex(state), outcome, deps.clock.now()))?.subscription_id ?? null;
 }

@@ -10,6 +10,7 @@ import type { PortalSessionsTable } from '../cancel/tables';
 import type { PortalSessionInput, PortalSessionView } from '../cancel/schemas';
 import type { Scope } from '../cancel/service';
 import * as repo from '../repo';
+import * as portalRepo from './repo';
 import { MESSAGES } from '../../platform/messages';
 import { isValidEmail } from '../../platform/text';
 
@@ -51,7 +52,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
     sub = await repo.findSubscription(db, scope, input.subscriptionId);
     if (!sub || (email && sub.buyer_email.toLowerCase() !== email.toLowerCase())) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
   } else {
-    sub = await repo.latestLiveSubscriptionOfBuyer(db, scope, email!);
+    sub = await portalRepo.latestLiveSubscriptionOfBuyer(db, scope, email!);
     if (!sub) throw new ApiError('NOT_FOUND', { message: MESSAGES.subscriptions.noActiveSubscription });
   }
 
@@ -62,7 +63,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
 
   const now = clock.now();
   const token = randomBase62(40);
-  const row = await repo.insertPortalSession(db, {
+  const row = await portalRepo.insertPortalSession(db, {
     id: newId('ps', clock),
     store_id: scope.storeId,
     mode: scope.mode,
@@ -90,7 +91,7 @@ export async function createPortalSession(deps: Deps, scope: Scope, input: Porta
 /** The open portal session a link's token names, or null (unknown, or past `expiresAt`). */
 export async function openPortalSession(deps: Pick<AppDeps, 'db' | 'clock'>, token: string): Promise<PortalSessionRow | null> {
   if (!/^[A-Za-z0-9]{20,100}$/.test(token)) return null;
-  const row = await repo.findPortalSessionByTokenHash(deps.db, sha256Hex(token));
+  const row = await portalRepo.findPortalSessionByTokenHash(deps.db, sha256Hex(token));
   if (!row || row.expires_at <= deps.clock.now()) return null;
   return row;
 }

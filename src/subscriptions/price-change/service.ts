@@ -1,20 +1,18 @@
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db';
-import type { Clock } from '../../platform/clock';
 import { ApiError, validationError, type FieldError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { listPage, type PageParams } from '../../platform/http/pagination';
 import type { Page } from '../../platform/http/schemas';
 import { MESSAGES } from '../../platform/messages';
 import { lockProduct } from '../../catalog/repo';
-import { periodEnd } from '../../checkout/model';
 import { jsonb } from '../../db';
 import { writeSubscriptionUpdated } from '../events';
-import { subscriptionNow, type SubscriptionRow } from '../model';
+import { subscriptionNow } from '../model';
 import * as subsRepo from '../repo';
 import * as repo from './repo';
+import { NOTICE_MS, notify } from './notice';
 import type { PriceChangeView, SchedulePriceChangeInput } from './schemas';
-import type { BillingInterval, ChargeTarget, ScheduledPrice } from '../tables';
+import type { BillingInterval } from '../tables';
 
 /**
  * Plan price changes for existing subscribers (전자상거래법 시행령 as amended 2025-02-14: a recurring charge may go up
@@ -34,25 +32,12 @@ import type { BillingInterval, ChargeTarget, ScheduledPrice } from '../tables';
  *   30 days. The product's list price for new buyers is the product's (PATCH /admin/v1/products/:id): a new buyer
  *   agrees to the price the payment page shows.
  * - Cancelled (at period end) and ended subscriptions are left alone.
+ *
+ * This file holds the seller's side (scheduling, reading and withdrawing a change); telling subscribers is in
+ * ./notice.ts, the renewal's part in ./at-renewal.ts, the buyer's agreement in the portal in ./acceptance.ts.
  */
 
-export const NOTICE_DAYS = 30;
-const DAY_MS = 86_400_000;
-const NOTICE_MS = NOTICE_DAYS * DAY_MS;
-
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
-
-const newAmountOf = (c: Pick<repo.PriceChangeRow, 'monthly_price' | 'yearly_price'>, interval: BillingInterval): number | null => {
-  const v = interval === 'monthly' ? c.monthly_price : c.yearly_price;
-  return v === null ? null : Number(v);
-};
-
-/** The first renewal of `sub` on or after `from` (its period ends, stepped by its interval). */
-export function firstRenewalFrom(sub: Pick<SubscriptionRow, 'current_period_end' | 'billing_interval'>, from: Date): Date {
-  let d = sub.current_period_end;
-  for (let i = 0; d < from && i < 1_000; i++) d = periodEnd(d, sub.billing_interval);
-  return d;
-}
 
 export function priceChangeView(c: repo.PriceChangeWithTally, now: Date): PriceChangeView {
   return {
@@ -75,60 +60,6 @@ export function priceChangeView(c: repo.PriceChangeWithTally, now: Date): PriceC
     createdAt: c.created_at.toISOString(),
     canceledAt: c.canceled_at ? c.canceled_at.toISOString() : null,
   };
-}
-
-/**
- * Records that `sub` is told about `change` and writes its `price_change_scheduled` event (same transaction). Nothing
- * when the change does not touch its interval or its amount is already the new one. `own` is the subscription's time.
- */
-async function notify(trx: Db, clock: Clock, sub: SubscriptionRow, change: repo.PriceChangeRow, own: Date): Promise<boolean> {
-  const newAmount = newAmountOf(change, sub.billing_interval);
-  const currentAmount = Number(sub.amount);
-  if (newAmount === null || newAmount === currentAmount) return false;
-  const appliesFrom = new Date(Math.max(change.effective_at.getTime(), own.getTime() + NOTICE_MS));
-  const decideBy = firstRenewalFrom(sub, appliesFrom);
-  // A buyer who paid after the change was scheduled was shown the new price on the payment page and agreed to it there.
-  const agreedAtCheckout = sub.recurring_consent?.priceChangeId === change.id ? new Date(sub.recurring_consent.consentedAt) : null;
-  await repo.insertDecision(trx, {
-    subscription_id: sub.id,
-    price_change_id: change.id,
-    billing_interval: sub.billing_interval,
-    current_amount: currentAmount,
-    new_amount: newAmount,
-    applies_from: appliesFrom,
-    decide_by: decideBy,
-    notified_at: own,
-    accepted_at: newAmount > currentAmount ? agreedAtCheckout : null,
-    outcome: null,
-    resolved_at: null,
-    created_at: clock.now(),
-  });
-  // Kept on the subscription too: what its renewal at `decideBy` charges, read by the API and the receipt.
-  const acceptedAt = agreedAtCheckout && newAmount > currentAmount ? agreedAtCheckout.toISOString() : null;
-  const scheduled: ScheduledPrice = {
-    priceChangeId: change.id,
-    planId: change.plan_id,
-    billingInterval: sub.billing_interval,
-    currentAmount,
-    amount: newAmount,
-    effectiveAt: decideBy.toISOString(),
-    consentRequired: newAmount > currentAmount,
-    acceptedAt,
-  };
-  const told = await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(scheduled) });
-  await writeSubscriptionUpdated(trx, clock, told, {
-    kind: 'price_change_scheduled',
-    priceChangeId: change.id,
-    planId: change.plan_id,
-    billingInterval: sub.billing_interval,
-    currentAmount,
-    newAmount,
-    effectiveAt: appliesFrom.toISOString(),
-    decideBy: decideBy.toISOString(),
-    consentRequired: newAmount > currentAmount,
-    ...(agreedAtCheckout && newAmount > currentAmount ? { acceptedAt: agreedAtCheckout.toISOString() } : {}),
-  });
-  return true;
 }
 
 /** POST /admin/v1/products/{id}/plans/{planId}/price-changes: schedules the change and tells every subscriber concerned. */
@@ -210,124 +141,4 @@ export async function cancelPriceChange(deps: Deps, storeId: string, id: string)
     }
   });
   return getPriceChange(deps, storeId, id);
-}
-
-/**
- * A subscription not told yet about the newest change of its plan is told now (a subscription started after the
- * change was scheduled, or one whose period-end cancellation was undone). Called when a subscription starts and
- * before each renewal, inside the transaction holding its lock.
- */
-export async function noticeIfMissed(trx: Db, clock: Clock, sub: SubscriptionRow, own: Date): Promise<void> {
-  if (sub.status === 'ended' || sub.cancel_at_period_end) return;
-  const change = await repo.latestChangeOfPlan(trx, sub.product_id, sub.plan_id);
-  if (!change || change.store_id !== sub.store_id || change.mode !== sub.mode) return;
-  if (await repo.findDecision(trx, sub.id, change.id)) return;
-  if (sub.pending_plan && (sub.pending_plan.planId !== sub.plan_id || sub.pending_plan.interval !== sub.billing_interval)) return;
-  await notify(trx, clock, sub, change, own);
-}
-
-/** What the renewal at `sub.current_period_end` does about price changes. */
-export type RenewalPrice =
-  | { kind: 'renew'; target: ChargeTarget; applied: string | null }
-  | { kind: 'end'; priceChangeId: string };
-
-/**
- * Decides the renewal at the period end of a locked subscription: the newest open change whose date has come (older
- * ones are superseded). An increase the buyer agreed to, or any decrease, sets the charge's amount and list prices; an
- * increase not agreed to ends the subscription (the caller ends it, charging nothing). A change of another plan or
- * interval than the renewal buys is moot.
- */
-export async function priceAtRenewal(trx: Db, sub: SubscriptionRow, target: ChargeTarget, own: Date): Promise<RenewalPrice> {
-  const due = (await repo.openDecisions(trx, sub.id)).filter((d) => d.applies_from <= sub.current_period_end);
-  if (due.length === 0) return { kind: 'renew', target, applied: null };
-  const [d, ...older] = due;
-  await repo.resolveDecisions(trx, sub.id, older.map((o) => o.price_change_id), 'superseded', own);
-  if (d.plan_id !== target.planId || d.billing_interval !== target.interval) {
-    await repo.resolveDecisions(trx, sub.id, [d.price_change_id], 'moot', own);
-    return { kind: 'renew', target, applied: null };
-  }
-  const newAmount = Number(d.new_amount);
-  if (newAmount > target.amount && !d.accepted_at) return { kind: 'end', priceChangeId: d.price_change_id };
-  const plan = sub.terms.plan;
-  const listPrices = {
-    monthlyPrice: d.monthly_price !== null ? Number(d.monthly_price) : (target.listPrices?.monthlyPrice ?? plan?.monthlyPrice ?? null),
-    yearlyPrice: d.yearly_price !== null ? Number(d.yearly_price) : (target.listPrices?.yearlyPrice ?? plan?.yearlyPrice ?? null),
-  };
-  return { kind: 'renew', target: { ...target, amount: newAmount, listPrices }, applied: d.price_change_id };
-}
-
-export async function resolvePriceChange(trx: Db, sub: SubscriptionRow, priceChangeId: string, outcome: 'applied' | 'ended', own: Date): Promise<void> {
-  await repo.resolveDecisions(trx, sub.id, [priceChangeId], outcome, own);
-}
-
-/**
- * The buyer agrees in the portal to a price increase they were told about: recorded with the subscription's time and
- * announced (`price_change_accepted`). Agreeing twice is harmless (nothing new is written).
- */
-export async function acceptPriceChange(deps: Deps, subscriptionId: string, priceChangeId: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const sub = await subsRepo.lockSubscription(trx, subscriptionId);
-    if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
-    if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
-    const d = (await repo.openDecisions(trx, sub.id)).find((x) => x.price_change_id === priceChangeId);
-    if (!d || Number(d.new_amount) <= Number(d.current_amount)) throw new ApiError('NOT_FOUND', { message: MESSAGES.priceChanges.notOffered });
-    if (d.accepted_at) return;
-    const own = subscriptionNow(sub, deps.clock.now());
-    await repo.acceptDecision(trx, sub.id, priceChangeId, own);
-    // The terms of the renewal at `decideBy` as the buyer agreed to them, kept with the subscription (the API's
-    // `pendingPriceChange` and the receipt's next charge show them from now on).
-    const agreed: ScheduledPrice = {
-      priceChangeId,
-      planId: d.plan_id,
-      billingInterval: d.billing_interval,
-      currentAmount: Number(d.current_amount),
-      amount: Number(d.new_amount),
-      effectiveAt: d.decide_by.toISOString(),
-      consentRequired: true,
-      acceptedAt: own.toISOString(),
-    };
-    const updated = await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(agreed), updated_at: deps.clock.now() });
-    await writeSubscriptionUpdated(trx, deps.clock, updated, {
-      kind: 'price_change_accepted',
-      priceChangeId,
-      planId: d.plan_id,
-      billingInterval: d.billing_interval,
-      currentAmount: Number(d.current_amount),
-      newAmount: Number(d.new_amount),
-      effectiveAt: d.applies_from.toISOString(),
-      decideBy: d.decide_by.toISOString(),
-      acceptedAt: own.toISOString(),
-    });
-  });
-}
-
-/** What the portal shows of a subscription's open price changes. */
-export interface PortalPriceChange {
-  priceChangeId: string;
-  billingInterval: BillingInterval;
-  currentAmount: number;
-  newAmount: number;
-  effectiveAt: string;
-  decideBy: string;
-  consentRequired: boolean;
-  acceptedAt: string | null;
-}
-
-export async function portalPriceChanges(db: Db, subscriptionIds: string[]): Promise<Map<string, PortalPriceChange[]>> {
-  const out = new Map<string, PortalPriceChange[]>();
-  for (const d of await repo.openDecisionsOf(db, subscriptionIds)) {
-    const list = out.get(d.subscription_id) ?? [];
-    list.push({
-      priceChangeId: d.price_change_id,
-      billingInterval: d.billing_interval,
-      currentAmount: Number(d.current_amount),
-      newAmount: Number(d.new_amount),
-      effectiveAt: d.applies_from.toISOString(),
-      decideBy: d.decide_by.toISOString(),
-      consentRequired: Number(d.new_amount) > Number(d.current_amount),
-      acceptedAt: d.accepted_at ? d.accepted_at.toISOString() : null,
-    });
-    out.set(d.subscription_id, list);
-  }
-  return out;
 }

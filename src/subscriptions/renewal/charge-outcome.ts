@@ -7,6 +7,7 @@ import { issueLicensesForOrder } from '../../licenses/issue-on-payment';
 import type { Outcome, ConfirmResult } from '../../payments';
 import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from '../model';
 import * as repo from '../repo';
+import * as renewalRepo from './repo';
 import { writeSubscriptionEnded, writeSubscriptionUpdated } from '../events';
 import type { EndReason, PreviousTerms } from '../tables';
 import type { AppDeps } from '../../deps';
@@ -37,10 +38,10 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
   const now = deps.clock.now();
   let renewal: RenewalOutcome | null = null;
   const result = await deps.db.transaction().execute(async (trx): Promise<ChargeResult> => {
-    const head = await repo.chargeSubscriptionId(trx, chargeId);
+    const head = await renewalRepo.chargeSubscriptionId(trx, chargeId);
     // Lock order everywhere: the subscription, then its charge.
     const sub = (await repo.lockSubscription(trx, head.subscription_id))!;
-    const charge = (await repo.lockCharge(trx, chargeId))!;
+    const charge = (await renewalRepo.lockCharge(trx, chargeId))!;
     if (charge.status === 'succeeded') {
       if (outcome.status === 'failed') deps.log.error({ chargeId, subscriptionId: sub.id }, 'the gateway reports a failure for a charge recorded as succeeded; check it in the gateway');
       return { status: 'succeeded', orderId: charge.order_id };
@@ -54,14 +55,14 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
     if (outcome.status === 'unknown') {
       // A charge already left to the seller stays so; a late definite answer (below) still records it once.
       if (charge.status === 'needs_attention') {
-        await repo.updateCharge(trx, charge.id, { error_message: outcome.message.slice(0, 500), updated_at: now });
+        await renewalRepo.updateCharge(trx, charge.id, { error_message: outcome.message.slice(0, 500), updated_at: now });
         return { status: 'pending' };
       }
       const attempts = charge.unknown_attempts + 1;
       const first = charge.first_unknown_at ?? now;
       const next = afterUnknownAnswer(attempts, first, now);
       if ('giveUp' in next) {
-        await repo.updateCharge(trx, charge.id, {
+        await renewalRepo.updateCharge(trx, charge.id, {
           status: 'needs_attention',
           unknown_attempts: attempts,
           first_unknown_at: first,
@@ -76,7 +77,7 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
         );
         return { status: 'pending' };
       }
-      await repo.updateCharge(trx, charge.id, { unknown_attempts: attempts, first_unknown_at: first, error_message: outcome.message.slice(0, 500), locked_until: next.retryAt, updated_at: now });
+      await renewalRepo.updateCharge(trx, charge.id, { unknown_attempts: attempts, first_unknown_at: first, error_message: outcome.message.slice(0, 500), locked_until: next.retryAt, updated_at: now });
       deps.log.warn({ chargeId, subscriptionId: sub.id, unknownAttempts: attempts, retryAt: next.retryAt }, 'subscription charge outcome unknown; retried with the same idempotency key');
       return { status: 'pending' };
     }
@@ -85,7 +86,7 @@ export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcom
       if (charge.kind === 'renewal') renewal = 'charged';
       return { status: 'succeeded', orderId };
     }
-    await repo.updateCharge(trx, charge.id, { status: 'failed', error_code: outcome.code.slice(0, 100), error_message: outcome.message.slice(0, 500), locked_until: null, updated_at: now });
+    await renewalRepo.updateCharge(trx, charge.id, { status: 'failed', error_code: outcome.code.slice(0, 100), error_message: outcome.message.slice(0, 500), locked_until: null, updated_at: now });
     if (charge.kind === 'renewal' && sub.status !== 'ended') renewal = await renewalFailed(trx, deps, sub, charge, outcome, now);
     return { status: 'failed', code: outcome.code, message: outcome.message };
   });
@@ -107,7 +108,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
   const target = charge.target ?? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   const event = charge.kind === 'renewal' ? 'renewal' : 'difference';
   const terms = chargeTerms(sub, target);
-  const order = await repo.insertChargeOrder(trx, {
+  const order = await renewalRepo.insertChargeOrder(trx, {
     id: charge.order_id,
     store_id: sub.store_id,
     mode: sub.mode,
@@ -150,7 +151,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     charge.kind === 'difference' && sub.status !== 'ended'
       ? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount), terms: sub.terms, recurringConsent: sub.recurring_consent, pendingPlan: sub.pending_plan ?? null }
       : null;
-  await repo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now, ...(previous ? { previous: jsonb(previous) } : {}) });
+  await renewalRepo.updateCharge(trx, charge.id, { status: 'succeeded', locked_until: null, error_code: null, error_message: null, updated_at: now, ...(previous ? { previous: jsonb(previous) } : {}) });
 
   let updated: SubscriptionRow;
   if (sub.status === 'ended') {
@@ -258,7 +259,7 @@ async function renewalFailed(trx: Db, deps: Deps, sub: SubscriptionRow, charge: 
 export async function endSubscription(trx: Db, deps: Pick<Deps, 'clock'>, sub: SubscriptionRow, reason: EndReason, endedAt: Date): Promise<SubscriptionRow> {
   const now = deps.clock.now();
   const ended = await repo.updateSubscription(trx, sub.id, { status: 'ended', end_reason: reason, ended_at: endedAt, next_retry_at: null, updated_at: now });
-  await repo.expireLicensesOnEnd(trx, sub.id, now);
+  await renewalRepo.expireLicensesOnEnd(trx, sub.id, now);
   await writeSubscriptionEnded(trx, deps.clock, ended);
   await enqueueBillingKeyDeletion(trx, deps, ended);
   return ended;

@@ -4,14 +4,14 @@ import { listPage, type PageParams } from '../../platform/http/pagination';
 import type { Page } from '../../platform/http/schemas';
 import { getModeSettings } from '../../stores/service';
 import { executeCharge, recordCharge } from './service';
-import * as repo from '../repo';
+import * as renewalRepo from './repo';
 import type { SubscriptionChargeView } from './schemas';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function chargeView(c: repo.ChargeWithMode): SubscriptionChargeView {
+export function chargeView(c: renewalRepo.ChargeWithMode): SubscriptionChargeView {
   return {
     id: c.id,
     mode: c.mode,
@@ -33,17 +33,17 @@ export function chargeView(c: repo.ChargeWithMode): SubscriptionChargeView {
   };
 }
 
-export async function listCharges(deps: Pick<AppDeps, 'db'>, f: repo.ChargeListFilter, page: PageParams): Promise<Page<SubscriptionChargeView>> {
+export async function listCharges(deps: Pick<AppDeps, 'db'>, f: renewalRepo.ChargeListFilter, page: PageParams): Promise<Page<SubscriptionChargeView>> {
   return listPage(
     page,
-    () => repo.countCharges(deps.db, f),
-    (offset, limit) => repo.pageCharges(deps.db, f, offset, limit),
+    () => renewalRepo.countCharges(deps.db, f),
+    (offset, limit) => renewalRepo.pageCharges(deps.db, f, offset, limit),
     chargeView,
   );
 }
 
-async function attentionCharge(deps: Deps, storeId: string, id: string): Promise<repo.ChargeWithMode> {
-  const c = await repo.findChargeInStore(deps.db, storeId, id);
+async function attentionCharge(deps: Deps, storeId: string, id: string): Promise<renewalRepo.ChargeWithMode> {
+  const c = await renewalRepo.findChargeInStore(deps.db, storeId, id);
   if (!c) throw new ApiError('SUBSCRIPTION_CHARGE_NOT_FOUND');
   if (c.status !== 'needs_attention') throw new ApiError('SUBSCRIPTION_CHARGE_NOT_UNKNOWN', { details: { status: c.status } });
   return c;
@@ -69,7 +69,7 @@ export async function resolveCharge(deps: Deps, storeId: string, id: string, inp
       : { status: 'failed', code: 'RESOLVED_BY_SELLER', message: input.note },
     providerName,
   );
-  return chargeView((await repo.findChargeInStore(deps.db, storeId, id))!);
+  return chargeView((await renewalRepo.findChargeInStore(deps.db, storeId, id))!);
 }
 
 /**
@@ -80,5 +80,5 @@ export async function resolveCharge(deps: Deps, storeId: string, id: string, inp
 export async function retryCharge(deps: Deps, storeId: string, id: string): Promise<SubscriptionChargeView> {
   await attentionCharge(deps, storeId, id);
   await executeCharge(deps, id);
-  return chargeView((await repo.findChargeInStore(deps.db, storeId, id))!);
+  return chargeView((await renewalRepo.findChargeInStore(deps.db, storeId, id))!);
 }

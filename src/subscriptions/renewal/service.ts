@@ -9,10 +9,13 @@ import type { BackgroundTask } from '../../platform/background';
 import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
 import { CHARGE_LEASE_MS, subscriptionNow, subscriptionView, type SubscriptionRow } from '../model';
 import * as repo from '../repo';
+import * as cancelRepo from '../cancel/repo';
+import * as renewalRepo from './repo';
 import type { ChargeTarget } from '../tables';
 import { MESSAGES } from '../../platform/messages';
 import { trialConversionBlocked } from '../trials/consent';
-import { noticeIfMissed, priceAtRenewal, resolvePriceChange } from '../price-change/service';
+import { noticeIfMissed } from '../price-change/notice';
+import { priceAtRenewal, resolvePriceChange } from '../price-change/at-renewal';
 import { BILLING_KEY_GONE_CODES, removeGoneCard } from './card-gone';
 
 export type { Deps };
@@ -34,14 +37,14 @@ export function billingTask(deps: Deps): BackgroundTask {
  */
 export async function runBilling(deps: Deps, now: Date): Promise<number> {
   let n = 0;
-  for (const stale of await repo.staleCharges(deps.db, now, 50)) {
-    const taken = await deps.db.transaction().execute((trx) => repo.takeOverCharge(trx, stale.id, now, new Date(now.getTime() + CHARGE_LEASE_MS)));
+  for (const stale of await renewalRepo.staleCharges(deps.db, now, 50)) {
+    const taken = await deps.db.transaction().execute((trx) => renewalRepo.takeOverCharge(trx, stale.id, now, new Date(now.getTime() + CHARGE_LEASE_MS)));
     if (taken) {
       await executeCharge(deps, taken.id);
       n++;
     }
   }
-  for (const { id } of await repo.dueSubscriptions(deps.db, now, 100)) {
+  for (const { id } of await renewalRepo.dueSubscriptions(deps.db, now, 100)) {
     n += (await processSubscription(deps, id, now)) > 0 ? 1 : 0;
   }
   return n;
@@ -82,7 +85,7 @@ async function step(trx: Db, deps: Deps, id: string, now: Date): Promise<Step> {
       : { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
     // A plan price change (src/subscriptions/price-change/service.ts): an agreed increase or a decrease sets the price; an
     // increase the buyer did not agree to ends the subscription at this period end, charging nothing.
-    if (await repo.openCancellation(trx, sub.id)) {
+    if (await cancelRepo.openCancellation(trx, sub.id)) {
       deps.log.info({ subscriptionId: sub.id }, 'renewal not run: an immediate cancellation is in progress');
       return { kind: 'idle' };
     }
@@ -131,12 +134,12 @@ export async function claim(
   // An immediate cancellation holds its claim while it refunds: charging a new period (or a difference) of a
   // subscription that is being cancelled would take money the cancel never refunds. Checked under the subscription's
   // row lock, which the cancel's claim is inserted under too, so one of the two always sees the other.
-  if (await repo.openCancellation(trx, sub.id)) {
+  if (await cancelRepo.openCancellation(trx, sub.id)) {
     deps.log?.info({ subscriptionId: sub.id, kind: c.kind }, 'charge not claimed: an immediate cancellation is in progress');
     return { kind: 'idle' };
   }
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
-  const inserted = await repo.claimCharge(trx, {
+  const inserted = await renewalRepo.claimCharge(trx, {
     id: newId('sch', deps.clock),
     subscription_id: sub.id,
     kind: c.kind,
@@ -154,9 +157,9 @@ export async function claim(
     updated_at: now,
   });
   if (inserted) return { kind: 'charge', chargeId: inserted.id };
-  const existing = await repo.findCharge(trx, sub.id, c.kind, c.start, c.attempt);
+  const existing = await renewalRepo.findCharge(trx, sub.id, c.kind, c.start, c.attempt);
   if (existing?.status === 'charging' && existing.locked_until && existing.locked_until <= now) {
-    const taken = await repo.takeOverCharge(trx, existing.id, now, lease);
+    const taken = await renewalRepo.takeOverCharge(trx, existing.id, now, lease);
     if (taken) return { kind: 'charge', chargeId: taken.id };
   }
   return { kind: 'idle' };
@@ -164,7 +167,7 @@ export async function claim(
 
 /** Calls the gateway for a claimed charge (never inside a transaction) and records what it answered. */
 export async function executeCharge(deps: Deps, chargeId: string): Promise<ChargeResult> {
-  const charge = await repo.getCharge(deps.db, chargeId);
+  const charge = await renewalRepo.getCharge(deps.db, chargeId);
   const sub = await repo.getSubscription(deps.db, charge.subscription_id);
   if (!sub) throw new Error(`subscription ${charge.subscription_id} of charge ${chargeId} is gone`);
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;

@@ -1,0 +1,89 @@
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import { ApiError } from '../../platform/errors';
+import { MESSAGES } from '../../platform/messages';
+import { writeSubscriptionUpdated } from '../events';
+import { subscriptionNow } from '../model';
+import * as subsRepo from '../repo';
+import * as repo from './repo';
+import type { BillingInterval, ScheduledPrice } from '../tables';
+
+/**
+ * The buyer's side of a price change (the rules: ./service.ts), in the portal: the open changes it shows and the
+ * buyer's agreement to an increase.
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/**
+ * The buyer agrees in the portal to a price increase they were told about: recorded with the subscription's time and
+ * announced (`price_change_accepted`). Agreeing twice is harmless (nothing new is written).
+ */
+export async function acceptPriceChange(deps: Deps, subscriptionId: string, priceChangeId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const sub = await subsRepo.lockSubscription(trx, subscriptionId);
+    if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
+    if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
+    const d = (await repo.openDecisions(trx, sub.id)).find((x) => x.price_change_id === priceChangeId);
+    if (!d || Number(d.new_amount) <= Number(d.current_amount)) throw new ApiError('NOT_FOUND', { message: MESSAGES.priceChanges.notOffered });
+    if (d.accepted_at) return;
+    const own = subscriptionNow(sub, deps.clock.now());
+    await repo.acceptDecision(trx, sub.id, priceChangeId, own);
+    // The terms of the renewal at `decideBy` as the buyer agreed to them, kept with the subscription (the API's
+    // `pendingPriceChange` and the receipt's next charge show them from now on).
+    const agreed: ScheduledPrice = {
+      priceChangeId,
+      planId: d.plan_id,
+      billingInterval: d.billing_interval,
+      currentAmount: Number(d.current_amount),
+      amount: Number(d.new_amount),
+      effectiveAt: d.decide_by.toISOString(),
+      consentRequired: true,
+      acceptedAt: own.toISOString(),
+    };
+    const updated = await subsRepo.updateSubscription(trx, sub.id, { price_change: jsonb(agreed), updated_at: deps.clock.now() });
+    await writeSubscriptionUpdated(trx, deps.clock, updated, {
+      kind: 'price_change_accepted',
+      priceChangeId,
+      planId: d.plan_id,
+      billingInterval: d.billing_interval,
+      currentAmount: Number(d.current_amount),
+      newAmount: Number(d.new_amount),
+      effectiveAt: d.applies_from.toISOString(),
+      decideBy: d.decide_by.toISOString(),
+      acceptedAt: own.toISOString(),
+    });
+  });
+}
+
+/** What the portal shows of a subscription's open price changes. */
+export interface PortalPriceChange {
+  priceChangeId: string;
+  billingInterval: BillingInterval;
+  currentAmount: number;
+  newAmount: number;
+  effectiveAt: string;
+  decideBy: string;
+  consentRequired: boolean;
+  acceptedAt: string | null;
+}
+
+export async function portalPriceChanges(db: Db, subscriptionIds: string[]): Promise<Map<string, PortalPriceChange[]>> {
+  const out = new Map<string, PortalPriceChange[]>();
+  for (const d of await repo.openDecisionsOf(db, subscriptionIds)) {
+    const list = out.get(d.subscription_id) ?? [];
+    list.push({
+      priceChangeId: d.price_change_id,
+      billingInterval: d.billing_interval,
+      currentAmount: Number(d.current_amount),
+      newAmount: Number(d.new_amount),
+      effectiveAt: d.applies_from.toISOString(),
+      decideBy: d.decide_by.toISOString(),
+      consentRequired: Number(d.new_amount) > Number(d.current_amount),
+      acceptedAt: d.accepted_at ? d.accepted_at.toISOString() : null,
+    });
+    out.set(d.subscription_id, list);
+  }
+  return out;
+}
