@@ -1552,7 +1552,7 @@ export interface components {
         };
         /**
          * PendingPriceChange
-         * @description A plan price change ahead of this subscription (src/subscriptions/price-change.ts). `amount` of the Subscription stays the current period's price until the renewal at `effectiveAt` charges the new one; then this is null again.
+         * @description A plan price change ahead of this subscription. `amount` of the Subscription stays the current period's price until the renewal at `effectiveAt` charges the new one; then this is null again.
          */
         PendingPriceChange: {
             /** @description The seller's price change (`ppc_…`, GET /admin/v1/price-changes/{id}) */
