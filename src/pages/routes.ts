@@ -2,7 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { FAVICON_SVG, PAY_JS } from './assets';
 import type { Module } from '../deps';
-import { payHandlers, reply as answer } from './pay';
+import { payHandlers, reply as answer } from './pay/handlers';
 import { statusPage } from './status-page';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 
@@ -12,7 +12,7 @@ const DEFAULT_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; 
 type IdParams = { Params: { sessionId: string } };
 
 /**
- * The hosted payment page: server-rendered HTML (src/pages/views.ts), no JavaScript needed in test mode. Form bodies
+ * The hosted payment page: server-rendered HTML (src/pages/pay/views.ts), no JavaScript needed in test mode. Form bodies
  * (application/x-www-form-urlencoded) are parsed in this plugin only; the JSON API stays JSON-only.
  */
 const pagesModule: Module = async (app, deps) => {

@@ -7,7 +7,7 @@ import { html, kst, won, type SafeHtml } from './html';
 import { layout } from './layout';
 import { methodLabel } from './form';
 import { licensesCard } from './license-keys';
-import { footerOf, header, type FooterCtx } from './views';
+import { footerOf, header, type FooterCtx } from './pay/views';
 
 interface StatusPage {
   title: string;

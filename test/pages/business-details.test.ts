@@ -125,7 +125,7 @@ test('the demo store gets plausible sample details, marked as samples on the pag
 });
 
 test('the portal views render the seller footer once they are given the details', async () => {
-  const { portalDone } = await import('../../src/pages/portal-views');
+  const { portalDone } = await import('../../src/pages/portal/views');
   const { getBusinessDetails } = await import('../../src/stores/service');
   const s = await createTestStore(t);
   const base = { storeName: '테스트 상점', mode: 'live' as const, title: '완료', message: '완료', portalPath: '/portal/x', returnUrl: null };

@@ -249,7 +249,7 @@ test('favicon and the enhancement script are served (no 404); pages link the ico
 });
 
 test("live: the chosen 할부 is fixed in Toss's payment window (card.cardInstallmentPlan), 일시불 for 50,000원 or more when none was chosen", async () => {
-  const { tossPaymentRequest } = await import('../../src/pages/toss-view');
+  const { tossPaymentRequest } = await import('../../src/pages/pay/toss-view');
   const ctx = { session: { id: 'cs_x', pending_order_id: 'ord_x' }, product: { name: '상품' } } as never;
   const attempt = { buyerName: '김', buyerEmail: 'a@b.co', buyerPhone: '01012345678', method: 'card' as const, couponCode: null };
   assert.deepEqual(tossPaymentRequest(ctx, { ...attempt, installmentMonths: 6 }, 60_000, 'https://pay.example').card, { flowMode: 'DEFAULT', cardInstallmentPlan: 6 });

@@ -6,7 +6,7 @@ import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 import { ManualClock } from '../../src/platform/clock';
 import { withdrawalWindowEnd } from '../../src/platform/calendar';
-import { COPY } from '../../src/pages/receipt-copy';
+import { COPY } from '../../src/pages/receipt/copy';
 
 // 가상계좌: the order waits for the deposit (awaiting_deposit, order.awaiting_deposit), becomes paid only on a deposit
 // notification whose secret is the payment's own AND a Toss lookup saying DONE (once, however often repeated), expires

@@ -4,7 +4,7 @@
  * licence keys, the receipt link in a language, the card charged).
  */
 import type { OrderView } from '../../orders/schemas';
-import { enTime } from '../../pages/receipt-copy';
+import { enTime } from '../../pages/receipt/copy';
 import { kst, won } from '../../pages/html';
 import type { MailKind } from '../kinds';
 import type { MailLang, RenderInput } from '../render-input';
@@ -32,7 +32,7 @@ export const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 export const FMT: Record<MailLang, Fmt> = {
   // Every time says its zone (a buyer abroad reads it too): `2026년 11월 1일 15:05 KST`.
   ko: { date: (v) => (at(v) ? `${kst(at(v)!)} KST` : '-'), money: won, cycle: { monthly: '매월', yearly: '매년' } },
-  // The receipt's English copy (src/pages/receipt-copy.ts): `Nov 1, 2026, 3:05 PM KST` and `₩9,900`.
+  // The receipt's English copy (src/pages/receipt/copy.ts): `Nov 1, 2026, 3:05 PM KST` and `₩9,900`.
   en: { date: (v) => (at(v) ? enTime(at(v)!) : '-'), money: (n) => `₩${n.toLocaleString('en-US')}`, cycle: { monthly: 'Monthly', yearly: 'Yearly' } },
 };
 

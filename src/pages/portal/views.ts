@@ -2,15 +2,15 @@
  * The hosted buyer portal's pages: the portal itself (the buyer's subscriptions as cards, then their orders), the
  * page after an action, and the expired-link page. The forms and consent boxes inside a card have their own files.
  */
-import type { OrderView } from '../orders/schemas';
-import { html, kst, raw, won, type SafeHtml } from './html';
-import { layout } from './layout';
-import { methodLabel } from './form';
-import { storeFooter } from './footer';
-import type { BusinessDetailsView } from '../stores/schemas';
-import { dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './portal-view-model';
-import { cancelChoices, cardForm, planForm } from './portal-forms';
-import { planOfferBox, priceChangeBox, trialConsentBox } from './portal-consent-views';
+import type { OrderView } from '../../orders/schemas';
+import { html, kst, raw, won, type SafeHtml } from '../html';
+import { layout } from '../layout';
+import { methodLabel } from '../form';
+import { storeFooter } from '../footer';
+import type { BusinessDetailsView } from '../../stores/schemas';
+import { dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './view-model';
+import { cancelChoices, cardForm, planForm } from './forms';
+import { planOfferBox, priceChangeBox, trialConsentBox } from './consent-views';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
 const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);

@@ -2,13 +2,13 @@
  * The buyer portal's routes for what the buyer pays: changing the plan, answering a seller's plan-change offer,
  * consenting to a long trial's first charge, and agreeing to a plan price increase.
  */
-import type { App, AppDeps } from '../deps';
-import { changePlan } from '../subscriptions/plan-change/service';
-import { acceptPriceChange } from '../subscriptions/price-change/acceptance';
-import { acceptOffer, declineOffer } from '../subscriptions/plan-change/offers';
-import { acceptTrialConversion } from '../subscriptions/trials/consent';
-import { won } from './html';
-import type { PortalAccess, SubParams } from './portal-access';
+import type { App, AppDeps } from '../../deps';
+import { changePlan } from '../../subscriptions/plan-change/service';
+import { acceptPriceChange } from '../../subscriptions/price-change/acceptance';
+import { acceptOffer, declineOffer } from '../../subscriptions/plan-change/offers';
+import { acceptTrialConversion } from '../../subscriptions/trials/consent';
+import { won } from '../html';
+import type { PortalAccess, SubParams } from './access';
 
 export function portalPlanRoutes(app: App, deps: AppDeps, { guard, refuse, back, failed }: PortalAccess, opts: { schema: { hide: boolean } }): void {
   app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/plan', opts, async (req, reply) => {

@@ -1,5 +1,5 @@
-import type { CheckoutAttempt } from '../checkout/tables';
-import { html } from './html';
+import type { CheckoutAttempt } from '../../checkout/tables';
+import { html } from '../html';
 import { tossWindowPage } from './toss-view';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 

@@ -4,15 +4,15 @@
  * the refusal pages, the redirect back to the portal with a notice or error, and the buyer's subscriptions.
  */
 import type { FastifyReply } from 'fastify';
-import type { AppDeps } from '../deps';
-import { ApiError } from '../platform/errors';
-import { createLimiter, consume } from '../platform/http/rate-limit';
-import type { SubscriptionRow } from '../subscriptions/model';
-import { csrfOk, openPortalSession, type PortalSessionRow } from '../subscriptions/portal/service';
-import { statusPage } from './status-page';
-import { sendPage } from './token-pages';
-import { portalGone } from './portal-views';
-import { buyerSubscriptions as findBuyerSubscriptions, findStoreName } from './repo';
+import type { AppDeps } from '../../deps';
+import { ApiError } from '../../platform/errors';
+import { createLimiter, consume } from '../../platform/http/rate-limit';
+import type { SubscriptionRow } from '../../subscriptions/model';
+import { csrfOk, openPortalSession, type PortalSessionRow } from '../../subscriptions/portal/service';
+import { statusPage } from '../status-page';
+import { sendPage } from '../token-pages';
+import { portalGone } from './views';
+import { buyerSubscriptions as findBuyerSubscriptions, findStoreName } from '../repo';
 
 export type TokenParams = { Params: { token: string } };
 export type SubParams = { Params: { token: string; subscriptionId: string } };

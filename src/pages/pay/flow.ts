@@ -1,20 +1,20 @@
 /**
  * What the payment page's handlers share: the form rendered with its price and recurring terms, the pages for a
  * session that cannot take a payment now (`gate`), and a payment taken and its result shown (`pay`, `renderResult`).
- * The handlers are in pay.ts (the form, test-mode approval) and pay-toss.ts (Toss's return URLs).
+ * The handlers are in handlers.ts (the form, test-mode approval) and toss-return.ts (Toss's return URLs).
  */
-import type { AppDeps } from '../deps';
-import { completePayment } from '../checkout/complete';
-import { type PayResult } from '../checkout/pay-result';
-import { sessionStatus, successRedirectUrl, type SessionRow } from '../checkout/model';
-import type { CheckoutAttempt } from '../checkout/tables';
-import { type FieldErrors, type FormValues } from './form';
+import type { AppDeps } from '../../deps';
+import { completePayment } from '../../checkout/complete';
+import { type PayResult } from '../../checkout/pay-result';
+import { sessionStatus, successRedirectUrl, type SessionRow } from '../../checkout/model';
+import type { CheckoutAttempt } from '../../checkout/tables';
+import { type FieldErrors, type FormValues } from '../form';
 import { loadPage, priceQuote, sessionOrder, type LoadedPage } from './service';
 import { paymentFormPage, type PriceLine } from './views';
-import { receipt, statusPage } from './status-page';
-import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './pay-outcome';
-import { recurringTerms, type RecurringTerms } from '../subscriptions/consent';
-import { latestChangeOfPlan } from '../subscriptions/price-change/repo';
+import { receipt, statusPage } from '../status-page';
+import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './outcome';
+import { recurringTerms, type RecurringTerms } from '../../subscriptions/consent';
+import { latestChangeOfPlan } from '../../subscriptions/price-change/repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

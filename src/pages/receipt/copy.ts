@@ -1,14 +1,14 @@
-import type { RefundRequestView } from '../refunds/requests/model';
-import { MAX_REASON } from '../refunds/requests/model';
-import { MESSAGES } from '../platform/messages';
-import { kstDate } from '../platform/calendar';
-import { kst, won } from './html';
-import { methodLabel } from './form';
+import type { RefundRequestView } from '../../refunds/requests/model';
+import { MAX_REASON } from '../../refunds/requests/model';
+import { MESSAGES } from '../../platform/messages';
+import { kstDate } from '../../platform/calendar';
+import { kst, won } from '../html';
+import { methodLabel } from '../form';
 
 /**
  * The receipt's words in Korean (the default) and English (`?lang=en`). Both objects have the same shape (the
  * compiler checks it), so a statement added in one language cannot be missing from the other. The statements the law
- * asks for are in receipt-legal.ts.
+ * asks for are in legal.ts.
  */
 
 export type Lang = 'ko' | 'en';

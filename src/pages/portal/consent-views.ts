@@ -2,12 +2,12 @@
  * What the portal asks the buyer to agree to, each in its box: a plan price change (an increase needs consent, a
  * decrease is only told), a seller's plan-change offer (accept or decline), and a long trial's first charge.
  */
-import type { SubscriptionView } from '../subscriptions/schemas';
-import { html, won, type SafeHtml } from './html';
-import type { PortalPriceChange } from '../subscriptions/price-change/acceptance';
-import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
-import type { TrialConsentState } from '../subscriptions/trials/consent';
-import { csrfField, dateOnly, type PortalPage } from './portal-view-model';
+import type { SubscriptionView } from '../../subscriptions/schemas';
+import { html, won, type SafeHtml } from '../html';
+import type { PortalPriceChange } from '../../subscriptions/price-change/acceptance';
+import type { PortalPlanOffer } from '../../subscriptions/plan-change/offers';
+import type { TrialConsentState } from '../../subscriptions/trials/consent';
+import { csrfField, dateOnly, type PortalPage } from './view-model';
 
 /**
  * A plan price change the buyer was told about: old and new amount, from when, and what happens without consent

@@ -1,6 +1,6 @@
-import type { CheckoutAttempt } from '../checkout/tables';
-import { html, raw, scriptJson, type SafeHtml } from './html';
-import { layout } from './layout';
+import type { CheckoutAttempt } from '../../checkout/tables';
+import { html, raw, scriptJson, type SafeHtml } from '../html';
+import { layout } from '../layout';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 /** How long a virtual account waits for the deposit (Toss: validHours, at most 720; the order expires after). */

@@ -2,17 +2,17 @@
  * The payment page's views: the order summary and price, the payment form with its fields (coupon, installments,
  * 현금영수증, agreements, recurring terms), and test mode's approval page. Status pages and the receipt: status-page.ts.
  */
-import type { SessionRow } from '../checkout/model';
-import type { ProductRow } from '../catalog/model';
-import { TEST_CARDS } from '../payments';
-import type { BusinessDetailsView } from '../stores/schemas';
-import { html, kstTime, won, type SafeHtml } from './html';
-import { layout } from './layout';
-import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from './form';
-import { storeFooter } from './footer';
-import { agreementDocs, refundTerms } from './terms';
-import { termsOfProduct } from '../orders/terms';
-import { consentText, kstDate, type RecurringTerms } from '../subscriptions/consent';
+import type { SessionRow } from '../../checkout/model';
+import type { ProductRow } from '../../catalog/model';
+import { TEST_CARDS } from '../../payments';
+import type { BusinessDetailsView } from '../../stores/schemas';
+import { html, kstTime, won, type SafeHtml } from '../html';
+import { layout } from '../layout';
+import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from '../form';
+import { storeFooter } from '../footer';
+import { agreementDocs, refundTerms } from '../terms';
+import { termsOfProduct } from '../../orders/terms';
+import { consentText, kstDate, type RecurringTerms } from '../../subscriptions/consent';
 
 
 export interface PageContext {

@@ -1,23 +1,23 @@
 /**
  * The hosted payment page's handlers: its status poll, the page itself, the form's submission and test mode's
- * simple-pay approval; Toss's return URLs come from pay-toss.ts. Shared steps: pay-flow.ts.
+ * simple-pay approval; Toss's return URLs come from toss-return.ts. Shared steps: flow.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { AppDeps } from '../deps';
-import { withMandatoryCashReceipt } from '../checkout/cash-receipt';
-import { readForm, validateBuyer, valuesFromAttempt } from './form';
+import type { AppDeps } from '../../deps';
+import { withMandatoryCashReceipt } from '../../checkout/cash-receipt';
+import { readForm, validateBuyer, valuesFromAttempt } from '../form';
 import { loadPage, priceQuote, saveAttempt } from './service';
 import { approvalPage, type PriceLine } from './views';
-import { statusPage } from './status-page';
-import { type PageResponse } from './pay-outcome';
+import { statusPage } from '../status-page';
+import { type PageResponse } from './outcome';
 import { tossLaunchPage } from './toss-view';
 import { tossBillingLaunchPage } from './toss-billing-view';
-import { subscriptionIdForSession } from '../subscriptions/model';
-import { MESSAGES } from '../platform/messages';
-import { sameEmail, trialAlreadyTaken } from '../subscriptions/trials/once';
-import { emptyValues, payFlow, payPath, send } from './pay-flow';
-import { tossReturnHandlers } from './pay-toss';
+import { subscriptionIdForSession } from '../../subscriptions/model';
+import { MESSAGES } from '../../platform/messages';
+import { sameEmail, trialAlreadyTaken } from '../../subscriptions/trials/once';
+import { emptyValues, payFlow, payPath, send } from './flow';
+import { tossReturnHandlers } from './toss-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

@@ -1,7 +1,7 @@
-import type { OrderView } from '../orders/schemas';
-import { TOSS_BANKS } from '../payments/banks';
-import { html, type SafeHtml } from './html';
-import type { ReceiptCopy } from './receipt-copy';
+import type { OrderView } from '../../orders/schemas';
+import { TOSS_BANKS } from '../../payments/banks';
+import { html, type SafeHtml } from '../html';
+import type { ReceiptCopy } from './copy';
 
 /**
  * The receipt's 가상계좌 card (issue 32): where and by when to deposit while the order waits; once deposited, the

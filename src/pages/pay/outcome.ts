@@ -1,10 +1,10 @@
-import type { AppDeps } from '../deps';
-import { sessionStatus, successRedirectUrl } from '../checkout/model';
-import { html, kstTime } from './html';
-import { methodLabel } from './form';
+import type { AppDeps } from '../../deps';
+import { sessionStatus, successRedirectUrl } from '../../checkout/model';
+import { html, kstTime } from '../html';
+import { methodLabel } from '../form';
 import { sessionOrder, type LoadedPage } from './service';
 import { PAY_SCRIPT } from './views';
-import { receipt, statusPage } from './status-page';
+import { receipt, statusPage } from '../status-page';
 
 /** The unknown-outcome pages and the buyer-facing words for gateway refusals (split from pay.ts). */
 

@@ -1,20 +1,20 @@
-import type { Receipt } from '../refunds/requests/buyer-receipt';
-import type { RefundRequestView } from '../refunds/requests/model';
-import { html, raw, type SafeHtml } from './html';
-import { soldPlanName } from '../orders/terms';
-import { layout } from './layout';
-import type { BusinessDetailsView } from '../stores/schemas';
-import { licensesCard } from './license-keys';
-import { storeFooter } from './footer';
-import { PAY_SCRIPT } from './views';
-import { cashReceiptLine } from './status-page';
-import { virtualAccountCard, type VirtualAccountCardInput } from './receipt-virtual-account';
-import { COPY, enDay, type Lang, type ReceiptCopy } from './receipt-copy';
-import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './receipt-legal';
+import type { Receipt } from '../../refunds/requests/buyer-receipt';
+import type { RefundRequestView } from '../../refunds/requests/model';
+import { html, raw, type SafeHtml } from '../html';
+import { soldPlanName } from '../../orders/terms';
+import { layout } from '../layout';
+import type { BusinessDetailsView } from '../../stores/schemas';
+import { licensesCard } from '../license-keys';
+import { storeFooter } from '../footer';
+import { PAY_SCRIPT } from '../pay/views';
+import { cashReceiptLine } from '../status-page';
+import { virtualAccountCard, type VirtualAccountCardInput } from './virtual-account';
+import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
+import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './legal';
 
 /**
  * The buyer's receipt page (Korean by default, English with `?lang=en`; phone-first): the order, its refunds, filing
- * or canceling a refund request, and the statements the law asks a receipt for (receipt-legal.ts).
+ * or canceling a refund request, and the statements the law asks a receipt for (legal.ts).
  */
 
 const EXTRA_CSS = raw(`<style>
@@ -59,7 +59,7 @@ export interface ReceiptPageOptions {
   /** A message for the whole page: an error (the request was refused) or a confirmation. */
   banner?: { kind: 'error' | 'info'; text: string };
   form?: ReceiptForm;
-  /** 가상계좌 orders: the refund account on file and the refund-account form's errors (receipt-virtual-account.ts). */
+  /** 가상계좌 orders: the refund account on file and the refund-account form's errors (virtual-account.ts). */
   virtualAccount?: Omit<VirtualAccountCardInput, 'order' | 'token' | 'c'>;
 }
 

@@ -3,10 +3,10 @@
  * refund shown), undoing a scheduled cancel, changing the plan, and changing the card (a test card number, or
  * Toss's registration window). Every form carries the session's CSRF secret.
  */
-import type { CancelPreviewView } from '../subscriptions/cancel/schemas';
-import type { SubscriptionView } from '../subscriptions/schemas';
-import { html, won, type SafeHtml } from './html';
-import { csrfField, dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './portal-view-model';
+import type { CancelPreviewView } from '../../subscriptions/cancel/schemas';
+import type { SubscriptionView } from '../../subscriptions/schemas';
+import { html, won, type SafeHtml } from '../html';
+import { csrfField, dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './view-model';
 
 const REASON: Record<string, string> = {
   initial_full: '청약철회 기간 안의 미사용 결제라 전액 환불됩니다.',

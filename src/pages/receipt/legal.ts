@@ -1,9 +1,9 @@
-import type { Receipt, ReceiptSubscription } from '../refunds/requests/buyer-receipt';
-import { restrictionValid } from '../orders/terms';
-import type { BusinessDetailsView } from '../stores/schemas';
-import { html, type SafeHtml } from './html';
-import { supportLinks } from './footer';
-import type { Lang, ReceiptCopy } from './receipt-copy';
+import type { Receipt, ReceiptSubscription } from '../../refunds/requests/buyer-receipt';
+import { restrictionValid } from '../../orders/terms';
+import type { BusinessDetailsView } from '../../stores/schemas';
+import { html, type SafeHtml } from '../html';
+import { supportLinks } from '../footer';
+import type { Lang, ReceiptCopy } from './copy';
 
 /**
  * What 전자상거래법 asks the receipt (the contract document of 제13조②) to state, in Korean and English:

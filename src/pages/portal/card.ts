@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
-import type { App, AppDeps } from '../deps';
-import { consume } from '../platform/http/rate-limit';
-import { updateCard } from '../subscriptions/service';
-import { openPortalSession } from '../subscriptions/portal/service';
-import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../subscriptions/portal/card';
-import { portalCardLaunchPage } from './toss-billing-view';
-import { sendPage as page } from './token-pages';
-import { buyerSubscription, storeNameOf, type PortalAccess, type SubParams } from './portal-access';
+import type { App, AppDeps } from '../../deps';
+import { consume } from '../../platform/http/rate-limit';
+import { updateCard } from '../../subscriptions/service';
+import { openPortalSession } from '../../subscriptions/portal/service';
+import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../../subscriptions/portal/card';
+import { portalCardLaunchPage } from '../pay/toss-billing-view';
+import { sendPage as page } from '../token-pages';
+import { buyerSubscription, storeNameOf, type PortalAccess, type SubParams } from './access';
 
 const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
 

@@ -2,12 +2,12 @@
  * The payment page's answers to Toss's return URLs: successUrl (confirm on the server after checking order id and
  * amount), the billing-auth successUrl of live subscriptions (billing key, then the first charge), and failUrl.
  */
-import type { AppDeps } from '../deps';
-import { successRedirectUrl } from '../checkout/model';
-import { valuesFromAttempt } from './form';
+import type { AppDeps } from '../../deps';
+import { successRedirectUrl } from '../../checkout/model';
+import { valuesFromAttempt } from '../form';
 import { loadPage, priceQuote } from './service';
-import { subscriptionIdForSession } from '../subscriptions/model';
-import { emptyValues, type PayFlow } from './pay-flow';
+import { subscriptionIdForSession } from '../../subscriptions/model';
+import { emptyValues, type PayFlow } from './flow';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

@@ -2,14 +2,14 @@
  * What the buyer portal's views are drawn from (one page: the buyer's subscriptions, each with what they may do, and
  * their orders) and the small pieces every part of it shares: dates in KST, interval names, the CSRF field.
  */
-import type { CancelPreviewView } from '../subscriptions/cancel/schemas';
-import type { SubscriptionView } from '../subscriptions/schemas';
-import type { OrderView } from '../orders/schemas';
-import { html, type SafeHtml } from './html';
-import type { BusinessDetailsView } from '../stores/schemas';
-import type { PortalPriceChange } from '../subscriptions/price-change/acceptance';
-import type { PortalPlanOffer } from '../subscriptions/plan-change/offers';
-import type { TrialConsentState } from '../subscriptions/trials/consent';
+import type { CancelPreviewView } from '../../subscriptions/cancel/schemas';
+import type { SubscriptionView } from '../../subscriptions/schemas';
+import type { OrderView } from '../../orders/schemas';
+import { html, type SafeHtml } from '../html';
+import type { BusinessDetailsView } from '../../stores/schemas';
+import type { PortalPriceChange } from '../../subscriptions/price-change/acceptance';
+import type { PortalPlanOffer } from '../../subscriptions/plan-change/offers';
+import type { TrialConsentState } from '../../subscriptions/trials/consent';
 
 export interface PortalSubscription {
   sub: SubscriptionView;

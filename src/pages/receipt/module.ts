@@ -1,12 +1,12 @@
-import type { Module } from '../deps';
-import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../refunds/requests/buyer-receipt';
-import { receiptPage, type ReceiptForm } from './receipt-views';
-import { statusPage } from './status-page';
-import { sendPage, tokenPages } from './token-pages';
-import { getBusinessDetailsForOrder } from '../stores/service';
-import { COPY, langOf, type Lang } from './receipt-copy';
-import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../checkout/virtual-account';
-import { storeIdOfOrder } from './repo';
+import type { Module } from '../../deps';
+import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../../refunds/requests/buyer-receipt';
+import { receiptPage, type ReceiptForm } from './views';
+import { statusPage } from '../status-page';
+import { sendPage, tokenPages } from '../token-pages';
+import { getBusinessDetailsForOrder } from '../../stores/service';
+import { COPY, langOf, type Lang } from './copy';
+import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../../checkout/virtual-account';
+import { storeIdOfOrder } from '../repo';
 
 const VA_DONE = {
   ko: { deposited: '입금이 확인되어 결제가 완료되었습니다.', account: '환불 계좌를 저장했습니다.' },

@@ -2,15 +2,15 @@
  * The buyer portal's cancel routes: cancel at the period end or now (with the refund, or the parts of it that wait
  * for the seller or for the statutory automatic approval, each named), and undo a scheduled cancel.
  */
-import type { App, AppDeps } from '../deps';
-import { cancelSubscription, pendingCancelParts, undoScheduledCancel, type PendingCancelPart } from '../subscriptions/cancel/service';
-import { getBusinessDetails } from '../stores/service';
-import { kstDate } from '../platform/calendar';
-import { sendPage as page } from './token-pages';
-import { won } from './html';
-import { portalDone } from './portal-views';
-import { findPendingRefundRequest } from './repo';
-import { storeNameOf, type PortalAccess, type SubParams } from './portal-access';
+import type { App, AppDeps } from '../../deps';
+import { cancelSubscription, pendingCancelParts, undoScheduledCancel, type PendingCancelPart } from '../../subscriptions/cancel/service';
+import { getBusinessDetails } from '../../stores/service';
+import { kstDate } from '../../platform/calendar';
+import { sendPage as page } from '../token-pages';
+import { won } from '../html';
+import { portalDone } from './views';
+import { findPendingRefundRequest } from '../repo';
+import { storeNameOf, type PortalAccess, type SubParams } from './access';
 
 export function portalCancelRoutes(app: App, deps: AppDeps, { guard, refuse, back, failed }: PortalAccess, opts: { schema: { hide: boolean } }): void {
   app.post<SubParams>('/portal/:token/subscriptions/:subscriptionId/cancel', opts, async (req, reply) => {

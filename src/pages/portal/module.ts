@@ -1,27 +1,27 @@
 /**
  * The hosted buyer portal (`/portal/{token}`): the module that serves it, its page (the buyer's subscriptions and
- * orders, gathered here), and the action routes by topic (portal-cancel.ts, portal-plans.ts, portal-card.ts), all
- * let in by portal-access.ts.
+ * orders, gathered here), and the action routes by topic (cancel.ts, plans.ts, card.ts), all
+ * let in by access.ts.
  */
-import { getBusinessDetails } from '../stores/service';
-import type { AppDeps, Module } from '../deps';
-import { orderView } from '../orders/model';
-import { refundsOf } from '../orders/repo';
-import { previewOf } from '../subscriptions/cancel/preview';
-import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../subscriptions/model';
-import { portalPriceChanges } from '../subscriptions/price-change/acceptance';
-import { portalPlanOffers } from '../subscriptions/plan-change/offers';
-import { trialConsentState } from '../subscriptions/trials/consent';
-import type { PortalSessionRow } from '../subscriptions/portal/service';
-import { cardEntryFor } from '../subscriptions/portal/card';
-import { sendPage, tokenPages } from './token-pages';
-import { portalPage } from './portal-views';
-import type { PortalSubscription } from './portal-view-model';
-import { findProductPlans, subscriptionOrders } from './repo';
-import { buyerSubscriptions, portalAccess, storeNameOf, type TokenParams } from './portal-access';
-import { portalCancelRoutes } from './portal-cancel';
-import { portalPlanRoutes } from './portal-plans';
-import { portalCardRoutes } from './portal-card';
+import { getBusinessDetails } from '../../stores/service';
+import type { AppDeps, Module } from '../../deps';
+import { orderView } from '../../orders/model';
+import { refundsOf } from '../../orders/repo';
+import { previewOf } from '../../subscriptions/cancel/preview';
+import { subscriptionNow, subscriptionView, type SubscriptionRow } from '../../subscriptions/model';
+import { portalPriceChanges } from '../../subscriptions/price-change/acceptance';
+import { portalPlanOffers } from '../../subscriptions/plan-change/offers';
+import { trialConsentState } from '../../subscriptions/trials/consent';
+import type { PortalSessionRow } from '../../subscriptions/portal/service';
+import { cardEntryFor } from '../../subscriptions/portal/card';
+import { sendPage, tokenPages } from '../token-pages';
+import { portalPage } from './views';
+import type { PortalSubscription } from './view-model';
+import { findProductPlans, subscriptionOrders } from '../repo';
+import { buyerSubscriptions, portalAccess, storeNameOf, type TokenParams } from './access';
+import { portalCancelRoutes } from './cancel';
+import { portalPlanRoutes } from './plans';
+import { portalCardRoutes } from './card';
 
 /**
  * The hosted buyer portal (`/portal/{token}`), opened from POST /v1/portal-sessions. The token in the path is the

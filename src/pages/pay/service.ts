@@ -1,15 +1,15 @@
-import type { AppDeps } from '../deps';
-import { getBusinessDetails, getModeSettings } from '../stores/service';
-import { providerFor, tossClientKeyOf, tossKeyPairFor, type PaymentProvider } from '../payments';
-import type { TossKeyPair } from '../platform/tables';
-import { loadOrderView } from '../orders/service';
-import type { OrderView } from '../orders/schemas';
-import type { CheckoutAttempt } from '../checkout/tables';
-import { recoverStaleAttempt } from '../checkout/settle';
-import { quote, type Quote } from '../checkout/quote';
+import type { AppDeps } from '../../deps';
+import { getBusinessDetails, getModeSettings } from '../../stores/service';
+import { providerFor, tossClientKeyOf, tossKeyPairFor, type PaymentProvider } from '../../payments';
+import type { TossKeyPair } from '../../platform/tables';
+import { loadOrderView } from '../../orders/service';
+import type { OrderView } from '../../orders/schemas';
+import type { CheckoutAttempt } from '../../checkout/tables';
+import { recoverStaleAttempt } from '../../checkout/settle';
+import { quote, type Quote } from '../../checkout/quote';
 import type { PageContext } from './views';
-import { findSession } from '../checkout/complete-repo';
-import { findProductById, findSessionOrThrow, findStoreName, saveOpenSessionAttempt } from './repo';
+import { findSession } from '../../checkout/complete-repo';
+import { findProductById, findSessionOrThrow, findStoreName, saveOpenSessionAttempt } from '../repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
