@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { ApiError } from '../platform/errors';
 import { createMember, findMemberRef, resetPassword } from './members';
 import { mailMemberPassword, type MailOutcome } from './mail';
-import { resetSecondFactors } from './second-factor';
+import { resetSecondFactors } from './sign-in/second-factor';
 import { recordAudit } from '../audit/service';
 
 /** The operator CLI's dashboard commands (wired in src/cli.ts). */

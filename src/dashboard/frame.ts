@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/service';
 import { frameText, type Lang } from './i18n';
 import { bareLayout, csrfInput, dashboardLayout, type DashboardPageOptions } from './layout';
 import { can, type Permission } from './roles';
-import type { SignedInMember } from './sessions';
+import type { SignedInMember } from './sign-in/sessions';
 
 /** What every signed-in dashboard handler gets on `req.dashboard` once `requireRole` has run. */
 export interface DashboardContext {

@@ -3,10 +3,10 @@ import type { AppDeps } from '../deps';
 import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { recordAudit, type AuditActor, type AuditOrigin } from '../audit/service';
-import { decoyHash, generatePassword, hashPassword, verifyPassword, PASSWORD_MAX, PASSWORD_MIN } from './password';
+import { decoyHash, generatePassword, hashPassword, verifyPassword, PASSWORD_MAX, PASSWORD_MIN } from './sign-in/password';
 import * as repo from './members-repo';
 import type { MemberRole, StoreMembersTable } from './tables';
-import { deleteOtherSessions } from './sessions-repo';
+import { deleteOtherSessions } from './sign-in/sessions-repo';
 import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;

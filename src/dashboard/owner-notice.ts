@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import type { Mode } from '../platform/tables';
 import { queueSellerNotice, type SellerNotice } from '../mail/seller-notice';
-import { activeOwners } from './second-factor-repo';
+import { activeOwners } from './sign-in/second-factor-repo';
 import { ctxOf, originOf } from './frame';
 
 /**

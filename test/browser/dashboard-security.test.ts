@@ -4,8 +4,8 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { createTestApp, createTestStore } from '../helpers/app';
 import { createMember } from '../../src/dashboard/members';
-import { totpCode } from '../../src/dashboard/second-factor';
-import { STEP_UP_WINDOW_MS } from '../../src/dashboard/step-up';
+import { totpCode } from '../../src/dashboard/sign-in/second-factor';
+import { STEP_UP_WINDOW_MS } from '../../src/dashboard/sign-in/step-up';
 import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
 const SHOTS = '/tmp/shots/dash-security';

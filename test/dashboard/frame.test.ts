@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, TEST_ADMIN_TOKEN } from '../helpers/app';
 import { cookieHeader, csrfFrom, formRequest, postForm, signIn } from './helpers';
-import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in';
+import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in/sign-in';
 
 test('dashboard frame: sign-in, roles, CSRF, throttling, mode, language, sign-out', async (tc) => {
   const t = await createTestApp();

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openPGlite } from '../../src/db';
 import { ManualClock } from '../../src/platform/clock';
-import { confirmTotp, startTotp, totpCode } from '../../src/dashboard/second-factor';
-import { factorsOf, insertPasskey } from '../../src/dashboard/second-factor-repo';
+import { confirmTotp, startTotp, totpCode } from '../../src/dashboard/sign-in/second-factor';
+import { factorsOf, insertPasskey } from '../../src/dashboard/sign-in/second-factor-repo';
 
 const run = promisify(execFile);
 const BIN = join(process.cwd(), 'bin/commerce.js');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestDatabase } from '../helpers/app';
 import { postForm, signIn, signInAs } from './helpers';
 import { auditOf, enrolTotp, jar, nextStep, passwordStep, totpCode } from './two-factor-helpers';
-import { STEP_UP_WINDOW_MS } from '../../src/dashboard/step-up';
+import { STEP_UP_WINDOW_MS } from '../../src/dashboard/sign-in/step-up';
 
 const UA_PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 

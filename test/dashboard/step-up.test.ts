@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, TEST_BUSINESS_DETAILS } from '../helpers/app';
 import { postForm, signIn, type DashboardSession } from './helpers';
 import { auditOf, enrolTotp, nextStep, totpCode } from './two-factor-helpers';
-import { STEP_UP_WINDOW_MS } from '../../src/dashboard/step-up';
+import { STEP_UP_WINDOW_MS } from '../../src/dashboard/sign-in/step-up';
 import { createProduct } from '../checkout/factory';
 import { insertPaidOrder } from '../refunds/factory';
 import { runMailOnce } from '../../src/mail/dispatch';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createTestApp, createTestDatabase } from '../helpers/app';
 import { cookieHeader, csrfFrom, formRequest, signIn } from './helpers';
-import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in';
+import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in/sign-in';
 
 test('sign-in throttling counts across processes through Redis (REDIS_URL)', async (tc) => {
   if (!process.env.REDIS_URL) {

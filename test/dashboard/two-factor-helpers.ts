@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app';
-import { totpCode, TOTP_PERIOD_SEC } from '../../src/dashboard/second-factor';
+import { totpCode, TOTP_PERIOD_SEC } from '../../src/dashboard/sign-in/second-factor';
 import { cookieHeader, csrfFrom, formRequest, postForm, type DashboardSession } from './helpers';
 
 type T = Pick<TestApp, 'app' | 'clock'>;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp } from '../helpers/app';
 import { signIn } from './helpers';
 import { auditOf, enrolTotp, nextStep, passwordStep, totpCode } from './two-factor-helpers';
-import { SIGN_IN_LIMITS } from '../../src/dashboard/throttle';
+import { SIGN_IN_LIMITS } from '../../src/dashboard/sign-in/throttle';
 
 test('two-step sign-in with an authenticator app (TOTP) and recovery codes', async (tc) => {
   const t = await createTestApp();

@@ -7,12 +7,12 @@ import { auditAction, ctxOf, memberActor, originOf, redirectTo, requireRole, sen
 import { catalog } from '../i18n';
 import { field } from '../form';
 import { changeOwnPassword, normalizeEmail } from '../members';
-import { confirmTotp, pendingTotp, regenerateRecoveryCodes, removeTotp, startTotp, unusedRecoveryCodes } from '../second-factor';
-import { findTotp } from '../second-factor-repo';
-import { finishRegistration, listPasskeys, registrationOptions, removePasskey, renamePasskey } from '../passkeys';
-import { hasFactor, stepUp, stepUpSatisfied } from '../step-up';
-import { signInThrottle } from '../throttle';
-import { markSecondFactor } from '../sessions';
+import { confirmTotp, pendingTotp, regenerateRecoveryCodes, removeTotp, startTotp, unusedRecoveryCodes } from '../sign-in/second-factor';
+import { findTotp } from '../sign-in/second-factor-repo';
+import { finishRegistration, listPasskeys, registrationOptions, removePasskey, renamePasskey } from '../sign-in/passkeys';
+import { hasFactor, stepUp, stepUpSatisfied } from '../sign-in/step-up';
+import { signInThrottle } from '../sign-in/throttle';
+import { markSecondFactor } from '../sign-in/sessions';
 import { accountText, securityBody, type SecurityFlash } from './account-view';
 import { errorText } from './errors';
 

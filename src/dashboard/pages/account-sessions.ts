@@ -4,8 +4,8 @@ import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog } from '../i18n';
-import { endOtherSessions, endSessionOf, listSessions } from '../sessions';
-import { deviceOf } from '../device';
+import { endOtherSessions, endSessionOf, listSessions } from '../sign-in/sessions';
+import { deviceOf } from '../sign-in/device';
 import { accountTabs, accountText, kst, ACCOUNT_CSS } from './account-view';
 
 const m = catalog(

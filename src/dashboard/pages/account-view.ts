@@ -1,11 +1,11 @@
 import { html, raw, type SafeHtml } from '../../pages/html';
 import { csrfField, notice, type DashboardContext } from '../frame';
 import { catalog, type Lang } from '../i18n';
-import type { TotpEnrolment } from '../second-factor';
-import type { PasskeyView } from '../passkeys';
-import { passkeyButton } from '../passkey-button';
-import { RECOVERY_CODE_COUNT } from '../second-factor';
-import { PASSWORD_MIN } from '../password';
+import type { TotpEnrolment } from '../sign-in/second-factor';
+import type { PasskeyView } from '../sign-in/passkeys';
+import { passkeyButton } from '../sign-in/passkey-button';
+import { RECOVERY_CODE_COUNT } from '../sign-in/second-factor';
+import { PASSWORD_MIN } from '../sign-in/password';
 
 export const accountText = catalog(
   {

@@ -12,7 +12,7 @@ import { can } from '../roles';
 import { field, fields, lines } from '../form';
 import { developersTabs } from './developers-nav';
 import { errorText } from './errors';
-import { stepUp } from '../step-up';
+import { stepUp } from '../sign-in/step-up';
 
 export const keysText = catalog(
   {

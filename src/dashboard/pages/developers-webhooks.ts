@@ -10,7 +10,7 @@ import { catalog, type Lang } from '../i18n';
 import { field, fields } from '../form';
 import { developersTabs } from './developers-nav';
 import { errorText } from './errors';
-import { stepUp } from '../step-up';
+import { stepUp } from '../sign-in/step-up';
 
 const m = catalog(
   {

@@ -18,8 +18,8 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import { act, BIZ_CSS, checked, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
-import { refundAboveThreshold } from '../refund-step-up';
-import { stepUp } from '../step-up';
+import { refundAboveThreshold } from '../sign-in/refund-step-up';
+import { stepUp } from '../sign-in/step-up';
 import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;

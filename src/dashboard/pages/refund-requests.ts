@@ -11,8 +11,8 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import type { Lang } from '../i18n';
 import { act, BIZ_CSS, checked, flash, intField, money, oneOf, orderStatusTag, PAGE_SIZE, pageOf, pager, problemBox, qs, remaining, str, tag, tr, when, type Problem, type Query } from './kit';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
-import { refundAboveThreshold } from '../refund-step-up';
-import { stepUp } from '../step-up';
+import { refundAboveThreshold } from '../sign-in/refund-step-up';
+import { stepUp } from '../sign-in/step-up';
 
 const STATUSES: readonly RefundRequestStatus[] = ['requested', 'held', 'approved', 'rejected', 'canceled'];
 const STATUS_LABEL: Record<RefundRequestStatus, [string, string]> = {

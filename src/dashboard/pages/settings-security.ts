@@ -6,8 +6,8 @@ import { ApiError } from '../../platform/errors';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { catalog } from '../i18n';
 import { field } from '../form';
-import { getStoreSecurity, POLICIES, setStoreSecurity } from '../store-security';
-import { stepUp, STEP_UP_WINDOW_MS } from '../step-up';
+import { getStoreSecurity, POLICIES, setStoreSecurity } from '../sign-in/store-security';
+import { stepUp, STEP_UP_WINDOW_MS } from '../sign-in/step-up';
 import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 

@@ -15,7 +15,7 @@ import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 import { goLiveCard } from './go-live-view';
 import { getGoLiveChecklist } from '../../stores/go-live-service';
-import { stepUp } from '../step-up';
+import { stepUp } from '../sign-in/step-up';
 import { notifyOwners } from '../owner-notice';
 import { SETTINGS_TEXT } from './settings-text';
 

@@ -1,5 +1,5 @@
-import { html, type SafeHtml } from '../pages/html';
-import { catalog, type Lang } from './i18n';
+import { html, type SafeHtml } from '../../pages/html';
+import { catalog, type Lang } from '../i18n';
 
 const m = catalog(
   {

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../deps';
-import { validationError } from '../platform/errors';
+import type { AppDeps } from '../../deps';
+import { validationError } from '../../platform/errors';
 import * as repo from './second-factor-repo';
-import type { TwoFactorPolicy } from './tables';
+import type { TwoFactorPolicy } from '../tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 

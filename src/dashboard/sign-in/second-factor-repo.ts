@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db';
-import { jsonb } from '../db';
-import type { MemberPasskeysTable, TwoFactorPolicy, WebauthnChallengesTable } from './tables';
+import type { Db } from '../../db';
+import { jsonb } from '../../db';
+import type { MemberPasskeysTable, TwoFactorPolicy, WebauthnChallengesTable } from '../tables';
 
 /** Queries of the second factors (migration 050): TOTP, recovery codes, passkeys, WebAuthn challenges, store policy. */
 

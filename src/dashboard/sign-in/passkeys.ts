@@ -9,9 +9,9 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { AppDeps } from '../deps';
-import { newId } from '../platform/ids';
-import { PRODUCT_NAME } from '../platform/brand';
+import type { AppDeps } from '../../deps';
+import { newId } from '../../platform/ids';
+import { PRODUCT_NAME } from '../../platform/brand';
 import * as repo from './second-factor-repo';
 import { deleteOtherSessions } from './sessions-repo';
 import { ensureRecoveryCodes } from './second-factor';

@@ -1,16 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, AppDeps } from '../deps';
-import { html } from '../pages/html';
-import { recordAudit } from '../audit/service';
-import { authenticateMember, normalizeEmail } from './members';
+import type { App, AppDeps } from '../../deps';
+import { html } from '../../pages/html';
+import { recordAudit } from '../../audit/service';
+import { authenticateMember, normalizeEmail } from '../members';
 import { endSession, setSessionMode, startSession, PENDING_TTL_MS, SESSION_TTL_MS } from './sessions';
 import { signInThrottle } from './throttle';
 import { factorsOf } from './second-factor-repo';
 import { passkeyButton } from './passkey-button';
-import { frameText, type Lang } from './i18n';
-import { bareLayout, csrfInput } from './layout';
-import { LANG_COOKIE, SESSION_COOKIE, langOf, originOf, redirectTo, requireRole, ctxOf, sendForbidden } from './frame';
-import { can } from './roles';
+import { frameText, type Lang } from '../i18n';
+import { bareLayout, csrfInput } from '../layout';
+import { LANG_COOKIE, SESSION_COOKIE, langOf, originOf, redirectTo, requireRole, ctxOf, sendForbidden } from '../frame';
+import { can } from '../roles';
 
 export { SIGN_IN_LIMITS } from './throttle';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
-import type { AppDeps } from '../deps';
-import { decryptSecret, encryptSecret, sha256Hex } from '../platform/crypto';
-import { newId } from '../platform/ids';
-import { PRODUCT_NAME } from '../platform/brand';
+import type { AppDeps } from '../../deps';
+import { decryptSecret, encryptSecret, sha256Hex } from '../../platform/crypto';
+import { newId } from '../../platform/ids';
+import { PRODUCT_NAME } from '../../platform/brand';
 import * as repo from './second-factor-repo';
 import { deleteOtherSessions } from './sessions-repo';
 

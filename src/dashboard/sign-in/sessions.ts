@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../deps';
-import type { Db } from '../db';
-import { sha256Hex } from '../platform/crypto';
-import { newId } from '../platform/ids';
-import type { Mode } from '../platform/tables';
-import type { MemberRole, TwoFactorPolicy } from './tables';
+import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { sha256Hex } from '../../platform/crypto';
+import { newId } from '../../platform/ids';
+import type { Mode } from '../../platform/tables';
+import type { MemberRole, TwoFactorPolicy } from '../tables';
 import * as repo from './sessions-repo';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;

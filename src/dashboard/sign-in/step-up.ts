@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../deps';
-import { html, type SafeHtml } from '../pages/html';
-import { auditAction, csrfField, ctxOf, notice, sendPage, type DashboardContext } from './frame';
-import { catalog, type Lang } from './i18n';
-import { normalizeEmail } from './members';
+import type { AppDeps } from '../../deps';
+import { html, type SafeHtml } from '../../pages/html';
+import { auditAction, csrfField, ctxOf, notice, sendPage, type DashboardContext } from '../frame';
+import { catalog, type Lang } from '../i18n';
+import { normalizeEmail } from '../members';
 import { verifyCode } from './second-factor';
 import { markSecondFactor, type SignedInMember } from './sessions';
 import { signInThrottle } from './throttle';

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db';
-import type { Mode } from '../platform/tables';
-import type { DashboardSessionsTable } from './tables';
+import type { Db } from '../../db';
+import type { Mode } from '../../platform/tables';
+import type { DashboardSessionsTable } from '../tables';
 
 /** dashboard_sessions queries. Every function takes the executor. */
 

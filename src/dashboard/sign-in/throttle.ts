@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { AppDeps } from '../deps';
-import { createLimiter } from '../platform/http/rate-limit';
+import type { AppDeps } from '../../deps';
+import { createLimiter } from '../../platform/http/rate-limit';
 
 /**
  * Failed sign-ins allowed per e-mail, and per client address, in one window. Wrong passwords and wrong second-factor
