@@ -13,6 +13,7 @@ import webhooks from './webhooks/routes';
 import pages from './pages/routes';
 import receiptPages from './pages/receipt/module';
 import portalPages from './pages/portal/module';
+import buyerPages from './pages/buyer/module';
 import maintenance from './jobs/maintenance';
 import benchReference from './bench/reference';
 import audit from './audit/routes';
@@ -23,4 +24,4 @@ import mail from './mail/module';
 import { storeMailSettings } from './mail/store-settings';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, storesModule([storeMailSettings]), catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, benchReference, audit, reconciliation, mail, dashboard];
+export const MODULES: Module[] = [maintenance, storesModule([storeMailSettings]), catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, buyerPages, benchReference, audit, reconciliation, mail, dashboard];

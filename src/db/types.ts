@@ -12,6 +12,7 @@ import type { AuditTables } from '../audit/tables';
 import type { StoresTables } from '../stores/tables';
 import type { ReconciliationTables } from '../reconciliation/tables';
 import type { MailTables } from '../mail/tables';
+import type { BuyersTables } from '../buyers/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -28,4 +29,5 @@ export interface DB
     AuditTables,
     StoresTables,
     ReconciliationTables,
-    MailTables {}
+    MailTables,
+    BuyersTables {}

@@ -16,6 +16,8 @@ import { renderMail } from './render';
 import type { RenderInput, RenderedMail } from './render-input';
 import { soldPlanName, type SaleTerms } from '../orders/terms';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
+import { BUYER_SIGN_IN_KIND, renderBuyerSignIn } from './buyer-sign-in';
+import { MANAGE_LINK_TTL_MS, manageLinkPath } from '../subscriptions/portal/manage-link';
 import * as repo from './repo';
 import type { MailRow } from './repo';
 import { sendTestCopies } from './test-copies';
@@ -58,12 +60,24 @@ export function mailPortalExpiry(kind: MailKind, change: Record<string, unknown>
   const t = typeof deadline === 'string' ? new Date(deadline).getTime() - offsetMs : NaN;
   return new Date(Number.isFinite(t) && t > base ? t : base);
 }
+/**
+ * How long a subscription mail's 구독 관리 link (src/subscriptions/portal/manage-link.ts) opens the portal:
+ * MANAGE_LINK_TTL_MS (30 days), or until the answer's deadline when the mail asks for one later.
+ */
+export function manageLinkExpiry(kind: MailKind, change: Record<string, unknown> | undefined, offsetMs: number, now: Date): Date {
+  const deadline = mailPortalExpiry(kind, change, offsetMs, now).getTime();
+  return new Date(Math.max(deadline, now.getTime() + MANAGE_LINK_TTL_MS));
+}
 const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmation', 'subscription_started', 'renewal_receipt']);
 
 /** Reads what the mail shows as it is now, and renders it. */
 export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: RenderedMail; waitForKeys: boolean }> {
   // The owners' security notice (seller-notice.ts) is not a buyer mail: it renders from its own data alone.
   if (row.kind === SELLER_NOTICE_KIND) return { mail: renderSellerNotice(await repo.storeNameOf(deps.db, row.store_id), row.data as unknown as SellerNotice), waitForKeys: false };
+  if (row.kind === BUYER_SIGN_IN_KIND) {
+    const signIn = { storeId: row.store_id, mode: row.mode, publicBaseUrl: deps.config.publicBaseUrl, masterKey: deps.config.masterKey, data: row.data };
+    return { mail: renderBuyerSignIn({ ...signIn, storeName: await repo.storeNameOf(deps.db, row.store_id), business: await getBusinessDetails(deps.db, row.store_id) }), waitForKeys: false };
+  }
   const kind = row.kind as MailKind;
   const d = row.data;
   const orderId =
@@ -113,6 +127,7 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
     order,
     subscription,
     portalUrl: portal,
+    manageUrl: subRow ? `${deps.config.publicBaseUrl}${manageLinkPath(deps.config.masterKey, subRow.id, manageLinkExpiry(kind, d.change as Record<string, unknown> | undefined, Number(subRow.test_clock_offset_ms), deps.clock.now()))}` : null,
   });
   const waitForKeys = ORDER_KINDS.has(kind) && !!order?.licenses.some((l) => l.status === 'pending');
   return { mail, waitForKeys };

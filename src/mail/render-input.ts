@@ -28,6 +28,12 @@ export interface RenderInput {
   subscription: Record<string, unknown> | null;
   /** A buyer-portal link minted for this mail (payment failed, trial and price notices). */
   portalUrl: string | null;
+  /**
+   * The 구독 관리 link of a mail about a subscription (every subscription mail): a signed link that opens a fresh
+   * portal session of that subscription when clicked (src/subscriptions/portal/manage-link.ts). The layout adds it
+   * to any mail whose copy carries no portal link of its own. Null (or absent) for mails about no subscription.
+   */
+  manageUrl?: string | null;
   /** The buyer's language (the order's or subscription's `locale`); Korean when absent. */
   lang?: MailLang;
   /** Order mails: what the order was sold under (its terms as kept with it) and the plan's name, for the 제13조② notes. */

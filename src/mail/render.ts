@@ -47,7 +47,7 @@ const STYLE =
 /** Renders one mail: subject, HTML and its plain-text alternative. */
 export function renderMail(i: RenderInput): RenderedMail {
   const lang: MailLang = i.lang === 'en' ? 'en' : 'ko';
-  const c = content(i, lang);
+  const c = withManageLink(content(i, lang), i, lang);
   const subject = `[${i.storeName}] ${c.title}`;
   const keys = c.keys ?? [];
   const text = [
@@ -77,6 +77,16 @@ ${c.notes.length ? html`<div class="notes">${c.notes.map((n) => html`<p>${n}</p>
 ${storeFooter(i.storeName, i.business, lang)}
 </div></body></html>`;
   return { subject, text, html: body.value };
+}
+
+/**
+ * Every mail about a subscription lets the buyer manage it (cancel where they signed up: 전자상거래법 제21조의2,
+ * the KFTC's 2025 guidance): the copy's own portal link where it has one (an action it asks for), else the signed
+ * 구독 관리 link, added here once for every kind rather than in each kind's copy.
+ */
+function withManageLink(c: Content, i: RenderInput, lang: MailLang): Content {
+  if (!i.manageUrl || (i.portalUrl && c.links.some(([, url]) => url === i.portalUrl))) return c;
+  return { ...c, links: [...c.links, [COMMON[lang].portal, i.manageUrl]] };
 }
 
 function footerText(storeName: string, b: BusinessDetailsView | null, lang: MailLang): string[] {

@@ -83,3 +83,21 @@ export function masterKeyCheckValue(masterKey: Buffer): string {
   const derived = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'commerce-api master-key-check v1', 32));
   return createHmac('sha256', derived).update('master key check').digest('hex').slice(0, 32);
 }
+
+const purposeKeys = new WeakMap<Buffer, Map<string, Buffer>>();
+
+/**
+ * An HMAC-SHA256 of `message` under a key derived from the master key for one purpose (HKDF, info `commerce-api
+ * <purpose>`), as base64url. Each purpose has its own key, so a MAC made for one kind of link is worthless as another,
+ * and the AES key that seals secrets is never an HMAC key.
+ */
+export function purposeMac(masterKey: Buffer, purpose: string, message: string): string {
+  let keys = purposeKeys.get(masterKey);
+  if (!keys) purposeKeys.set(masterKey, (keys = new Map()));
+  let k = keys.get(purpose);
+  if (!k) {
+    k = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `commerce-api ${purpose}`, 32));
+    keys.set(purpose, k);
+  }
+  return createHmac('sha256', k).update(message, 'utf8').digest('base64url');
+}

@@ -3,6 +3,7 @@ import { restrictionValid } from '../../orders/terms';
 import type { BusinessDetailsView } from '../../stores/schemas';
 import { html, type SafeHtml } from '../html';
 import { supportLinks } from '../footer';
+import { buyerPagePath } from '../../buyers/model';
 import type { Lang, ReceiptCopy } from './copy';
 
 /**
@@ -77,8 +78,9 @@ const LEGAL = {
     scheduledEnd: (day: string) => `해지가 예약되어 ${day}에 구독이 끝나며, 더는 결제되지 않습니다.`,
     pastDue: (day: string | null) => `최근 갱신 결제가 실패했습니다.${day ? ` ${day}에 다시 결제를 시도합니다.` : ''} 카드는 구독 관리 페이지에서 바꿀 수 있습니다.`,
     ended: (day: string | null) => `구독이 ${day ? `${day}에 ` : ''}종료되어 더는 결제되지 않습니다.`,
-    howToCancel:
-      '해지 방법: 판매자가 제공하는 구독 관리 페이지(구매자 포털)에서 언제든 해지할 수 있습니다. ‘기간 종료 시 해지’는 다음 결제일부터 결제되지 않고 그날까지 이용할 수 있으며, ‘지금 해지하고 환불’은 바로 끝나고 환불 금액을 먼저 보여 줍니다. 구독 관리 페이지를 찾기 어려우면 아래 판매자 고객센터에 해지를 요청하세요.',
+    howToCancel: (page: SafeHtml) =>
+      html`해지 방법: 구독 관리 페이지(구매자 포털)에서 언제든 해지할 수 있습니다. ${page}에서 결제한 이메일 주소로 로그인해 ‘구독 관리’를 누르거나, 구독 메일의 ‘구독 관리’ 링크를 여세요. ‘기간 종료 시 해지’는 다음 결제일부터 결제되지 않고 그날까지 이용할 수 있으며, ‘지금 해지하고 환불’은 바로 끝나고 환불 금액을 먼저 보여 줍니다.`,
+    buyerPage: '내 구매내역',
     cancelRefund: (penaltyRate: number) =>
       `청약철회 기간 안에 해지하면 그 결제 금액을 전액 환불합니다. 기간이 지난 뒤 바로 해지하면 이용한 일수만큼의 요금${penaltyRate > 0 ? `과 남은 금액의 ${penaltyRate}% 위약금` : ''}을 뺀 금액을 환불합니다.`,
     clawback: '할인된 연간 요금제를 중도 해지하면, 이용한 기간은 월 요금 기준으로 다시 계산해 할인받은 금액 중 해당 부분을 빼고 환불합니다.',
@@ -128,8 +130,9 @@ const LEGAL = {
     scheduledEnd: (day: string) => `Cancellation is scheduled: the subscription ends on ${day} and is not charged again.`,
     pastDue: (day: string | null) => `The last renewal payment failed.${day ? ` It will be tried again on ${day}.` : ''} You can change the card on the subscription management page.`,
     ended: (day: string | null) => `The subscription ended${day ? ` on ${day}` : ''} and is not charged again.`,
-    howToCancel:
-      'How to cancel: at any time on the subscription management page (buyer portal) the seller provides. “Cancel at period end” stops the payments from the next payment date and keeps the service until then; “Cancel now and refund” ends it at once and shows the refund first. If you cannot find the page, ask the seller’s customer service below to cancel.',
+    howToCancel: (page: SafeHtml) =>
+      html`How to cancel: at any time on the subscription management page (buyer portal). Sign in to ${page} with the e-mail address you paid with and press “Manage subscription”, or open the “Manage the subscription” link of a subscription mail. “Cancel at period end” stops the payments from the next payment date and keeps the service until then; “Cancel now and refund” ends it at once and shows the refund first.`,
+    buyerPage: 'My orders',
     cancelRefund: (penaltyRate: number) =>
       `Cancel within the withdrawal period and that payment is refunded in full. Cancel at once after it and you get the payment back less the days used${penaltyRate > 0 ? ` and a ${penaltyRate}% penalty on the rest` : ''}.`,
     clawback: 'Cancelling a discounted yearly plan early recalculates the time used at the monthly price, and the part of the discount for that time is deducted from the refund.',
@@ -211,7 +214,7 @@ export function recurringCard({ r, c, lang }: LegalInput): SafeHtml {
   <h2 id="recurring-title">${l.recurringHeading}</h2>
   ${nextCharge(s, c, lang)}
   <ul class="terms">
-    <li id="how-to-cancel">${l.howToCancel}</li>
+    <li id="how-to-cancel">${l.howToCancel(html`<a id="buyer-page-link" href="${buyerPagePath(r.storeId, r.order.mode)}${lang === 'en' ? '?lang=en' : ''}">${l.buyerPage}</a>`)}</li>
     <li id="cancel-refund">${l.cancelRefund(r.terms.penaltyRate)}</li>
     ${r.terms.clawbackDisclosed ? html`<li id="clawback">${l.clawback}</li>` : ''}
   </ul>

@@ -26,6 +26,8 @@ export class BuyerError extends Error {}
 export interface Receipt {
   order: OrderView;
   storeName: string;
+  /** The order's store: the receipt links to that store's buyer page (its orders, and 구독 관리). */
+  storeId: string;
   refundable: number;
   /** The open (requested/held) request, if any. */
   active: RefundRequestView | null;
@@ -134,6 +136,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
   return {
     order: view!,
     storeName: store,
+    storeId: order.store_id,
     refundable: refundableAmount(order),
     active: active ? requestView(active) : null,
     requests: requests.map(requestView),
