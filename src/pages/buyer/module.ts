@@ -11,7 +11,7 @@ import { ApiError } from '../../platform/errors';
 import { createLimiter, consume } from '../../platform/http/rate-limit';
 import { isValidEmail } from '../../platform/text';
 import { getBusinessDetails } from '../../stores/service';
-import { buyerPagePath, normalizeEmail, SIGN_IN_LINK_TTL_MS, SIGN_IN_PER_CLIENT, SIGN_IN_PER_EMAIL } from '../../buyers/model';
+import { BUYER_SESSION_TTL_MS, buyerPagePath, normalizeEmail, SIGN_IN_LINK_TTL_MS, SIGN_IN_PER_CLIENT, SIGN_IN_PER_EMAIL } from '../../buyers/model';
 import { buyerOverview, deactivateDevice, openPortalFor, openSession, requestSignInLink, signIn, signOut, type StoreMode } from '../../buyers/service';
 import { storeExists } from '../../buyers/repo';
 import { queueBuyerSignInMail } from '../../mail/buyer-sign-in';
@@ -106,7 +106,8 @@ const buyerModule: Module = async (app, deps) => {
       if (!formOk(deps, req, req.cookies[CSRF_COOKIE])) return refuse(reply, x.f, 403);
       const signed = await signIn(deps, x.at, req.params.token ?? '');
       if (!signed) return refuse(reply, x.f, 410);
-      reply.setCookie(SESSION_COOKIE, signed.token, { ...cookieOpts(deps, x.f.base), expires: signed.expiresAt });
+      // Max-Age, not Expires: the server's clock and the browser's need not agree (the session row's expiry decides).
+      reply.setCookie(SESSION_COOKIE, signed.token, { ...cookieOpts(deps, x.f.base), maxAge: Math.floor(BUYER_SESSION_TTL_MS / 1000) });
       return reply.code(303).header('Location', home(x.f)).send();
     });
 
