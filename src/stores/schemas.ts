@@ -27,6 +27,12 @@ export const ModeSettingsSchema = Obj(
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
         'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss reports deleted is checked by the next charge (Toss\'s NOT_FOUND_BILLING then clears the subscription\'s card; the webhook alone changes nothing)',
     }),
+    buyerPageUrl: Type.String({
+      description:
+        "The store's public buyer page in this mode (내 구매내역: `/s/{storeId}/orders`, test mode `/s/{storeId}/test/orders`). Link to it from your site: " +
+        'a buyer signs in with the e-mail they paid with (a one-time link by mail, 15 minutes) and sees their orders, receipts, licence keys and devices, ' +
+        'refund requests and 현금영수증, and opens the portal of each subscription (구독 관리) with no call from your backend. Add `?lang=en` for English',
+    }),
   },
   { title: 'ModeSettings' },
 );

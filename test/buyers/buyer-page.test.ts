@@ -2,6 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
+import { owner } from '../checkout/factory';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { activate } from '../../src/licenses/app-service';
 import { Jar, askLink, csrfOf, get, linkIn, postForm, signInMail, useLink } from './helpers';
@@ -39,6 +40,14 @@ test('the receipt of a subscription order links to the store\'s buyer page (구�
   assert.doesNotMatch(res.body, /판매자가 제공하는 구독 관리 페이지/);
   const en = await t.app.inject({ url: `/receipt/${sub.orderId}?t=${o.receipt_token}&lang=en` });
   assert.match(en.body, new RegExp(`href="${base}\\?lang=en">My orders</a>`));
+});
+
+test('the console tells the seller the buyer page of each mode (the URL to link from their site)', async () => {
+  const res = await t.app.inject({ url: '/admin/v1/store', headers: owner(s) });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().settings.test.buyerPageUrl, `${t.deps.config.publicBaseUrl}/s/${s.storeId}/test/orders`);
+  assert.equal(res.json().settings.live.buyerPageUrl, `${t.deps.config.publicBaseUrl}/s/${s.storeId}/orders`);
+  assert.equal((await t.app.inject({ url: new URL(res.json().settings.live.buyerPageUrl).pathname })).statusCode, 200);
 });
 
 test('a buyer asks for a link, reads it in the test mailbox, signs in (address case aside) and sees the order, licence key and subscription', async () => {

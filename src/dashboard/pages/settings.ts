@@ -106,6 +106,8 @@ ${s.tossBillingSecretKeySet ? html`<label class="method"><input type="checkbox" 
 </fieldset>
 <label for="twh">${t('webhookUrl')}</label><input type="text" id="twh" value="${s.tossWebhookUrl}" readonly aria-describedby="twh-hint" data-testid="toss-webhook-url">
 <p class="hint" id="twh-hint">${t('webhookUrlHint')}</p>
+<label for="bpu">${t('buyerPageUrl')}</label><input type="text" id="bpu" value="${s.buyerPageUrl}" readonly aria-describedby="bpu-hint" data-testid="buyer-page-url">
+<p class="hint" id="bpu-hint">${t('buyerPageUrlHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
 </form>
 <form class="card" method="post" action="/dashboard/settings/trials" aria-labelledby="tr-h">

@@ -20,7 +20,7 @@ export function manageLinkRoute(app: App, deps: AppDeps, opts: { schema: { hide:
       reply,
       410,
       statusPage({
-        icon: '⏰',
+        icon: out.refused === 'expired' ? '⏰' : '⚠️',
         title: out.refused === 'expired' ? '구독 관리 링크의 유효 기간이 지났습니다' : '구독 관리 링크를 열 수 없습니다',
         message:
           out.refused === 'expired'

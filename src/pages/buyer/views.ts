@@ -186,8 +186,8 @@ function licenseBlock(f: Frame, b: BuyerOrder, l: BuyerOrder['order']['licenses'
     ? html`<div class="key"><code id="key-${l.id}" class="license-key" tabindex="0">${l.key}</code><button type="button" data-copy="key-${l.id}" data-copied="${c.copied}" hidden aria-label="${c.copyLabel}">${c.copy}</button></div>`
     : html`<p class="muted">${c.keyPending}</p>`}
   ${l.key
-    ? html`<p class="muted">${c.devices}</p>${devices.length
-        ? html`<ul class="devices">${devices.map((d) => html`<li><span>${c.device(d.label)}<br><span class="muted">${c.activatedAt(d.activatedAt)}</span></span>
+    ? html`${devices.length
+        ? html`<p class="muted">${c.devices}</p><ul class="devices">${devices.map((d) => html`<li><span>${c.device(d.label)}<br><span class="muted">${c.activatedAt(d.activatedAt)}</span></span>
         <form method="post" action="${f.base}/licenses/${l.id}/deactivate">${hidden(f.lang, csrf)}<input type="hidden" name="activationId" value="${d.id}"><button type="submit" class="danger" aria-label="${c.deactivateLabel(c.device(d.label))}">${c.deactivate}</button></form></li>`)}</ul>`
         : html`<p class="hint">${c.noDevices}</p>`}`
     : ''}
