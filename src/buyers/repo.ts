@@ -118,3 +118,13 @@ export function buyerSubscriptions(db: Db, s: Pick<BuyerSessionRow, 'store_id' |
     .limit(50)
     .execute();
 }
+
+/** Deletes links and sessions that ended before `before` (they open nothing; the addresses in them need not be kept). */
+export async function purgeEnded(db: Db, before: Date): Promise<number> {
+  const links = await db.deleteFrom('buyer_sign_in_links').where('expires_at', '<', before).executeTakeFirst();
+  const sessions = await db
+    .deleteFrom('buyer_sessions')
+    .where((eb) => eb.or([eb('expires_at', '<', before), eb('ended_at', '<', before)]))
+    .executeTakeFirst();
+  return Number(links.numDeletedRows ?? 0) + Number(sessions.numDeletedRows ?? 0);
+}

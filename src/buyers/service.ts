@@ -153,3 +153,8 @@ export async function openPortalFor(deps: Deps, s: BuyerSessionRow, subscription
   const ps = await createPortalSession(deps, { storeId: s.store_id, mode: s.mode, productIds: null }, { subscriptionId, buyerEmail: s.email });
   return ps.url;
 }
+
+/** Housekeeping: sign-in links and sessions over for a day are deleted (an hourly task of the buyer pages' module). */
+export function purgeSignIns(deps: Pick<AppDeps, 'db'>, now: Date): Promise<number> {
+  return repo.purgeEnded(deps.db, new Date(now.getTime() - 86_400_000));
+}

@@ -5,6 +5,7 @@ import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
 import { owner } from '../checkout/factory';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { activate } from '../../src/licenses/app-service';
+import { purgeSignIns } from '../../src/buyers/service';
 import { Jar, askLink, csrfOf, get, linkIn, postForm, signInMail, useLink } from './helpers';
 
 /**
@@ -257,9 +258,13 @@ test('a device is freed from the buyer page through the licence service; logout 
   assert.match(replay.body, /로그인 링크 받기/, 'the old cookie opens nothing: the session ended');
 });
 
-test('the session expires after 12 hours', async () => {
+test('the session expires after 12 hours; a day later its row and the used links are deleted', async () => {
   const jar = await signedIn('second@example.com');
   assert.match((await get(t, jar, base)).body, /로그인됨/);
   t.clock.advance(12 * 3_600_000 + 1_000);
   assert.match((await get(t, jar, base)).body, /로그인 링크 받기/);
+  assert.ok((await t.db.selectFrom('buyer_sessions').select('id').execute()).length > 0);
+  await purgeSignIns(t.deps, new Date(t.clock.now().getTime() + 86_400_000));
+  assert.equal((await t.db.selectFrom('buyer_sessions').select('id').execute()).length, 0);
+  assert.equal((await t.db.selectFrom('buyer_sign_in_links').select('id').execute()).length, 0);
 });

@@ -12,7 +12,7 @@ import { createLimiter, consume } from '../../platform/http/rate-limit';
 import { isValidEmail } from '../../platform/text';
 import { getBusinessDetails } from '../../stores/service';
 import { BUYER_SESSION_TTL_MS, buyerPagePath, normalizeEmail, SIGN_IN_LINK_TTL_MS, SIGN_IN_PER_CLIENT, SIGN_IN_PER_EMAIL } from '../../buyers/model';
-import { buyerOverview, deactivateDevice, openPortalFor, openSession, requestSignInLink, signIn, signOut, type StoreMode } from '../../buyers/service';
+import { buyerOverview, deactivateDevice, openPortalFor, openSession, purgeSignIns, requestSignInLink, signIn, signOut, type StoreMode } from '../../buyers/service';
 import { storeExists } from '../../buyers/repo';
 import { queueBuyerSignInMail } from '../../mail/buyer-sign-in';
 import { findStoreName } from '../repo';
@@ -150,6 +150,8 @@ const buyerModule: Module = async (app, deps) => {
   }
 
   manageLinkRoute(app, deps, opts);
+  // Links and sessions hold buyers' addresses: gone a day after they stop opening anything.
+  deps.worker.addTask({ name: 'buyers.purge-sign-ins', intervalMs: 3_600_000, run: (now) => purgeSignIns(deps, now) });
 };
 
 /** An unknown store: a plain page (no store to name). */
