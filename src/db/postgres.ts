@@ -63,6 +63,12 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
         const applied = new Set((await client.query('select version from schema_migrations')).rows.map((r: any) => r.version));
         for (const m of listMigrations()) {
           if (applied.has(m.version)) continue;
+          if (!m.transactional) {
+            for (const statement of m.statements) await client.query(statement);
+            await client.query('insert into schema_migrations (version) values ($1)', [m.version]);
+            done.push(m.version);
+            continue;
+          }
           await client.query('begin');
           try {
             await client.query(m.sql);
