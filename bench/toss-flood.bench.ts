@@ -75,6 +75,7 @@ export default async function run(): Promise<void> {
 
     const latencies: number[] = [];
     let non200 = 0;
+    let connectionErrors = 0;
     let sent = 0;
     const started = performance.now();
     const inflight = new Set<Promise<void>>();
@@ -87,7 +88,8 @@ export default async function run(): Promise<void> {
         const i = sent;
         const p = post(paymentStatusChangedBody({ ...claim, paymentKey: `tgen_forged_${i}_${randomBytes(4).toString('hex')}`, orderId: `ord_forged_${i}` })).then((r) => {
           latencies.push(r.ms);
-          if (r.status !== 200) non200++;
+          if (r.status === 0) connectionErrors++;
+          else if (r.status !== 200) non200++;
         });
         inflight.add(p);
         void p.finally(() => inflight.delete(p));
@@ -115,7 +117,7 @@ export default async function run(): Promise<void> {
     const result = await real!;
     const cpu = cpuMs(server.pid) - cpuBefore;
     console.log(`database: ${server.kind}; forged PAYMENT_STATUS_CHANGED posted from this process at ${RATE}/s for ${SECONDS} s`);
-    console.log(`forged sent ${sent} (${(sent / elapsed).toFixed(0)}/s), non-200 answers or connection errors ${non200}, answer p50 ${pct(latencies, 50).toFixed(1)} ms / p99 ${pct(latencies, 99).toFixed(1)} ms`);
+    console.log(`forged sent ${sent} (${(sent / elapsed).toFixed(0)}/s), non-200 answers ${non200}, connection errors ${connectionErrors}, answer p50 ${pct(latencies, 50).toFixed(1)} ms / p99 ${pct(latencies, 99).toFixed(1)} ms`);
     console.log(`real notification posted ${(result.sentAfterMs / 1000).toFixed(1)} s into the flood, acted on (refund visible in the API) ${result.actedMs === null ? 'NOT within 120 s' : `${(result.actedMs / 1000).toFixed(2)} s`} after its 200`);
     console.log(`Toss lookups during the flood: ${lookups() - lookupsBefore}; server CPU ${(cpu / Math.max(1, sent)).toFixed(3)} ms per forged notification`);
   } finally {
