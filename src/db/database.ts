@@ -44,11 +44,48 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 export const INT8 = 20;
 export const NUMERIC = 1700;
 
-export function listMigrations(): Array<{ version: string; sql: string }> {
+export interface Migration {
+  version: string;
+  sql: string;
+  /**
+   * False for a file whose first line is `-- migration: no-transaction`: its statements run one by one outside a
+   * transaction. PostgreSQL refuses `CREATE INDEX CONCURRENTLY` inside one (even a multi-statement query string is an
+   * implicit transaction), and an index on a big table built without CONCURRENTLY blocks every write to that table
+   * until it is done. Such a file must be safe to run again after a crash halfway (`drop index concurrently if exists`
+   * first: a failed concurrent build leaves an invalid index behind).
+   */
+  transactional: boolean;
+  /** The statements of a no-transaction file, each ending at a `;` that ends a line (comments dropped). */
+  statements: string[];
+}
+
+export const NO_TRANSACTION_MARK = '-- migration: no-transaction';
+
+export function listMigrations(): Migration[] {
   return readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort()
-    .map((f) => ({ version: f.replace(/\.sql$/, ''), sql: readFileSync(join(MIGRATIONS_DIR, f), 'utf8') }));
+    .map((f) => {
+      const text = readFileSync(join(MIGRATIONS_DIR, f), 'utf8');
+      const transactional = !text.startsWith(NO_TRANSACTION_MARK);
+      return { version: f.replace(/\.sql$/, ''), sql: text, transactional, statements: transactional ? [] : splitStatements(text) };
+    });
+}
+
+/** Splits a plain DDL file into statements: `;` at a line's end closes one; `--` lines are dropped. No bodies ($$). */
+export function splitStatements(text: string): string[] {
+  const out: string[] = [];
+  let cur: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*--/.test(line) || line.trim() === '') continue;
+    cur.push(line);
+    if (/;\s*$/.test(line)) {
+      out.push(cur.join('\n'));
+      cur = [];
+    }
+  }
+  if (cur.length > 0) out.push(cur.join('\n'));
+  return out;
 }
 
 export const MIGRATION_TABLE = `create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())`;

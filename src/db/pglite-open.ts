@@ -25,6 +25,12 @@ export async function migratePGlite(pglite: PGlite): Promise<string[]> {
   const done: string[] = [];
   for (const m of listMigrations()) {
     if (applied.has(m.version)) continue;
+    if (!m.transactional) {
+      for (const statement of m.statements) await pglite.query(statement);
+      await pglite.query('insert into schema_migrations (version) values ($1)', [m.version]);
+      done.push(m.version);
+      continue;
+    }
     await pglite.transaction(async (tx) => {
       await tx.exec(m.sql);
       await tx.query('insert into schema_migrations (version) values ($1)', [m.version]);

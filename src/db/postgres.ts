@@ -57,12 +57,20 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
       await client.connect();
       const done: string[] = [];
       try {
-        // One migrator at a time across processes.
-        await client.query('select pg_advisory_lock(727274)');
+        // One migrator at a time across processes. Waited for by polling, not by blocking in pg_advisory_lock: a session
+        // blocked in that call holds a snapshot, and CREATE INDEX CONCURRENTLY (a no-transaction migration) waits for
+        // every older snapshot to end, so the migrator would wait for the waiter that waits for it (a deadlock).
+        while (!(await client.query<{ ok: boolean }>('select pg_try_advisory_lock(727274) as ok')).rows[0].ok) await new Promise((r) => setTimeout(r, 250));
         await client.query(MIGRATION_TABLE);
         const applied = new Set((await client.query('select version from schema_migrations')).rows.map((r: any) => r.version));
         for (const m of listMigrations()) {
           if (applied.has(m.version)) continue;
+          if (!m.transactional) {
+            for (const statement of m.statements) await client.query(statement);
+            await client.query('insert into schema_migrations (version) values ($1)', [m.version]);
+            done.push(m.version);
+            continue;
+          }
           await client.query('begin');
           try {
             await client.query(m.sql);

@@ -11,9 +11,10 @@ type Params = { Params: { storeId: string; mode: string } };
  * is only a hint of which payment to read back from Toss's API (see src/gateway/sync.ts). Answers 200 at once (the
  * work is a job); Toss retries anything else up to 7 times over 3 days. Not part of the API documents.
  */
-/* No rate limit answers these: a 429 would refuse Toss's real notifications along with a flood of forged ones. Acceptance
- * is one coalesced row per payment key; what a flood could cost, the Toss lookups, is budgeted per store and mode in the
- * job (TOSS_LOOKUPS_PER_MINUTE, src/gateway/webhook.ts). */
+/* No rate limit answers these: a 429 would refuse Toss's real notifications along with a flood of forged ones. Instead
+ * acceptance is bounded: a notice naming no payment of the store writes nothing, notices about one of ours coalesce into
+ * one pending lookup, each store and mode's lookups are a lane of the queue that takes turns with the others, and the
+ * Toss lookups are budgeted per store and mode (TOSS_LOOKUPS_PER_MINUTE, src/gateway/webhook.ts). */
 
 const gatewayModule: Module = async (app, deps) => {
   registerTossWebhookJob(deps);

@@ -6,6 +6,8 @@ import { findStoreId } from '../stores/repo';
 import { markTossWebhookSeen, spendTossLookup } from '../stores/toss-state-repo';
 import { markBillingKeyReportedDeleted } from '../subscriptions/renewal/card-gone';
 import { syncTossPayment, type SyncTossResult } from './sync';
+import { anyBillingKeyHeld } from './repo';
+import { findPaymentSubject } from './subject';
 import { receiveDepositCallback } from '../checkout/virtual-account';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -42,20 +44,29 @@ export type WebhookReceipt = { status: 'accepted' | 'ignored' } | { status: 'not
 
 /**
  * Toss lookups (or, for BILLING_DELETED, billing-key comparisons) one store and mode's webhooks may cost per minute.
- * Over it, a webhook's job waits for the next minute: the notification is kept, never refused. A flood of forged
- * bodies then costs the store at most this many Toss calls a minute, and Toss's real notifications are still answered
- * 200 and looked up (later, in the worst case).
+ * Over it, a webhook's job waits for the next minute: the notification is kept, never refused. Only notices naming a
+ * payment of ours get a job at all (one per payment), so a flood reaches this budget only by naming many real orders;
+ * it then bounds what that costs at Toss, and other stores' lookups are not held behind it (each store and mode is its
+ * own lane of the queue).
  */
 export const TOSS_LOOKUPS_PER_MINUTE = 600;
 const WINDOW_MS = 60_000;
 
+/** The queue lane of a store and mode's notification lookups: lanes take turns when jobs are claimed. */
+const laneOf = (storeId: string, mode: string) => `toss-webhook:${storeId}:${mode}`;
+const dedupeKeyOf = (storeId: string, mode: string, subject: string) => `${TOSS_WEBHOOK_JOB}:${storeId}:${mode}:${subject}`;
+
 /**
  * Takes a webhook from Toss for a store and mode. Nothing in the body is believed: it only says which payment (or
  * billing key) to look at, and a job does the looking (Toss's API with the store's keys), so Toss gets its 200 at once
- * and a slow Toss lookup never holds the request. Acceptance is cheap and coalesced: one pending job per payment key
- * (or order id, or billing key), so repeats of a notification wait for one lookup. A job gives up its key as soon as it
- * starts (see handleTossWebhook), so a notification that arrives while the lookup runs gets a lookup of its own and is
- * never lost; repeats change nothing (each reads Toss afresh and writes only the difference).
+ * and a slow Toss lookup never holds the request. Toss signs none of these events, so anyone can post them, at any
+ * rate; acceptance is therefore cheap and bounded:
+ * - a notice naming no payment of this store and mode (no order, no checkout session with that payment key or order
+ *   id: findPaymentSubject) writes nothing and calls no one, and is still answered 200 as Toss expects;
+ * - notices about one payment of ours coalesce into one pending lookup (the jobs table's unique pending dedupe key:
+ *   an insert that is a no-op when one is pending), which asks Toss with our record's keys, not the notice's;
+ * - a job gives up its key as soon as it starts (see handleTossWebhook), so a notice arriving while the lookup runs gets
+ *   one lookup of its own and is never lost; repeats change nothing (each reads Toss afresh, writes only the difference).
  */
 export async function receiveTossWebhook(deps: Deps, storeId: string, mode: string, body: unknown): Promise<WebhookReceipt> {
   if (mode !== 'live' && mode !== 'test') return { status: 'not_found' };
@@ -73,20 +84,30 @@ export async function receiveTossWebhook(deps: Deps, storeId: string, mode: stri
   if (!eventType) return { status: 'invalid' };
   if (!(TOSS_WEBHOOK_EVENTS as readonly string[]).includes(eventType)) return { status: 'ignored' };
   const data = b!.data && typeof b!.data === 'object' ? (b!.data as Record<string, unknown>) : {};
-  const paymentKey = str(data.paymentKey);
-  const orderId = str(data.orderId);
-  const billingKey = eventType === 'BILLING_DELETED' ? str(data.billingKey) : null;
-  const subject = billingKey ? `bk:${sha256Hex(billingKey).slice(0, 32)}` : paymentKey ? `pk:${paymentKey}` : orderId ? `oid:${orderId}` : null;
-  if (!subject) {
+  const job = { name: TOSS_WEBHOOK_JOB, lane: laneOf(storeId, mode) };
+
+  if (eventType === 'BILLING_DELETED') {
+    const billingKey = str(data.billingKey);
+    // Which subscription holds the key is found only by unsealing each one's (the job does it); a store and mode that
+    // holds no billing key at all has nothing a BILLING_DELETED could name.
+    if (!billingKey || !(await anyBillingKeyHeld(deps.db, storeId, mode))) return { status: 'ignored' };
+    const subject = `bk:${sha256Hex(billingKey).slice(0, 32)}`;
+    // A billing key is a card's credential: the queue keeps it sealed, never in the clear.
+    const payload = { storeId, mode, eventType, billingKeySealed: encryptSecret(deps.config.masterKey, billingKey) };
+    await enqueueJob(deps.db, deps.clock, { ...job, payload, dedupeKey: dedupeKeyOf(storeId, mode, subject) });
+    return { status: 'accepted' };
+  }
+  const claimed = { paymentKey: str(data.paymentKey), orderId: str(data.orderId) };
+  if (!claimed.paymentKey && !claimed.orderId) {
     // A Cancel object without the payment it belongs to: nothing to look up; the daily reconciliation covers it.
     deps.log.info({ storeId, mode, eventType }, 'Toss webhook names no payment; ignored');
     return { status: 'ignored' };
   }
-  // A billing key is a card's credential: the queue keeps it sealed, never in the clear.
-  const payload = billingKey
-    ? { storeId, mode, eventType, billingKeySealed: encryptSecret(deps.config.masterKey, billingKey) }
-    : { storeId, mode, eventType, paymentKey, orderId };
-  await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, payload, dedupeKey: `${TOSS_WEBHOOK_JOB}:${storeId}:${mode}:${subject}` });
+  const ours = await findPaymentSubject(deps.db, storeId, mode, claimed);
+  // Not ours: no log line either (a flood would fill the log); Toss still gets its 200.
+  if (!ours) return { status: 'ignored' };
+  const payload = { storeId, mode, eventType, paymentKey: ours.paymentKey, orderId: ours.orderId };
+  await enqueueJob(deps.db, deps.clock, { ...job, payload, dedupeKey: dedupeKeyOf(storeId, mode, ours.subject) });
   return { status: 'accepted' };
 }
 
@@ -106,20 +127,20 @@ export async function handleTossWebhook(deps: Deps, payload: Record<string, unkn
   const mode = payload.mode === 'live' ? 'live' : 'test';
   const eventType = String(payload.eventType) as TossEvent;
   const now = deps.clock.now();
-  const dedupeKey = (subject: string) => `${TOSS_WEBHOOK_JOB}:${storeId}:${mode}:${subject}`;
   // (Jobs queued before migration 060 carry the key in the clear.)
   const billingKey =
     typeof payload.billingKeySealed === 'string' ? decryptSecret(deps.config.masterKey, payload.billingKeySealed).toString('utf8') : typeof payload.billingKey === 'string' ? payload.billingKey : null;
   const paymentKey = typeof payload.paymentKey === 'string' ? payload.paymentKey : null;
   const orderId = typeof payload.orderId === 'string' ? payload.orderId : null;
-  const subject = billingKey ? `bk:${sha256Hex(billingKey).slice(0, 32)}` : paymentKey ? `pk:${paymentKey}` : `oid:${orderId}`;
+  // The subject it was queued under (jobs queued before migration 089 may name a payment by its key only).
+  const subject = billingKey ? `bk:${sha256Hex(billingKey).slice(0, 32)}` : orderId ? `oid:${orderId}` : `pk:${paymentKey}`;
   if (job) await releaseDedupeKey(deps.db, job.id);
 
   const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
   if (!(await spendTossLookup(deps.db, storeId, mode, windowStart, TOSS_LOOKUPS_PER_MINUTE))) {
     // Over this minute's budget: wait for the next window (coalesced with any newer notice of the same payment).
     const runAt = new Date(windowStart.getTime() + WINDOW_MS);
-    await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, payload, runAt, dedupeKey: dedupeKey(subject) });
+    await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, lane: laneOf(storeId, mode), payload, runAt, dedupeKey: dedupeKeyOf(storeId, mode, subject) });
     deps.log.info({ storeId, mode, eventType, runAt }, 'Toss webhook lookup budget spent for this minute; deferred');
     return;
   }

@@ -20,6 +20,11 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** At most one pending or running job per dedupe key; a second enqueue is a no-op. */
   dedupeKey?: string;
+  /**
+   * Jobs of one lane (e.g. one store and mode's notification lookups) are claimed in turn with other lanes' (see
+   * repo.lockDueJobs), so a burst in one lane cannot hold the others' work behind it. Without one, a job is its own lane.
+   */
+  lane?: string;
   maxAttempts?: number;
 }
 
@@ -34,6 +39,7 @@ export async function enqueueJob(trx: Db, clock: Clock, opts: EnqueueOptions): P
     run_at: opts.runAt ?? now,
     max_attempts: opts.maxAttempts ?? RETRY_SCHEDULE_MS.length + 1,
     dedupe_key: opts.dedupeKey ?? null,
+    lane: opts.lane ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -42,7 +48,8 @@ export async function enqueueJob(trx: Db, clock: Clock, opts: EnqueueOptions): P
 
 /**
  * Claims due jobs atomically: FOR UPDATE SKIP LOCKED means two workers never take the same job. A job whose
- * worker died (running past locked_until) becomes claimable again, so work is retried rather than lost.
+ * worker died (running past locked_until) becomes claimable again, so work is retried rather than lost. Lanes take
+ * turns within a claim (the oldest job of each lane first, then the second of each, …).
  */
 export async function claimJobs(db: Db, clock: Clock, workerId: string, names: string[], limit: number, leaseMs = 300_000): Promise<ClaimedJob[]> {
   if (names.length === 0) return [];
@@ -51,6 +58,10 @@ export async function claimJobs(db: Db, clock: Clock, workerId: string, names: s
     const due = await repo.lockDueJobs(trx, names, now, limit);
     if (due.length === 0) return [];
     const rows = await repo.markJobsRunning(trx, due.map((d) => d.id), workerId, new Date(now.getTime() + leaseMs), now);
+    // UPDATE … RETURNING gives rows in the table's order: put them back in the claim's (lanes in turn), which the
+    // worker runs them in.
+    const turn = new Map(due.map((d, i) => [d.id, i]));
+    rows.sort((a, b) => turn.get(a.id)! - turn.get(b.id)!);
     return rows.map((r) => ({ id: r.id, name: r.name, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts }));
   });
 }

@@ -12,20 +12,50 @@ export async function insertJob(trx: Db, row: Insertable<JobsTable>): Promise<vo
 }
 
 /**
- * Locks up to `limit` due jobs of these names, oldest run_at first: pending ones whose time has come, and running ones
- * whose lease ran out (their worker died). FOR UPDATE SKIP LOCKED: two workers never take the same job.
+ * Locks up to `limit` due jobs of these names: pending ones whose time has come, and running ones whose lease ran out
+ * (their worker died). FOR UPDATE SKIP LOCKED: two workers never take the same job.
+ *
+ * Lanes take turns: each lane's oldest due job first, then each lane's second, and so on (oldest first within a turn);
+ * jobs without a lane form one default lane. A store whose notifications flood its lane (thousands of lookups) then
+ * delays another store's by at most one job per turn, where oldest-first would put them behind the whole flood.
+ * The lanes with work are found by a loose index scan over jobs_lane_due_idx (one probe per lane), and each lane gives
+ * at most `limit` candidates, so a claim costs lanes × limit rows, whatever the backlog.
  */
-export function lockDueJobs(trx: Db, names: string[], now: Date, limit: number): Promise<Array<{ id: string }>> {
-  return trx
-    .selectFrom('jobs')
-    .select(['id'])
-    .where('name', 'in', names)
-    .where((eb) => eb.or([eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<=', now)])]))
-    .orderBy('run_at')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+export async function lockDueJobs(trx: Db, names: string[], now: Date, limit: number): Promise<Array<{ id: string }>> {
+  const list = sql.join(names);
+  // Literal statuses, as in the partial indexes' predicates, so the planner can use them for any parameter values.
+  const due = (t: string) =>
+    sql`((${sql.ref(`${t}.status`)} = 'pending' and ${sql.ref(`${t}.run_at`)} <= ${now}) or (${sql.ref(`${t}.status`)} = 'running' and ${sql.ref(`${t}.locked_until`)} <= ${now}))`;
+  const { rows } = await sql<{ id: string }>`
+    with recursive lanes as (
+      (select lane from jobs where lane is not null and status in ('pending', 'running') order by lane limit 1)
+      union all
+      select (select n.lane from jobs n where n.lane > l.lane and n.status in ('pending', 'running') order by n.lane limit 1)
+      from lanes l where l.lane is not null
+    ),
+    candidates as (
+      select c.id, c.run_at, row_number() over (partition by c.lane order by c.run_at, c.id) as turn
+      from (
+        select x.id, x.run_at, x.lane from lanes l cross join lateral (
+          select j.id, j.run_at, j.lane from jobs j
+          where j.lane = l.lane and j.status in ('pending', 'running') and j.name in (${list}) and ${due('j')}
+          order by j.run_at, j.id limit ${limit}
+        ) x
+        where l.lane is not null
+        union all
+        select * from (
+          select d.id, d.run_at, d.lane from jobs d
+          where d.lane is null and d.status in ('pending', 'running') and d.name in (${list}) and ${due('d')}
+          order by d.run_at limit ${limit}
+        ) y
+      ) c
+    )
+    select k.id from jobs k join candidates c on c.id = k.id
+    where ${due('k')}
+    order by c.turn, c.run_at
+    limit ${limit}
+    for update of k skip locked`.execute(trx);
+  return rows;
 }
 
 /** Leases the locked jobs to a worker and counts the attempt. */

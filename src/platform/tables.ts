@@ -91,6 +91,8 @@ export interface JobsTable {
   locked_until: Date | null;
   last_error: string | null;
   dedupe_key: string | null;
+  /** Migration 089: jobs of one lane take turns with other lanes when claimed; null = a lane of its own. */
+  lane: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Date;
 }

@@ -261,8 +261,9 @@ test('a forged BILLING_DELETED (Toss still holds the key) leaves the card: the n
   t.clock.set('2026-11-01T00:00:00.000Z');
 });
 
-test('a flood of forged notifications is answered 200 and coalesced; lookups are budgeted per store, so Toss\'s real notification is still accepted and its lookup done', async () => {
+test('notices naming nothing of the store write nothing and call no one; notices about one payment of ours share one lookup; over the minute\'s lookup budget the lookup waits for the next minute', async () => {
   const { TOSS_LOOKUPS_PER_MINUTE } = await import('../../src/gateway/webhook');
+  const { spendTossLookup } = await import('../../src/stores/toss-state-repo');
   const f = await createTestStore(t);
   await updateModeSettings(t.deps, f.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
   const fp = await product(t, f, { mode: 'live' });
@@ -271,24 +272,43 @@ test('a flood of forged notifications is answered 200 and coalesced; lookups are
   const toss = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl });
   assert.equal((await toss.confirmPayment({ paymentKey, orderId, amount: 10_000, idempotencyKey: `confirm-${paymentKey}` })).status, 'succeeded');
   const url = `/gateway/toss/webhook/${f.storeId}/live`;
+  const jobs = () => t.db.selectFrom('jobs').select(['id', 'status', 'run_at', 'payload']).where('name', '=', 'gateway.toss-webhook').where('dedupe_key', 'like', `%:${f.storeId}:live:%`).execute();
   const lookups = () => fake.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/v1/payments/')).length;
   const start = lookups();
 
-  // One forged key sent 50 times is one pending lookup.
-  for (let i = 0; i < 50; i++) await deliver(url, paymentStatusChangedBody({ ...fake.payments.get(paymentKey), paymentKey: 'tgen_forged_same' }));
-  const same = await t.db.selectFrom('jobs').select('id').where('name', '=', 'gateway.toss-webhook').where('status', '=', 'pending').where('dedupe_key', 'like', `%:${f.storeId}:live:pk:tgen_forged_same`).execute();
-  assert.equal(same.length, 1, 'coalesced');
-  // Then more distinct forgeries than a minute's lookups, and Toss's real notification last: every one answered 200.
-  for (let i = 0; i < TOSS_LOOKUPS_PER_MINUTE + 30; i++) await deliver(url, paymentStatusChangedBody({ ...fake.payments.get(paymentKey), paymentKey: `tgen_forged_${i}` }));
+  // Payment keys and order ids that are nobody's (or another store's order), and a BILLING_DELETED for a store that
+  // holds no billing key: each answered 200, none queued.
+  const real = fake.payments.get(paymentKey);
+  for (let i = 0; i < 30; i++) await deliver(url, paymentStatusChangedBody({ ...real, paymentKey: `tgen_forged_${i}`, orderId: `ord_forged_${i}` }));
+  const elsewhere = await tossOrder(10_000); // store s's order, named at store f's URL
+  await deliver(url, paymentStatusChangedBody(fake.payments.get(elsewhere.paymentKey)));
+  await deliver(url, billingDeletedBody('bk_nobodys_key'));
+  assert.equal((await jobs()).length, 0, 'no job for a notice that names nothing of this store');
+
+  // 50 notices about the real payment, most of them forged with made-up payment keys beside its order id: one lookup,
+  // asked with our order's own payment key (not the first notice's).
+  for (let i = 0; i < 50; i++) await deliver(url, paymentStatusChangedBody({ ...real, paymentKey: `tgen_made_up_${i}`, status: 'CANCELED' }));
+  const pending = await jobs();
+  assert.equal(pending.length, 1, 'coalesced');
+  assert.deepEqual([(pending[0].payload as any).paymentKey, (pending[0].payload as any).orderId], [paymentKey, orderId]);
+  await t.deps.worker.runOnce();
+  assert.equal(lookups() - start, 1, 'one Toss lookup for all of them');
+
+  // This minute's budget spent (by earlier lookups): Toss's real notification is still accepted and waits for the next
+  // minute without costing an attempt.
+  const now = t.clock.now();
+  const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  while (await spendTossLookup(t.db, f.storeId, 'live', windowStart, TOSS_LOOKUPS_PER_MINUTE));
   const atToss = fake.cancelAtToss(paymentKey, 10_000, '상점관리자 취소');
   await deliver(url, paymentStatusChangedBody(atToss));
-
   await t.deps.worker.runOnce();
-  assert.ok(lookups() - start <= TOSS_LOOKUPS_PER_MINUTE, `at most a minute's budget of Toss lookups (${lookups() - start})`);
-  // The next minute the rest are looked up, the real one among them.
+  assert.equal(lookups() - start, 1, 'no lookup over the budget');
+  const waiting = (await jobs()).filter((j) => j.status === 'pending');
+  assert.equal(waiting.length, 1);
+  assert.equal(waiting[0].run_at.getTime(), windowStart.getTime() + 60_000, 'the lookup waits for the next minute');
   t.clock.advance(61_000);
   await t.deps.worker.runOnce();
-  assert.equal(lookups() - start, TOSS_LOOKUPS_PER_MINUTE + 32, 'each distinct notification looked up once');
+  assert.equal(lookups() - start, 2);
   const rows = await refundRows(t, orderId);
   assert.deepEqual(rows.map((r) => [r.source, r.amount, r.status]), [['gateway', 10_000, 'succeeded']]);
   assert.ok((await findTossState(t.db, f.storeId, 'live')).firstWebhookAt, 'the confirmed notification counts for the go-live checklist');
