@@ -85,6 +85,7 @@ export const NAV: NavItem[] = [
   { href: '/dashboard/products', label: { ko: '상품', en: 'Products' }, permission: 'products' },
   { href: '/dashboard/licenses', label: { ko: '라이선스', en: 'Licenses' }, permission: 'licenses' },
   { href: '/dashboard/reconciliation', label: { ko: '대사', en: 'Reconciliation' }, permission: 'reconciliation' },
+  { href: '/dashboard/vat', label: { ko: '부가세', en: 'VAT' }, permission: 'tax' },
   { href: '/dashboard/developers', label: { ko: '개발자', en: 'Developers' }, permission: 'developers' },
   { href: '/dashboard/settings', label: { ko: '설정', en: 'Settings' }, permission: 'settings' },
   { href: '/dashboard/audit', label: { ko: '감사 로그', en: 'Audit log' }, permission: 'audit' },
