@@ -38,7 +38,7 @@ test('dashboard 부가세 page: table by category, months, drill-down, CSV, pick
     assert.match(res.body, /2026년 3분기 \(7월~9월, 2기 예정\)/);
     assert.match(res.body, /<svg class="chart"[^>]*aria-label="월별 매출[^"]*2026-07 22,000원, 2026-08 5,500원, 2026-09 -7,700원/);
     // The refund outweighs September's sales: the month shows its negative total in the table.
-    assert.match(res.body, /<td>2026-09<\/td><td class="num">-7,700원<\/td><td class="num">-7,000원<\/td><td class="num">-700원<\/td>/);
+    assert.match(res.body, /<td>2026-09<\/td><td class="num">-7,700원<\/td><td class="num wide">-7,000원<\/td><td class="num">-700원<\/td>/);
     assert.match(res.body, /href="\/dashboard\/vat\/lines\?period=2026-Q3&amp;category=card"/);
     assert.match(res.body, /href="\/dashboard\/vat\/export.csv\?period=2026-Q3"/);
     assert.match(res.body, /<a href="\/dashboard\/vat" aria-current="page">부가세<\/a>/);

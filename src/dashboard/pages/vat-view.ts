@@ -42,7 +42,7 @@ export function periodForm(lang: Lang, now: Date, link: Record<string, string | 
   const choices = periodChoices(now);
   const selected = link.period === 'custom' ? 'custom' : (current?.code ?? link.period ?? '');
   const lastDay = current ? addDays(current.to, -1) : '';
-  return html`<form class="card filters" method="get" action="${action}" data-testid="vat-period">
+  return html`<form class="card filters vat-filters" method="get" action="${action}" data-testid="vat-period">
   <div><label for="v-period">${L('신고 기간', 'Period')}</label><select id="v-period" name="period">
     ${choices.map((p) => html`<option value="${p.code!}"${selected === p.code ? html` selected` : ''}>${p.label}</option>`)}
     <option value="custom"${selected === 'custom' ? html` selected` : ''}>${L('직접 지정 (아래 날짜)', 'Custom (dates below)')}</option>

@@ -17,7 +17,10 @@ const VAT_CSS = html`<style>
 .vat tr.indent td:first-child{padding-left:28px}
 .vat tr.total td{font-weight:700;border-top:2px solid #d1d6db}
 .vat .count{color:#4e5968;font-size:13px}
-.note{font-size:13px;color:#4e5968;margin:8px 0 0}
+.note{font-size:13px;color:#4e5968;margin:8px 0 12px}
+@media (min-width:720px){.vat-filters>div:first-child{grid-column:span 2}}
+.table-wrap table.fits{min-width:0}
+.fits th,.fits td{padding:8px}
 </style>`;
 
 /** One figure's cells: count (sales / refunds), 합계, 공급가액, 세액. */
@@ -56,9 +59,9 @@ ${barChart(
   r.months.map((m) => ({ label: `${Number(m.month.slice(5))}${L('월', '')}`.trim(), value: Math.max(0, m.net.total), title: `${m.month}: ${money(lang, m.net.total)}` })),
   { label: `${label}: ${r.months.map((m) => `${m.month} ${money(lang, m.net.total)}`).join(', ')}`, maxLabel: (v) => money(lang, v) },
 )}
-<div class="table-wrap"><table class="vat" data-testid="vat-months"><caption class="skip">${label}</caption>
-<thead><tr><th scope="col">${L('월', 'Month')}</th><th scope="col" class="num">${L('합계', 'Total')}</th><th scope="col" class="num">${L('공급가액', 'Supply')}</th><th scope="col" class="num">${L('세액', 'VAT')}</th></tr></thead>
-<tbody>${r.months.map((m) => html`<tr><td>${m.month}</td><td class="num">${money(lang, m.net.total)}</td><td class="num">${money(lang, m.net.supplyAmount)}</td><td class="num">${money(lang, m.net.vat)}</td></tr>`)}</tbody></table></div>
+<div class="table-wrap"><table class="vat fits" data-testid="vat-months"><caption class="skip">${label}</caption>
+<thead><tr><th scope="col">${L('월', 'Month')}</th><th scope="col" class="num">${L('합계', 'Total')}</th><th scope="col" class="num wide">${L('공급가액', 'Supply')}</th><th scope="col" class="num">${L('세액', 'VAT')}</th></tr></thead>
+<tbody>${r.months.map((m) => html`<tr><td>${m.month}</td><td class="num">${money(lang, m.net.total)}</td><td class="num wide">${money(lang, m.net.supplyAmount)}</td><td class="num">${money(lang, m.net.vat)}</td></tr>`)}</tbody></table></div>
 </section>`;
 }
 
