@@ -51,7 +51,7 @@ const EASY_PAYS: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>(['kakao_pay
 /**
  * The one place a sale's evidence type is decided (the table above). A refund is classed by its order's facts, so
  * it lands in the category of the original sale. Order matters: a foreign sale is apart whatever its evidence; a
- * 세금계산서 outranks a 현금영수증 (the law allows one of them per sale, 제32조 and 조특법 제126조의3).
+ * 세금계산서 outranks a 현금영수증 (a sale with card or 현금영수증 evidence gets no 세금계산서, 부가세법 제33조 ②).
  */
 export function evidenceOf(f: SaleFacts): VatCategory {
   if (f.currency !== 'KRW') return 'foreign';
