@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Module } from '../deps';
 import { op } from '../platform/http/route';
 import { pageParams } from '../platform/http/pagination';
-import { VatCsvSchema, VatLinePage, VatLinesQuery, VatReportQuery, VatReportSchema } from './schemas';
+import { VatCsvResponse, VatLinePage, VatLinesQuery, VatReportQuery, VatReportSchema } from './schemas';
 import { resolvePeriod, vatLines, vatReport, type VatScope } from './service';
 import { exportVatCsv, vatCsvName } from './csv';
 
@@ -15,9 +15,9 @@ const DOC =
 
 const taxModule: Module = async (app, deps) => {
   const tags = ['Tax'];
-  const scope = (storeId: string, q: { mode: 'live' | 'test'; period?: string; from?: string; to?: string }): VatScope => ({
+  const scope = (storeId: string, q: { mode?: 'live' | 'test'; period?: string; from?: string; to?: string }): VatScope => ({
     storeId,
-    mode: q.mode,
+    mode: q.mode ?? 'test',
     period: resolvePeriod(q, deps.clock.now()),
   });
 
@@ -56,7 +56,7 @@ const taxModule: Module = async (app, deps) => {
         tags,
       },
       { auth: 'owner' },
-      { querystring: VatReportQuery, response: { 200: VatCsvSchema } },
+      { querystring: VatReportQuery, response: { 200: VatCsvResponse } },
     ),
     async (req, reply) => {
       const s = scope(req.owner!.storeId, req.query);

@@ -10,7 +10,7 @@ const CATEGORY_DOC =
 export const VatCategorySchema = Type.Union(VAT_CATEGORIES.map((c) => Type.Literal(c)), { description: CATEGORY_DOC });
 
 const periodProps = {
-  mode: ModeSchema,
+  mode: Type.Optional(Type.Union([Type.Literal('live'), Type.Literal('test')], { description: '`live` or `test` (default `test`, as the console\'s other lists); the two are never mixed' })),
   period: Type.Optional(
     Type.String({ maxLength: 10, description: 'A 과세기간 (`2026-1`: January–June, `2026-2`: July–December) or a quarter (`2026-Q1` … `2026-Q4`; Q1 and Q3 are the 예정신고 periods). Not with `from`/`to`.', examples: ['2026-2'] }),
   ),
@@ -74,4 +74,8 @@ export const VatLineSchema = Obj(
   { title: 'VatLine' },
 );
 export const VatLinePage = PageOf(VatLineSchema, 'VatLinePage');
-export const VatCsvSchema = Type.String({ description: 'text/csv; UTF-8 with a byte-order mark, CRLF lines' });
+/** The CSV answer, documented as `text/csv` (not a JSON string). */
+export const VatCsvResponse = {
+  description: 'The lines as CSV: UTF-8 with a byte-order mark, CRLF lines, one row per sale or refund',
+  content: { 'text/csv': { schema: Type.String({ description: 'CSV text' }) } },
+};

@@ -31,14 +31,16 @@ const orderArb = fc.record({
   // 0원 orders (a coupon paid it all) are no sale; the rest from 1원, to reach the small-amount rounding.
   amount: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 99 }), fc.integer({ min: 100, max: 3_000_000 })),
   paidOffset: fc.integer({ min: 0, max: SPAN_MS }),
-  receipt: fc.boolean(),
+  // 현금영수증: none, issued, or asked for and never issued (still `requested`: no evidence, so 기타).
+  receipt: fc.constantFrom('none', 'issued', 'requested'),
   live: fc.boolean(),
   refunds: fc.array(fc.record({ after: fc.integer({ min: 1, max: 40 * 86_400_000 }), share: fc.double({ min: 0.01, max: 1, noNaN: true }) }), { maxLength: 2 }),
 });
 
+const BUYER_ATTEMPT = { buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '01012345678', couponCode: null };
 const vatOf = (amount: number) => Math.round(amount / 11);
-const category = (method: PaymentMethod, receipt: boolean) =>
-  method === 'transfer' || method === 'virtual_account' ? (receipt ? 'cash_receipt' : 'other') : 'card';
+const category = (method: PaymentMethod, receipt: string) =>
+  method === 'transfer' || method === 'virtual_account' ? (receipt === 'issued' ? 'cash_receipt' : 'other') : 'card';
 
 test('property: the report is the period\'s orders minus its refunds, per category and overall; 공급가액 + 세액 = 합계 everywhere', async () => {
   await fc.assert(
@@ -58,9 +60,10 @@ test('property: the report is the period\'s orders minus its refunds, per catego
           at: paidAt,
           run: async () => {
             orderId = await insertPaidOrder(t, s.storeId, p.id, { amount: o.amount, method: o.method, mode: o.live ? 'live' : 'test', paidAt: new Date(paidAt) });
-            if (o.receipt && (o.method === 'transfer' || o.method === 'virtual_account')) {
-              const issued = { type: '소득공제' as const, receiptKey: `rk_${orderId}`, issueNumber: 'T12345678', receiptUrl: null, amount: o.amount };
-              await t.db.transaction().execute((trx) => recordCashReceipt(trx, { id: orderId, store_id: s.storeId, mode: o.live ? 'live' : 'test' }, null, issued, new Date(paidAt)));
+            if (o.receipt !== 'none' && (o.method === 'transfer' || o.method === 'virtual_account')) {
+              const issued = o.receipt === 'issued' ? { type: '소득공제' as const, receiptKey: `rk_${orderId}`, issueNumber: 'T12345678', receiptUrl: null, amount: o.amount } : null;
+              const asked = { ...BUYER_ATTEMPT, method: o.method, cashReceipt: { type: '소득공제' as const, identity: '01012345678', requestedBy: 'buyer' as const } };
+              await t.db.transaction().execute((trx) => recordCashReceipt(trx, { id: orderId, store_id: s.storeId, mode: o.live ? 'live' : 'test' }, asked, issued, new Date(paidAt)));
             }
           },
         });
