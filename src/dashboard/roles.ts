@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   settlements: ['owner', 'admin'],
   /** Reconciliation with Toss Payments (대사): read runs and start one. */
   reconciliation: ['owner', 'admin'],
+  /** The 부가세 신고 figures (a period's sales by evidence, their lines and CSV): the store's whole turnover, as settlements. */
+  tax: ['owner', 'admin'],
   members: ['owner'],
   audit: ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;

@@ -179,6 +179,16 @@ export const MESSAGES = {
     gatewayUnknown: (message: string): string => `토스페이먼츠 거래 조회에 응답이 없습니다: ${message}`,
   },
 
+  // The 부가세 report's period: a 과세기간/quarter code, or a custom range of KST days.
+  tax: {
+    periodInvalid: '기간은 2026-1(1기), 2026-2(2기) 또는 2026-Q1~Q4(분기) 형식이어야 합니다.',
+    dateInvalid: '날짜는 YYYY-MM-DD 형식의 실제 날짜여야 합니다.',
+    periodOrRange: 'period 또는 from과 to 중 하나만 지정하세요.',
+    rangeIncomplete: 'from과 to를 함께 지정하세요.',
+    rangeOrder: '종료일(to)은 시작일(from)보다 뒤여야 합니다.',
+    rangeTooLong: '기간은 최대 1년(366일)까지 조회할 수 있습니다.',
+  },
+
   // Refund requests: the automatic approval's reason, and the buyer's receipt page refusals (filing, cancelling).
   refundRequests: {
     /** The buyer's reason carries a bidi control character (it would reorder what the seller reads). */

@@ -52,6 +52,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'API keys': 'Server API keys: scopes, IP allow-list, product range, rotation with a grace period.',
   Coupons: 'Coupons: fixed or percent discounts, limits and validity, per mode.',
   Settlement: 'Settlement rounds: what was paid out for which orders.',
+  Tax: "The 부가세 신고 figures: a period's sales by evidence (세금계산서, 신용카드, 현금영수증, 기타, 해외) with 공급가액 and 세액, the lines behind them, and a CSV.",
   Reconciliation: "Daily reconciliation with Toss Payments: a KST day of Toss's transactions against this store's orders and refunds, with each difference.",
   'Subscriptions (console)': "The seller's view of subscriptions: lists, plan changes, test clocks.",
   'License signing keys': 'The Ed25519 keys that sign license answers (operator token).',

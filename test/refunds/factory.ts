@@ -8,6 +8,7 @@ import { issueLicensesForOrder } from '../../src/licenses/issue-on-payment';
 import { post, type TestApp, type TestStore } from '../helpers/app';
 import { createProduct, createSession, submitPayForm } from '../checkout/factory';
 import { TEST_CARDS } from '../../src/payments';
+import type { PaymentMethod } from '../../src/payments/method';
 
 /** Buys a product through the real checkout (payment page, simulator) with a card; returns the order id. */
 export async function buy(t: TestApp, s: TestStore, productId: string, card: string = TEST_CARDS.success): Promise<string> {
@@ -35,7 +36,7 @@ export async function insertPaidOrder(
   t: Pick<TestApp, 'db' | 'clock' | 'deps'>,
   storeId: string,
   productId: string,
-  o: { amount?: number; mode?: Mode; outcome?: 'success' | 'refundfail' | 'refundlost'; status?: 'paid' | 'pending' | 'refunded' | 'failed' | 'canceled'; paidAt?: Date; licenses?: boolean; provider?: 'simulator' | 'toss'; paymentKey?: string } = {},
+  o: { amount?: number; mode?: Mode; outcome?: 'success' | 'refundfail' | 'refundlost'; status?: 'paid' | 'pending' | 'refunded' | 'failed' | 'canceled'; paidAt?: Date; licenses?: boolean; provider?: 'simulator' | 'toss'; paymentKey?: string; method?: PaymentMethod } = {},
 ): Promise<string> {
   const id = newId('ord', t.clock);
   const now = t.clock.now();
@@ -46,7 +47,7 @@ export async function insertPaidOrder(
       .insertInto('orders')
       .values({
         id, store_id: storeId, mode: o.mode ?? 'test', product_id: productId, product_name: '환불 테스트 상품', plan_id: null, billing_interval: null,
-        checkout_session_id: null, status: o.status ?? 'paid', amount, currency: 'KRW', method: 'card', buyer_name: '김구매', buyer_email: 'buyer@example.com',
+        checkout_session_id: null, status: o.status ?? 'paid', amount, currency: 'KRW', method: o.method ?? 'card', buyer_name: '김구매', buyer_email: 'buyer@example.com',
         buyer_phone: '01012345678', metadata: jsonb(null), coupon: jsonb(null), coupon_id: null, period_start: null, period_end: null,
         paid_at: o.paidAt ?? now, confirmed_at: null, refunded_at: null, refunded_amount: null, provider: o.provider ?? 'simulator',
         provider_payment_key: amount === 0 ? null : (o.paymentKey ?? simKey(amount, o.outcome)), subscription_id: null, subscription_event: null, settlement_id: null,

@@ -13,6 +13,7 @@ import subscriptionsPage from './subscriptions';
 import productsPage from './products';
 import licensesPage from './licenses';
 import reconciliationPage from './reconciliation';
+import vatPage from './vat';
 import mailboxPage from './mailbox';
 import accountSecurityPage from './account-security';
 import accountSessionsPage from './account-sessions';
@@ -23,6 +24,6 @@ export type { DashboardPage };
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
 export const PAGES: DashboardPage[] = [
   homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
-  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, mailboxPage,
+  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, vatPage, mailboxPage,
   accountSecurityPage, accountSessionsPage, settingsSecurityPage,
 ];

@@ -1,0 +1,145 @@
+import type { AppDeps } from '../deps';
+import { validationError } from '../platform/errors';
+import { MESSAGES } from '../platform/messages';
+import { kstDate, addDays } from '../platform/calendar';
+import type { Page } from '../platform/http/schemas';
+import type { PageParams } from '../platform/http/pagination';
+import type { Mode } from '../platform/tables';
+import { lineOf, VatAccumulator, type VatCategory, type VatLine, type VatTotals } from './model';
+import { customPeriod, monthsOf, periodInstants, periodOf, quarterOf, type VatPeriod } from './periods';
+import * as repo from './repo';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const realDay = (d: string) => DAY.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
+/** A year is the longest range: 과세기간 are six months, and a longer read would only serve a yearly summary. */
+export const MAX_RANGE_DAYS = 366;
+
+/**
+ * The period a request names: `period` (a 과세기간 `2026-1`/`2026-2` or a quarter `2026-Q3`), or `from` and `to` (KST
+ * days, `to` excluded), or neither: the current quarter (KST) by the injected clock.
+ */
+export function resolvePeriod(q: { period?: string; from?: string; to?: string }, now: Date): VatPeriod {
+  if (q.period !== undefined) {
+    if (q.from !== undefined || q.to !== undefined) throw validationError([{ field: 'period', message: MESSAGES.tax.periodOrRange }]);
+    const p = periodOf(q.period);
+    if (!p) throw validationError([{ field: 'period', message: MESSAGES.tax.periodInvalid }]);
+    return p;
+  }
+  if (q.from === undefined && q.to === undefined) return quarterOf(now);
+  if (q.from === undefined || q.to === undefined) throw validationError([{ field: q.from === undefined ? 'from' : 'to', message: MESSAGES.tax.rangeIncomplete }]);
+  for (const field of ['from', 'to'] as const) if (!realDay(q[field]!)) throw validationError([{ field, message: MESSAGES.tax.dateInvalid }]);
+  if (q.to <= q.from) throw validationError([{ field: 'to', message: MESSAGES.tax.rangeOrder }]);
+  if (addDays(q.from, MAX_RANGE_DAYS) < q.to) throw validationError([{ field: 'to', message: MESSAGES.tax.rangeTooLong }]);
+  return customPeriod(q.from, q.to);
+}
+
+export interface VatScope {
+  storeId: string;
+  mode: Mode;
+  period: VatPeriod;
+}
+
+/** A filter of the drill-down: one category, and/or sales or refunds only. */
+export interface LineFilter {
+  category?: VatCategory;
+  kind?: 'sale' | 'refund';
+}
+
+/**
+ * Every sale and refund of the period as report lines, oldest first (sales and refunds merged by time, a sale before
+ * a refund at the same instant), in batches: the report, the drill-down and the CSV all read this one stream, so a
+ * figure and the lines behind it cannot disagree.
+ */
+export async function* scanLines(deps: Deps, s: VatScope): AsyncGenerator<VatLine[]> {
+  const scope = { storeId: s.storeId, mode: s.mode, ...periodInstants(s.period) };
+  const sales = repo.scanSales(deps.db, scope)[Symbol.asyncIterator]();
+  const refunds = repo.scanRefunds(deps.db, scope)[Symbol.asyncIterator]();
+  let a: VatLine[] = [];
+  let b: VatLine[] = [];
+  let aDone = false;
+  let bDone = false;
+  const refill = async () => {
+    if (!aDone && a.length === 0) {
+      const n = await sales.next();
+      if (n.done) aDone = true;
+      else a = n.value.map(lineOf);
+    }
+    if (!bDone && b.length === 0) {
+      const n = await refunds.next();
+      if (n.done) bDone = true;
+      else b = n.value.map(lineOf);
+    }
+  };
+  for (;;) {
+    await refill();
+    if (a.length === 0 && b.length === 0) return;
+    const out: VatLine[] = [];
+    // Take from both heads in time order until one batch runs dry (it is refilled before going on).
+    while (a.length > 0 && b.length > 0) out.push(a[0].at.getTime() <= b[0].at.getTime() ? a.shift()! : b.shift()!);
+    if (a.length > 0 && bDone) out.push(...a.splice(0));
+    if (b.length > 0 && aDone) out.push(...b.splice(0));
+    if (out.length) yield out;
+  }
+}
+
+export interface VatReport extends VatTotals {
+  mode: Mode;
+  period: VatPeriod;
+}
+
+/** The period's figures by category and by month (every line of the period is read once, in batches). */
+export async function vatReport(deps: Deps, s: VatScope): Promise<VatReport> {
+  const acc = new VatAccumulator(monthsOf(s.period));
+  for await (const lines of scanLines(deps, s)) for (const l of lines) acc.add(l);
+  return { mode: s.mode, period: s.period, ...acc.totals() };
+}
+
+export interface VatLineView {
+  kind: 'sale' | 'refund';
+  at: string;
+  /** The KST day it counts on. */
+  date: string;
+  orderId: string;
+  refundId: string | null;
+  method: VatLine['method'];
+  category: VatCategory;
+  total: number;
+  supplyAmount: number;
+  vat: number;
+}
+
+export const lineView = (l: VatLine): VatLineView => ({
+  kind: l.kind,
+  at: l.at.toISOString(),
+  date: kstDate(l.at),
+  orderId: l.orderId,
+  refundId: l.refundId,
+  method: l.method,
+  category: l.category,
+  total: l.total,
+  supplyAmount: l.supplyAmount,
+  vat: l.vat,
+});
+
+const matches = (l: VatLine, f: LineFilter) => (!f.category || l.category === f.category) && (!f.kind || l.kind === f.kind);
+
+/**
+ * The lines behind a figure, oldest first, one page of them. The category is decided per line by `evidenceOf` (one
+ * function, not a second copy in SQL), so the page is cut from the period's stream: the time is that of reading the
+ * period once, the memory one page.
+ */
+export async function vatLines(deps: Deps, s: VatScope, f: LineFilter, page: PageParams): Promise<Page<VatLineView>> {
+  const offset = (page.page - 1) * page.limit;
+  const data: VatLineView[] = [];
+  let total = 0;
+  for await (const lines of scanLines(deps, s)) {
+    for (const l of lines) {
+      if (!matches(l, f)) continue;
+      if (total >= offset && data.length < page.limit) data.push(lineView(l));
+      total += 1;
+    }
+  }
+  return { data, total, page: page.page, limit: page.limit };
+}
