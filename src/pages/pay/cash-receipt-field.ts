@@ -27,7 +27,7 @@ export function cashReceiptField(f: FormPage): SafeHtml {
   return html`<fieldset class="cash-fields"${f.cashReceiptMandatory ? html` aria-describedby="cash-receipt-mandatory"` : ''}>
       <legend>현금영수증 (계좌이체·가상계좌)</legend>
       ${f.cashReceiptMandatory ? mandatoryNotice() : ''}
-      <div class="methods">${opt('none', f.cashReceiptMandatory ? '신청 안 함 (자진발급번호로 발급)' : '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}</div>
+      <div class="methods">${opt('none', f.cashReceiptMandatory ? '신청 안 함 (자진발급)' : '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}</div>
       <label for="cashReceiptNumber">휴대폰 번호·카드 번호 (소득공제) 또는 사업자등록번호 (지출증빙)</label>
       <input id="cashReceiptNumber" name="cashReceiptNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="23" value="${f.values.cashReceiptNumber ?? ''}"${err ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}>
       ${fieldError('cashReceiptNumber', err)}

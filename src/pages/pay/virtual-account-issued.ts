@@ -6,9 +6,12 @@
  */
 import { successRedirectUrl } from '../../checkout/model';
 import type { OrderView } from '../../orders/schemas';
-import { html, kst, won } from '../html';
+import { html, kst, raw, won } from '../html';
 import { layout } from '../layout';
 import { footerOf, header, PAY_SCRIPT, type PageContext } from './views';
+
+// Labels on one line at 390 px (the values wrap instead); the number's copy button sits beside it when it fits.
+const HEAD = raw('<style>#va-issued dl.amounts dt{white-space:nowrap}#va-issued dl.amounts dd{overflow-wrap:anywhere}#va-issued .key{margin-top:0}</style>');
 
 /** The deadline as a buyer reads it: date and minute in Korea time, said to be so (a buyer abroad reads it too). */
 export const depositDeadline = (dueAt: string | Date): string => `${kst(new Date(dueAt))} (한국 시간)`;
@@ -36,5 +39,5 @@ export function virtualAccountIssuedPage(ctx: Pick<PageContext, 'storeName' | 's
   ${onward ? html`<a class="button pay" id="va-onward" href="${onward}">확인했습니다. ${ctx.storeName}(으)로 돌아가기</a>` : ''}
   <a class="button secondary" style="margin-top:12px" id="va-receipt" href="${order.receiptUrl}">영수증 페이지 열기</a>
 </section>`;
-  return layout({ title: '가상계좌 발급 안내', footer: footerOf(ctx), script: PAY_SCRIPT }, body);
+  return layout({ title: '가상계좌 발급 안내', footer: footerOf(ctx), script: PAY_SCRIPT, head: HEAD }, body);
 }
