@@ -4,7 +4,7 @@
  */
 import { CASH_RECEIPT_MANDATORY_MIN_AMOUNT } from '../../checkout/cash-receipt';
 import { html, won, type SafeHtml } from '../html';
-import type { FormPage } from './views';
+import type { FieldErrors, FormValues } from '../form';
 
 const fieldError = (id: string, msg: string | undefined) => (msg ? html`<p class="err" id="${id}-err" role="alert">${msg}</p>` : '');
 
@@ -19,7 +19,15 @@ function mandatoryNotice(): SafeHtml {
   return html`<p class="banner info" id="cash-receipt-mandatory">이 상점은 현금영수증 의무발행 사업자입니다. ${won(CASH_RECEIPT_MANDATORY_MIN_AMOUNT)} 이상을 계좌이체·가상계좌로 결제하면 "신청 안 함"을 선택해도 현금영수증이 국세청 자진발급번호(010-000-1234)로 발급됩니다. 본인 명의로 받으려면 소득공제(휴대폰 번호) 또는 지출증빙(사업자등록번호)을 선택해 번호를 입력해 주세요.</p>`;
 }
 
-export function cashReceiptField(f: FormPage): SafeHtml {
+/** What the fields read of the payment form (kept narrow so this file and views.ts do not import each other). */
+export interface CashReceiptFieldInput {
+  values: FormValues;
+  errors?: FieldErrors;
+  ctx: { simulated: boolean };
+  cashReceiptMandatory: boolean;
+}
+
+export function cashReceiptField(f: CashReceiptFieldInput): SafeHtml {
   const v = f.values.cashReceiptType || 'none';
   const err = f.errors?.cashReceiptNumber;
   const described = [f.cashReceiptMandatory ? 'cash-receipt-mandatory' : '', err ? 'cashReceiptNumber-err' : ''].filter(Boolean).join(' ');
