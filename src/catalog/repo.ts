@@ -113,6 +113,11 @@ export async function releaseCoupon(trx: Db, couponId: string): Promise<void> {
   await trx.updateTable('coupons').set({ redeemed_count: sql`greatest(redeemed_count - 1, 0)` }).where('id', '=', couponId).execute();
 }
 
+/** The store's active coupons of a mode (the payment page asks whether any could apply before it offers the field). */
+export function activeCoupons(db: Db, storeId: string, mode: Mode): Promise<CouponRow[]> {
+  return db.selectFrom('coupons').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('status', '=', 'active').execute();
+}
+
 export function couponsQuery(db: Db, storeId: string, mode?: Mode) {
   let q = db.selectFrom('coupons').where('store_id', '=', storeId);
   if (mode) q = q.where('mode', '=', mode);

@@ -19,6 +19,11 @@ export async function withMandatoryCashReceipt(db: Db, storeId: string, attempt:
   return { ...attempt, cashReceipt: { type: '소득공제', identity: NTS_SELF_ISSUE_NUMBER, requestedBy: 'mandatory' } };
 }
 
+/** Whether a bank payment of `amount` on this store would be issued a 현금영수증 whatever the buyer chose (the page says so). */
+export async function mandatoryCashReceiptApplies(db: Db, storeId: string, amount: number): Promise<boolean> {
+  return amount >= CASH_RECEIPT_MANDATORY_MIN_AMOUNT && (await cashReceiptMandatory(db, storeId));
+}
+
 /**
  * 현금영수증 kept with the order (table order_cash_receipts, migration 071): what the buyer asked for at the payment,
  * and what the gateway issued (Toss's Payment.cashReceipt). The identity number is kept masked only.

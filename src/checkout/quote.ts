@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { couponDiscount, couponRefusal, normalizeCouponCode, type CouponRow } from '../catalog/model';
-import { findCouponByCode } from '../catalog/repo';
+import { activeCoupons, findCouponByCode } from '../catalog/repo';
 import type { OrderCoupon } from '../orders/tables';
 import type { SessionRow } from './model';
 import { MESSAGES } from '../platform/messages';
@@ -32,4 +32,18 @@ export async function quote(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'p
     coupon: { code: c.code, name: c.name, discountAmount: discount, originalAmount: s.amount, currency: 'KRW' },
     couponRow: c,
   };
+}
+
+/**
+ * Whether any coupon could apply to this session while it is open: the page offers no coupon field where none can (a
+ * free trial charges nothing now; a store without a usable coupon for the product). The quote still refuses a code.
+ */
+export async function couponCanApply(db: Db, s: Pick<SessionRow, 'store_id' | 'mode' | 'product_id' | 'trial_days' | 'expires_at'>, now: Date): Promise<boolean> {
+  if (s.trial_days) return false;
+  const coupons = await activeCoupons(db, s.store_id, s.mode);
+  return coupons.some((c) => {
+    const why = couponRefusal(c, s.product_id, now);
+    // One that starts before the page closes counts: the buyer may apply it then.
+    return why === null || (why === MESSAGES.coupons.notYetValid && !!c.valid_from && c.valid_from < s.expires_at && couponRefusal(c, s.product_id, c.valid_from) === null);
+  });
 }

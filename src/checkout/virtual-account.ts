@@ -198,7 +198,19 @@ export async function saveRefundAccount(deps: Deps, orderId: string, input: Refu
   if (!va) throw new ApiError('ORDER_NOT_FOUND');
   const v = validateRefundAccount(input);
   if (!v.ok) throw validationError(v.errors);
-  await repo.setRefundAccount(deps.db, orderId, { bankCode: v.value.bankCode, accountSealed: encryptSecret(deps.config.masterKey, v.value.accountNumber), holderName: v.value.holderName, at: deps.clock.now() });
+  await storeRefundAccount(deps.db, deps, orderId, v.value);
+}
+
+/** Stores a validated refund account (the number sealed) on the caller's executor: a refund request files it in its own transaction. */
+export async function storeRefundAccount(db: Db, deps: Pick<AppDeps, 'config' | 'clock'>, orderId: string, account: RefundReceiveAccount): Promise<void> {
+  await repo.setRefundAccount(db, orderId, { bankCode: account.bankCode, accountSealed: encryptSecret(deps.config.masterKey, account.accountNumber), holderName: account.holderName, at: deps.clock.now() });
+}
+
+/** Whether an order is a 가상계좌 one and, if so, whether the buyer's refund account is on file. */
+export async function refundAccountState(db: Db, orderId: string): Promise<'not_virtual_account' | 'on_file' | 'missing'> {
+  const va = await repo.findVirtualAccount(db, orderId);
+  if (!va) return 'not_virtual_account';
+  return va.refund_account_sealed && va.refund_bank_code && va.refund_holder_name ? 'on_file' : 'missing';
 }
 
 /** The refund account of a 가상계좌 order (decrypted for the gateway call), or null when the buyer has not given one. */

@@ -81,7 +81,7 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   const kind = row.kind as MailKind;
   const d = row.data;
   const orderId =
-    row.event_type === 'order.paid' ? s(d.id)
+    row.event_type === 'order.paid' || row.event_type === 'order.awaiting_deposit' ? s(d.id)
     : row.event_type === 'order.refunded' ? s((d.order as Record<string, unknown> | undefined)?.id)
     : s(d.orderId) ?? s(d.latestOrderId);
   const order = orderId ? await loadOrderView(deps.db, orderId, deps) : null;

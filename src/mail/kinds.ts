@@ -17,6 +17,7 @@ export const MAIL_KINDS = [
   'price_change_scheduled',
   'price_change_accepted',
   'plan_change_offered',
+  'virtual_account_issued',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -38,6 +39,7 @@ export const MAIL_KIND_TRIGGERS: Record<MailKind, string> = {
   price_change_scheduled: '`subscription.updated` with `change.kind` `price_change_scheduled`',
   price_change_accepted: '`subscription.updated` with `change.kind` `price_change_accepted`',
   plan_change_offered: '`subscription.updated` with `change.kind` `plan_change_offered` (a seller\'s dearer plan change awaiting the buyer\'s consent)',
+  virtual_account_issued: '`order.awaiting_deposit` (a 가상계좌 issued: bank, account number, holder, amount and deposit deadline)',
 };
 
 /** The kind an event asks for, or null (no mail). Refund requests name no buyer: the hook looks the order up. */
@@ -51,6 +53,8 @@ export function mailKindOf(type: string, data: Record<string, unknown>): MailKin
     }
     case 'order.refunded':
       return 'refund_completed';
+    case 'order.awaiting_deposit':
+      return 'virtual_account_issued';
     case 'refund_request.created':
       return 'refund_request_received';
     case 'refund_request.updated': {

@@ -12,12 +12,13 @@ import { ORDER_COPY } from './copy/orders';
 import { REFUND_COPY } from './copy/refunds';
 import { LIFECYCLE_COPY } from './copy/subscription-lifecycle';
 import { CHANGE_COPY } from './copy/price-and-plan-changes';
+import { VIRTUAL_ACCOUNT_COPY } from './copy/virtual-account';
 
 /**
  * Every kind's copy, Korean beside English: one entry per kind with both languages (the compiler refuses a kind or a
  * language missing; test/mail/english.test.ts renders every kind in both). The Korean is the service's original text.
  */
-const COPY: Record<MailKind, Record<MailLang, Copy>> = { ...ORDER_COPY, ...REFUND_COPY, ...LIFECYCLE_COPY, ...CHANGE_COPY };
+const COPY: Record<MailKind, Record<MailLang, Copy>> = { ...ORDER_COPY, ...REFUND_COPY, ...LIFECYCLE_COPY, ...CHANGE_COPY, ...VIRTUAL_ACCOUNT_COPY };
 
 /** The content of each kind in the mail's language, from what the event said and what the mail read at send time. */
 function content(i: RenderInput, lang: MailLang): Content {

@@ -255,6 +255,11 @@ export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): 
 export interface PaymentProvider {
   readonly name: 'simulator' | 'toss';
   readonly paymentEntry: PaymentEntry;
+  /**
+   * The methods whose payment leaves a billing key for 자동결제 (a subscription's renewals, a trial's first charge at
+   * its end). The payment page offers a subscription or a trial only these; the server still refuses the others.
+   */
+  readonly billingKeyMethods: readonly PaymentMethod[];
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;

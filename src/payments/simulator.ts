@@ -3,6 +3,7 @@
  * call to its topic (payments: simulator-payments.ts; billing keys: simulator-billing.ts). What is small and has no
  * other home stays here: 현금영수증 issued on its own, the credentials check, and the transaction and settlement lists.
  */
+import type { PaymentMethod } from './method';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
   CancelCashReceiptInput,
@@ -46,6 +47,8 @@ export class SimulatorProvider implements PaymentProvider {
   readonly name = 'simulator' as const;
   /** The hosted page takes the card number (or the easy-pay approval) itself and authorizes it here. */
   readonly paymentEntry: PaymentEntry = { kind: 'on_page', authorize: (input) => this.authorize(input) };
+  /** Only a test card registration yields a billing auth key (`sim_auth_<card number>`, see README.md); an easy-pay approval leaves none. */
+  readonly billingKeyMethods: readonly PaymentMethod[] = ['card'];
   readonly #mem: SimulatorMemory;
 
   constructor(opts?: { clock?: Clock }) {

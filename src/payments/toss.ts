@@ -3,6 +3,7 @@
  * hands each call to its topic: payments (toss-payments.ts), billing keys (toss-billing.ts), 현금영수증
  * (toss-cash-receipts.ts), transactions and settlements (toss-reconciliation.ts). The credentials check stays here.
  */
+import type { PaymentMethod } from './method';
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../platform/clock';
 import type {
@@ -42,6 +43,11 @@ export class TossProvider implements PaymentProvider {
   readonly name = 'toss' as const;
   /** Toss's own payment window takes the payment; its success redirect brings the payment key back. */
   readonly paymentEntry: PaymentEntry = { kind: 'gateway_window' };
+  /**
+   * 자동결제 registers a card in Toss's billing-auth window (`requestBillingAuth({ method: 'CARD' })`,
+   * https://docs.tosspayments.com/guides/v2/billing): a bank transfer, a 가상계좌 or a one-off easy-pay payment gives no billing key.
+   */
+  readonly billingKeyMethods: readonly PaymentMethod[] = ['card'];
   readonly #client: TossClient;
 
   /**

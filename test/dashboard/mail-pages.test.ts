@@ -14,7 +14,7 @@ test('dashboard: Settings > 구매자 메일 turns kinds off by form (audited), 
 
   const page = await t.app.inject({ url: '/dashboard/settings/mails', headers: owner.headers });
   assert.equal(page.statusCode, 200, page.body);
-  assert.equal((page.body.match(/name="kinds"[^>]* checked/g) ?? []).length, 14, 'every kind on by default (13 + plan_change_offered, issue 29)');
+  assert.equal((page.body.match(/name="kinds"[^>]* checked/g) ?? []).length, 15, 'every kind on by default (13 + plan_change_offered + virtual_account_issued)');
   // Unchecked boxes are not sent: only refund_completed stays on.
   const form = new URLSearchParams({ _csrf: owner.csrf, kinds: 'refund_completed' }).toString();
   const saved = await t.app.inject({ method: 'POST', url: '/dashboard/settings/mails', headers: { ...owner.headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: form });

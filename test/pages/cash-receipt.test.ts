@@ -137,7 +137,10 @@ test('test mode: a 가상계좌 with 지출증빙 gets its simulated receipt at 
   const session = await createSession(t, s.key, { productId: testProduct.id, successUrl: 'https://example.com/ok' });
   await submitPayForm(t, session, { method: 'virtual_account', cashReceiptType: 'expense', cashReceiptNumber: '1234567890' });
   const approved = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
-  const orderId = new URL(String(approved.headers.location)).searchParams.get('order_id')!;
+  // An issued 가상계좌 shows its account before the seller's successUrl (a link onward), not a redirect.
+  assert.equal(approved.statusCode, 200, approved.body);
+  const orderId = (await t.db.selectFrom('checkout_sessions').select('order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).order_id!;
+  assert.ok(approved.body.includes(`https://example.com/ok?order_id=${orderId}`), 'the link onward to the seller');
   let order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
   assert.equal(order.cashReceipt.status, 'requested');
   const dep = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/test-deposit`, headers: bearer(s.ownerToken) });

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
-import { BUYER, createProduct, createSession, createSubscriptionProduct, formPost, inputValue, payPath, submitPayForm } from '../checkout/factory';
+import { BUYER, createCoupon, createProduct, createSession, createSubscriptionProduct, formPost, inputValue, payPath, submitPayForm } from '../checkout/factory';
 import { TEST_CARDS, simulatorFor } from '../../src/payments';
 import { getOrderPayment } from '../../src/orders/service';
 
@@ -137,6 +137,8 @@ test('the 할부 months the gateway approved stay with the order: the buyer\'s r
 
 test('Enter pays: the payment form has one submit button, labelled with method and amount; the coupon has a form of its own', async () => {
   const p = await createProduct(t, s, { price: 12_000 });
+  // A coupon that can apply to the product: the page offers the coupon field only then.
+  await createCoupon(t, s, { code: 'ENTER10', productIds: [p.id] });
   const session = await createSession(t, s.key, { productId: p.id });
   const page = (await t.app.inject({ url: payPath(session) })).body;
   const payForm = /<form[^>]*id="pay-form"[\s\S]*?<\/form>/.exec(page)![0];

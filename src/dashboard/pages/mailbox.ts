@@ -106,6 +106,7 @@ export const KIND_LABELS: Record<MailKind, { ko: string; en: string }> = {
   price_change_scheduled: { ko: '가격 변경 안내', en: 'Price change notice' },
   price_change_accepted: { ko: '가격 변경 동의 확인', en: 'Price change accepted' },
   plan_change_offered: { ko: '요금제 변경 동의 요청', en: 'Plan change offered' },
+  virtual_account_issued: { ko: '가상계좌 입금 안내', en: 'Virtual account issued' },
 };
 /** Where a kept test mail's copy went (or why it did not), as a tag in the list and a line on the mail. */
 const copyTag = (r: MailRow, L: 'ko' | 'en') =>

@@ -8,17 +8,33 @@ import { completePayment } from '../../checkout/complete';
 import { type PayResult } from '../../checkout/pay-result';
 import { sessionStatus, successRedirectUrl, type SessionRow } from '../../checkout/model';
 import type { CheckoutAttempt } from '../../checkout/tables';
-import { type FieldErrors, type FormValues } from '../form';
+import { METHODS, type FieldErrors, type FormValues } from '../form';
+import type { PaymentMethod } from '../../payments/method';
+import { couponCanApply } from '../../checkout/quote';
+import { mandatoryCashReceiptApplies } from '../../checkout/cash-receipt';
 import { loadPage, priceQuote, sessionOrder, type LoadedPage } from './service';
 import { paymentFormPage, type PriceLine } from './views';
 import { receipt, statusPage } from '../status-page';
 import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from './outcome';
 import { recurringTerms, type RecurringTerms } from '../../subscriptions/consent';
 import { latestChangeOfPlan } from '../../subscriptions/price-change/repo';
+import { virtualAccountIssuedPage } from './virtual-account-issued';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 export const payPath = (id: string) => `/pay/${encodeURIComponent(id)}`;
+
+/**
+ * The methods the page offers: every one for a one-time purchase; for a subscription or a trial only those the
+ * provider says leave a billing key (its capability), since renewals charge that key. validateBuyer and the submit
+ * handler still refuse the others (a hand-made POST), but the page no longer offers what it would then refuse.
+ */
+export function offeredMethods(page: Pick<LoadedPage, 'session' | 'provider'>): PaymentMethod[] {
+  const all = METHODS.map((m) => m.value);
+  if (!page.session.billing_interval) return all;
+  const able = page.provider?.billingKeyMethods ?? [];
+  return all.filter((m) => able.includes(m));
+}
 
 export function send(status: number, html: string, headers?: Record<string, string>): PageResponse {
   return { status, html, headers };
@@ -60,7 +76,11 @@ export function payFlow(deps: Deps) {
     if (q.ok) price = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
     else errors.couponCode ??= q.message;
     const recurring = await recurringOf(page, price.amount);
-    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now: deps.clock.now(), recurring }));
+    const now = deps.clock.now();
+    // A code typed (or refused) stays on the page with its message, whatever else holds.
+    const couponField = !!values.couponCode || !!errors.couponCode || (await couponCanApply(deps.db, page.session, now));
+    const cashReceiptMandatory = !page.session.billing_interval && (await mandatoryCashReceiptApplies(deps.db, page.session.store_id, price.amount));
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now, recurring, methods: offeredMethods(page), couponField, cashReceiptMandatory }));
   }
 
   const notFound = () =>
@@ -69,13 +89,15 @@ export function payFlow(deps: Deps) {
   async function completedPage(page: LoadedPage) {
     const order = await sessionOrder(deps, page.session.order_id);
     const s = page.session;
+    // Back on the payment page while the 가상계좌 waits: the account again (nothing to pay twice), not "already paid".
+    if (order?.status === 'awaiting_deposit' && order.virtualAccount) return send(200, virtualAccountIssuedPage(page, order));
     return send(
       409,
       statusPage({
         ctx: page,
-        ...(order?.status === 'awaiting_deposit'
-          ? { title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다. 다시 결제하지 않아도 됩니다.' }
-          : { title: '이미 결제가 완료되었습니다', icon: '✅', message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.' }),
+        title: '이미 결제가 완료되었습니다',
+        icon: '✅',
+        message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.',
         extra: order ? receipt(order) : undefined,
         action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: '상점으로 돌아가기' } : undefined,
       }),
@@ -118,10 +140,9 @@ export function payFlow(deps: Deps) {
     switch (r.kind) {
       case 'paid': {
         const s = r.session;
+        // An issued 가상계좌 is not a payment yet: the buyer sees where, how much and by when before going onward.
+        if (r.order.status === 'awaiting_deposit' && r.order.virtualAccount) return send(200, virtualAccountIssuedPage(page, r.order));
         if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
-        if (r.order.status === 'awaiting_deposit') {
-          return send(200, statusPage({ ctx: page, title: '가상계좌가 발급되었습니다', icon: '⏳', message: '입금 기한까지 아래 계좌로 결제 금액을 입금하면 결제가 완료됩니다.', extra: receipt(r.order) }));
-        }
         return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '주문이 접수되었습니다.', extra: receipt(r.order) }));
       }
       case 'not_found':

@@ -5,6 +5,7 @@ import { methodLabel } from '../form';
 import { sessionOrder, type LoadedPage } from './service';
 import { PAY_SCRIPT } from './views';
 import { receipt, statusPage } from '../status-page';
+import { virtualAccountIssuedPage } from './virtual-account-issued';
 
 /** The unknown-outcome pages and the buyer-facing words for gateway refusals (split from pay.ts). */
 
@@ -63,8 +64,10 @@ function checkingPage(page: LoadedPage) {
 async function checkedOutcome(page: LoadedPage) {
   const s = page.session;
   if (s.status === 'completed' && s.order_id) {
-    if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
     const order = await sessionOrder(deps, s.order_id);
+    // A 가상계좌 issued after the check: its account first (virtual-account-issued.ts), the seller's page after.
+    if (order?.status === 'awaiting_deposit' && order.virtualAccount) return send(200, virtualAccountIssuedPage(page, order));
+    if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
     return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '결제사에서 결제가 확인되어 주문이 완료되었습니다.', extra: order ? receipt(order) : undefined }));
   }
   if (s.status === 'open' && !s.payment && s.attempt && sessionStatus(s, deps.clock.now()) === 'open') {

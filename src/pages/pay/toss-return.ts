@@ -5,7 +5,7 @@
 import type { AppDeps } from '../../deps';
 import { successRedirectUrl } from '../../checkout/model';
 import { valuesFromAttempt } from '../form';
-import { loadPage, priceQuote } from './service';
+import { loadPage, priceQuote, sessionOrder } from './service';
 import { subscriptionIdForSession } from '../../subscriptions/model';
 import { emptyValues, type PayFlow } from './flow';
 
@@ -14,16 +14,20 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 /** Toss's return URLs for the hosted payment page, sharing the page's steps (`flow`). */
 export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
   const { renderForm, notFound, completedPage, gate, pay } = flow;
+  /** A reload after the order exists lands where the first visit went: the seller's page, or the issued 가상계좌. */
+  const reloaded = async (page: NonNullable<Awaited<ReturnType<typeof loadPage>>>) => {
+    const s = page.session;
+    const order = await sessionOrder(deps, s.order_id);
+    if (s.success_url && order?.status !== 'awaiting_deposit') return { redirect: successRedirectUrl(s.success_url, s.order_id!, s.id) };
+    return completedPage(page);
+  };
   return {
     async tossSuccess(id: string, query: Record<string, unknown>) {
       const page = await loadPage(deps, id);
       if (!page || page.provider?.name !== 'toss') return notFound();
       const s = page.session;
       // A reload of the success URL after the order exists lands where the first visit went.
-      if (s.status === 'completed' && s.order_id) {
-        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
-        return completedPage(page);
-      }
+      if (s.status === 'completed' && s.order_id) return reloaded(page);
       const blocked = await gate(page);
       if (blocked) return blocked;
       const attempt = s.attempt;
@@ -46,10 +50,7 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
       const page = await loadPage(deps, id);
       if (!page || page.provider?.name !== 'toss') return notFound();
       const s = page.session;
-      if (s.status === 'completed' && s.order_id) {
-        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
-        return completedPage(page);
-      }
+      if (s.status === 'completed' && s.order_id) return reloaded(page);
       const blocked = await gate(page);
       if (blocked) return blocked;
       const attempt = s.attempt;

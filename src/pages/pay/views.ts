@@ -13,6 +13,8 @@ import { storeFooter } from '../footer';
 import { agreementDocs, refundTerms } from '../terms';
 import { termsOfProduct } from '../../orders/terms';
 import { consentText, kstDate, type RecurringTerms } from '../../subscriptions/consent';
+import type { PaymentMethod } from '../../payments/method';
+import { cashReceiptField } from './cash-receipt-field';
 
 
 export interface PageContext {
@@ -92,6 +94,12 @@ export interface FormPage {
   now: Date;
   /** Subscriptions: what will be charged and when (the recurring-charge notice and its consent box). */
   recurring?: RecurringTerms;
+  /** The methods offered: all of them, or for a subscription or trial only those the provider can make a billing key with. */
+  methods: PaymentMethod[];
+  /** Whether any coupon could apply to this session (none for a free trial, nor where the store has none for the product). */
+  couponField: boolean;
+  /** 현금영수증 의무발행 applies to a bank payment of this amount (the store's setting and the amount after the coupon). */
+  cashReceiptMandatory: boolean;
 }
 
 export const PAY_SCRIPT = '/pay-assets/pay.js';
@@ -120,21 +128,6 @@ function installmentField(f: FormPage): SafeHtml {
     </select>
     ${fieldError('installment', f.errors?.installment)}
     <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p>`;
-}
-
-/** 현금영수증 for 계좌이체·가상계좌 (hidden for other methods by the layout's CSS; the server ignores it for them). */
-function cashReceiptField(f: FormPage): SafeHtml {
-  const v = f.values.cashReceiptType || 'none';
-  const err = f.errors?.cashReceiptNumber;
-  const opt = (value: string, label: string) => html`<label class="method"><input type="radio" name="cashReceiptType" value="${value}"${v === value ? html` checked` : ''}> <span class="method-name">${label}</span></label>`;
-  return html`<fieldset class="cash-fields">
-      <legend>현금영수증 (계좌이체·가상계좌)</legend>
-      <div class="methods">${opt('none', '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}</div>
-      <label for="cashReceiptNumber">휴대폰 번호·카드 번호 (소득공제) 또는 사업자등록번호 (지출증빙)</label>
-      <input id="cashReceiptNumber" name="cashReceiptNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="23" value="${f.values.cashReceiptNumber ?? ''}"${invalid(err)}${err ? html` aria-describedby="cashReceiptNumber-err"` : ''}>
-      ${fieldError('cashReceiptNumber', err)}
-      ${f.ctx.simulated ? html`<p class="hint">테스트 모드: 어떤 올바른 번호로도 테스트 현금영수증이 발급됩니다(발급번호가 T로 시작, 국세청에 보고되지 않음).</p>` : ''}
-    </fieldset>`;
 }
 
 function agreementsField(f: FormPage): SafeHtml {
@@ -201,14 +194,14 @@ export function paymentFormPage(f: FormPage): string {
   const action = `/pay/${encodeURIComponent(ctx.session.id)}`;
   const remaining = Math.max(0, Math.floor((ctx.session.expires_at.getTime() - f.now.getTime()) / 1000));
   const trialButton = f.recurring?.trialEndsAt ? '카드 등록하고 무료 체험 시작' : null;
-  const methodsWithAmount = METHODS.map((m) => ({ value: m.value, text: trialButton ?? payText(m.value, f.price.amount) }));
+  const methodsWithAmount = METHODS.filter((m) => f.methods.includes(m.value)).map((m) => ({ value: m.value, text: trialButton ?? payText(m.value, f.price.amount) }));
   const body = html`${header(ctx)}
 ${summary(ctx, f.price)}
 <section class="card">
   <h1>결제하기</h1>
   <p class="expiry" id="expiry" data-remaining="${remaining}">이 결제 페이지는 <strong>${kstTime(ctx.session.expires_at)}</strong>까지 사용할 수 있습니다<span id="countdown" aria-hidden="true"></span>.</p>
   ${f.banner ? html`<div class="banner error" role="alert" id="banner">${f.banner}</div>` : ''}
-  ${couponForm(f, action)}
+  ${f.couponField ? couponForm(f, action) : ''}
   <form method="post" action="${action}" id="pay-form" novalidate data-pay-texts="${JSON.stringify(methodsWithAmount)}">
     <input type="hidden" name="action" value="pay">
     <input type="hidden" name="couponCode" value="${f.price.couponCode ?? ''}">
@@ -221,7 +214,7 @@ ${summary(ctx, f.price)}
     <fieldset class="method-set">
       <legend>결제 수단</legend>
       <div class="methods">
-        ${METHODS.map(
+        ${METHODS.filter((m) => f.methods.includes(m.value)).map(
           (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> <span class="method-name">${m.label}</span></label>`,
         )}
       </div>

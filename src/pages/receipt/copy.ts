@@ -121,6 +121,7 @@ const KO = {
   privateLink: '이 페이지의 주소는 주문자 본인만 알고 있어야 합니다.',
   notFound: { title: '영수증을 찾을 수 없습니다', message: '주소가 올바른지 확인해 주세요. 영수증 링크는 판매자가 보낸 메일이나 메시지에 있습니다.' },
   notANumber: '환불 요청 금액은 숫자로 입력해 주세요.',
+  refundAccountNeeded: '가상계좌 결제는 환불받을 본인 계좌가 있어야 환불할 수 있습니다. 은행, 계좌번호, 예금주를 확인해 주세요. 요청은 아직 접수되지 않았습니다.',
   /** A refusal from the service (MESSAGES.refundRequests, Korean): shown as it is. */
   buyerMessage: (ko: string, _refundable: number) => ko,
 };
@@ -185,6 +186,7 @@ const EN: ReceiptCopy = {
   privateLink: 'Keep this page’s address to yourself: anyone with it can request a refund.',
   notFound: { title: 'Receipt not found', message: 'Please check the address. The receipt link is in the e-mail or message the seller sent you.' },
   notANumber: 'Please enter the refund amount as a number.',
+  refundAccountNeeded: 'A virtual-account payment can only be refunded to an account of yours. Check the bank, account number and holder. The request has not been filed yet.',
   buyerMessage: (ko, refundable) => buyerMessageEn(ko, refundable),
 };
 

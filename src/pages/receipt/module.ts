@@ -1,5 +1,5 @@
 import type { Module } from '../../deps';
-import { BuyerError, cancelRequest, fileRequest, loadReceipt } from '../../refunds/requests/buyer-receipt';
+import { BuyerError, cancelRequest, fileRequest, loadReceipt, RefundAccountError } from '../../refunds/requests/buyer-receipt';
 import { receiptPage, type ReceiptForm } from './views';
 import { statusPage } from '../status-page';
 import { sendPage, tokenPages } from '../token-pages';
@@ -24,6 +24,12 @@ const first = (v: unknown): string => (typeof (Array.isArray(v) ? v[0] : v) === 
 function readBody(body: unknown): { t: string; amount: string; reason: string; lang: Lang } {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   return { t: first(b.t).trim().slice(0, 64), amount: first(b.amount).trim().slice(0, 20), reason: first(b.reason).slice(0, 600), lang: langOf(first(b.lang)) };
+}
+
+/** A refund account's fields (the receipt's refund-account form and a 가상계좌 refund request), capped in length. */
+function readAccount(body: unknown): { bankCode: string; accountNumber: string; holderName: string } {
+  const raw = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  return { bankCode: first(raw.bankCode).slice(0, 10), accountNumber: first(raw.accountNumber).slice(0, 40), holderName: first(raw.holderName).slice(0, 100) };
 }
 
 /** "10,000" / "10000원" / "" → 10000 / undefined; anything else → NaN (refused with a message). */
@@ -87,8 +93,7 @@ const receiptModule: Module = async (app, deps) => {
   // 가상계좌: the buyer's refund account (validated; the number stored sealed, shown back as its last four digits).
   app.post<Params>('/receipt/:orderId/refund-account', opts, async (req, reply) => {
     const b = readBody(req.body);
-    const raw = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-    const input = { bankCode: first(raw.bankCode).slice(0, 10), accountNumber: first(raw.accountNumber).slice(0, 40), holderName: first(raw.holderName).slice(0, 100) };
+    const input = readAccount(req.body);
     const receipt = await loadReceipt(deps, req.params.orderId, b.t);
     if (!receipt || !receipt.order.virtualAccount) return send(reply, 404, notFound(b.lang));
     const v = validateRefundAccount(input);
@@ -106,9 +111,10 @@ const receiptModule: Module = async (app, deps) => {
     const b = readBody(req.body);
     const form: ReceiptForm = { amount: b.amount, reason: b.reason };
     const amount = parseAmount(b.amount);
+    const account = readAccount(req.body);
     try {
       if (Number.isNaN(amount)) throw new BuyerError(COPY.ko.notANumber);
-      const filed = await fileRequest(deps, req.params.orderId, b.t, { amount, reason: b.reason });
+      const filed = await fileRequest(deps, req.params.orderId, b.t, { amount, reason: b.reason, refundAccount: account });
       if (!filed) return send(reply, 404, notFound(b.lang));
       return reply.code(303).header('Location', back(req.params.orderId, b.t, 'filed', b.lang)).send();
     } catch (err) {
@@ -116,8 +122,14 @@ const receiptModule: Module = async (app, deps) => {
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound(b.lang));
       const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
+      if (err instanceof RefundAccountError) {
+        // Nothing was filed: the form comes back with the account's fields marked (the number is never sent back).
+        const withAccount: ReceiptForm = { ...form, account: { typed: { bankCode: account.bankCode, holderName: account.holderName }, errors: err.fields } };
+        return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text: COPY[b.lang].refundAccountNeeded }, form: withAccount, virtualAccount: { refundAccount } }));
+      }
       const text = err.message === COPY.ko.notANumber ? COPY[b.lang].notANumber : COPY[b.lang].buyerMessage(err.message, receipt.refundable);
-      return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form }));
+      return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form, virtualAccount: { refundAccount } }));
     }
   });
 

@@ -8,7 +8,7 @@ import { licensesCard } from '../license-keys';
 import { storeFooter } from '../footer';
 import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
-import { virtualAccountCard, type VirtualAccountCardInput } from './virtual-account';
+import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './legal';
 
@@ -48,6 +48,8 @@ html[lang=ko] main{word-break:keep-all}
 export interface ReceiptForm {
   amount: string;
   reason: string;
+  /** A deposited 가상계좌: the refund account typed with the request (never the number) and its errors. */
+  account?: { typed: { bankCode: string; holderName: string }; errors: RefundAccountErrors };
 }
 
 export interface ReceiptPageOptions {
@@ -120,7 +122,7 @@ function activeCard(a: RefundRequestView, token: string, action: string, c: Rece
 </section>`;
 }
 
-function requestForm(r: Receipt, token: string, action: string, form: ReceiptForm | undefined, c: ReceiptCopy): SafeHtml {
+function requestForm(r: Receipt, token: string, action: string, form: ReceiptForm | undefined, c: ReceiptCopy, refundAccount: string | null): SafeHtml {
   const windowEnd = r.statutoryOpen ? r.statutoryWindowEndsAt : null;
   return html`<section class="card" aria-label="${c.form.aria}" id="refund-form">
   <h2>${c.form.heading}</h2>
@@ -133,6 +135,7 @@ function requestForm(r: Receipt, token: string, action: string, form: ReceiptFor
     <p class="hint">${c.form.amountHint}</p>
     <label for="reason">${c.form.reason}</label>
     <textarea id="reason" name="reason" maxlength="500" placeholder="${c.form.placeholder}">${form?.reason ?? ''}</textarea>
+    ${r.order.virtualAccount ? requestAccountFields({ c, onFile: refundAccount, errors: form?.account?.errors, typed: form?.account?.typed }) : ''}
     <button class="pay" type="submit">${c.form.submit}</button>
   </form>
 </section>`;
@@ -168,7 +171,7 @@ export function receiptPage(p: ReceiptPageOptions): string {
   let requestSection: SafeHtml;
   if (r.active) requestSection = activeCard(r.active, p.token, action, c);
   else if (r.blocked) requestSection = html`<section class="card" id="refund-form"><h2>${c.request.heading}</h2><p class="muted" id="blocked">${c.buyerMessage(r.blocked, r.refundable)}</p></section>`;
-  else requestSection = requestForm(r, p.token, action, p.form, c);
+  else requestSection = requestForm(r, p.token, action, p.form, c, p.virtualAccount?.refundAccount ?? null);
   return layout(
     { title: c.title(r.order.productName), lang, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business, lang), script: PAY_SCRIPT },
     html`<div class="store"><span>${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>

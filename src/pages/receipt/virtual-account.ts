@@ -34,11 +34,14 @@ const T = {
     refundHeading: '환불 계좌',
     refundWhy: '가상계좌 결제는 환불할 때 돈을 돌려받을 본인 계좌가 필요합니다.',
     refundSet: (s: string) => `등록된 환불 계좌: ${s}`,
-    refundNone: '아직 환불 계좌가 없습니다. 환불을 요청하기 전에 입력해 주세요.',
+    refundNone: '아직 환불 계좌가 없습니다. 판매자가 환불하려면 필요하니 여기에 입력하거나, 환불을 요청할 때 요청서에 함께 입력해 주세요.',
     chooseBank: '은행 선택',
     number: '계좌번호 (- 없이)',
     save: '환불 계좌 저장',
     replace: '환불 계좌 변경',
+    requestLegend: '환불받을 본인 계좌 (필수)',
+    requestWhy: '가상계좌로 결제한 금액은 이 계좌로 환불됩니다. 요청과 함께 저장되며, 계좌번호는 끝 네 자리만 표시됩니다.',
+    requestOnFile: (s: string) => `환불받을 본인 계좌: ${s}. 다른 계좌로 받으려면 아래에 입력해 주세요.`,
   },
   en: {
     heading: 'Virtual account deposit',
@@ -55,16 +58,50 @@ const T = {
     refundHeading: 'Refund account',
     refundWhy: 'A virtual-account payment is refunded to an account of yours.',
     refundSet: (s: string) => `Refund account on file: ${s}`,
-    refundNone: 'No refund account yet. Enter one before you ask for a refund.',
+    refundNone: 'No refund account yet. The seller needs one to refund you: enter it here, or with your refund request.',
     chooseBank: 'Choose a bank',
     number: 'Account number (digits only)',
     save: 'Save refund account',
     replace: 'Change refund account',
+    requestLegend: 'Your account for the refund (required)',
+    requestWhy: 'A virtual-account payment is refunded to this account. It is saved with the request; only its last four digits are shown.',
+    requestOnFile: (s: string) => `Your account for the refund: ${s}. To be refunded to another account, enter it below.`,
   },
 };
 
 const hidden = (token: string, lang: string) => html`<input type="hidden" name="t" value="${token}">${lang === 'en' ? html`<input type="hidden" name="lang" value="en">` : ''}`;
 const err = (id: string, m: string | undefined) => (m ? html`<p class="err" id="${id}-err" role="alert">${m}</p>` : '');
+
+export type RefundAccountErrors = Partial<Record<'bankCode' | 'accountNumber' | 'holderName', string>>;
+
+function bankSelect(id: string, selected: string, label: string, invalidMsg: string | undefined): SafeHtml {
+  return html`<select id="${id}" name="bankCode"${invalidMsg ? html` aria-invalid="true" aria-describedby="${id}-err"` : ''}>
+      <option value="">${label}</option>
+      ${Object.entries(TOSS_BANKS).map(([code, name]) => html`<option value="${code}"${code === selected ? html` selected` : ''}>${name}</option>`)}
+    </select>`;
+}
+
+/**
+ * The refund account inside the refund-request form of a deposited 가상계좌 (a refund of one is paid only to an account
+ * the buyer names, so the request carries it). Its ids are prefixed: the receipt's own refund-account form uses the bare ones.
+ */
+export function requestAccountFields(p: { c: ReceiptCopy; onFile: string | null; errors?: RefundAccountErrors; typed?: { bankCode: string; holderName: string } }): SafeHtml {
+  const t = T[p.c.lang];
+  const e = p.errors ?? {};
+  return html`<fieldset class="refund-account" id="request-account">
+    <legend>${t.requestLegend}</legend>
+    <p class="hint" id="request-account-state">${p.onFile ? t.requestOnFile(p.onFile) : t.requestWhy}</p>
+    <label for="rr-bankCode">${t.bank}</label>
+    ${bankSelect('rr-bankCode', p.typed?.bankCode ?? '', t.chooseBank, e.bankCode)}
+    ${err('rr-bankCode', e.bankCode)}
+    <label for="rr-accountNumber">${t.number}</label>
+    <input id="rr-accountNumber" name="accountNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="30"${e.accountNumber ? html` aria-invalid="true" aria-describedby="rr-accountNumber-err"` : ''}>
+    ${err('rr-accountNumber', e.accountNumber)}
+    <label for="rr-holderName">${t.holder}</label>
+    <input id="rr-holderName" name="holderName" type="text" autocomplete="name" maxlength="60" value="${p.typed?.holderName ?? ''}"${e.holderName ? html` aria-invalid="true" aria-describedby="rr-holderName-err"` : ''}>
+    ${err('rr-holderName', e.holderName)}
+  </fieldset>`;
+}
 
 export function virtualAccountCard(p: VirtualAccountCardInput): SafeHtml {
   const va = p.order.virtualAccount;
@@ -101,10 +138,7 @@ export function virtualAccountCard(p: VirtualAccountCardInput): SafeHtml {
   <form method="post" action="${base}/refund-account" novalidate id="refund-account-form">
     ${hidden(p.token, p.c.lang)}
     <label for="bankCode">${t.bank}</label>
-    <select id="bankCode" name="bankCode"${e.bankCode ? html` aria-invalid="true"` : ''}>
-      <option value="">${t.chooseBank}</option>
-      ${Object.entries(TOSS_BANKS).map(([code, name]) => html`<option value="${code}"${code === bank ? html` selected` : ''}>${name}</option>`)}
-    </select>
+    ${bankSelect('bankCode', bank, t.chooseBank, e.bankCode)}
     ${err('bankCode', e.bankCode)}
     <label for="accountNumber">${t.number}</label>
     <input id="accountNumber" name="accountNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="30"${e.accountNumber ? html` aria-invalid="true"` : ''}>

@@ -19,9 +19,17 @@ import { decisionTime, emitUpdated, EVENT_CREATED, type Deps } from './decision-
 import { clockOfSubscription } from '../../subscriptions/clock';
 import { MESSAGES } from '../../platform/messages';
 import { hasBidiControl } from '../../platform/text';
+import { refundAccountState, storeRefundAccount, validateRefundAccount, type RefundAccountInput } from '../../checkout/virtual-account';
 
 /** A refusal shown to the buyer on the receipt page (Korean), never an API error. */
 export class BuyerError extends Error {}
+
+/** The refund account a 가상계좌 request needs is missing or wrong: its fields' messages (Korean), shown by the form. */
+export class RefundAccountError extends BuyerError {
+  constructor(readonly fields: Partial<Record<keyof RefundAccountInput, string>>) {
+    super(Object.values(fields).join(' '));
+  }
+}
 
 export interface Receipt {
   order: OrderView;
@@ -155,7 +163,7 @@ export async function loadReceipt(deps: Deps, orderId: string, token: string): P
  * The buyer files a request: amount (default everything still refundable) and reason. Statutory when filed inside
  * the withdrawal window (see `statutoryAt`); a statutory request is approved automatically after 3 business days.
  */
-export async function fileRequest(deps: Deps, orderId: string, token: string, input: { amount?: number; reason?: string }): Promise<RefundRequestView | null> {
+export async function fileRequest(deps: Deps, orderId: string, token: string, input: { amount?: number; reason?: string; refundAccount?: RefundAccountInput }): Promise<RefundRequestView | null> {
   return deps.db.transaction().execute(async (trx) => {
     const order = await orderByReceipt(trx, orderId, token, true);
     if (!order) return null;
@@ -170,6 +178,7 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
     if (hasBidiControl(reason)) throw new BuyerError(MESSAGES.refundRequests.reasonHasBidiControl);
+    await ensureRefundAccount(trx, deps, order, input.refundAccount);
     // Filed at the subscription's own time for a test-mode subscription's order (its window and auto-approval follow
     // its test clock); the row's bookkeeping times stay the service's.
     const now = (await clockOfSubscription(trx, deps.clock, order.subscription_id)).now();
@@ -202,6 +211,24 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: EVENT_CREATED, data: { ...requestView(row) } });
     return requestView(row);
   });
+}
+
+/**
+ * A deposited 가상계좌 can only be refunded to an account the buyer names (Toss's refundReceiveAccount; the refund
+ * engine answers REFUND_ACCOUNT_REQUIRED without one). So the request asks for it when it is filed: an account typed
+ * with the request is validated (bank-code table, digits, holder) and stored sealed in the request's transaction, as
+ * the receipt's own refund-account form stores it; without one typed, one already on file is used; with neither the
+ * request is refused, so no approval (the seller's or the statutory auto-approval) is ever promised that cannot pay.
+ */
+async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined): Promise<void> {
+  if (order.method !== 'virtual_account') return;
+  const state = await refundAccountState(trx, order.id);
+  if (state === 'not_virtual_account') return;
+  const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
+  if (!given && state === 'on_file') return;
+  const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
+  if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
+  await storeRefundAccount(trx, deps, order.id, v.value);
 }
 
 /** The buyer withdraws their open request (requested or held; not while its approval's refund is being processed). */
