@@ -152,3 +152,36 @@ test('step-up list: every listed action asks a stale session and changes nothing
     await t.close();
   }
 });
+
+test('an immediate cancel refunding 9,900 asks a support member whose factor is 20 minutes old (threshold 1,000); cancelling at the period end does not', async () => {
+  const t = await createTestApp();
+  try {
+    const owner = await signIn(t);
+    await enrolTotp(t, owner);
+    assert.equal((await postForm(t, owner, '/dashboard/settings/security', { policy: 'none', refundStepUpAmount: '1000' })).statusCode, 200);
+    const support = await signIn(t, { role: 'support', store: owner.store, name: '이지원' });
+    const { secret } = await enrolTotp(t, support);
+    const productId = (await createSubscriptionProduct(t, owner.store)).id;
+    const a = await subscribe(t, owner.store, { productId, buyerEmail: 'a@example.com' });
+    const b = await subscribe(t, owner.store, { productId, buyerEmail: 'b@example.com' });
+    t.clock.advance(20 * 60_000);
+    const refunds = () => t.db.selectFrom('order_refunds').select('amount').where('order_id', '=', a.orderId).execute();
+
+    const asked = await postForm(t, support, `/dashboard/subscriptions/${a.subscriptionId}/cancel`, { timing: 'immediate' });
+    assert.equal(asked.statusCode, 401);
+    assert.match(asked.body, /기준 금액을 넘는 환불/);
+    assert.deepEqual(await refunds(), [], 'nothing refunded');
+    assert.equal((await t.db.selectFrom('subscriptions').select('status').where('id', '=', a.subscriptionId).executeTakeFirstOrThrow()).status, 'active');
+
+    nextStep(t);
+    const done = await postForm(t, support, `/dashboard/subscriptions/${a.subscriptionId}/cancel`, { timing: 'immediate', _stepup_code: totpCode(secret, t.clock.now().getTime()) });
+    assert.equal(done.statusCode, 303, done.body.slice(0, 300));
+    assert.deepEqual((await refunds()).map((r) => Number(r.amount)), [9_900]);
+
+    t.clock.advance(20 * 60_000);
+    const scheduled = await postForm(t, support, `/dashboard/subscriptions/${b.subscriptionId}/cancel`, { timing: 'period_end' });
+    assert.equal(scheduled.statusCode, 303, 'no refund, no step-up');
+  } finally {
+    await t.close();
+  }
+});
