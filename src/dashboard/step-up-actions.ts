@@ -129,7 +129,7 @@ export const NO_STEP_UP_ROUTES: Readonly<Record<string, string>> = {
   '/dashboard/products': 'the catalog: a price shown to buyers before they pay, nothing charged',
   '/dashboard/products/:id': 'the catalog: a price shown to buyers before they pay, nothing charged',
   '/dashboard/products/:id/archive': 'the catalog: stops new sales',
-  '/dashboard/products/:id/price-changes': 'a subscription price change, announced to subscribers ahead with their right to cancel',
+  '/dashboard/products/:id/price-changes': 'a subscription price change: announced to subscribers ahead, and an increase needs each buyer\'s agreement in the portal',
   '/dashboard/products/:id/price-changes/:changeId/cancel': 'withdraws an announced price change',
   '/dashboard/coupons': 'the catalog: a discount at checkout, nothing charged or refunded',
   '/dashboard/coupons/:id': 'the catalog: a discount at checkout, nothing charged or refunded',
@@ -160,11 +160,12 @@ export function attachStepUp(deps: AppDeps, route: RouteOptions): string | null 
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const entry = methods.includes('POST') ? byUrl.get(route.url) : undefined;
   if (!entry) return null;
-  const check = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (reply.sent) return;
+  // Returning the reply after the step-up answered ends the request there (Fastify skips the handler).
+  const check = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (reply.sent) return reply;
     const ctx = ctxOf(req);
-    if (!(await asks(deps, req, ctx, entry.when))) return;
-    if (!(await stepUp(deps, req, reply, entry.action, { json: entry.json, ceremony: entry.ceremony }))) return reply as unknown as void;
+    if (!(await asks(deps, req, ctx, entry.when))) return undefined;
+    return (await stepUp(deps, req, reply, entry.action, { json: entry.json, ceremony: entry.ceremony })) ? undefined : reply;
   };
   const before = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
   route.preHandler = [...before, check] as RouteOptions['preHandler'];
