@@ -148,6 +148,11 @@ export interface Config {
   mailFrom: string | null;
   /** MAIL_RENEWAL_NOTICE_DAYS (1–90, default 30): days before a yearly plan's renewal that the buyer is told (src/mail). */
   mailRenewalNoticeDays: number;
+  /**
+   * DASHBOARD_STEP_UP_MINUTES (0–1440, default 10): how long a second factor given at sign-in or at a step-up covers
+   * the dashboard's actions that move money or widen access (src/dashboard/step-up-actions.ts); 0 asks every time.
+   */
+  dashboardStepUpMinutes: number;
 }
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const port = int(env, 'PORT', 3000, 0);
@@ -206,6 +211,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     benchReferenceRoutes: bool(env, 'BENCH_REFERENCE_ROUTES', false),
     ...smtp(env.SMTP_URL, env.MAIL_FROM),
     mailRenewalNoticeDays: atMost(int(env, 'MAIL_RENEWAL_NOTICE_DAYS', 30, 1), 90, 'MAIL_RENEWAL_NOTICE_DAYS'),
+    // A day at most: a longer window would let a stolen session cookie move money for most of its 12-hour life.
+    dashboardStepUpMinutes: atMost(int(env, 'DASHBOARD_STEP_UP_MINUTES', 10, 0), 1440, 'DASHBOARD_STEP_UP_MINUTES'),
   };
   const merged = { ...config, ...overrides };
   // Judged on what the environment asked for: programmatic overrides (tests) may fill the port list later.

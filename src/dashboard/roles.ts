@@ -5,7 +5,8 @@ import type { MemberRole } from './tables';
  * `requireRole(...)`; nothing else in the dashboard checks roles.
  *   owner     everything
  *   admin     everything but members and live-mode API keys
- *   support   orders, refunds, refund requests, subscriptions, licenses
+ *   support   orders, refunds, refund requests, subscriptions, licenses (cancelling a subscription at once refunds, so
+ *             it takes `refunds`; above the owner's threshold every refund also asks for a step-up, step-up-actions.ts)
  *   developer API keys, webhooks, events, test mode (test mode only: live mode is for money)
  */
 export const PERMISSIONS = {

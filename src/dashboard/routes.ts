@@ -18,6 +18,7 @@ import { verifyRoutes } from './sign-in/verify';
 import { PAGES } from './pages';
 import { PASSKEY_JS } from './sign-in/passkey-script';
 import { deleteExpiredChallenges } from './sign-in/second-factor-repo';
+import { assertAllAttached, attachStepUp } from './step-up-actions';
 
 const require = createRequire(import.meta.url);
 const HTMX_VERSION: string = require('htmx.org/package.json').version;
@@ -41,6 +42,12 @@ export const DASHBOARD_CSP =
  * members signed in with e-mail and password. See src/dashboard/README.md for how a page is added.
  */
 const dashboardModule: Module = async (app, deps) => {
+  // The step-up check goes onto every listed action as its route is registered (so before any route is).
+  const stepUpAttached = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const url = attachStepUp(deps, route);
+    if (url) stepUpAttached.add(url);
+  });
   const secureCookies = deps.config.publicBaseUrl.startsWith('https:');
   // The cookie-signing secret is derived from the master key, so every process of a deployment agrees on it.
   const secret = createHmac('sha256', deps.config.masterKey).update('dashboard-cookie-v1').digest('base64url');
@@ -124,6 +131,7 @@ const dashboardModule: Module = async (app, deps) => {
   signInRoutes(app, deps, secureCookies);
   verifyRoutes(app, deps, secureCookies);
   for (const page of PAGES) await page(app, deps);
+  assertAllAttached(stepUpAttached);
 };
 
 export default dashboardModule;

@@ -10,7 +10,7 @@ import { changeOwnPassword, normalizeEmail } from '../members';
 import { confirmTotp, pendingTotp, regenerateRecoveryCodes, removeTotp, startTotp, unusedRecoveryCodes } from '../sign-in/second-factor';
 import { findTotp } from '../sign-in/second-factor-repo';
 import { finishRegistration, listPasskeys, registrationOptions, removePasskey, renamePasskey } from '../sign-in/passkeys';
-import { hasFactor, stepUp, stepUpSatisfied } from '../sign-in/step-up';
+import { hasFactor, stepUpSatisfied } from '../sign-in/step-up';
 import { signInThrottle } from '../sign-in/throttle';
 import { markSecondFactor } from '../sign-in/sessions';
 import { accountText, securityBody, type SecurityFlash } from './account-view';
@@ -26,7 +26,6 @@ const m = catalog(
     passkeyRemoved: '패스키를 삭제했습니다. 다른 기기의 로그인은 끝났습니다.',
     passkeyFailed: '패스키를 등록하지 못했습니다. 다시 시도해 주세요.',
     passkeyDuplicate: '이 패스키는 이미 등록되어 있습니다.',
-    needStepUp: '먼저 본인 확인을 해 주세요.',
     codesNew: '새 복구 코드를 만들었습니다. 이전 코드는 더 이상 쓸 수 없습니다.',
     passwordChanged: '비밀번호를 바꿨습니다. 다른 기기의 로그인은 끝났습니다.',
     passwordWrong: '현재 비밀번호가 올바르지 않습니다.',
@@ -43,7 +42,6 @@ const m = catalog(
     passkeyRemoved: 'Passkey removed. Every other device was signed out.',
     passkeyFailed: 'The passkey could not be added. Please try again.',
     passkeyDuplicate: 'This passkey is already registered.',
-    needStepUp: 'Confirm it is you first.',
     codesNew: 'New recovery codes made. The earlier codes no longer work.',
     passwordChanged: 'Password changed. Every other device was signed out.',
     passwordWrong: 'The current password is not correct.',
@@ -56,12 +54,19 @@ const m = catalog(
 async function render(deps: AppDeps, reply: FastifyReply, ctx: DashboardContext, flash: SecurityFlash = {}, status = 200): Promise<FastifyReply> {
   const member = { id: ctx.member.memberId, email: ctx.member.email, storeName: ctx.member.storeName };
   const totp = await findTotp(deps.db, member.id);
+  // The page is one step of the ceremonies it starts (a new app's key shown after it was made; a passkey added by
+  // script after the unlock), so it is judged with the ceremony's minimum even when the window is 0.
+  const fresh = stepUpSatisfied(deps, ctx.member, { ceremony: true });
+  const unconfirmed = totp !== undefined && totp !== null && !totp.confirmed_at;
   const state = {
     totpConfirmedAt: totp?.confirmed_at ? new Date(totp.confirmed_at) : null,
-    pending: totp && !totp.confirmed_at ? await pendingTotp(deps, member) : null,
+    // An app's key not yet confirmed is shown only to a fresh session: a stale one (a stolen cookie) reading it could
+    // confirm its own authenticator with it.
+    pending: unconfirmed && fresh ? await pendingTotp(deps, member) : null,
+    pendingHidden: unconfirmed && !fresh,
     passkeys: await listPasskeys(deps, member.id),
     recoveryLeft: await unusedRecoveryCodes(deps, member.id),
-    fresh: stepUpSatisfied(ctx.member, deps.clock.now()),
+    fresh,
   };
   return sendPage(reply, ctx, { title: accountText(ctx.lang, 'title') }, securityBody(ctx, state, flash), status);
 }
@@ -78,15 +83,12 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
 
   app.get('/dashboard/account/security', guard, async (req, reply) => render(deps, reply, ctxOf(req)));
 
-  // The step-up page's way in for changes made by script (adding a passkey): confirm, then back to the page.
-  app.post('/dashboard/account/unlock', guard, async (req, reply) => {
-    if (!(await stepUp(deps, req, reply, 'factors'))) return reply;
-    return redirectTo(req, reply, '/dashboard/account/security');
-  });
+  // The step-up page's way in for changes made by script (adding a passkey): confirm (the step-up list, in
+  // ../step-up-actions.ts, asks on every route of this page that changes a factor), then back to the page.
+  app.post('/dashboard/account/unlock', guard, async (req, reply) => redirectTo(req, reply, '/dashboard/account/security'));
 
   app.post('/dashboard/account/totp/start', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'factors'))) return reply;
     await startTotp(deps, { id: ctx.member.memberId, email: ctx.member.email, storeName: ctx.member.storeName });
     return redirectTo(req, reply, '/dashboard/account/security');
   });
@@ -104,6 +106,7 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
     await auditAction(deps.db, deps, req, { action: 'member.totp_enabled', mode: null, target: { type: 'member', id: ctx.member.memberId } });
     if (r.recoveryCodes) await auditAction(deps.db, deps, req, { action: 'member.recovery_codes_generated', mode: null, target: { type: 'member', id: ctx.member.memberId } });
     // The code just typed is the factor given now: the session may go on to change things without another prompt.
+    // (A member who had a factor already reached this line only with a fresh one: the step-up list asks first.)
     await markSecondFactor(deps, ctx.member.sessionId);
     ctx.member.secondFactorAt = deps.clock.now();
     ctx.member.factors.totp = true;
@@ -113,7 +116,6 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/account/totp/remove', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'factors'))) return reply;
     if (await removeTotp(deps, ctx.member.memberId, ctx.member.sessionId)) {
       await auditAction(deps.db, deps, req, { action: 'member.totp_removed', mode: null, target: { type: 'member', id: ctx.member.memberId } });
     }
@@ -123,22 +125,20 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
   app.post('/dashboard/account/recovery-codes', guard, async (req, reply) => {
     const ctx = ctxOf(req);
     if (!hasFactor(ctx.member)) return redirectTo(req, reply, '/dashboard/account/security');
-    if (!(await stepUp(deps, req, reply, 'factors'))) return reply;
     const codes = await regenerateRecoveryCodes(deps, ctx.member.memberId);
     await auditAction(deps.db, deps, req, { action: 'member.recovery_codes_generated', mode: null, target: { type: 'member', id: ctx.member.memberId } });
     return render(deps, reply, ctx, { ok: m(ctx.lang, 'codesNew'), codes });
   });
 
-  // Passkeys are added by the page's script (JSON): the step-up, when one is due, happened before (the unlock form).
-  app.post('/dashboard/account/passkeys/options', guard, async (req, reply) => {
+  // Passkeys are added by the page's script (JSON): the step-up, when one is due, happened before (the unlock form);
+  // a stale session gets a 401 body from the step-up list's check.
+  app.post('/dashboard/account/passkeys/options', guard, async (req) => {
     const ctx = ctxOf(req);
-    if (!stepUpSatisfied(ctx.member, deps.clock.now())) return reply.code(401).send({ error: m(ctx.lang, 'needStepUp') });
     return registrationOptions(deps, ctx.member, ctx.member.sessionId);
   });
 
   app.post('/dashboard/account/passkeys', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!stepUpSatisfied(ctx.member, deps.clock.now())) return reply.code(401).send({ error: m(ctx.lang, 'needStepUp') });
     const body = (req.body ?? {}) as Record<string, unknown>;
     const r = await finishRegistration(deps, ctx.member, ctx.member.sessionId, { challengeId: String(body.challengeId ?? ''), response: body.response as RegistrationResponseJSON, name: typeof body.name === 'string' ? body.name : '' });
     if (!r.ok) return reply.code(422).send({ error: m(ctx.lang, r.reason === 'duplicate' ? 'passkeyDuplicate' : 'passkeyFailed') });
@@ -157,7 +157,6 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/account/passkeys/:id/remove', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'factors'))) return reply;
     if (!(await removePasskey(deps, ctx.member.memberId, req.params.id, ctx.member.sessionId))) return render(deps, reply, ctx, { error: m(ctx.lang, 'notFound') }, 404);
     await auditAction(deps.db, deps, req, { action: 'member.passkey_removed', mode: null, target: { type: 'member', id: ctx.member.memberId }, details: { passkeyId: req.params.id } });
     ctx.member.factors.passkeys = Math.max(0, ctx.member.factors.passkeys - 1);

@@ -37,6 +37,8 @@ export const accountText = catalog(
     passkeyRemove: '삭제',
     passkeyRemoveConfirm: '이 패스키를 삭제할까요? 다른 기기의 로그인은 모두 끝납니다.',
     unlock: '본인 확인 후 변경',
+    totpPendingHidden: '설정을 마치지 않은 인증 앱이 있습니다. 키는 본인 확인 뒤에만 보여 드리며, 새 키로 다시 시작합니다.',
+    totpRestart: '본인 확인 후 다시 설정하기',
     unlockHint: '2단계 인증 수단을 바꾸려면 먼저 본인 확인이 필요합니다.',
     recovery: '복구 코드',
     recoveryLeft: '사용하지 않은 코드 {n}개 / {total}개',
@@ -82,6 +84,8 @@ export const accountText = catalog(
     passkeyRemove: 'Remove',
     passkeyRemoveConfirm: 'Remove this passkey? Every other signed-in device is signed out.',
     unlock: 'Confirm it is you to make changes',
+    totpPendingHidden: 'An authenticator app was being set up and not confirmed. Its key is shown only after you confirm it is you, and setup starts again with a new key.',
+    totpRestart: 'Confirm it is you and set up again',
     unlockHint: 'Changing your two-step sign-in methods needs your second factor first.',
     recovery: 'Recovery codes',
     recoveryLeft: '{n} of {total} codes unused',
@@ -132,6 +136,8 @@ export interface SecurityState {
   recoveryLeft: number;
   /** The step-up window is open (or the member has no factor yet): factor changes need no confirmation now. */
   fresh: boolean;
+  /** An app awaits confirmation but the session is stale: its key is not shown (`pending` is null). */
+  pendingHidden?: boolean;
 }
 
 export interface SecurityFlash {
@@ -149,7 +155,9 @@ export function securityBody(ctx: DashboardContext, s: SecurityState, flash: Sec
   const totp = s.totpConfirmedAt
     ? html`<p><span class="tag good">${t('totpOn', { since: kst(s.totpConfirmedAt) })}</span></p>
 <form method="post" action="/dashboard/account/totp/remove" hx-confirm="${t('totpRemoveConfirm')}">${csrfField(ctx)}<button type="submit" class="warn">${t('totpRemove')}</button></form>`
-    : s.pending
+    : s.pendingHidden
+      ? html`<p data-testid="totp-pending-hidden">${t('totpPendingHidden')}</p><form method="post" action="/dashboard/account/totp/start">${csrfField(ctx)}<button type="submit" class="primary">${t('totpRestart')}</button></form>`
+      : s.pending
       ? html`<p>${t('totpScan')}</p><img class="qr" src="${s.pending.qr}" alt="${t('qrAlt')}" width="200" height="200" data-testid="totp-qr">
 <p>${t('totpKey')}: <code data-testid="totp-secret">${s.pending.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
 <form method="post" action="/dashboard/account/totp/confirm">${csrfField(ctx)}<label for="totp-code">${t('totpConfirm')}</label><input type="text" id="totp-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required><p><button type="submit" class="primary">${t('totpConfirmSubmit')}</button></p></form>`

@@ -12,7 +12,6 @@ import { can } from '../roles';
 import { field, fields, lines } from '../form';
 import { developersTabs } from './developers-nav';
 import { errorText } from './errors';
-import { stepUp } from '../sign-in/step-up';
 
 export const keysText = catalog(
   {
@@ -166,7 +165,6 @@ const developersKeysPage: DashboardPage = async (app, deps) => {
   app.post('/dashboard/developers/keys', guard, async (req, reply) => {
     const ctx = ctxOf(req);
     if (ctx.mode === 'live' && !can(ctx.member.role, 'keys.live')) return sendForbidden(reply, ctx);
-    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'live_api_key'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const scopes = fields(req.body, 'scopes').filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
       const name = field(req.body, 'name', 100);
@@ -182,8 +180,6 @@ const developersKeysPage: DashboardPage = async (app, deps) => {
 
   app.post<{ Params: { id: string } }>('/dashboard/developers/keys/:id/rotate', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    // Rotating a live key hands out a new live secret: the same step-up as creating one.
-    if (ctx.mode === 'live' && can(ctx.member.role, 'keys.live') && !(await stepUp(deps, req, reply, 'live_api_key'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const key = await getApiKey(deps, ctx.member.storeId, req.params.id);
       if (key.mode !== ctx.mode) throw new ApiError('API_KEY_NOT_FOUND');

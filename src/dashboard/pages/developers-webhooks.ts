@@ -10,7 +10,6 @@ import { catalog, type Lang } from '../i18n';
 import { field, fields } from '../form';
 import { developersTabs } from './developers-nav';
 import { errorText } from './errors';
-import { stepUp } from '../sign-in/step-up';
 
 const m = catalog(
   {
@@ -152,7 +151,6 @@ const developersWebhooksPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/developers/webhooks', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'live_webhook_endpoint'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const eventTypes = fields(req.body, 'eventTypes').filter((x) => (SUBSCRIBABLE_EVENT_TYPES as readonly string[]).includes(x));
       if (eventTypes.length === 0) throw new ApiError('VALIDATION_FAILED', { message: m(ctx.lang, 'chooseEvents') });
@@ -165,8 +163,8 @@ const developersWebhooksPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/developers/webhooks/:id/secret', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    // A live signing secret lets whoever holds it forge this store's events (an order paid): revealed after a step-up.
-    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'live_webhook_secret'))) return reply;
+    // A live signing secret lets whoever holds it forge this store's events (an order paid): revealed after a step-up
+    // (../step-up-actions.ts).
     return attempt(deps, reply, ctx, async () => {
       const e = await endpointInMode(deps, ctx, req.params.id);
       const s = await webhooks.getSecrets(deps, ctx.member.storeId, e.id);
@@ -178,7 +176,6 @@ const developersWebhooksPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/developers/webhooks/:id/rotate', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'live_webhook_secret'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const e = await endpointInMode(deps, ctx, req.params.id);
       const s = await webhooks.rotateSecret(deps, ctx.member.storeId, e.id);

@@ -18,8 +18,6 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import { act, BIZ_CSS, checked, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
-import { refundAboveThreshold } from '../sign-in/refund-step-up';
-import { stepUp } from '../sign-in/step-up';
 import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
@@ -219,13 +217,6 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
     const form: RefundForm = { amount: str(body.amount, 40) ?? '', reason: str(body.reason, 600) ?? '', keepLicenses: checked(body.keepLicenses) };
     const idem = str(body.idem, 64);
     const path = `/dashboard/orders/${encodeURIComponent(id)}`;
-    const ctx0 = ctxOf(req);
-    const scope0 = { storeId: ctx0.member.storeId, mode: ctx0.mode, productIds: null };
-    const remainder = async () => {
-      const o = await getOrder(deps, scope0, id);
-      return o.status === 'paid' ? refundableAmount({ amount: o.amount, refunded_amount: o.refundedAmount }) : 0;
-    };
-    if ((await refundAboveThreshold(deps, ctx0.member.storeId, intField(form.amount) ?? null, remainder)) && !(await stepUp(deps, req, reply, 'refund'))) return reply;
     return act(
       req,
       reply,

@@ -11,8 +11,6 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import type { Lang } from '../i18n';
 import { act, BIZ_CSS, checked, flash, intField, money, oneOf, orderStatusTag, PAGE_SIZE, pageOf, pager, problemBox, qs, remaining, str, tag, tr, when, type Problem, type Query } from './kit';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
-import { refundAboveThreshold } from '../sign-in/refund-step-up';
-import { stepUp } from '../sign-in/step-up';
 
 const STATUSES: readonly RefundRequestStatus[] = ['requested', 'held', 'approved', 'rejected', 'canceled'];
 const STATUS_LABEL: Record<RefundRequestStatus, [string, string]> = {
@@ -166,11 +164,6 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/refund-r
       const id = (req.params as { id: string }).id;
       const body = (req.body ?? {}) as Query;
       const form: DecisionForm = { amount: str(body.amount, 40) ?? '', confirmAmount: checked(body.confirmAmount), reason: str(body.reason, 600) ?? '' };
-      if (action === 'approve') {
-        const ctx0 = ctxOf(req);
-        const whole = async () => (await getRequest(deps, { storeId: ctx0.member.storeId, mode: ctx0.mode, productIds: null }, id)).amount;
-        if ((await refundAboveThreshold(deps, ctx0.member.storeId, intField(form.amount) ?? null, whole)) && !(await stepUp(deps, req, reply, 'refund'))) return reply;
-      }
       return act(
         req,
         reply,

@@ -5,7 +5,6 @@ import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { mailMemberPassword } from '../mail';
 import { changeRole, createMember, disableMember, findMemberRef, listMembers, ROLES } from '../members';
-import { stepUp } from '../sign-in/step-up';
 import { factorsOfStore } from '../sign-in/second-factor-repo';
 import { resetSecondFactors } from '../sign-in/second-factor';
 import { endOtherSessions } from '../sign-in/sessions';
@@ -152,7 +151,6 @@ const settingsMembersPage: DashboardPage = async (app, deps) => {
   // The members service writes the audit entry in the same transaction as the change (actor: this member).
   app.post('/dashboard/settings/members', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'members'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const res = await createMember(deps, { storeId: ctx.member.storeId, email: field(req.body, 'email', 254), name: field(req.body, 'name', 100), role: field(req.body, 'role', 20) }, memberActor(ctx), originOf(req));
       // With SMTP configured the password goes by mail; a failed send shows it as without SMTP (the member is stored).
@@ -165,7 +163,6 @@ const settingsMembersPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/members/:id/role', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'members'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       await changeRole(deps, ctx.member.storeId, req.params.id, field(req.body, 'role', 20), memberActor(ctx), originOf(req));
       return { ok: m(ctx.lang, 'changed') };
@@ -186,7 +183,6 @@ const settingsMembersPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/members/:id/reset-2fa', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'members'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const target = await findMemberRef(deps, ctx.member.storeId, req.params.id);
       if (target.id === ctx.member.memberId) throw new ApiError('ADMIN_FORBIDDEN', { message: ctx.lang === 'en' ? 'Change your own methods on My account.' : '내 인증 수단은 내 계정 화면에서 바꿔 주세요.' });

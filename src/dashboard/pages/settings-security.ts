@@ -7,7 +7,6 @@ import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type Dash
 import { catalog } from '../i18n';
 import { field } from '../form';
 import { getStoreSecurity, POLICIES, setStoreSecurity } from '../sign-in/store-security';
-import { stepUp, STEP_UP_WINDOW_MS } from '../sign-in/step-up';
 import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 
@@ -20,7 +19,9 @@ const m = catalog(
     admins: '소유자와 관리자에게 요구',
     everyone: '모든 멤버에게 요구',
     stepUp: '민감한 작업의 재인증',
-    stepUpHint: '2단계 인증을 쓰는 멤버는 다음 작업을 할 때, 최근 {minutes}분 안에 인증하지 않았다면 다시 인증합니다: 토스페이먼츠 키(라이브) 변경, 사업자 정보 변경, 돌아갈 주소 도메인 변경, 라이브 API 키 만들기·교체, 라이브 웹훅 엔드포인트 추가와 서명 비밀 보기, 멤버 추가·역할 변경, 아래 금액을 넘는 환불.',
+    stepUpHint: '2단계 인증을 쓰는 멤버는 다음 작업을 할 때, 최근 {minutes}분 안에 인증하지 않았다면 다시 인증합니다: {actions}.',
+    stepUpHintEvery: '2단계 인증을 쓰는 멤버는 다음 작업을 할 때마다 다시 인증합니다: {actions}.',
+    actions: '아래 금액을 넘는 환불(구독 즉시 해지의 환불 포함), 라이브 정산 실행, 사업자 정보·돌아갈 주소 도메인 변경, 토스페이먼츠 키(라이브) 변경, 라이브 API 키 만들기·교체·폐기, 라이브 웹훅 엔드포인트 추가·켜기·끄기와 서명 비밀 보기·교체, 멤버 추가·역할 변경·비활성화·로그인 종료·2단계 인증 초기화, 이 보안 설정, 자신의 인증 수단과 복구 코드 변경',
     threshold: '재인증을 요구할 환불 금액 (원, 이 금액 초과)',
     thresholdHint: '비우면 환불에는 재인증을 요구하지 않습니다.',
     notice: '토스페이먼츠 키·결제대행사나 사업자 정보가 바뀌면 모든 소유자에게 메일로 알립니다.',
@@ -35,7 +36,9 @@ const m = catalog(
     admins: 'Required for owners and admins',
     everyone: 'Required for every member',
     stepUp: 'Confirming sensitive actions',
-    stepUpHint: 'Members who use two-step sign-in confirm it again, unless they did in the last {minutes} minutes, before: changing Toss Payments keys (live), business details or return-URL domains, creating or rotating live API keys, adding live webhook endpoints or revealing their signing secrets, adding members or changing roles, and refunds above the amount below.',
+    stepUpHint: 'Members who use two-step sign-in confirm it again, unless they did in the last {minutes} minutes, before: {actions}.',
+    stepUpHintEvery: 'Members who use two-step sign-in confirm it again every time before: {actions}.',
+    actions: 'refunds above the amount below (an immediate subscription cancellation\'s refund included), running a live settlement, changing business details or return-URL domains, changing Toss Payments keys (live), creating, rotating or revoking live API keys, adding, enabling or disabling live webhook endpoints and revealing or rotating their signing secrets, adding, disabling or signing out members, changing roles, resetting two-step sign-in, these security settings, and their own sign-in methods and recovery codes',
     threshold: 'Refunds above this amount (won) ask again',
     thresholdHint: 'Empty: refunds never ask.',
     notice: 'Every owner is mailed when the Toss Payments keys or provider, or the business details, change.',
@@ -56,7 +59,7 @@ ${csrfField(ctx)}
 ${POLICIES.map((p) => html`<label class="method"><input type="radio" name="policy" value="${p}"${sec.twoFactorPolicy === p ? html` checked` : ''}> ${t(p)}</label>`)}
 <p class="hint">${t('policyHint')}</p></fieldset>
 <h2 style="margin-top:24px">${t('stepUp')}</h2>
-<p class="muted">${t('stepUpHint', { minutes: STEP_UP_WINDOW_MS / 60_000 })}</p>
+<p class="muted">${deps.config.dashboardStepUpMinutes > 0 ? t('stepUpHint', { minutes: deps.config.dashboardStepUpMinutes, actions: t('actions') }) : t('stepUpHintEvery', { actions: t('actions') })}</p>
 <label for="threshold">${t('threshold')}</label><input type="number" id="threshold" name="refundStepUpAmount" min="0" step="1" inputmode="numeric" value="${sec.refundStepUpAmount === null ? '' : String(sec.refundStepUpAmount)}" aria-describedby="threshold-hint">
 <p class="hint" id="threshold-hint">${t('thresholdHint')}</p>
 <p class="muted">${t('notice')}</p>
@@ -73,7 +76,6 @@ const settingsSecurityPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/security', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'store_security'))) return reply;
     try {
       const { before, after } = await setStoreSecurity(deps, ctx.member.storeId, { policy: field(req.body, 'policy', 20), refundStepUpAmount: field(req.body, 'refundStepUpAmount', 20) });
       await auditAction(deps.db, deps, req, { action: 'store.security_updated', mode: null, target: { type: 'store', id: ctx.member.storeId }, details: { before, after } });

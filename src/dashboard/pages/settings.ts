@@ -15,7 +15,6 @@ import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 import { goLiveCard } from './go-live-view';
 import { getGoLiveChecklist } from '../../stores/go-live-service';
-import { stepUp } from '../sign-in/step-up';
 import { notifyOwners } from '../owner-notice';
 import { SETTINGS_TEXT } from './settings-text';
 
@@ -148,7 +147,6 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/business-details', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'business_details'))) return reply;
     const typed = Object.fromEntries(BUSINESS_FIELDS.map((f) => [f.name, field(req.body, f.name)])) as BusinessForm;
     return attempt(
       deps,
@@ -176,7 +174,6 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/return-urls', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (!(await stepUp(deps, req, reply, 'return_urls'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const returnUrlDomains = lines(req.body, 'returnUrlDomains');
       const view = await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { returnUrlDomains });
@@ -207,7 +204,6 @@ const settingsPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/settings/payments', guard, async (req, reply) => {
     const ctx = ctxOf(req);
-    if (ctx.mode === 'live' && !(await stepUp(deps, req, reply, 'toss_keys'))) return reply;
     return attempt(deps, reply, ctx, async () => {
       const p = field(req.body, 'paymentProvider');
       const paymentProvider = p === 'toss' || p === 'simulator' ? p : null;

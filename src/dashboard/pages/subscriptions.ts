@@ -157,7 +157,10 @@ ${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/subscrip
 
   app.get('/dashboard/subscriptions/:id', { schema: { hide: true }, preHandler: canView }, async (req, reply) => renderDetail(deps, req, reply, ctxOf(req), (req.params as { id: string }).id, null));
 
-  app.post('/dashboard/subscriptions/:id/cancel', { schema: { hide: true }, preHandler: requireRole('subscriptions') }, async (req, reply) => {
+  // Cancelling at once refunds (what the cancel preview shows): it takes the refunds permission, as a refund from the
+  // order page does, and above the owner's threshold the step-up (../step-up-actions.ts).
+  const canCancel = (req: FastifyRequest, reply: FastifyReply) => requireRole(((req.body ?? {}) as Query).timing === 'immediate' ? 'refunds' : 'subscriptions')(req, reply);
+  app.post('/dashboard/subscriptions/:id/cancel', { schema: { hide: true }, preHandler: canCancel }, async (req, reply) => {
     const id = (req.params as { id: string }).id;
     const body = (req.body ?? {}) as Query;
     const timing = oneOf(body.timing, ['period_end', 'immediate'] as const);

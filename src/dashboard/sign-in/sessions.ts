@@ -85,7 +85,7 @@ export async function completeSignIn(deps: Deps, sessionId: string): Promise<{ t
   return ok ? { token, expiresAt } : null;
 }
 
-/** The second factor was given again (step-up): the window of STEP_UP_WINDOW_MS opens now. */
+/** The second factor was given again (step-up): the step-up window (DASHBOARD_STEP_UP_MINUTES) opens now. */
 export async function markSecondFactor(deps: Deps, sessionId: string): Promise<void> {
   await repo.completeSecondFactor(deps.db, sessionId, { now: deps.clock.now() });
 }
