@@ -10,6 +10,9 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { createHash } from 'node:crypto';
+import { normalizeEmail } from '../members';
 import { newId } from '../../platform/ids';
 import { PRODUCT_NAME } from '../../platform/brand';
 import { oneLineProblem } from '../../platform/text';
@@ -164,6 +167,19 @@ export async function verifyAuthentication(
     return null;
   }
   return { memberId: pk.member_id, storeId: pk.store_id, passkeyId: pk.id };
+}
+
+/**
+ * The sign-in throttle's per-member key for a passwordless passkey attempt: the e-mail key of the member holding the
+ * offered credential, so these failures and that member's wrong passwords and codes share one count. A credential no
+ * member holds gets a key of its own (guessing ids is stopped by the per-address limit, which every attempt also
+ * counts against). Never the address alone: that locked every member behind it after one member's failures.
+ */
+export async function passkeyThrottleKey(db: Db, credentialId: unknown): Promise<string> {
+  const id = typeof credentialId === 'string' ? credentialId.slice(0, 1024) : '';
+  const email = id ? await repo.memberEmailOfCredential(db, id) : undefined;
+  if (email) return normalizeEmail(email);
+  return `passkey-credential:${createHash('sha256').update(id).digest('base64url').slice(0, 22)}`;
 }
 
 /**
