@@ -184,7 +184,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
       }
       // A free trial once per buyer and product (by e-mail, and by the card the gateway just registered), unless the
       // store allows more. Refused, not charged: the buyer agreed to a first charge at the trial's end, not now.
-      if (s.trial_days && (await trialAlreadyTaken(trx, { storeId: s.store_id, mode: s.mode, productId: s.product_id, email: input.attempt.buyerEmail, cardFingerprint: cardFingerprint(billing?.cardSummary ?? null) }))) {
+      if (s.trial_days && (await trialAlreadyTaken(trx, { storeId: s.store_id, mode: s.mode, productId: s.product_id, email: input.attempt.buyerEmail, phone: input.attempt.buyerPhone, cardFingerprint: cardFingerprint(billing?.cardSummary ?? null) }))) {
         return { kind: 'refused', field: null, code: 'TRIAL_ALREADY_USED', message: MESSAGES.checkout.trialAlreadyUsed } as const;
       }
 

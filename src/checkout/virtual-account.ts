@@ -16,7 +16,7 @@ import type { RefundReceiveAccount, VirtualAccountIssued } from '../payments/pro
 import { getModeSettings } from '../stores/service';
 import { hasBidiControl } from '../platform/text';
 import * as repo from './virtual-account-repo';
-import { bankName, TOSS_BANKS } from '../payments/banks';
+import { bankName, isTossBankCode, TOSS_BANKS } from '../payments/banks';
 import { virtualAccountView } from '../orders/model';
 import { MESSAGES } from '../platform/messages';
 
@@ -183,7 +183,7 @@ export function validateRefundAccount(input: RefundAccountInput): { ok: true; va
   const bankCode = input.bankCode.trim();
   const digits = input.accountNumber.replace(/[\s-]/g, '');
   const holder = input.holderName.trim();
-  if (!TOSS_BANKS[bankCode]) errors.push({ field: 'bankCode', message: MESSAGES.checkout.refundBankRequired });
+  if (!isTossBankCode(bankCode)) errors.push({ field: 'bankCode', message: MESSAGES.checkout.refundBankRequired });
   if (!/^\d{8,20}$/.test(digits)) errors.push({ field: 'accountNumber', message: MESSAGES.checkout.refundAccountNumberInvalid });
   if (!holder || holder.length > 60 || hasBidiControl(holder)) errors.push({ field: 'holderName', message: MESSAGES.checkout.refundHolderInvalid });
   return errors.length ? { ok: false, errors } : { ok: true, value: { bankCode, accountNumber: digits, holderName: holder } };

@@ -155,10 +155,7 @@ export function dashboardLayout(ctx: LayoutContext, opts: DashboardPageOptions, 
     <form method="post" action="/dashboard/logout" hx-boost="false">${csrfInput(ctx.csrfToken)}<button type="submit">${t('signout')}</button></form>
   </div>
 </header>
-${
-  // A landmark of its own (an <aside> with a name): outside one, axe's "region" rule flags the banner on every test-mode page.
-  ctx.mode === 'test' ? html`<aside class="testbanner" aria-label="${t('mode.test')}">${t('mode.testBanner')}</aside>` : ''
-}
+${ctx.mode === 'test' ? html`<aside class="testbanner" aria-label="${t('mode.label')}: ${t('mode.test')}">${t('mode.testBanner')}</aside>` : ''}
 <nav class="sections" aria-label="${t('nav.menu')}">
   ${nav.map((n) => html`<a href="${n.href}"${opts.nav === n.href ? raw(' aria-current="page"') : ''}>${n.label[ctx.lang]}</a>`)}
 </nav>

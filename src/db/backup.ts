@@ -2,6 +2,7 @@ import { createServer, createConnection, type Server } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Database } from './database';
 import { lockDataDir, DataDirLockedError } from './data-dir-lock';
 import { openPGlite } from './pglite-open';
@@ -129,11 +130,23 @@ export async function backupEmbedded(dataDir: string): Promise<{ bytes: Buffer; 
 /**
  * Restores a backup into `dataDir`: refuses while a process holds the directory, moves the current database aside
  * (DATA_DIR/pglite.before-restore-<time>), unpacks the backup, and checks that it opens. Returns where the old one went.
+ * A refusal at any step (key mismatch, a backup that does not open, not this service's database) leaves `dataDir` as
+ * it was found: the old database back in place, and whatever this run created (the unpacked `pglite/`, an empty
+ * data directory made for it) removed, so "Nothing was changed" is true and a next start does not open the
+ * refused backup as if it had been restored.
  */
 export async function restoreEmbedded(dataDir: string, backup: Buffer, masterKey: Buffer): Promise<{ movedAside: string | null; migrations: number; keyChecked: boolean }> {
   if (backup.length < 2 || backup[0] !== 0x1f || backup[1] !== 0x8b) throw new Error('not a backup made by `commerce backup` (expected a gzipped tarball)');
+  // A truncated or corrupt file is refused here, before anything in DATA_DIR is touched (PGlite's own unpacking
+  // fails on it from inside a stream, later and less clearly).
+  try {
+    gunzipSync(backup);
+  } catch {
+    throw new Error('restore refused: the backup file is truncated or damaged (its compressed data does not read to the end). Nothing was changed.');
+  }
   // Owner-only, whatever the umask: the restored files are the database's (src/db/data-dir.ts).
   ownerOnlyUmask();
+  const dataDirExisted = existsSync(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   let release: () => void;
   try {
@@ -145,7 +158,9 @@ export async function restoreEmbedded(dataDir: string, backup: Buffer, masterKey
     throw e;
   }
   const dir = join(dataDir, 'pglite');
+  const dirExisted = existsSync(dir);
   let movedAside: string | null = null;
+  let refused = false;
   try {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
       movedAside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
@@ -172,16 +187,22 @@ export async function restoreEmbedded(dataDir: string, backup: Buffer, masterKey
       await pg.close();
     }
   } catch (e) {
-    // Put the old database back: a failed restore leaves things as they were.
+    // Put the old database back, or take away what was unpacked into an empty place: a refused restore leaves
+    // things as they were.
+    refused = true;
+    rmSync(dir, { recursive: true, force: true });
     if (movedAside) {
-      rmSync(dir, { recursive: true, force: true });
       renameSync(movedAside, dir);
       movedAside = null;
+    } else if (dirExisted) {
+      mkdirSync(dir, { mode: 0o700 });
     }
     throw e;
   } finally {
     release();
-    closeTree(dataDir);
+    // A data directory made only for this restore goes too (it holds nothing but what the refused restore put there).
+    if (refused && !dataDirExisted) rmSync(dataDir, { recursive: true, force: true });
+    else closeTree(dataDir);
   }
 }
 

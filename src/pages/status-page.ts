@@ -2,6 +2,7 @@
  * The pages that say how a payment stands: the status page (paid, failed, waiting, expired; icons as inline SVG, an
  * optional refresh) and the receipt shown on the payment page once paid, with licence keys and the 현금영수증 line.
  */
+import { ownValue } from '../platform/lookup';
 import type { OrderView } from '../orders/schemas';
 import { html, kst, won, type SafeHtml } from './html';
 import { layout } from './layout';
@@ -36,7 +37,7 @@ const ICON_PATHS = {
 const ICONS: Record<string, keyof typeof ICON_PATHS> = { '✅': 'check', '❌': 'cross', '⏳': 'clock', '⏰': 'clock', '🔄': 'clock' };
 
 function statusIcon(emoji: string): SafeHtml {
-  const icon = ICON_PATHS[ICONS[emoji] ?? 'info'];
+  const icon = ICON_PATHS[ownValue(ICONS, emoji) ?? 'info'];
   return html`<svg class="status-icon" width="56" height="56" viewBox="0 0 50 50" aria-hidden="true" focusable="false"><circle cx="25" cy="25" r="23" fill="${icon.color}" opacity=".12"/><path d="${icon.d}" stroke="${icon.color}" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/></svg>`;
 }
 

@@ -1,3 +1,5 @@
+import { isOwnKey, ownValue } from '../platform/lookup';
+
 /**
  * Toss's bank codes for the banks that issue virtual accounts and receive refunds
  * (https://docs.tosspayments.com/codes/org-codes#은행-코드).
@@ -30,4 +32,7 @@ export const TOSS_BANKS: Readonly<Record<string, string>> = {
   '23': 'SC제일',
   '07': 'Sh수협',
 };
-export const bankName = (code: string): string => TOSS_BANKS[code] ?? code;
+/** The bank's Korean name; an unknown code (or an inherited name like `toString`) is shown as it is. */
+export const bankName = (code: string): string => ownValue(TOSS_BANKS, code) ?? code;
+/** True only for a code in Toss's table (own keys: `toString`, `__proto__` … are not bank codes). */
+export const isTossBankCode = (code: unknown): code is string => isOwnKey(TOSS_BANKS, code);

@@ -1,3 +1,4 @@
+import { ownValue } from '../platform/lookup';
 import type { PaymentMethod } from './method';
 import type { CashReceiptIssued, GatewaySettlement, PaymentCancel, PaymentLookup } from './provider';
 
@@ -97,7 +98,7 @@ const EASY_PAY: Record<string, PaymentMethod> = {
 export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'>): PaymentMethod {
   const provider = payment.easyPay?.provider?.replace(/\s/g, '').toUpperCase();
   if (provider) {
-    const mapped = EASY_PAY[provider] ?? EASY_PAY[payment.easyPay!.provider!.replace(/\s/g, '')];
+    const mapped = ownValue(EASY_PAY, provider) ?? ownValue(EASY_PAY, payment.easyPay!.provider!.replace(/\s/g, ''));
     if (mapped) return mapped;
   }
   // Payment.method is Korean by default (계좌이체, 가상계좌; https://docs.tosspayments.com/reference#payment-객체).
@@ -179,7 +180,7 @@ export function cardSummary(b: TossBilling): string | null {
   const number = b.card?.number ?? null;
   if (!number) return null;
   const code = b.card?.issuerCode ?? null;
-  const company = code ? TOSS_CARD_COMPANIES[code] ?? null : null;
+  const company = code ? ownValue(TOSS_CARD_COMPANIES, code) ?? null : null;
   return company ? `${company} ${number}` : number;
 }
 

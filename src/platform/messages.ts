@@ -141,7 +141,7 @@ export const MESSAGES = {
     /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',
     /** A free-trial checkout charges nothing, so a first-payment coupon has nothing to discount. */
-    trialAlreadyUsed: '이 상품의 무료 체험은 이미 이용하셨습니다. 무료 체험은 구매자(이메일·카드)마다 한 번만 제공되며, 이번 신청은 결제되지 않았습니다.',
+    trialAlreadyUsed: '이 상품의 무료 체험은 이미 이용하셨습니다. 무료 체험은 구매자(이메일·전화번호·카드)마다 한 번만 제공되며, 이번 신청은 결제되지 않았습니다.',
     customerEmailLocked: '이 결제의 이메일은 판매자가 지정해 바꿀 수 없습니다.',
     trialNeedsCard: '무료 체험은 체험 종료 후 결제할 카드를 등록해야 시작할 수 있습니다. 신용·체크카드를 선택해 주세요.',
     subscriptionNeedsCard: '구독은 매 결제일에 등록한 카드로 자동결제됩니다. 계좌이체·가상계좌로는 구독할 수 없으니 신용·체크카드나 간편결제를 선택해 주세요.',

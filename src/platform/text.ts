@@ -51,6 +51,14 @@ export function hasLineControl(s: string): boolean {
   return LINE_CONTROL_RE.test(s);
 }
 
+/**
+ * The rule of `OneLineText` for hand-read forms: why a one-line name is refused (`control`: NUL, tab, line breaks,
+ * any C0 or DEL; `bidi`: a direction control), or null when it may be stored.
+ */
+export function oneLineProblem(s: string): 'control' | 'bidi' | null {
+  return hasLineControl(s) ? 'control' : hasBidiControl(s) ? 'bidi' : null;
+}
+
 /** Korean message naming the field, for a one-line field given a control character. */
 export const lineControlMessage = (field: string): string => `${field}에는 줄바꿈, 탭 등 제어 문자를 쓸 수 없습니다.`;
 

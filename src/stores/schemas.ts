@@ -50,7 +50,8 @@ const storeHead = {
 const storeTail = {
   allowRepeatTrials: Type.Boolean({
     description:
-      'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail, or whose registered card, already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
+      'A product\'s free trial once per buyer (false, the default): a checkout whose e-mail box, phone number or registered card already started a trial of the same product in this mode is refused on the payment page (nothing is charged). ' +
+      'The buyer is compared normalised: e-mail lower-cased; Gmail dots ignored and googlemail.com read as gmail.com; a +tag dropped for providers that deliver it to the same mailbox (gmail.com, outlook.com, hotmail.com, live.com, msn.com, icloud.com, me.com, mac.com, fastmail.com, proton.me, protonmail.com, pm.me), kept elsewhere; phone digits only, +82/0082 read as the domestic 0. ' +
       'true offers the trial again to everyone.',
   }),
   cashReceiptMandatory: Type.Boolean({

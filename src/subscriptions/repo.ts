@@ -107,9 +107,12 @@ export async function clearCardReportedDeleted(db: Db, id: string, sealed: strin
   await db.updateTable('subscriptions').set({ card_reported_deleted_at: null }).where('id', '=', id).where('billing_key_sealed', '=', sealed).where('card_reported_deleted_at', 'is not', null).execute();
 }
 
-/** Whether a subscription of the product in this store and mode had a trial started by this e-mail (lower-cased) or card fingerprint. */
-export async function trialStartedBy(db: Db, q: { storeId: string; mode: Mode; productId: string; email: string | null; cardFingerprint: string | null }): Promise<boolean> {
-  if (!q.email && !q.cardFingerprint) return false;
+/**
+ * Whether a subscription of the product in this store and mode had a trial started by this e-mail box, phone number
+ * (both normalised keys, trials/identity.ts) or card fingerprint: one query, each term on its own partial index.
+ */
+export async function trialStartedBy(db: Db, q: { storeId: string; mode: Mode; productId: string; emailKey: string | null; phoneKey: string | null; cardFingerprint: string | null }): Promise<boolean> {
+  if (!q.emailKey && !q.phoneKey && !q.cardFingerprint) return false;
   const row = await db
     .selectFrom('subscriptions')
     .select('id')
@@ -119,7 +122,8 @@ export async function trialStartedBy(db: Db, q: { storeId: string; mode: Mode; p
     .where('trial_ends_at', 'is not', null)
     .where((eb) => {
       const ors = [];
-      if (q.email) ors.push(eb(sql<string>`lower(buyer_email)`, '=', q.email));
+      if (q.emailKey) ors.push(eb('trial_email_key', '=', q.emailKey));
+      if (q.phoneKey) ors.push(eb('trial_phone_key', '=', q.phoneKey));
       if (q.cardFingerprint) ors.push(eb('trial_card_fingerprint', '=', q.cardFingerprint));
       return eb.or(ors);
     })

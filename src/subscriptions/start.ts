@@ -8,6 +8,7 @@ import { insertSubscription } from './repo';
 import { noticeIfMissed } from './price-change/notice';
 import type { TossKeyPair } from '../platform/tables';
 import { cardFingerprint } from './trials/once';
+import { trialEmailKey, trialPhoneKey } from './trials/identity';
 
 /**
  * Creates the subscription of a paid subscription checkout, inside the transaction that records its first order
@@ -67,6 +68,9 @@ export async function startSubscription(
     trial_ends_at: s.trial_days ? o.period_end! : null,
     // The card the trial registered, to offer the product's trial once per card (see trial-once.ts).
     trial_card_fingerprint: s.trial_days ? cardFingerprint(input.billing?.cardSummary ?? null) : null,
+    // The buyer's e-mail box and phone, normalised: one person, however written, takes the trial once (trials/identity.ts).
+    trial_email_key: s.trial_days ? trialEmailKey(o.buyer_email) : null,
+    trial_phone_key: s.trial_days ? trialPhoneKey(o.buyer_phone) : null,
     created_at: now,
     updated_at: now,
   });

@@ -93,6 +93,10 @@ export interface SubscriptionsTable {
   trial_consent: ColumnType<RecurringConsent | null, RawBuilder<unknown> | undefined, RawBuilder<unknown>>;
   /** The card a trial started with (migration 061): sha256 of the gateway's masked card; see trial-once.ts. */
   trial_card_fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The e-mail box a trial was started with, normalised (trials/identity.ts, migration 092); null without a trial. */
+  trial_email_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The phone number a trial was started with, normalised (digits, Korean domestic form); null without one. */
+  trial_phone_key: ColumnType<string | null, string | null | undefined, string | null>;
   /**
    * The plan price change this subscription was told about and not yet charged (migration 076): what the renewal at
    * its `effectiveAt` charges and whether the buyer agreed. Written when the buyer is told and when the buyer agrees;

@@ -9,7 +9,7 @@ export { createSubscriptionProduct };
 export async function subscribe(
   t: TestApp,
   s: TestStore,
-  o: { productId: string; planId?: string; interval?: 'monthly' | 'yearly'; cardNumber?: string; metadata?: Record<string, string>; buyerEmail?: string },
+  o: { productId: string; planId?: string; interval?: 'monthly' | 'yearly'; cardNumber?: string; metadata?: Record<string, string>; buyerEmail?: string; buyerPhone?: string },
 ): Promise<{ orderId: string; subscriptionId: string; sessionId: string }> {
   const session = await createSession(t, s.key, {
     productId: o.productId,
@@ -18,7 +18,7 @@ export async function subscribe(
     successUrl: 'https://example.com/ok',
     ...(o.metadata ? { metadata: o.metadata } : {}),
   });
-  const res = await submitPayForm(t, session, { cardNumber: o.cardNumber ?? TEST_CARDS.success, ...(o.buyerEmail ? { buyerEmail: o.buyerEmail } : {}) });
+  const res = await submitPayForm(t, session, { cardNumber: o.cardNumber ?? TEST_CARDS.success, ...(o.buyerEmail ? { buyerEmail: o.buyerEmail } : {}), ...(o.buyerPhone ? { buyerPhone: o.buyerPhone } : {}) });
   assert.equal(res.statusCode, 303, res.body);
   const orderId = new URL(String(res.headers.location)).searchParams.get('order_id')!;
   const order = await t.db.selectFrom('orders').select('subscription_id').where('id', '=', orderId).executeTakeFirstOrThrow();

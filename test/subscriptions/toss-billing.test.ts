@@ -170,8 +170,8 @@ test('live: a second free trial of the product on the same card (Toss\'s masked 
 
   // Another address, the same card: the fake registers every card as `43301234****123*` (issuer 41, 신한), as Toss masks it.
   const second = await createSession(t, live, { productId: trial.id, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
-  const page = await submitPayForm(t, second, { buyerEmail: 'other-address@example.com' });
-  assert.equal(page.statusCode, 200, 'the e-mail is new: the card window opens');
+  const page = await submitPayForm(t, second, { buyerEmail: 'other-address@example.com', buyerPhone: '010-4444-9999' });
+  assert.equal(page.statusCode, 200, 'the e-mail and phone are new: the card window opens');
   const chargesBefore = billingCharges().length;
   const refused = await billingSuccess(second, { authKey: 'auth_trial_once_2', customerKey: `sub_${second.id.slice(3)}` });
   assert.equal(refused.statusCode, 422, refused.body);

@@ -25,6 +25,7 @@ const m = catalog(
     passkeyRenamed: '패스키 이름을 바꿨습니다.',
     passkeyRemoved: '패스키를 삭제했습니다. 다른 기기의 로그인은 끝났습니다.',
     passkeyFailed: '패스키를 등록하지 못했습니다. 다시 시도해 주세요.',
+    passkeyNameInvalid: '패스키 이름에는 줄바꿈·탭 같은 제어 문자나 글자 방향을 바꾸는 문자(U+202A~U+202E, U+2066~U+2069, U+200E, U+200F, U+061C)를 쓸 수 없습니다.',
     passkeyDuplicate: '이 패스키는 이미 등록되어 있습니다.',
     codesNew: '새 복구 코드를 만들었습니다. 이전 코드는 더 이상 쓸 수 없습니다.',
     passwordChanged: '비밀번호를 바꿨습니다. 다른 기기의 로그인은 끝났습니다.',
@@ -41,6 +42,7 @@ const m = catalog(
     passkeyRenamed: 'Passkey renamed.',
     passkeyRemoved: 'Passkey removed. Every other device was signed out.',
     passkeyFailed: 'The passkey could not be added. Please try again.',
+    passkeyNameInvalid: 'A passkey name cannot contain control characters (line breaks, tabs) or characters that change the text direction (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C).',
     passkeyDuplicate: 'This passkey is already registered.',
     codesNew: 'New recovery codes made. The earlier codes no longer work.',
     passwordChanged: 'Password changed. Every other device was signed out.',
@@ -141,7 +143,7 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
     const ctx = ctxOf(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const r = await finishRegistration(deps, ctx.member, ctx.member.sessionId, { challengeId: String(body.challengeId ?? ''), response: body.response as RegistrationResponseJSON, name: typeof body.name === 'string' ? body.name : '' });
-    if (!r.ok) return reply.code(422).send({ error: m(ctx.lang, r.reason === 'duplicate' ? 'passkeyDuplicate' : 'passkeyFailed') });
+    if (!r.ok) return reply.code(422).send({ error: m(ctx.lang, r.reason === 'duplicate' ? 'passkeyDuplicate' : r.reason === 'name' ? 'passkeyNameInvalid' : 'passkeyFailed') });
     await auditAction(deps.db, deps, req, { action: 'member.passkey_added', mode: null, target: { type: 'member', id: ctx.member.memberId }, details: { passkeyId: r.passkey.id, name: r.passkey.name } });
     if (r.recoveryCodes) await auditAction(deps.db, deps, req, { action: 'member.recovery_codes_generated', mode: null, target: { type: 'member', id: ctx.member.memberId } });
     return { redirect: '/dashboard/account/security', recoveryCodes: r.recoveryCodes, message: m(ctx.lang, 'passkeyAdded') };
@@ -149,9 +151,13 @@ const accountSecurityPage: DashboardPage = async (app, deps) => {
 
   app.post('/dashboard/account/passkeys/:id/rename', guard, async (req: Req, reply) => {
     const ctx = ctxOf(req);
-    const name = field(req.body, 'name', 60);
-    if (!(await renamePasskey(deps, ctx.member.memberId, req.params.id, name))) return render(deps, reply, ctx, { error: m(ctx.lang, 'notFound') }, 404);
-    await auditAction(deps.db, deps, req, { action: 'member.passkey_renamed', mode: null, target: { type: 'member', id: ctx.member.memberId }, details: { passkeyId: req.params.id, name } });
+    // Untrimmed: a line break or tab at either end is refused like one inside, not silently cut.
+    const raw = (req.body as Record<string, unknown> | undefined)?.name;
+    const name = typeof raw === 'string' ? raw.slice(0, 200) : '';
+    const renamed = await renamePasskey(deps, ctx.member.memberId, req.params.id, name);
+    if (renamed === 'invalid_name') return render(deps, reply, ctx, { error: m(ctx.lang, 'passkeyNameInvalid') }, 400);
+    if (renamed === 'not_found') return render(deps, reply, ctx, { error: m(ctx.lang, 'notFound') }, 404);
+    await auditAction(deps.db, deps, req, { action: 'member.passkey_renamed', mode: null, target: { type: 'member', id: ctx.member.memberId }, details: { passkeyId: req.params.id, name: name.trim().slice(0, 60) } });
     return render(deps, reply, ctx, { ok: m(ctx.lang, 'passkeyRenamed') });
   });
 

@@ -1,3 +1,4 @@
+import { ownValue } from '../../platform/lookup';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html, raw, type SafeHtml } from '../../pages/html';
 import { ApiError, type FieldError } from '../../platform/errors';
@@ -210,8 +211,10 @@ export async function act<T>(
 
 /** A one-line flash after post/redirect/get, from `?done=` (a fixed set of keys, so nothing typed is echoed). */
 export function flash(done: string | undefined, messages: Record<string, string>): SafeHtml | '' {
-  if (!done || !(done in messages)) return '';
-  return html`<div class="banner info" role="status" data-testid="flash">${messages[done]}</div>`;
+  // Own keys only: `?done=toString` must not print Object.prototype.toString's source.
+  const text = ownValue(messages, done);
+  if (text === undefined) return '';
+  return html`<div class="banner info" role="status" data-testid="flash">${text}</div>`;
 }
 
 /** Both languages side by side at the call site, so neither can be forgotten. */

@@ -2,6 +2,7 @@
  * The dashboard's order page: the order's summary and payment, its refunds, refund requests and licences, the events
  * section (order-events.ts), and the seller's two actions on it, a refund and a 현금영수증 issued afterwards.
  */
+import { ownValue } from '../../platform/lookup';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../deps';
@@ -118,7 +119,7 @@ ${problemBox(problem)}
       [L('생성', 'Created'), when(order.createdAt)],
     ])}</section>
 <section class="card" aria-labelledby="h-payment"><h2 id="h-payment">${L('결제', 'Payment')}</h2>${dl([
-      [L('결제 수단', 'Method'), L(METHOD_LABEL[order.method]?.[0] ?? order.method, METHOD_LABEL[order.method]?.[1] ?? order.method)],
+      [L('결제 수단', 'Method'), L(ownValue(METHOD_LABEL, order.method)?.[0] ?? order.method, ownValue(METHOD_LABEL, order.method)?.[1] ?? order.method)],
       [
         L('할부', 'Installments'),
         payment.installmentMonths === null ? '—' : payment.installmentMonths === 0 ? L('일시불', 'Paid in full') : L(`${payment.installmentMonths}개월`, `${payment.installmentMonths} months`),

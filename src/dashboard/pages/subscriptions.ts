@@ -1,3 +1,4 @@
+import { ownValue } from '../../platform/lookup';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
@@ -85,7 +86,7 @@ ${
   <form method="post" action="${base}/cancel" hx-disabled-elt="find button">
     ${csrfField(ctx)}<input type="hidden" name="timing" value="immediate">
     <h3>${L('지금 해지하고 환불', 'Now, with a refund')}</h3>
-    <p><strong data-testid="immediate-refund">${money(ctx.lang, im.refundAmount)}</strong> ${L('환불', 'refunded')} · ${L(REASON_LABEL[im.reason]?.[0] ?? im.reason, REASON_LABEL[im.reason]?.[1] ?? im.reason)}</p>
+    <p><strong data-testid="immediate-refund">${money(ctx.lang, im.refundAmount)}</strong> ${L('환불', 'refunded')} · ${L(ownValue(REASON_LABEL, im.reason)?.[0] ?? im.reason, ownValue(REASON_LABEL, im.reason)?.[1] ?? im.reason)}</p>
     <p class="small muted">${L('사용', 'Used')} ${im.usedDays}/${im.totalDays}${L('일', ' days')} · ${L('공제', 'deduction')} ${money(ctx.lang, im.deduction)} · ${L('위약금', 'penalty')} ${money(ctx.lang, im.penalty)}${im.clawback ? html` · ${L('할인 회수', 'clawback')} ${money(ctx.lang, im.clawback)}` : ''}</p>
     ${im.blockedReason ? html`<p class="err" role="note">${im.blockedReason.message} (${im.blockedReason.code})</p>` : ''}
     ${

@@ -10,8 +10,12 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppDeps } from '../../deps';
+import type { Db } from '../../db';
+import { createHash } from 'node:crypto';
+import { normalizeEmail } from '../members';
 import { newId } from '../../platform/ids';
 import { PRODUCT_NAME } from '../../platform/brand';
+import { oneLineProblem } from '../../platform/text';
 import * as repo from './second-factor-repo';
 import { deleteOtherSessions } from './sessions-repo';
 import { ensureRecoveryCodes } from './second-factor';
@@ -80,6 +84,8 @@ export async function finishRegistration(
   sessionId: string,
   input: { challengeId: string; response: RegistrationResponseJSON; name: string },
 ): Promise<{ ok: true; passkey: PasskeyView; recoveryCodes: string[] | null } | { ok: false; reason: string }> {
+  // The name is checked before the challenge is spent, so a refused name can be corrected without a new ceremony.
+  if (passkeyNameProblem(input.name)) return { ok: false, reason: 'name' };
   const now = deps.clock.now();
   const ch = await repo.takeChallenge(deps.db, input.challengeId, 'register', now);
   if (!ch || ch.session_id !== sessionId) return { ok: false, reason: 'challenge' };
@@ -163,9 +169,34 @@ export async function verifyAuthentication(
   return { memberId: pk.member_id, storeId: pk.store_id, passkeyId: pk.id };
 }
 
-export async function renamePasskey(deps: Pick<AppDeps, 'db'>, memberId: string, id: string, name: string): Promise<boolean> {
+/**
+ * The sign-in throttle's per-member key for a passwordless passkey attempt: the e-mail key of the member holding the
+ * offered credential, so these failures and that member's wrong passwords and codes share one count. A credential no
+ * member holds gets a key of its own (guessing ids is stopped by the per-address limit, which every attempt also
+ * counts against). Never the address alone: that locked every member behind it after one member's failures.
+ */
+export async function passkeyThrottleKey(db: Db, credentialId: unknown): Promise<string> {
+  const id = typeof credentialId === 'string' ? credentialId.slice(0, 1024) : '';
+  const email = id ? await repo.memberEmailOfCredential(db, id) : undefined;
+  if (email) return normalizeEmail(email);
+  return `passkey-credential:${createHash('sha256').update(id).digest('base64url').slice(0, 22)}`;
+}
+
+/**
+ * A passkey's name is shown in the member's list, the members page and the audit log, so it follows the rule of
+ * every other one-line name (platform/text.ts): no NUL, tab, line break or other control character, and no bidi
+ * control that could make "‮yek-kcab" read as something else. Null when the name may be stored.
+ */
+export function passkeyNameProblem(name: string): 'control' | 'bidi' | null {
+  return oneLineProblem(name);
+}
+
+/** Renames one of the member's passkeys: `invalid_name` (nothing changed) when the name breaks the one-line rule. */
+export async function renamePasskey(deps: Pick<AppDeps, 'db'>, memberId: string, id: string, name: string): Promise<'renamed' | 'not_found' | 'invalid_name'> {
+  if (passkeyNameProblem(name)) return 'invalid_name';
   const n = name.trim().slice(0, PASSKEY_NAME_MAX);
-  return n ? repo.renamePasskey(deps.db, memberId, id, n) : false;
+  if (!n) return 'not_found';
+  return (await repo.renamePasskey(deps.db, memberId, id, n)) ? 'renamed' : 'not_found';
 }
 
 /** Removes a passkey and ends the member's other sessions; with no factor left the recovery codes go too. */

@@ -71,6 +71,17 @@ export async function findPasskeyByCredential(db: Db, credentialId: string) {
   return db.selectFrom('member_passkeys').selectAll().where('credential_id', '=', credentialId).executeTakeFirst();
 }
 
+/** The e-mail of the member holding a passkey credential (whatever their state), or undefined. */
+export async function memberEmailOfCredential(db: Db, credentialId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('member_passkeys')
+    .innerJoin('store_members', 'store_members.id', 'member_passkeys.member_id')
+    .select('store_members.email')
+    .where('member_passkeys.credential_id', '=', credentialId)
+    .executeTakeFirst();
+  return row?.email;
+}
+
 export async function recordPasskeyUse(db: Db, id: string, signCount: number, now: Date): Promise<void> {
   await db.updateTable('member_passkeys').set({ sign_count: signCount, last_used_at: now }).where('id', '=', id).execute();
 }

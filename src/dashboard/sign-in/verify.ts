@@ -10,7 +10,7 @@ import { langOf, originOf, requireRole, ctxOf } from '../frame';
 import { findMember } from '../members-repo';
 import { normalizeEmail } from '../members';
 import { verifyCode, unusedRecoveryCodes } from './second-factor';
-import { authenticationOptions, verifyAuthentication } from './passkeys';
+import { authenticationOptions, passkeyThrottleKey, verifyAuthentication } from './passkeys';
 import { completeSignIn, markSecondFactor, startSession, SESSION_TTL_MS, type SignedInMember } from './sessions';
 import { signInThrottle } from './throttle';
 import { passkeyButton } from './passkey-button';
@@ -164,10 +164,14 @@ export function verifyRoutes(app: App, deps: AppDeps, secureCookies: boolean): v
 
   app.post('/dashboard/login/passkey', hide, async (req, reply) => {
     const lang = langOf(req);
-    const key = `passkey:${req.ip}`;
+    const body = (req.body ?? {}) as Json;
+    // Failures count against the member whose passkey the authenticator offered (with their wrong passwords and
+    // codes, the per-member limit) and against the address (the higher per-address limit). Counted per address
+    // alone, five failures of one member locked passkey sign-in for everyone behind the same NAT or office network;
+    // a spray across members from one address still stops at the address limit.
+    const key = await passkeyThrottleKey(deps.db, (body.response as { id?: unknown } | undefined)?.id);
     const lock = await throttle.check(key, req.ip);
     if (lock.locked) return reply.code(429).header('Retry-After', String(lock.retrySec)).send({ error: m(lang, 'throttled', { minutes: Math.ceil(lock.retrySec / 60) }) });
-    const body = (req.body ?? {}) as Json;
     const ok = await verifyAuthentication(deps, { purpose: 'sign_in', challengeId: String(body.challengeId ?? ''), response: body.response as AuthenticationResponseJSON });
     const member = ok ? await findMember(deps.db, ok.storeId, ok.memberId) : undefined;
     if (!ok || !member || member.disabled_at) {

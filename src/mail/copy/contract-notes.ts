@@ -2,6 +2,7 @@
  * The contract confirmation's notes (전자상거래법 제13조②) for the order-confirmation and subscription-started mails,
  * from the order's terms as sold.
  */
+import { ownValue } from '../../platform/lookup';
 import { methodLabel } from '../../pages/form';
 import type { MailLang } from '../render-input';
 import { at, num, type Ctx } from './kit';
@@ -21,7 +22,7 @@ export function contractNotes(c: Ctx, lang: MailLang): { rows: Array<[string, st
   if (!o) return { rows: [], notes: [] };
   const ko = lang === 'ko';
   const EN_METHODS: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
-  const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', ko ? methodLabel(o.method) : (EN_METHODS[o.method] ?? o.method)]];
+  const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', ko ? methodLabel(o.method) : (ownValue(EN_METHODS, o.method) ?? o.method)]];
   const notes: string[] = [];
   if (terms) {
     const days = Math.max(7, terms.refundDays);

@@ -83,7 +83,7 @@ export function payHandlers(deps: Deps) {
       if (v.errors) return renderForm(422, page, values, { errors: v.errors });
       // A free trial taken before by this e-mail: said now, before the buyer registers a card (the card is checked too,
       // once the gateway names it, in completePayment).
-      if (page.session.trial_days && (await trialAlreadyTaken(deps.db, { storeId: page.session.store_id, mode: page.session.mode, productId: page.session.product_id, email: v.attempt.buyerEmail, cardFingerprint: null }))) {
+      if (page.session.trial_days && (await trialAlreadyTaken(deps.db, { storeId: page.session.store_id, mode: page.session.mode, productId: page.session.product_id, email: v.attempt.buyerEmail, phone: v.attempt.buyerPhone, cardFingerprint: null }))) {
         return renderForm(422, page, values, { banner: MESSAGES.checkout.trialAlreadyUsed });
       }
       // A free trial is a card registration for the first charge at its end: simple pay registers no card here.

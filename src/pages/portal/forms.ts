@@ -3,6 +3,7 @@
  * refund shown), undoing a scheduled cancel, changing the plan, and changing the card (a test card number, or
  * Toss's registration window). Every form carries the session's CSRF secret.
  */
+import { ownValue } from '../../platform/lookup';
 import type { CancelPreviewView } from '../../subscriptions/cancel/schemas';
 import type { SubscriptionView } from '../../subscriptions/schemas';
 import { html, won, type SafeHtml } from '../html';
@@ -50,7 +51,7 @@ function immediateChoice(p: PortalPage, action: string, im: CancelPreviewView['i
     ${csrfField(p.csrf)}<input type="hidden" name="timing" value="immediate">
     <h3>지금 해지하고 환불</h3>
     <p class="amount" data-refund-amount="${im.refundAmount}">환불 예정 ${won(im.refundAmount)}</p>
-    <p>${blocked ? blocked.message : REASON[im.reason] ?? ''}</p>
+    <p>${blocked ? blocked.message : ownValue(REASON, im.reason) ?? ''}</p>
     ${im.deduction + im.penalty + im.clawback > 0 && !blocked
       ? html`<p>이용 ${im.usedDays}/${im.totalDays}일 차감 ${won(im.deduction)}${im.clawback ? html` · 할인 회수 ${won(im.clawback)}` : ''}${im.penalty ? html` · 위약금 ${won(im.penalty)}` : ''}</p>`
       : ''}

@@ -1,3 +1,4 @@
+import { ownValue } from '../../platform/lookup';
 import type { RefundRequestView } from '../../refunds/requests/model';
 import { MAX_REASON } from '../../refunds/requests/model';
 import { MESSAGES } from '../../platform/messages';
@@ -150,7 +151,7 @@ const EN: ReceiptCopy = {
     total: 'Amount paid',
     refunded: 'Refunded',
     statuses: { paid: 'Paid', refunded: 'Refunded in full', pending: 'Awaiting payment', awaiting_deposit: 'Awaiting your deposit', expired: 'Deposit deadline passed', failed: 'Payment failed', canceled: 'Payment canceled', partial: 'Partly refunded' },
-    methodLabel: (m) => METHODS_EN[m] ?? m,
+    methodLabel: (m) => ownValue(METHODS_EN, m) ?? m,
     installment: (months) => (months === null ? '' : months === 0 ? ' (single payment)' : ` (${months}-month installments)`),
   },
   refunds: {

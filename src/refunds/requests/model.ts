@@ -1,3 +1,4 @@
+import { ownValue } from '../../platform/lookup';
 import type { Selectable } from 'kysely';
 import { ApiError, type ErrorCode } from '../../platform/errors';
 import { kstAt, nthBusinessDayAfter, withdrawalWindowEnd } from '../../platform/calendar';
@@ -87,7 +88,7 @@ const SUBSCRIPTION_CODES: Partial<Record<ErrorCode, ErrorCode>> = {
 /** For a request tied to a subscription, the subscription variant of an engine code (same meaning, subscription wording). */
 export function forRequest(r: Pick<RefundRequestRow, 'subscription_id'>, e: unknown): unknown {
   if (!(e instanceof ApiError) || !r.subscription_id) return e;
-  const code = SUBSCRIPTION_CODES[e.code];
+  const code = ownValue(SUBSCRIPTION_CODES, e.code);
   return code ? new ApiError(code, { details: e.details, cause: e }) : e;
 }
 

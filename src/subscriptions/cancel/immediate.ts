@@ -1,3 +1,4 @@
+import { ownValue } from '../../platform/lookup';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { jsonb } from '../../db';
@@ -166,7 +167,7 @@ async function executePlan(deps: Deps, subId: string, claimId: string, since: Da
         continue;
       }
       await releaseClaim(deps, claimId, plan, since, err);
-      if (err instanceof ApiError && ENGINE_CODES[err.code]) throw new ApiError(ENGINE_CODES[err.code]!, { internal: err.message, details: { orderId: p.orderId } });
+      if (err instanceof ApiError && ownValue(ENGINE_CODES, err.code)) throw new ApiError(ownValue(ENGINE_CODES, err.code)!, { internal: err.message, details: { orderId: p.orderId } });
       throw err;
     }
   }

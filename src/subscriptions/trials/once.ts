@@ -3,6 +3,7 @@ import { sha256Hex } from '../../platform/crypto';
 import type { Mode } from '../../platform/tables';
 import { allowsRepeatTrials } from '../../stores/repo';
 import * as repo from '../repo';
+import { trialEmailKey, trialPhoneKey } from './identity';
 
 /**
  * Free trials once per buyer and product (issue 30): a store offers a product's trial to an e-mail address once, and to
@@ -30,11 +31,14 @@ export function sameEmail(a: string | null | undefined, b: string | null | undef
 
 /**
  * Whether this buyer already started a trial of the product in this store and mode (any status: an ended or canceled
- * trial counts), and the store does not allow repeat trials.
+ * trial counts), and the store does not allow repeat trials. The buyer is the same person when the e-mail box, the
+ * phone number or the card is the same, each compared normalised (./identity.ts: `t.rial@gmail.com`,
+ * `trial+2@gmail.com` and `trial@gmail.com` are one box; `+82 10-1234-5678` is `010-1234-5678`).
  */
-export async function trialAlreadyTaken(db: Db, q: { storeId: string; mode: Mode; productId: string; email: string | null; cardFingerprint: string | null }): Promise<boolean> {
+export async function trialAlreadyTaken(db: Db, q: { storeId: string; mode: Mode; productId: string; email: string | null; phone: string | null; cardFingerprint: string | null }): Promise<boolean> {
   if (await allowsRepeatTrials(db, q.storeId)) return false;
-  const email = q.email?.trim().toLowerCase() || null;
-  if (!email && !q.cardFingerprint) return false;
-  return repo.trialStartedBy(db, { ...q, email });
+  const emailKey = trialEmailKey(q.email);
+  const phoneKey = trialPhoneKey(q.phone);
+  if (!emailKey && !phoneKey && !q.cardFingerprint) return false;
+  return repo.trialStartedBy(db, { storeId: q.storeId, mode: q.mode, productId: q.productId, emailKey, phoneKey, cardFingerprint: q.cardFingerprint });
 }
