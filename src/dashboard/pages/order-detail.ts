@@ -21,6 +21,7 @@ import { bidiMessage, hasBidiControl } from '../../platform/text';
 import { refundAboveThreshold } from '../sign-in/refund-step-up';
 import { stepUp } from '../sign-in/step-up';
 import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
+import { refundConfirmRoute, type RefundFormValues } from './refund-confirm';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -29,11 +30,7 @@ interface CashReceiptForm {
   number: string;
 }
 
-interface RefundForm {
-  amount: string;
-  reason: string;
-  keepLicenses: boolean;
-}
+type RefundForm = RefundFormValues;
 
 /**
  * The seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts): for a paid 계좌이체 / 가상계좌 order
@@ -83,17 +80,17 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 
   const refundForm =
     refundable > 0
-      ? html`<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/refund" id="refund-form" data-testid="refund-form" hx-disabled-elt="find button">
+      ? html`<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/refund/confirm" id="refund-form" data-testid="refund-form">
   ${csrfField(ctx)}
   <input type="hidden" name="idem" value="${randomUUID()}">
   <p class="muted">${L(`환불 가능 금액: ${money('ko', refundable)}`, `Refundable: ${money('en', refundable)}`)}</p>
   <label for="refund-amount">${L('환불 금액 (원)', 'Amount (KRW)')}</label>
-  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? refundable.toLocaleString('en-US')}" aria-describedby="refund-amount-hint">
-  <p class="hint" id="refund-amount-hint">${L('쉼표는 넣어도 되고 빼도 됩니다. 비워 두면 남은 금액 전부를 환불합니다.', 'Commas are optional. Leave empty to refund everything left.')}</p>
+  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? ''}" aria-describedby="refund-amount-hint">
+  <p class="hint" id="refund-amount-hint">${L('금액을 입력하거나 「전액」을 누르세요(쉼표는 넣어도 되고 빼도 됩니다). 다음 화면에서 금액과 환불 대상을 확인한 뒤 환불합니다.', 'Enter an amount or press "Whole amount" (commas optional). The next screen shows the amount and where it goes before anything is refunded.')}</p>
   <label for="refund-reason">${L('사유 (구매자에게 보이며 결제대행사에 전달됩니다)', 'Reason (shown to the buyer, sent to the gateway)')}</label>
   <textarea id="refund-reason" name="reason" maxlength="500">${form?.reason ?? ''}</textarea>
   <label class="check"><input type="checkbox" name="keepLicenses"${form?.keepLicenses ? html` checked` : ''}> ${L('전액 환불이어도 라이선스 유지', 'Keep licenses even on a full refund')}</label>
-  <p><button type="submit" class="primary">${L('환불하기', 'Refund')}</button></p>
+  <p><button type="submit" class="primary">${L('환불 내용 확인', 'Review the refund')}</button> <button type="submit" name="whole" value="1" class="plain">${L(`전액 (${money('ko', refundable)})`, `Whole amount (${money('en', refundable)})`)}</button></p>
 </form>`
       : html`<p class="muted" data-testid="not-refundable">${L('환불할 수 있는 금액이 없습니다.', 'Nothing left to refund.')}</p>`;
 
@@ -188,6 +185,7 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
   );
 
   orderEventsRoute(app, deps);
+  refundConfirmRoute(app, deps, renderDetail);
 
   // A 현금영수증 issued afterwards: the same service, checks and Korean messages as POST /admin/v1/orders/{id}/cash-receipt.
   // A second submit finds the first receipt (issued: CASH_RECEIPT_EXISTS shown; unanswered: the same key sent again).
