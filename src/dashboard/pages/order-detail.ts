@@ -22,6 +22,7 @@ import { refundAboveThreshold } from '../sign-in/refund-step-up';
 import { stepUp } from '../sign-in/step-up';
 import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
 import { refundConfirmRoute, type RefundFormValues } from './refund-confirm';
+import { testDepositForm, testDepositRoute } from './order-test-deposit';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -103,6 +104,9 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 ${flash(done, {
   refunded: L('환불했습니다.', 'Refunded.'),
   cashReceipt: L('현금영수증을 발급했습니다.', 'Cash receipt issued.'),
+  deposited: L('테스트 입금이 확인되어 결제가 완료되었습니다.', 'The test deposit arrived: the order is paid.'),
+  notWaiting: L('입금을 기다리는 주문이 아닙니다. 아무것도 바뀌지 않았습니다.', 'This order is not waiting for a deposit; nothing changed.'),
+  notDeposited: L('입금이 확인되지 않았습니다. 잠시 후 새로 고쳐 보세요.', 'The deposit was not confirmed; reload in a moment.'),
   replayed: L('이 환불 요청은 이미 처리되었습니다. 아래에서 결과를 확인하세요.', 'This refund was already sent; see its state below.'),
   inflight: L('이 환불 요청은 이미 처리 중입니다. 잠시 후 새로 고쳐 결과를 확인하세요.', 'This refund is already being processed; reload in a moment to see its result.'),
 })}
@@ -148,7 +152,7 @@ ${problemBox(problem)}
         payment.subscriptionId ? html`<a class="mono" href="/dashboard/subscriptions/${encodeURIComponent(payment.subscriptionId)}">${payment.subscriptionId}</a> (${payment.subscriptionEvent ?? ''})` : '—',
       ],
       [L('정산', 'Settlement'), payment.settlementId ?? L('정산 전', 'not settled')],
-    ])}</section>
+    ])}${testDepositForm(ctx, order)}</section>
 </div>
 ${cashReceiptForm(ctx, order, problem, crForm)}
 <section class="card" aria-labelledby="h-refunds"><h2 id="h-refunds">${L('환불', 'Refunds')}</h2>
@@ -186,6 +190,7 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
 
   orderEventsRoute(app, deps);
   refundConfirmRoute(app, deps, renderDetail);
+  testDepositRoute(app, deps, renderDetail);
 
   // A 현금영수증 issued afterwards: the same service, checks and Korean messages as POST /admin/v1/orders/{id}/cash-receipt.
   // A second submit finds the first receipt (issued: CASH_RECEIPT_EXISTS shown; unanswered: the same key sent again).
