@@ -255,6 +255,12 @@ export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): 
 export interface PaymentProvider {
   readonly name: 'simulator' | 'toss';
   readonly paymentEntry: PaymentEntry;
+  /**
+   * Where listTransactions reads from: the gateway's own ledger (Toss, any process), or this process's memory (the
+   * simulator: what this process approved and canceled since it started), which only the server that took the
+   * payments can reconcile against.
+   */
+  readonly ledger: 'gateway' | 'process';
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;
