@@ -154,7 +154,7 @@ export function dashboardLayout(ctx: LayoutContext, opts: DashboardPageOptions, 
     <form method="post" action="/dashboard/logout" hx-boost="false">${csrfInput(ctx.csrfToken)}<button type="submit">${t('signout')}</button></form>
   </div>
 </header>
-${ctx.mode === 'test' ? html`<div class="testbanner" role="note">${t('mode.testBanner')}</div>` : ''}
+${ctx.mode === 'test' ? html`<div class="testbanner" role="region" aria-label="${t('mode.label')}: ${t('mode.test')}">${t('mode.testBanner')}</div>` : ''}
 <nav class="sections" aria-label="${t('nav.menu')}">
   ${nav.map((n) => html`<a href="${n.href}"${opts.nav === n.href ? raw(' aria-current="page"') : ''}>${n.label[ctx.lang]}</a>`)}
 </nav>
