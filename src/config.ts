@@ -92,6 +92,12 @@ export interface Config {
   payAttemptsPerIpPerHour: number;
   /** Payment attempts one checkout session accepts over its life. */
   payAttemptsPerSession: number;
+  /**
+   * Coupon applications on the hosted page, counted apart from payment attempts (a buyer fixing a typo in a code must
+   * not use up the tries that pay): per client address per hour, and per session per hour. They bound guessing codes.
+   */
+  couponTriesPerIpPerHour: number;
+  couponTriesPerSession: number;
   /** Toss Payments API base URL (override only to point at a local fake in tests). */
   tossApiBaseUrl: string;
   /** How long to wait for Toss before treating the outcome as unknown (confirm, cancel, lookups, billing-key issue). */
@@ -195,6 +201,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     licenseNotFoundBlockSeconds: int(env, 'LICENSE_NOT_FOUND_BLOCK_SECONDS', 900, 1),
     payAttemptsPerIpPerHour: int(env, 'PAY_ATTEMPTS_PER_IP_PER_HOUR', 30, 1),
     payAttemptsPerSession: int(env, 'PAY_ATTEMPTS_PER_SESSION', 10, 1),
+    couponTriesPerIpPerHour: int(env, 'COUPON_TRIES_PER_IP_PER_HOUR', 60, 1),
+    couponTriesPerSession: int(env, 'COUPON_TRIES_PER_SESSION', 20, 1),
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
     tossBillingTimeoutMs: int(env, 'TOSS_BILLING_TIMEOUT_MS', 65_000, 60_000),

@@ -64,8 +64,10 @@ export interface Runtime {
    * claimed ones are released); requests are still served for `delayMs` (DRAIN_DELAY_MS) so a proxy's health check
    * sees the instance leave; then the listener closes and in-flight requests and the worker get
    * SHUTDOWN_TIMEOUT_MS to finish. Resolves true when all finished in time (the connections are closed either way).
+   * `listener: false` is `commerce worker`: no port, no /ready; its log speaks only of the jobs it stops taking.
+   * Either logs `stopped` (with `clean`) once everything is closed, so an operator sees the stop completed.
    */
-  drain(opts: { delayMs: number; reason: string }): Promise<boolean>;
+  drain(opts: { delayMs: number; reason: string; listener?: boolean }): Promise<boolean>;
 }
 
 /** config → database → migrate → app (+ worker, not started). Used by main, the CLI and the benchmark. */
@@ -111,12 +113,16 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
       await app.close();
       await release();
     },
-    async drain({ delayMs, reason }) {
+    async drain({ delayMs, reason, listener = true }) {
       lifecycle.draining = true;
-      log.info({ reason, drainDelayMs: delayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'draining: /ready answers 503; serving until the listener closes');
+      if (listener) {
+        log.info({ reason, drainDelayMs: delayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'draining: /ready answers 503; serving until the listener closes');
+      } else {
+        log.info({ reason, worker: worker.id, shutdownTimeoutMs: config.shutdownTimeoutMs }, 'worker stopping: no new jobs are claimed; the running job finishes, claimed ones are released');
+      }
       const workerStopped = worker.stop();
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      log.info('closing the listener: finishing in-flight requests');
+      if (listener) log.info('closing the listener: finishing in-flight requests');
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
@@ -125,10 +131,12 @@ export async function createRuntime(config: Config, opts: { clock?: Clock; log?:
       const clean = await Promise.race([finished, deadline]);
       clearTimeout(timer);
       if (!clean) {
-        log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: requests or a job still running; closing anyway');
+        log.error({ shutdownTimeoutMs: config.shutdownTimeoutMs }, listener ? 'shutdown timeout: requests or a job still running; closing anyway' : 'shutdown timeout: a job still running; closing anyway');
         app.server.closeAllConnections();
       }
       await release().catch((err) => log.warn({ err }, 'closing the database failed'));
+      if (listener) log.info({ clean }, 'stopped');
+      else log.info({ clean, worker: worker.id }, 'worker stopped');
       return clean;
     },
   };

@@ -42,7 +42,7 @@ export async function startCommand(args: string[]): Promise<void> {
     process.stdout.write(noStoreBanner(rt.deps.database.kind, url) + '\n');
     log.warn({ next: 'npx commerce setup --name "<store name>" --email <owner e-mail>' }, NO_STORE_LOG);
   }
-  handleStopSignals(async (signal) => rt.drain({ delayMs: config.drainDelayMs, reason: signal }), config.drainDelayMs + config.shutdownTimeoutMs + 5_000, (clean) => log.info({ clean }, 'stopped'));
+  handleStopSignals(async (signal) => rt.drain({ delayMs: config.drainDelayMs, reason: signal }), config.drainDelayMs + config.shutdownTimeoutMs + 5_000);
 }
 
 export async function workerCommand(): Promise<void> {
@@ -50,15 +50,15 @@ export async function workerCommand(): Promise<void> {
   const rt = await createRuntime(config);
   rt.deps.worker.start();
   rt.deps.log.info({ worker: rt.deps.worker.id }, 'worker started');
-  // No listener to drain: the running job finishes, claimed ones are released.
-  handleStopSignals(async (signal) => rt.drain({ delayMs: 0, reason: signal }), config.shutdownTimeoutMs + 5_000);
+  // No listener to drain (and no /ready): the running job finishes, claimed ones are released, then `worker stopped`.
+  handleStopSignals(async (signal) => rt.drain({ delayMs: 0, reason: signal, listener: false }), config.shutdownTimeoutMs + 5_000);
 }
 
 /**
  * SIGTERM and SIGINT stop the process once, through `stop` (a drain); a last resort exits if draining itself hangs
  * (the database does not answer) after `forceAfterMs`. So does the end of the `npm start` that started it.
  */
-function handleStopSignals(stop: (signal: string) => Promise<boolean>, forceAfterMs: number, stopped?: (clean: boolean) => void): void {
+function handleStopSignals(stop: (signal: string) => Promise<boolean>, forceAfterMs: number): void {
   let closing = false;
   exitWithParent(() => void shutdown('parent exited'));
   const shutdown = async (signal: string) => {
@@ -67,7 +67,6 @@ function handleStopSignals(stop: (signal: string) => Promise<boolean>, forceAfte
     const force = setTimeout(() => process.exit(1), forceAfterMs);
     force.unref();
     const clean = await stop(signal);
-    stopped?.(clean);
     process.exit(clean ? 0 : 1);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -31,12 +31,14 @@ export interface SetupResult {
   password: string;
   mail: MailOutcome | null;
   returnUrlDomains: string[];
+  /** The hosts given with --return-domains (beyond this machine and the service's own host): the shop's own domain. */
+  shopDomains: string[];
 }
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 
 /** Everything checked before anything is written, so a typo leaves no half-made store behind. */
-export function checkSetupInput(input: SetupInput, publicBaseUrl: string): { name: string; email: string; ownerName: string; returnUrlDomains: string[] } {
+export function checkSetupInput(input: SetupInput, publicBaseUrl: string): { name: string; email: string; ownerName: string; returnUrlDomains: string[]; shopDomains: string[] } {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw new Error('--name: 1 to 100 characters');
   const email = normalizeEmail(input.email);
@@ -44,13 +46,15 @@ export function checkSetupInput(input: SetupInput, publicBaseUrl: string): { nam
   const ownerName = (input.ownerName ?? email.slice(0, email.indexOf('@'))).trim();
   if (ownerName.length < 1 || ownerName.length > 100) throw new Error('--owner-name: 1 to 100 characters');
   const host = new URL(publicBaseUrl).hostname.toLowerCase();
-  const returnUrlDomains = [...new Set(['localhost', '127.0.0.1', host, ...(input.returnDomains ?? []).map((d) => d.trim().toLowerCase()).filter(Boolean)])];
+  const defaults = ['localhost', '127.0.0.1', host];
+  const returnUrlDomains = [...new Set([...defaults, ...(input.returnDomains ?? []).map((d) => d.trim().toLowerCase()).filter(Boolean)])];
+  const shopDomains = returnUrlDomains.filter((d) => !defaults.includes(d));
   try {
     assertReturnUrlDomains(returnUrlDomains);
   } catch {
     throw new Error(`--return-domains: host names only (shop.example.com, localhost:4000): ${returnUrlDomains.join(', ')}`);
   }
-  return { name, email, ownerName, returnUrlDomains };
+  return { name, email, ownerName, returnUrlDomains, shopDomains };
 }
 
 export async function setupStore(deps: Deps, input: SetupInput): Promise<SetupResult> {
@@ -61,7 +65,7 @@ export async function setupStore(deps: Deps, input: SetupInput): Promise<SetupRe
   const { member, password } = await createMember(deps, { storeId: store.id, email: checked.email, name: checked.ownerName, role: 'owner' }, { kind: 'operator', id: null, name: null });
   // After the commit: the member exists whatever the mail does.
   const mail = await mailMemberPassword(deps, store.id, member, password, 'created');
-  return { storeId: store.id, storeName: checked.name, ownerToken, testApiKey: secret, owner: { email: member.email, name: member.name }, password, mail, returnUrlDomains: checked.returnUrlDomains };
+  return { storeId: store.id, storeName: checked.name, ownerToken, testApiKey: secret, owner: { email: member.email, name: member.name }, password, mail, returnUrlDomains: checked.returnUrlDomains, shopDomains: checked.shopDomains };
 }
 
 /** What `commerce setup` prints: like the demo's banner, every secret shown once, then the next steps. */
@@ -81,12 +85,24 @@ export function setupBanner(r: SetupResult, baseUrl: string, o: { print?: boolea
     '  The owner token, the key and a printed password are shown only now: keep them in your secret store.',
     '',
     '  Next:',
-    `  1. Add your shop's domain to test mode's return URLs: dashboard Settings, or PUT ${baseUrl}/admin/v1/store/settings/test`,
-    `  2. A product: the dashboard's Products, or POST ${baseUrl}/admin/v1/products with the owner token`,
-    `  3. A test payment: POST ${baseUrl}/v1/checkout/sessions with the test key, then pay on its url with the card ${TEST_CARDS.success.replace(/(\d{4})(?=\d)/g, '$1 ')}`,
-    `  4. Going live: ${baseUrl}/docs/guides/go-live-toss (business details, Toss keys, the operator's store verify, a live key)`,
+    ...nextSteps(r, baseUrl).map((step, i) => `  ${i + 1}. ${step}`),
     '',
   ].join('\n');
+}
+
+/**
+ * The steps setup leaves, and only those (a shop domain given with --return-domains is not asked for again). Every
+ * link is a page the service serves: the guides live at /docs/{ko,en}/<slug>, Korean first for Korean sellers.
+ */
+function nextSteps(r: SetupResult, baseUrl: string): string[] {
+  const guide = (slug: string) => `${baseUrl}/docs/ko/${slug} (English: ${baseUrl}/docs/en/${slug})`;
+  return [
+    ...(r.shopDomains.length ? [] : [`Add your shop's domain to test mode's return URLs: dashboard Settings, or PUT ${baseUrl}/admin/v1/store/settings/test`]),
+    `A product: the dashboard's Products, or POST ${baseUrl}/admin/v1/products with the owner token`,
+    `A test payment: POST ${baseUrl}/v1/checkout/sessions with the test key, then pay on its url with the card ${TEST_CARDS.success.replace(/(\d{4})(?=\d)/g, '$1 ')}; how: ${guide('accept-payments')}`,
+    `Subscriptions (monthly, yearly, a free trial): ${guide('subscription-checkout')}`,
+    `Going live: ${guide('go-live-toss')} (business details, Toss keys, the operator's store verify, a live key)`,
+  ];
 }
 
 /**
@@ -102,7 +118,7 @@ export function noStoreBanner(databaseKind: 'pglite' | 'postgres', baseUrl: stri
     databaseKind === 'postgres'
       ? '  (from any shell with the same DATABASE_URL and MASTER_KEY, while this server runs; PUBLIC_BASE_URL is taken from this server)'
       : '  (the embedded database admits one process: stop this server first, or start it with --demo for a sample store)',
-    `  Then: ${baseUrl}/dashboard, and the production manual's "From an empty database to the first live payment".`,
+    `  Then: ${baseUrl}/dashboard, and the production manual's "From an empty database to the first live payment": ${baseUrl}/docs/manual/production-deployment`,
     '',
   ].join('\n');
 }

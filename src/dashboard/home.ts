@@ -24,6 +24,8 @@ export interface HomeFigures {
   failingEndpoints: Awaited<ReturnType<typeof repo.failingEndpoints>>;
   /** 30 KST days, oldest first, every day present (0 without payments). */
   daily: Array<{ day: string; amount: number }>;
+  /** Test-clock payments dated after now: in no figure until then (see home-repo's definition of paid). */
+  future: { amount: number; orders: number };
 }
 
 const WINDOWS = [
@@ -34,13 +36,14 @@ const WINDOWS = [
 
 /** The figures of Home for one store and mode, at the clock's now. */
 export async function homeFigures(deps: Deps, storeId: string, mode: Mode): Promise<HomeFigures> {
-  const today = kstDate(deps.clock.now());
+  const now = deps.clock.now();
+  const today = kstDate(now);
   const windows: WindowFigures[] = [];
   for (const w of WINDOWS) {
     const from = kstStartOf(addDays(today, 1 - w.days));
-    const paid = await repo.paidSince(deps.db, storeId, mode, from);
-    const refunds = await repo.refundsSince(deps.db, storeId, mode, from);
-    const newSubscriptions = await repo.subscriptionsStartedSince(deps.db, storeId, mode, from);
+    const paid = await repo.paidSince(deps.db, storeId, mode, from, now);
+    const refunds = await repo.refundsSince(deps.db, storeId, mode, from, now);
+    const newSubscriptions = await repo.subscriptionsStartedSince(deps.db, storeId, mode, from, now);
     windows.push({ window: w.window, paid: paid.amount, refunds, net: paid.amount - refunds, orders: paid.orders, newSubscriptions });
   }
   const active = await repo.activeSubscriptions(deps.db, storeId, mode);
@@ -48,7 +51,7 @@ export async function homeFigures(deps: Deps, storeId: string, mode: Mode): Prom
   const yearly = active.filter((a) => a.interval === 'yearly').reduce((s, a) => s + a.amount, 0);
   const waiting = await repo.waitingRefundRequests(deps.db, storeId, mode, 5);
   const start = addDays(today, -29);
-  const perDay = new Map((await repo.paidPerDay(deps.db, storeId, mode, kstStartOf(start))).map((d) => [d.day, d.amount]));
+  const perDay = new Map((await repo.paidPerDay(deps.db, storeId, mode, kstStartOf(start), now)).map((d) => [d.day, d.amount]));
   const daily = Array.from({ length: 30 }, (_, i) => {
     const day = addDays(start, i);
     return { day, amount: perDay.get(day) ?? 0 };
@@ -60,5 +63,6 @@ export async function homeFigures(deps: Deps, storeId: string, mode: Mode): Prom
     waitingRequests: { total: waiting.length ? Number(waiting[0].total_count) : 0, items: waiting },
     failingEndpoints: await repo.failingEndpoints(deps.db, storeId, mode),
     daily,
+    future: await repo.futureTestClockPaid(deps.db, storeId, mode, now),
   };
 }

@@ -120,6 +120,8 @@ export const NO_STEP_UP_ROUTES: Readonly<Record<string, string>> = {
   '/dashboard/account/passkeys/:id/rename': 'a label on a passkey the member already has',
   '/dashboard/account/sessions/:id/end': 'ends one of the member\'s own sessions: narrows access',
   '/dashboard/account/sessions/end-others': 'ends the member\'s other sessions: narrows access',
+  '/dashboard/orders/:id/refund/confirm': 'only shows the refund\'s amount and target for a second look; the refund itself is the listed route',
+  '/dashboard/orders/:id/test-deposit': 'a simulated 가상계좌 deposit, test mode only (a live session gets 404): no real money moves',
   '/dashboard/orders/:id/cash-receipt': 'a 현금영수증 for a payment already made: no money moves',
   '/dashboard/refund-requests/:id/hold': 'holds a buyer\'s request: no money moves',
   '/dashboard/refund-requests/:id/reject': 'refuses a buyer\'s request: no money moves (a statutory one is refused by the service)',

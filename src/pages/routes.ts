@@ -44,9 +44,25 @@ const pagesModule: Module = async (app, deps) => {
   // limited per client address and per session. Showing the page is not limited.
   const perIp = createLimiter({ redis: deps.redis, keyPrefix: 'rl_pay_ip', points: deps.config.payAttemptsPerIpPerHour, durationSec: 3600 });
   const perSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_pay_session', points: deps.config.payAttemptsPerSession, durationSec: 3600 });
+  // Applying a coupon charges nothing and is not a payment attempt: a buyer retyping a code must keep every try that
+  // pays. Coupon applications have their own limits (guessing codes), and over them the form says so beside the
+  // coupon field, the payment still possible without one.
+  const couponPerIp = createLimiter({ redis: deps.redis, keyPrefix: 'rl_coupon_ip', points: deps.config.couponTriesPerIpPerHour, durationSec: 3600 });
+  const couponPerSession = createLimiter({ redis: deps.redis, keyPrefix: 'rl_coupon_session', points: deps.config.couponTriesPerSession, durationSec: 3600 });
+  const couponRefused = new WeakMap<object, number>();
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST') return;
     const sessionId = (req.params as { sessionId?: string }).sessionId ?? '';
+    if (req.routeOptions.url === '/pay/:sessionId' && (req.body as Record<string, unknown> | undefined)?.action === 'apply_coupon') {
+      const [ip, session] = [await consume(couponPerIp, req.ip), await consume(couponPerSession, sessionId)];
+      const over = [ip, session].filter((o) => !o.allowed);
+      if (over.length) {
+        const retry = Math.max(...over.map((o) => o.resetSec));
+        req.log.warn({ sessionId, perIp: !ip.allowed, perSession: !session.allowed }, 'coupon tries limited');
+        couponRefused.set(req, retry);
+      }
+      return;
+    }
     const [ip, session] = [await consume(perIp, req.ip), await consume(perSession, sessionId)];
     const refused = [ip, session].filter((o) => !o.allowed);
     if (refused.length === 0) return;
@@ -72,7 +88,7 @@ const pagesModule: Module = async (app, deps) => {
   );
   // The unknown-outcome page's script polls this instead of reloading the whole page.
   app.get<IdParams>('/pay/:sessionId/status', opts, async (req, reply) => reply.type('application/json; charset=utf-8').send(await h.status(req.params.sessionId)));
-  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body)));
+  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body, { couponRetrySec: couponRefused.get(req) })));
   app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(reply, await h.approval(req.params.sessionId, 'show')));
   app.post<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => {
     const decision = (req.body as Record<string, unknown> | undefined)?.decision;

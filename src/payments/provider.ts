@@ -260,6 +260,12 @@ export interface PaymentProvider {
    * its end). The payment page offers a subscription or a trial only these; the server still refuses the others.
    */
   readonly billingKeyMethods: readonly PaymentMethod[];
+  /**
+   * Where listTransactions reads from: the gateway's own ledger (Toss, any process), or this process's memory (the
+   * simulator: what this process approved and canceled since it started), which only the server that took the
+   * payments can reconcile against.
+   */
+  readonly ledger: 'gateway' | 'process';
   confirmPayment(input: ConfirmInput): Promise<Outcome<ConfirmResult>>;
   refund(input: RefundInput): Promise<Outcome<RefundResult>>;
   lookupPayment(paymentKey: string): Promise<Outcome<PaymentLookup>>;

@@ -45,6 +45,7 @@ export type { AuthorizeInput, AuthorizeResult } from './provider';
  */
 export class SimulatorProvider implements PaymentProvider {
   readonly name = 'simulator' as const;
+  readonly ledger = 'process' as const;
   /** The hosted page takes the card number (or the easy-pay approval) itself and authorizes it here. */
   readonly paymentEntry: PaymentEntry = { kind: 'on_page', authorize: (input) => this.authorize(input) };
   /** Only a test card registration yields a billing auth key (`sim_auth_<card number>`, see README.md); an easy-pay approval leaves none. */

@@ -41,6 +41,7 @@ import * as reconciliation from './toss-reconciliation';
  */
 export class TossProvider implements PaymentProvider {
   readonly name = 'toss' as const;
+  readonly ledger = 'gateway' as const;
   /** Toss's own payment window takes the payment; its success redirect brings the payment key back. */
   readonly paymentEntry: PaymentEntry = { kind: 'gateway_window' };
   /**

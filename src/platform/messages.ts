@@ -128,6 +128,8 @@ export const MESSAGES = {
 
   // Checkout: session creation (live setup, metadata) and the refusals of a payment attempt.
   checkout: {
+    /** The hosted page's coupon field after too many applications (its own limit, apart from payment attempts). */
+    couponTriesLimited: (minutes: number): string => `쿠폰 입력 시도가 너무 많습니다. ${minutes}분 뒤에 다시 입력해 주세요. 쿠폰 없이 결제할 수는 있습니다.`,
     /** The buyer's 가상계좌 refund account (Toss's refundReceiveAccount), checked field by field. */
     refundBankRequired: '환불받을 은행을 선택해 주세요.',
     refundAccountNumberInvalid: '계좌번호는 숫자 8~20자리로 입력해 주세요. (- 없이)',

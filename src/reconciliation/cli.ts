@@ -5,6 +5,8 @@ import type { Clock } from '../platform/clock';
 import { ApiError } from '../platform/errors';
 import { runReconciliation, startReconciliation } from './service';
 import { paymentSyncFor } from './sync';
+import { getModeSettings } from '../stores/service';
+import { providerFor } from '../payments';
 
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -21,6 +23,11 @@ export async function reconcileCommand(deps: { db: Db; clock: Clock; config: Con
   const mode = flag(args, 'mode') ?? 'live';
   if (!store || !date) throw new Error('--store and --date YYYY-MM-DD are required');
   if (mode !== 'live' && mode !== 'test') throw new Error('--mode must be live or test');
+  // A separate process sees none of the simulator's ledger (it lives in the server's memory): every test order would
+  // read as missing at the gateway. Test mode on the simulator is reconciled from the dashboard or the API instead.
+  if (await ledgerInServerOnly(deps, store, mode)) {
+    throw new Error("RECONCILIATION_NOT_AVAILABLE: test mode's simulator keeps its ledger in the running server's memory; start this run from the dashboard (대사) or POST /admin/v1/reconciliations");
+  }
   let id: string;
   try {
     id = (await startReconciliation(deps, store, { mode, date, source: 'cli', enqueue: false })).id;
@@ -44,4 +51,9 @@ export async function reconcileCommand(deps: { db: Db; clock: Clock; config: Con
     ...r.differences.map((d) => `  ${d.kind.padEnd(16)} order ${d.orderId}  payment ${d.paymentKey ?? '-'}  ours ${d.ourAmount ?? '-'}  toss ${d.gatewayAmount ?? '-'}`),
   ];
   return { text: lines.join('\n') + '\n', failed: r.status === 'failed' };
+}
+
+async function ledgerInServerOnly(deps: { db: Db; clock: Clock; config: Config }, storeId: string, mode: 'live' | 'test'): Promise<boolean> {
+  const settings = await getModeSettings(deps.db, storeId, mode).catch(() => null);
+  return !!settings && providerFor(deps, settings.raw)?.ledger === 'process';
 }

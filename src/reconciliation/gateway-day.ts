@@ -48,7 +48,8 @@ export function dayRange(day: string): { from: Date; to: Date } {
   return { from: kstStartOf(day), to: new Date(kstStartOf(addDays(day, 1)).getTime() - 1) };
 }
 
-export type DayResult = { ok: true; transactions: GatewayTransaction[] } | { ok: false; code: string; message: string };
+/** `provider`: the name of the gateway read (our orders taken through it are the ones compared). */
+export type DayResult = { ok: true; transactions: GatewayTransaction[]; provider?: PaymentProvider['name'] } | { ok: false; code: string; message: string };
 
 /**
  * Every transaction of the day at the gateway: under the mode's first key pair and, when it holds one, the 자동결제
@@ -56,7 +57,8 @@ export type DayResult = { ok: true; transactions: GatewayTransaction[] } | { ok:
  */
 export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<DayResult> {
   const settings = await getModeSettings(deps.db, storeId, mode);
-  const provider = settings.raw.payment_provider === 'toss' ? providerFor(deps, settings.raw) : null;
+  // Through the provider interface: Toss's ledger, or in test mode the simulator's (what this process approved and canceled).
+  const provider = providerFor(deps, settings.raw);
   if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
   const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
   const transactions: GatewayTransaction[] = [];
@@ -66,7 +68,7 @@ export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: s
     transactions.push(...one.transactions);
   }
   transactions.sort((a, b) => a.transactionAt.getTime() - b.transactionAt.getTime());
-  return { ok: true, transactions };
+  return { ok: true, transactions, provider: provider.name };
 }
 
 /** One MID's transactions of the day, page after page (`startingAfter` = the last key of the page before). */

@@ -110,14 +110,14 @@ export interface OurPayment {
   provider_payment_key: string | null;
 }
 
-/** Our Toss orders paid in [from, to] (a KST day). */
-export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date): Promise<OurPayment[]> {
+/** Our orders paid through `provider` (the gateway whose ledger is compared) in [from, to] (a KST day). */
+export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: 'simulator' | 'toss'): Promise<OurPayment[]> {
   return db
     .selectFrom('orders')
     .select(['id', 'amount', 'status', 'paid_at', 'provider_payment_key'])
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
-    .where('provider', '=', 'toss')
+    .where('provider', '=', provider)
     .where('provider_payment_key', 'is not', null)
     .where('paid_at', '>=', from)
     .where('paid_at', '<=', to)
@@ -143,15 +143,15 @@ export async function ordersByKeysOrIds(db: Db, storeId: string, mode: Mode, pay
   return out;
 }
 
-/** Our succeeded refunds of Toss orders refunded in [from, to], with the payment key they canceled. */
-export function refundsInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date) {
+/** Our succeeded refunds of orders paid through `provider`, refunded in [from, to], with the payment key they canceled. */
+export function refundsInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: 'simulator' | 'toss') {
   return db
     .selectFrom('order_refunds as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
     .select(['r.order_id', 'r.amount', 'o.provider_payment_key'])
     .where('r.store_id', '=', storeId)
     .where('r.mode', '=', mode)
-    .where('o.provider', '=', 'toss')
+    .where('o.provider', '=', provider)
     .where('r.status', '=', 'succeeded')
     .where('r.refunded_at', '>=', from)
     .where('r.refunded_at', '<=', to)

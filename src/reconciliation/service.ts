@@ -13,6 +13,7 @@ import { newId } from '../platform/ids';
 import { MESSAGES } from '../platform/messages';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
+import { providerFor } from '../payments';
 import { compareDay, isCalendarDay, type Difference } from './model';
 import * as repo from './repo';
 import { noSync, type SyncTossPayment } from './sync';
@@ -66,9 +67,13 @@ function assertDay(deps: Deps, date: string): void {
   if (date > kstDate(deps.clock.now())) throw validationError([{ field: 'date', message: MESSAGES.reconciliation.dateInFuture }]);
 }
 
+/**
+ * A run needs a gateway that answers the reconciliation read (PaymentProvider.listTransactions): Toss with the mode's
+ * secret key, or in test mode the simulator, so a seller can try reconciliation before going live.
+ */
 async function assertTossConfigured(deps: Deps, storeId: string, mode: Mode): Promise<void> {
   const settings = await getModeSettings(deps.db, storeId, mode);
-  if (settings.raw.payment_provider !== 'toss' || !settings.raw.toss_secret_key_sealed) throw new ApiError('RECONCILIATION_NOT_AVAILABLE');
+  if (!providerFor(deps, settings.raw)) throw new ApiError('RECONCILIATION_NOT_AVAILABLE');
 }
 
 /**
@@ -127,9 +132,9 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
   const keys = [...new Set(day.transactions.map((t) => t.paymentKey))];
   const orderIds = [...new Set(day.transactions.map((t) => t.orderId))];
   const [paidHere, known, refundsHere] = await Promise.all([
-    repo.paidInRange(deps.db, row.store_id, row.mode, from, to),
+    repo.paidInRange(deps.db, row.store_id, row.mode, from, to, day.provider ?? 'toss'),
     repo.ordersByKeysOrIds(deps.db, row.store_id, row.mode, keys, orderIds),
-    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to),
+    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to, day.provider ?? 'toss'),
   ]);
   const differences = compareDay({ transactions: day.transactions, paidHere, known, refundsHere });
   const settled = await settlementsDay(deps, row.store_id, row.mode, row.day);

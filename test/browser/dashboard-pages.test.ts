@@ -68,9 +68,13 @@ test('seller dashboard business pages in Chromium: create a product, see a hoste
     // 4. Refund it in full from the order page.
     await page.click(`tr[data-order-id="${order.id}"] a`);
     await page.waitForURL(new RegExp(`/dashboard/orders/${order.id}$`));
-    assert.equal(await page.inputValue('#refund-amount'), '15,000');
+    // Nothing prefilled: the whole amount is asked for with its own button, then confirmed on the next page.
+    assert.equal(await page.inputValue('#refund-amount'), '');
     await page.fill('#refund-reason', '구매자 요청으로 환불');
-    await Promise.all([page.waitForURL(/done=refunded/), page.click('#refund-form button[type=submit]')]);
+    await page.click('#refund-form button[name=whole]');
+    await page.waitForSelector('[data-testid=refund-confirm]');
+    assert.match((await page.textContent('[data-testid=confirm-amount]')) ?? '', /15,000원/);
+    await Promise.all([page.waitForURL(/done=refunded/), page.click('[data-testid=refund-confirm] button[type=submit]')]);
     assert.match((await page.textContent('#order-status')) ?? '', /전액 환불/);
     assert.match((await page.textContent('#refunds')) ?? '', /15,000원/);
 

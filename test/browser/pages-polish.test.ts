@@ -105,9 +105,10 @@ test('dashboard home, tab bar, refund form, receipt, guide, footers and the subs
       }
       await page.screenshot({ path: `/tmp/pages-audit-${width}.png` });
 
-      // 7. The refund amount is shown with a thousands separator, and that value refunds.
+      // 7. The whole amount is offered with a thousands separator on its own button (the field is not prefilled).
       await page.goto(`${base}/dashboard/orders/${order.id}`);
-      assert.equal(await page.inputValue('#refund-amount'), '49,000');
+      assert.equal(await page.inputValue('#refund-amount'), '');
+      assert.match((await page.textContent('#refund-form button[name=whole]')) ?? '', /49,000원/);
       await page.locator('#refund-form').screenshot({ path: `/tmp/pages-refund-form-${width}.png` });
       await axeClean(page, `order detail ${width}`);
 

@@ -52,7 +52,9 @@ test('order page after a dashboard refund shows its webhook deliveries without a
       const orderId = orders[w === 390 ? 0 : 1]!;
       await page.goto(`${base}/dashboard/orders/${orderId}`);
       assert.match((await page.locator('main').textContent()) ?? '', /010-1234-5678/, 'the phone as people write it');
-      await Promise.all([page.waitForURL(/done=refunded/), page.locator('[data-testid=refund-form] button[type=submit]').click()]);
+      await page.locator('[data-testid=refund-form] button[name=whole]').click();
+      await page.waitForSelector('[data-testid=refund-confirm]');
+      await Promise.all([page.waitForURL(/done=refunded/), page.locator('[data-testid=refund-confirm] button[type=submit]').click()]);
       const refunded = page.locator('[data-testid=order-events] tr', { hasText: 'order.refunded' });
       assert.match((await refunded.textContent()) ?? '', /전송 준비 중/, 'queued, not "no subscribed endpoint"');
       assert.doesNotMatch((await refunded.textContent()) ?? '', /구독한 엔드포인트 없음/);

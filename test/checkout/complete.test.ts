@@ -96,6 +96,7 @@ test('an amount other than the session amount after coupon is refused before the
   const counting: PaymentProvider = {
     name: sim.name,
     billingKeyMethods: sim.billingKeyMethods,
+    ledger: sim.ledger,
     paymentEntry: sim.paymentEntry,
     confirmPayment: (i) => (calls.push('confirmPayment'), sim.confirmPayment(i)),
     refund: (i) => (calls.push('refund'), sim.refund(i)),

@@ -95,7 +95,7 @@ export async function createTestApp(
   const masterKey: Buffer = ((database as any).testMasterKey ??= randomBytes(32));
   const config = loadConfig(
     { ...process.env, DATABASE_URL: '', REDIS_URL: '' },
-    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', settlementSchedule: 'off', reconciliationSchedule: 'off', ...opts.config },
+    { dataDir: 'memory://', masterKey, adminToken: TEST_ADMIN_TOKEN, runWorkers: false, payAttemptsPerIpPerHour: 100_000, couponTriesPerIpPerHour: 100_000, webhookAllowLoopback: true, webhookLoopbackPorts: TEST_LOOPBACK_PORTS, publicBaseUrl: 'http://localhost:3000', settlementSchedule: 'off', reconciliationSchedule: 'off', ...opts.config },
   );
   const log = opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const redis = opts.redis && process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1, ...(config.redisKeyPrefix ? { keyPrefix: config.redisKeyPrefix } : {}) }) : null;

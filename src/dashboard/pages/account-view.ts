@@ -19,6 +19,7 @@ export const accountText = catalog(
     totpStart: '인증 앱 설정하기',
     totpScan: '인증 앱으로 QR 코드를 찍거나, 아래 키를 직접 입력하세요. 키는 이 화면에서만 보여 드립니다.',
     totpKey: '설정 키',
+    totpKeyChars: '키는 영문 대문자 A–Z와 숫자 2–7로만 되어 있습니다: 0과 1은 없고, O와 I는 영문자입니다.',
     totpConfirm: '앱에 표시된 6자리 코드',
     totpConfirmSubmit: '확인하고 켜기',
     totpRemove: '인증 앱 해제',
@@ -66,6 +67,7 @@ export const accountText = catalog(
     totpStart: 'Set up an authenticator app',
     totpScan: 'Scan the QR code with your authenticator app, or type the key below. The key is shown on this screen only.',
     totpKey: 'Setup key',
+    totpKeyChars: 'The key holds only the capital letters A–Z and the digits 2–7: there is no 0 or 1, so O and I are letters.',
     totpConfirm: '6-digit code shown in the app',
     totpConfirmSubmit: 'Verify and turn on',
     totpRemove: 'Remove the authenticator app',
@@ -113,6 +115,7 @@ export const ACCOUNT_CSS = raw(`<style>
 .qr{display:block;width:200px;height:200px;max-width:100%;background:#fff;border:1px solid #e5e8eb;border-radius:8px}
 .codes{columns:2;column-gap:24px;padding-left:22px;font-size:16px}
 .codes code{font-size:16px;letter-spacing:.5px}
+.totp-key{font-family:"DejaVu Sans Mono","Noto Sans Mono",Menlo,Consolas,"Liberation Mono",monospace;font-variant-numeric:slashed-zero;font-size:18px;letter-spacing:1px;word-spacing:.3em;background:#f2f4f6;padding:2px 6px;border-radius:4px}
 .rowform{display:flex;gap:8px;flex-wrap:wrap;align-items:center;margin:0}
 .rowform input{flex:1 1 160px;width:auto;margin:0}
 </style>`);
@@ -159,7 +162,7 @@ export function securityBody(ctx: DashboardContext, s: SecurityState, flash: Sec
       ? html`<p data-testid="totp-pending-hidden">${t('totpPendingHidden')}</p><form method="post" action="/dashboard/account/totp/start">${csrfField(ctx)}<button type="submit" class="primary">${t('totpRestart')}</button></form>`
       : s.pending
       ? html`<p>${t('totpScan')}</p><img class="qr" src="${s.pending.qr}" alt="${t('qrAlt')}" width="200" height="200" data-testid="totp-qr">
-<p>${t('totpKey')}: <code data-testid="totp-secret">${s.pending.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p>
+<p>${t('totpKey')}: <code class="totp-key" data-testid="totp-secret">${s.pending.secret.replace(/(.{4})/g, '$1 ').trim()}</code></p><p class="hint">${t('totpKeyChars')}</p>
 <form method="post" action="/dashboard/account/totp/confirm">${csrfField(ctx)}<label for="totp-code">${t('totpConfirm')}</label><input type="text" id="totp-code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="7" required><p><button type="submit" class="primary">${t('totpConfirmSubmit')}</button></p></form>`
       : html`<p class="muted">${t('totpOff')}</p>${
           hasFactor && !s.fresh ? unlock : html`<form method="post" action="/dashboard/account/totp/start">${csrfField(ctx)}<button type="submit" class="primary">${t('totpStart')}</button></form>`

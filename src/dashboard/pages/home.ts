@@ -20,6 +20,8 @@ const m = catalog(
     mrr: '월 반복 매출(MRR)',
     chart: '최근 30일 일별 결제 금액',
     chartTotal: '30일 합계 {amount}',
+    paidRule: '결제 금액·주문·그래프는 모두 같은 기준입니다: 결제가 완료된 주문(나중에 환불된 주문 포함, 환불은 따로 표시)을 결제 시각(한국 시간)의 날짜로 셉니다.',
+    futureRule: '테스트 시계로 앞당긴 결제 {n}건({amount})은 그 결제 시각이 되면 포함됩니다.',
     waiting: '처리 대기 중인 환불 요청',
     waitingNone: '대기 중인 환불 요청이 없습니다.',
     statutory: '법정 청약철회',
@@ -48,6 +50,8 @@ const m = catalog(
     mrr: 'Monthly recurring revenue',
     chart: 'Paid amount per day, last 30 days',
     chartTotal: '30-day total {amount}',
+    paidRule: 'Paid, orders and the chart all count the same way: orders whose payment went through (refunded ones included; refunds shown apart), on the date of their payment time (KST).',
+    futureRule: '{n} test-clock payment(s) ({amount}) dated ahead are counted once their time comes.',
     waiting: 'Refund requests waiting',
     waitingNone: 'No refund requests waiting.',
     statutory: 'Statutory withdrawal',
@@ -94,7 +98,7 @@ ${f.windows.map(
   (w) => html`<section class="card" aria-labelledby="w-${w.window}" data-testid="window-${w.window}">
   <h2 id="w-${w.window}">${m(L, w.window)}</h2>
   <div class="grid">
-    <div class="stat"><p class="label">${m(L, 'paid')}</p><p class="value">${money(L, w.paid)}</p></div>
+    <div class="stat"><p class="label">${m(L, 'paid')}</p><p class="value" data-testid="paid-${w.window}">${money(L, w.paid)}</p></div>
     <div class="stat"><p class="label">${m(L, 'refunds')}</p><p class="value">${money(L, w.refunds)}</p></div>
     <div class="stat"><p class="label">${m(L, 'net')}</p><p class="value" data-testid="net-${w.window}">${money(L, w.net)}</p></div>
     <div class="stat"><p class="label">${m(L, 'orders')}</p><p class="value">${w.orders.toLocaleString()}</p></div>
@@ -111,11 +115,12 @@ ${f.windows.map(
 </section>
 <section class="card" aria-labelledby="chart-h">
   <h2 id="chart-h">${m(L, 'chart')}</h2>
-  <p class="muted">${m(L, 'chartTotal', { amount: money(L, money30) })}</p>
+  <p class="muted" data-testid="chart-total">${m(L, 'chartTotal', { amount: money(L, money30) })}</p>
   ${barChart(
     f.daily.map((d) => ({ label: d.day.slice(5), value: d.amount, title: `${d.day}: ${money(L, d.amount)}` })),
     { label: `${m(L, 'chart')} — ${m(L, 'chartTotal', { amount: money(L, money30) })}`, maxLabel: (v) => money(L, v) },
   )}
+  <p class="hint" data-testid="paid-definition">${m(L, 'paidRule')}${f.future.orders ? html` ${m(L, 'futureRule', { n: f.future.orders, amount: money(L, f.future.amount) })}` : ''}</p>
 </section>
 ${
   canRefunds

@@ -20,6 +20,8 @@ import { act, BIZ_CSS, checked, flash, intField, labelTag, LICENSE_STATUS_LABEL,
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
 import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
+import { refundConfirmRoute, type RefundFormValues } from './refund-confirm';
+import { testDepositForm, testDepositRoute } from './order-test-deposit';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -28,11 +30,7 @@ interface CashReceiptForm {
   number: string;
 }
 
-interface RefundForm {
-  amount: string;
-  reason: string;
-  keepLicenses: boolean;
-}
+type RefundForm = RefundFormValues;
 
 /**
  * The seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts): for a paid 계좌이체 / 가상계좌 order
@@ -82,17 +80,17 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 
   const refundForm =
     refundable > 0
-      ? html`<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/refund" id="refund-form" data-testid="refund-form" hx-disabled-elt="find button">
+      ? html`<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/refund/confirm" id="refund-form" data-testid="refund-form">
   ${csrfField(ctx)}
   <input type="hidden" name="idem" value="${randomUUID()}">
   <p class="muted">${L(`환불 가능 금액: ${money('ko', refundable)}`, `Refundable: ${money('en', refundable)}`)}</p>
   <label for="refund-amount">${L('환불 금액 (원)', 'Amount (KRW)')}</label>
-  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? refundable.toLocaleString('en-US')}" aria-describedby="refund-amount-hint">
-  <p class="hint" id="refund-amount-hint">${L('쉼표는 넣어도 되고 빼도 됩니다. 비워 두면 남은 금액 전부를 환불합니다.', 'Commas are optional. Leave empty to refund everything left.')}</p>
+  <input type="text" inputmode="numeric" id="refund-amount" name="amount" value="${form?.amount ?? ''}" aria-describedby="refund-amount-hint">
+  <p class="hint" id="refund-amount-hint">${L('금액을 입력하거나 「전액」을 누르세요(쉼표는 넣어도 되고 빼도 됩니다). 다음 화면에서 금액과 환불 대상을 확인한 뒤 환불합니다.', 'Enter an amount or press "Whole amount" (commas optional). The next screen shows the amount and where it goes before anything is refunded.')}</p>
   <label for="refund-reason">${L('사유 (구매자에게 보이며 결제대행사에 전달됩니다)', 'Reason (shown to the buyer, sent to the gateway)')}</label>
   <textarea id="refund-reason" name="reason" maxlength="500">${form?.reason ?? ''}</textarea>
   <label class="check"><input type="checkbox" name="keepLicenses"${form?.keepLicenses ? html` checked` : ''}> ${L('전액 환불이어도 라이선스 유지', 'Keep licenses even on a full refund')}</label>
-  <p><button type="submit" class="primary">${L('환불하기', 'Refund')}</button></p>
+  <p><button type="submit" class="primary">${L('환불 내용 확인', 'Review the refund')}</button> <button type="submit" name="whole" value="1" class="plain">${L(`전액 (${money('ko', refundable)})`, `Whole amount (${money('en', refundable)})`)}</button></p>
 </form>`
       : html`<p class="muted" data-testid="not-refundable">${L('환불할 수 있는 금액이 없습니다.', 'Nothing left to refund.')}</p>`;
 
@@ -105,6 +103,9 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
 ${flash(done, {
   refunded: L('환불했습니다.', 'Refunded.'),
   cashReceipt: L('현금영수증을 발급했습니다.', 'Cash receipt issued.'),
+  deposited: L('테스트 입금이 확인되어 결제가 완료되었습니다.', 'The test deposit arrived: the order is paid.'),
+  notWaiting: L('입금을 기다리는 주문이 아닙니다. 아무것도 바뀌지 않았습니다.', 'This order is not waiting for a deposit; nothing changed.'),
+  notDeposited: L('입금이 확인되지 않았습니다. 잠시 후 새로 고쳐 보세요.', 'The deposit was not confirmed; reload in a moment.'),
   replayed: L('이 환불 요청은 이미 처리되었습니다. 아래에서 결과를 확인하세요.', 'This refund was already sent; see its state below.'),
   inflight: L('이 환불 요청은 이미 처리 중입니다. 잠시 후 새로 고쳐 결과를 확인하세요.', 'This refund is already being processed; reload in a moment to see its result.'),
 })}
@@ -150,7 +151,7 @@ ${problemBox(problem)}
         payment.subscriptionId ? html`<a class="mono" href="/dashboard/subscriptions/${encodeURIComponent(payment.subscriptionId)}">${payment.subscriptionId}</a> (${payment.subscriptionEvent ?? ''})` : '—',
       ],
       [L('정산', 'Settlement'), payment.settlementId ?? L('정산 전', 'not settled')],
-    ])}</section>
+    ])}${testDepositForm(ctx, order)}</section>
 </div>
 ${cashReceiptForm(ctx, order, problem, crForm)}
 <section class="card" aria-labelledby="h-refunds"><h2 id="h-refunds">${L('환불', 'Refunds')}</h2>
@@ -187,6 +188,8 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
   );
 
   orderEventsRoute(app, deps);
+  refundConfirmRoute(app, deps, renderDetail);
+  testDepositRoute(app, deps, renderDetail);
 
   // A 현금영수증 issued afterwards: the same service, checks and Korean messages as POST /admin/v1/orders/{id}/cash-receipt.
   // A second submit finds the first receipt (issued: CASH_RECEIPT_EXISTS shown; unanswered: the same key sent again).

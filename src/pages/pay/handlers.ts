@@ -56,7 +56,8 @@ export function payHandlers(deps: Deps) {
       return renderForm(200, page, page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session));
     },
 
-    async submit(id: string, body: unknown) {
+    /** `couponRetrySec`: the coupon-try limit is spent (routes.ts); a coupon application is answered without quoting the code. */
+    async submit(id: string, body: unknown, opts: { couponRetrySec?: number } = {}) {
       const page = await loadPage(deps, id);
       if (!page) return notFound();
       const blocked = await gate(page);
@@ -64,6 +65,11 @@ export function payHandlers(deps: Deps) {
       const form = readForm(body);
       const { action: _action, decision: _decision, ...values } = form;
       if (form.action === 'apply_coupon') {
+        if (opts.couponRetrySec !== undefined) {
+          // The code is not looked up (no price change that would tell a guesser it exists); the rest of the form stays.
+          const minutes = Math.max(1, Math.ceil(opts.couponRetrySec / 60));
+          return { ...(await renderForm(429, page, { ...values, couponCode: '' }, { errors: { couponCode: MESSAGES.checkout.couponTriesLimited(minutes) } })), headers: { 'Retry-After': String(opts.couponRetrySec) } };
+        }
         const q = await priceQuote(deps, page, values.couponCode || null);
         return renderForm(q.ok ? 200 : 422, page, values, { couponApplied: q.ok && !!values.couponCode });
       }

@@ -16,7 +16,8 @@ export const MAX_DATE_YEAR = 9999;
  * fields: they fail validation, and allErrors lets one answer list every failing field.
  */
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
+  // verbose: an error carries the schema it failed, so a union of literals (TypeBox's enum) can name its values.
+  const ajv = new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
   addFormats(ajv);
   // Dates must also be real instants PostgreSQL stores as given: years 1970..9999 (UTC), no `0000-01-01`.
   const base = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
@@ -202,11 +203,33 @@ function koreanMessage(e: ErrorObject, field: string): string {
     case 'const':
       return MESSAGES.validation.valueNotAllowed(p.allowedValues ? p.allowedValues.join(', ') : p.allowedValue !== undefined ? `${p.allowedValue}` : undefined);
     case 'anyOf':
-    case 'oneOf':
-      return MESSAGES.validation.shapeNotAllowed;
+    case 'oneOf': {
+      // A union whose every branch is a literal (TypeBox's Union of Literals, the usual enum) lists its values, so the
+      // caller learns what to send instead of guessing; a union of shapes keeps the general message.
+      const values = literalValues(e.schema);
+      return values ? MESSAGES.validation.valueNotAllowed(values.join(', ')) : MESSAGES.validation.shapeNotAllowed;
+    }
     default:
       return MESSAGES.validation.invalidValue;
   }
+}
+
+/** The values a union of literals allows (`const`, `enum`, `null` branches, nested unions flattened), else null. */
+export function literalValues(branches: unknown): string[] | null {
+  if (!Array.isArray(branches) || branches.length === 0) return null;
+  const out: string[] = [];
+  for (const b of branches as Array<Record<string, unknown>>) {
+    if (b === null || typeof b !== 'object') return null;
+    if ('const' in b) out.push(String(b.const));
+    else if (Array.isArray(b.enum)) out.push(...b.enum.map(String));
+    else if (b.type === 'null') out.push('null');
+    else if (Array.isArray(b.anyOf)) {
+      const inner = literalValues(b.anyOf);
+      if (!inner) return null;
+      out.push(...inner);
+    } else return null;
+  }
+  return [...new Set(out)];
 }
 
 /** Ajv errors → the contract's `details.fields`, one entry per failing field (union branches collapsed). */
