@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PriceSchedule } from './copy/recurring-price';
 import type { AppDeps } from '../deps';
 import { jsonb } from '../db';
 import { newId } from '../platform/ids';
@@ -103,7 +104,10 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
     // The plan's name as the buyer bought it (kept in the terms at payment, migration 074), never the plan's name now.
     if (o) sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: soldPlanName(o.terms as SaleTerms | null, o.plan_id) };
   }
+  // The started mail's first recurring charge: a price change this subscription was told about at its start.
+  const priceSchedule = kind === 'subscription_started' && subRow ? await priceScheduleOf(deps.db, subRow.id) : null;
   const mail = renderMail({
+    priceSchedule,
     sold,
     kind,
     lang,
@@ -116,6 +120,18 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   });
   const waitForKeys = ORDER_KINDS.has(kind) && !!order?.licenses.some((l) => l.status === 'pending');
   return { mail, waitForKeys };
+}
+
+/**
+ * The earliest price change this subscription was told about and not withdrawn (`superseded`/`moot` rows no longer
+ * apply): what the renewal at its `decide_by` charges. Read from the decision rows, not the subscription's
+ * `price_change`, so a mail rendered after that renewal still tells what was charged then.
+ */
+async function priceScheduleOf(db: Deps['db'], subscriptionId: string): Promise<PriceSchedule | null> {
+  const d = await repo.firstPriceDecision(db, subscriptionId);
+  if (!d) return null;
+  const amount = Number(d.new_amount);
+  return { from: d.decide_by.toISOString(), amount, consentRequired: amount > Number(d.current_amount), accepted: d.accepted_at !== null };
 }
 
 const s = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);

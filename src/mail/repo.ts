@@ -169,3 +169,14 @@ export async function claimRenewalNotice(trx: Db, subscriptionId: string, period
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** A subscription's earliest price-change decision still standing (open, or charged/ended at its renewal). */
+export function firstPriceDecision(db: Db, subscriptionId: string) {
+  return db
+    .selectFrom('subscription_price_changes')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where((eb) => eb.or([eb('outcome', 'is', null), eb('outcome', 'in', ['applied', 'ended'])]))
+    .orderBy('decide_by')
+    .executeTakeFirst();
+}

@@ -42,6 +42,17 @@ const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
 /** The last minute before an instant at 00:00 KST (23:59 of the last day). */
 const lastMinute = (end: Date): Date => new Date(end.getTime() - 60_000);
 
+/**
+ * A window's end (00:00 KST of the day after its last day) as every buyer-facing text writes it: the last minute of
+ * the last day, so "까지" reads as that whole day. The receipt and the mails (src/mail/copy/contract-notes.ts) both
+ * write the withdrawal deadline with this, from the same instant (src/platform/calendar.ts withdrawalWindowEnd), so
+ * they cannot disagree: the mails once said 07:15 (the payment's time seven days on) where the receipt said 23:59.
+ */
+export const WINDOW_END_TEXT: Record<Lang, (end: Date) => string> = {
+  ko: (end) => kst(lastMinute(end)),
+  en: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
+};
+
 const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)' };
 
 const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
@@ -70,7 +81,7 @@ const KO = {
    * A window's end (00:00 KST of the day after its last day) in the receipt's one time format: `2026년 11월 10일 오후
    * 11:59` - the last minute of the last day, so "까지" reads as that whole day, like every other time on the page.
    */
-  endOfDay: (end: Date) => kst(lastMinute(end)),
+  endOfDay: WINDOW_END_TEXT.ko,
   money: (n: number) => won(n),
   order: {
     aria: '주문 내역',
@@ -134,7 +145,7 @@ const EN: ReceiptCopy = {
   testMode: 'Test mode',
   time: enTime,
   day: enDay,
-  endOfDay: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
+  endOfDay: WINDOW_END_TEXT.en,
   money: (n) => `₩${n.toLocaleString('en-US')}`,
   order: {
     aria: 'Order',
