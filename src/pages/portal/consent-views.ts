@@ -30,14 +30,17 @@ export function priceChangeBox(p: PortalPage, sub: SubscriptionView, c: PortalPr
   <p class="hint">원하지 않으시면 그 전에 아래에서 해지할 수 있습니다.</p>
 </div>`;
   }
-  return html`<div class="price-change" data-price-change="${c.priceChangeId}" data-consent="required">
-  <h3>가격 변경 안내 · 동의가 필요합니다</h3>${amounts}
+  const base = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/price-changes/${encodeURIComponent(c.priceChangeId)}`;
+  // Declining is offered as plainly as agreeing (same box, same kind of button): saying nothing has the same outcome,
+  // but a buyer who does not want the new price must be able to say so and read what follows.
+  return html`<div class="price-change" id="price-change-${c.priceChangeId}" data-price-change="${c.priceChangeId}" data-consent="${c.declinedAt ? 'declined' : 'required'}">
+  <h3>가격 변경 안내 · ${c.declinedAt ? '거절하셨습니다' : '동의가 필요합니다'}</h3>${amounts}
   <p>${dateOnly(c.effectiveAt)}부터 이 요금제의 가격이 오릅니다. 동의하시면 ${dateOnly(c.decideBy)} 결제부터 새 가격으로 갱신됩니다.</p>
-  <p><strong>동의하지 않으시면 구독은 ${dateOnly(c.decideBy)}에 종료되고 새 가격은 결제되지 않습니다.</strong> 그때까지는 지금 가격으로 이용하실 수 있습니다.</p>
-  <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/price-changes/${encodeURIComponent(c.priceChangeId)}/accept">
-    ${csrfField(p.csrf)}
-    <button type="submit" class="later" data-action="accept-price">새 가격(${per} ${won(c.newAmount)})에 동의</button>
-  </form>
+  <p><strong>${c.declinedAt ? `${dateOnly(c.declinedAt)}에 거절하셨습니다. ` : '거절하거나 동의하지 않으시면 '}구독은 ${dateOnly(c.decideBy)}에 종료되고 새 가격은 결제되지 않습니다.</strong> 그때까지는 지금 가격으로 이용하실 수 있습니다.</p>
+  <div class="choices">
+    <form method="post" action="${base}/accept" class="choice">${csrfField(p.csrf)}<button type="submit" class="later" data-action="accept-price">새 가격(${per} ${won(c.newAmount)})에 동의</button></form>
+    ${c.declinedAt ? '' : html`<form method="post" action="${base}/decline" class="choice">${csrfField(p.csrf)}<button type="submit" class="later" data-action="decline-price">거절 (${dateOnly(c.decideBy)}에 구독 종료)</button></form>`}
+  </div>
 </div>`;
 }
 
