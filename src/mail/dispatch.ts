@@ -16,6 +16,7 @@ import type { MailKind } from './kinds';
 import { renderMail } from './render';
 import type { RenderInput, RenderedMail } from './render-input';
 import { soldPlanName, type SaleTerms } from '../orders/terms';
+import { REFUND_REMINDER_KIND, renderRefundReminder, type RefundReminder } from './refund-reminder';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import * as repo from './repo';
 import type { MailRow } from './repo';
@@ -65,6 +66,9 @@ const ORDER_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['order_confirmatio
 export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: RenderedMail; waitForKeys: boolean }> {
   // The owners' security notice (seller-notice.ts) is not a buyer mail: it renders from its own data alone.
   if (row.kind === SELLER_NOTICE_KIND) return { mail: renderSellerNotice(await repo.storeNameOf(deps.db, row.store_id), row.data as unknown as SellerNotice), waitForKeys: false };
+  if (row.kind === REFUND_REMINDER_KIND) {
+    return { mail: renderRefundReminder(await repo.storeNameOf(deps.db, row.store_id), row.data as unknown as RefundReminder, `${deps.config.publicBaseUrl}/dashboard`), waitForKeys: false };
+  }
   const kind = row.kind as MailKind;
   const d = row.data;
   const orderId =
