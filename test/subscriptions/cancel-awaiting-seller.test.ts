@@ -55,13 +55,13 @@ test('a portal cancel awaiting the seller names every part with its date, writes
   const page = text(res.body);
   assert.match(page, /즉시 환불 0원/, page);
   assert.match(page, /판매자 확인 후 환불 5,750원/, page);
-  assert.match(page, /판매자가 2027년 3월 17일 오후 12:00까지 결정합니다\. 승인되거나 그때까지 결정하지 않으면 자동으로 승인되어/);
+  assert.match(page, /판매자가 2027년 3월 19일 오후 12:00까지 결정합니다\. 승인되거나 그때까지 결정하지 않으면 자동으로 승인되어/);
   assert.match(page, /거절되면 환불 없이 2027년 4월 2일까지 이용할 수 있습니다/);
 
   const [request] = await t.db.selectFrom('refund_requests').selectAll().where('subscription_id', '=', sub.subscriptionId).execute();
   assert.equal(Number(request.amount), 5_750);
   assert.equal(request.statutory, false);
-  assert.equal(request.auto_approve_at!.toISOString(), kst('2027-03-17T12:00:00').toISOString(), '12:00 KST on the 3rd business day after Friday 3-12');
+  assert.equal(request.auto_approve_at!.toISOString(), kst('2027-03-19T12:00:00').toISOString(), '12:00 KST on the 5th business day after Friday 3-12');
   // The event, in the cancel's transaction (same service time as the cancel's own subscription.updated).
   const created = (await eventsOf(t, 'refund_request.created')).filter((e) => e.id === request.id);
   assert.equal(created.length, 1);
@@ -73,25 +73,25 @@ test('a portal cancel awaiting the seller names every part with its date, writes
   assert.equal(mails.length, 1);
   const m = mails[0].text_body!;
   assert.match(m, /요청 금액: 5,750원/, m);
-  assert.match(m, /판매자 결정 기한: 2027년 3월 17일 오후 12:00 KST/);
+  assert.match(m, /판매자 결정 기한: 2027년 3월 19일 오후 12:00 KST/);
   assert.match(m, /그때까지 결정하지 않으면 요청이 자동으로 승인되어 환불됩니다/);
   assert.match(m, /거절되면 환불 없이 2027년 4월 2일 오전 10:00 KST까지 이용한 뒤 종료됩니다/);
 
   // The owners' reminder: not 26 hours before the deadline, once within the day before it.
-  await advance(sub.subscriptionId, 4); // 2027-03-16 10:00 KST
+  await advance(sub.subscriptionId, 6); // 2027-03-18 10:00 KST, 26 hours before
   assert.equal(await runRefundRemindersOnce(t.deps, t.clock.now()), 0, 'not yet');
-  await advance(sub.subscriptionId, 0, 12); // 2027-03-16 22:00 KST
+  await advance(sub.subscriptionId, 0, 12); // 2027-03-18 22:00 KST
   assert.equal(await runRefundRemindersOnce(t.deps, t.clock.now()), 1);
   assert.equal(await runRefundRemindersOnce(t.deps, t.clock.now()), 0, 'once');
   await runMailOnce(t.deps, t.clock.now());
   const reminders = await t.db.selectFrom('mail_outbox').selectAll().where('kind', '=', 'seller_refund_reminder').execute();
   assert.deepEqual(reminders.map((r) => r.recipient), ['owner-reminded@example.com']);
-  assert.match(reminders[0].subject!, /환불 요청 결정 기한이 다가옵니다 \(2027년 3월 17일 오후 12:00\)/);
+  assert.match(reminders[0].subject!, /환불 요청 결정 기한이 다가옵니다 \(2027년 3월 19일 오후 12:00\)/);
   assert.match(reminders[0].text_body!, /기한까지 승인·거절하지 않으면 자동으로 승인되어 환불되고 구독이 종료됩니다/);
   assert.equal((await t.db.selectFrom('refund_requests').select('status').where('id', '=', request.id).executeTakeFirstOrThrow()).status, 'requested');
 
   // At the deadline: approved automatically, 5,750 refunded, the subscription ended; never `requested` past it.
-  const r = await advance(sub.subscriptionId, 1); // 2027-03-17 22:00 KST
+  const r = await advance(sub.subscriptionId, 1); // 2027-03-19 22:00 KST
   const after = await t.db.selectFrom('refund_requests').selectAll().where('id', '=', request.id).executeTakeFirstOrThrow();
   assert.equal(after.status, 'approved');
   assert.equal(after.decided_by, 'auto');

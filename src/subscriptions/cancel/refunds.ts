@@ -87,7 +87,7 @@ export async function fileCancelRefundRequest(
     decision_reason: null,
     refund_id: null,
     // A statutory request is approved automatically within 3 business days (제18조) unless the seller acts first; the
-    // others at the seller's deadline, at the latest the period end.
+    // others at the seller's deadline (5 business days), at the latest the period end.
     auto_approve_at: r.statutory ? autoApproveAt(r.requestedAt) : cancelDecisionDeadline(r.requestedAt, r.periodEnd),
     source: 'subscription_cancel',
     created_at: now,
