@@ -1774,7 +1774,7 @@ export interface components {
              */
             requestedAt: string;
             decidedAt: string | null;
-            /** @description Who acted last: the seller through the API or the console, `auto` (statutory auto-approval), `buyer` (canceled) */
+            /** @description Who acted last: the seller through the API or the console, `auto` (approved automatically at `autoApproveAt`), `buyer` (canceled) */
             decidedBy: ("api" | "console" | "auto" | "buyer") | null;
             /** @description The reason given when holding, rejecting or approving */
             decisionReason: string | null;
@@ -1783,7 +1783,7 @@ export interface components {
             autoApproveAt: string | null;
             /** @description An approval is being processed: its refund is pending or its outcome unknown at the gateway (PG_REFUND_AMBIGUOUS). The request becomes `approved` once the refund is settled. */
             processing: boolean;
-            /** @description Where it was filed: `receipt` (the order's receipt page) or `portal` */
+            /** @description Where it was filed: `receipt` (the order's receipt page), `portal`, or `subscription_cancel` (with a buyer's immediate cancel in the portal; announced by `refund_request.created` like the others) */
             source: string;
             /**
              * Format: date-time
@@ -6102,7 +6102,7 @@ export interface operations {
                          */
                         requestedAt: string;
                         decidedAt: string | null;
-                        /** @description Who acted last: the seller through the API or the console, `auto` (statutory auto-approval), `buyer` (canceled) */
+                        /** @description Who acted last: the seller through the API or the console, `auto` (approved automatically at `autoApproveAt`), `buyer` (canceled) */
                         decidedBy: ("api" | "console" | "auto" | "buyer") | null;
                         /** @description The reason given when holding, rejecting or approving */
                         decisionReason: string | null;
@@ -6111,7 +6111,7 @@ export interface operations {
                         autoApproveAt: string | null;
                         /** @description An approval is being processed: its refund is pending or its outcome unknown at the gateway (PG_REFUND_AMBIGUOUS). The request becomes `approved` once the refund is settled. */
                         processing: boolean;
-                        /** @description Where it was filed: `receipt` (the order's receipt page) or `portal` */
+                        /** @description Where it was filed: `receipt` (the order's receipt page), `portal`, or `subscription_cancel` (with a buyer's immediate cancel in the portal; announced by `refund_request.created` like the others) */
                         source: string;
                         /**
                          * Format: date-time
@@ -6204,7 +6204,7 @@ export interface operations {
                          */
                         requestedAt: string;
                         decidedAt: string | null;
-                        /** @description Who acted last: the seller through the API or the console, `auto` (statutory auto-approval), `buyer` (canceled) */
+                        /** @description Who acted last: the seller through the API or the console, `auto` (approved automatically at `autoApproveAt`), `buyer` (canceled) */
                         decidedBy: ("api" | "console" | "auto" | "buyer") | null;
                         /** @description The reason given when holding, rejecting or approving */
                         decisionReason: string | null;
@@ -6213,7 +6213,7 @@ export interface operations {
                         autoApproveAt: string | null;
                         /** @description An approval is being processed: its refund is pending or its outcome unknown at the gateway (PG_REFUND_AMBIGUOUS). The request becomes `approved` once the refund is settled. */
                         processing: boolean;
-                        /** @description Where it was filed: `receipt` (the order's receipt page) or `portal` */
+                        /** @description Where it was filed: `receipt` (the order's receipt page), `portal`, or `subscription_cancel` (with a buyer's immediate cancel in the portal; announced by `refund_request.created` like the others) */
                         source: string;
                         /**
                          * Format: date-time
