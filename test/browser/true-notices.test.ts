@@ -61,6 +61,8 @@ test('pay summary with a scheduled increase, the cancel-awaiting-seller confirma
         await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
       };
 
+      // Each page on the service time its session was made at (sessions expire).
+      t.clock.set(new Date('2026-12-01T22:16:00Z'));
       await page.goto(`${base}${new URL(session.url).pathname}`);
       const summary = await page.locator('#recurring-terms').innerText();
       assert.match(summary, /현재 가격\s+매월 9,900원/);
@@ -69,21 +71,26 @@ test('pay summary with a scheduled increase, the cancel-awaiting-seller confirma
       await page.locator('#recurring-terms').scrollIntoViewIfNeeded();
       await check('pay-scheduled-increase');
 
+      t.clock.set(new Date('2026-11-01T00:05:00Z'));
       await page.goto(`${base}${portalPath}`);
       assert.equal(await page.locator('[data-action="decline-price"]').count(), 1);
       assert.equal(await page.locator('[data-action="accept-price"]').count(), 1);
       await check('portal-decline-box');
 
       if (width === 390) {
-        await page.goto(`${base}${cancelPath}`);
-        await page.locator('form[action$="/cancel"] button[value="immediate"], form[action$="/cancel"]:has(input[value="immediate"]) button').first().click();
-        await page.waitForLoadState('load');
+        t.clock.set(kst('2027-03-02T10:05:00'));
+        // The buyer's "지금 해지" form, posted as the browser does; the confirmation page is what Chromium shows.
+        const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec((await t.app.inject({ url: cancelPath })).body)![1];
+        const res = await t.app.inject({ method: 'POST', url: `${cancelPath}/subscriptions/${waits.subscriptionId}/cancel`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ timing: 'immediate', csrf }).toString() });
+        assert.equal(res.statusCode, 200, res.body);
+        await page.goto(`${base}/`);
+        await page.setContent(res.body, { waitUntil: 'load' });
         const done = await page.locator('body').innerText();
         assert.match(done, /판매자 확인 후 환불/);
         assert.match(done, /5,750원/);
         await check('portal-cancel-awaiting-seller');
         await page.setViewportSize({ width: 1280, height: 800 });
-        await check('portal-cancel-awaiting-seller');
+        await check('portal-cancel-awaiting-seller-wide');
       }
       await context.close();
     }
