@@ -51,12 +51,14 @@ test('property (HTTP, portal, test clocks): every mail\'s amounts and dates equa
         newMonthly: fc.constantFrom(12_900, 7_900),
         newYearly: fc.constantFrom(129_000, 79_000),
         scheduleBefore: fc.boolean(),
-        effectiveInDays: fc.integer({ min: 30, max: 400 }),
+        // Often at the first charge (about 30 days on), where the started mail must already give the new price.
+        effectiveInDays: fc.oneof(fc.integer({ min: 30, max: 31 }), fc.integer({ min: 30, max: 400 })),
         payAtMinute: fc.integer({ min: 0, max: 24 * 60 - 1 }),
         ops: fc.array(op, { minLength: 1, maxLength: 8 }),
       }),
       async (c) => {
-        t.clock.set(new Date(Date.parse('2027-02-01T00:00:00.000Z') + c.payAtMinute * 60_000));
+        // March: a 31-day first period, so a change 30-31 days ahead falls on the first recurring charge.
+        t.clock.set(new Date(Date.parse('2027-03-01T00:00:00.000Z') + c.payAtMinute * 60_000));
         const trial = c.trialDays ? { trialDays: c.trialDays } : {};
         const product = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, ...trial }] });
         const scheduleChange = async () => {
