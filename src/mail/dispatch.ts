@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PriceSchedule } from './copy/recurring-price';
 import type { AppDeps } from '../deps';
 import { jsonb } from '../db';
 import { newId } from '../platform/ids';
@@ -15,6 +16,7 @@ import type { MailKind } from './kinds';
 import { renderMail } from './render';
 import type { RenderInput, RenderedMail } from './render-input';
 import { soldPlanName, type SaleTerms } from '../orders/terms';
+import { REFUND_REMINDER_KIND, renderRefundReminder, type RefundReminder } from './refund-reminder';
 import { SELLER_NOTICE_KIND, renderSellerNotice, type SellerNotice } from './seller-notice';
 import { BUYER_SIGN_IN_KIND, renderBuyerSignIn } from './buyer-sign-in';
 import { MANAGE_LINK_TTL_MS, manageLinkPath } from '../subscriptions/portal/manage-link';
@@ -78,6 +80,9 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
     const signIn = { storeId: row.store_id, mode: row.mode, publicBaseUrl: deps.config.publicBaseUrl, masterKey: deps.config.masterKey, data: row.data };
     return { mail: renderBuyerSignIn({ ...signIn, storeName: await repo.storeNameOf(deps.db, row.store_id), business: await getBusinessDetails(deps.db, row.store_id) }), waitForKeys: false };
   }
+  if (row.kind === REFUND_REMINDER_KIND) {
+    return { mail: renderRefundReminder(await repo.storeNameOf(deps.db, row.store_id), row.data as unknown as RefundReminder, `${deps.config.publicBaseUrl}/dashboard`), waitForKeys: false };
+  }
   const kind = row.kind as MailKind;
   const d = row.data;
   const orderId =
@@ -117,7 +122,10 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
     // The plan's name as the buyer bought it (kept in the terms at payment, migration 074), never the plan's name now.
     if (o) sold = { terms: (o.terms ?? null) as SaleTerms | null, planName: soldPlanName(o.terms as SaleTerms | null, o.plan_id) };
   }
+  // The started mail's first recurring charge: a price change this subscription was told about at its start.
+  const priceSchedule = kind === 'subscription_started' && subRow ? await priceScheduleOf(deps.db, subRow.id) : null;
   const mail = renderMail({
+    priceSchedule,
     sold,
     kind,
     lang,
@@ -131,6 +139,18 @@ export async function renderRow(deps: Deps, row: MailRow): Promise<{ mail: Rende
   });
   const waitForKeys = ORDER_KINDS.has(kind) && !!order?.licenses.some((l) => l.status === 'pending');
   return { mail, waitForKeys };
+}
+
+/**
+ * The earliest price change this subscription was told about and not withdrawn (`superseded`/`moot` rows no longer
+ * apply): what the renewal at its `decide_by` charges. Read from the decision rows, not the subscription's
+ * `price_change`, so a mail rendered after that renewal still tells what was charged then.
+ */
+async function priceScheduleOf(db: Deps['db'], subscriptionId: string): Promise<PriceSchedule | null> {
+  const d = await repo.firstPriceDecision(db, subscriptionId);
+  if (!d) return null;
+  const amount = Number(d.new_amount);
+  return { from: d.decide_by.toISOString(), amount, consentRequired: amount > Number(d.current_amount), accepted: d.accepted_at !== null };
 }
 
 const s = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);

@@ -3,6 +3,7 @@ import { registerEventHook } from '../platform/events';
 import { runMailOnce } from './dispatch';
 import { mailOnEvent } from './hook';
 import { runRenewalNoticesOnce } from './renewal-notice';
+import { runRefundRemindersOnce } from './refund-reminder';
 
 /** Mail to buyers: the event hook that writes the outbox, the worker that sends it, and the renewal-notice scan. */
 /** Registers the outbox hook; also called by CLI commands that write events without building the app. */
@@ -14,6 +15,8 @@ const mailModule: Module = async (_app, deps) => {
   registerMailHook();
   deps.worker.addTask({ name: 'mail.send', intervalMs: 1_000, run: (now) => runMailOnce(deps, now) });
   // Daily in effect (each period is noticed once); hourly so a worker restart or a test clock move is caught soon.
+  // A day before a refund request's automatic approval, its store's owners are reminded (refund-reminder.ts).
+  deps.worker.addTask({ name: 'mail.refund-reminders', intervalMs: 600_000, run: (now) => runRefundRemindersOnce(deps, now) });
   deps.worker.addTask({ name: 'mail.renewal-notices', intervalMs: 3_600_000, run: (now) => runRenewalNoticesOnce(deps, now) });
 };
 

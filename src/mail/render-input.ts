@@ -6,6 +6,7 @@ import type { BusinessDetailsView } from '../stores/schemas';
 import type { OrderView } from '../orders/schemas';
 import type { MailKind } from './kinds';
 import type { SaleTerms } from '../orders/terms';
+import type { PriceSchedule } from './copy/recurring-price';
 
 /**
  * The buyer mails, in the buyer's language: Korean by default, English when the checkout session said `locale: 'en'`
@@ -38,6 +39,8 @@ export interface RenderInput {
   lang?: MailLang;
   /** Order mails: what the order was sold under (its terms as kept with it) and the plan's name, for the 제13조② notes. */
   sold?: { terms: SaleTerms | null; planName: string | null } | null;
+  /** The subscription-started mail: a plan price change the subscription was told about at its start, if any. */
+  priceSchedule?: PriceSchedule | null;
 }
 
 export interface RenderedMail {

@@ -143,29 +143,13 @@ export function findMail(db: Db, storeId: string, mode: Mode, id: string): Promi
   return db.selectFrom('mail_outbox').selectAll().where('store_id', '=', storeId).where('mode', '=', mode).where('id', '=', id).executeTakeFirst();
 }
 
-/** Yearly subscriptions renewing in (now, until] with no notice yet for their current period. */
-export function yearlyRenewalsDue(db: Db, now: Date, untilMs: number, limit: number) {
+/** A subscription's earliest price-change decision still standing (open, or charged/ended at its renewal). */
+export function firstPriceDecision(db: Db, subscriptionId: string) {
   return db
-    .selectFrom('subscriptions as s')
-    .selectAll('s')
-    .where('s.billing_interval', '=', 'yearly')
-    .where('s.status', '=', 'active')
-    .where('s.cancel_at_period_end', '=', false)
-    // A test-mode subscription runs on its test clock: its own "now" is the service time plus its offset.
-    .where(sql<boolean>`s.current_period_end > ${now}::timestamptz + (s.test_clock_offset_ms * interval '1 millisecond')`)
-    .where(sql<boolean>`s.current_period_end <= ${now}::timestamptz + (s.test_clock_offset_ms * interval '1 millisecond') + (${untilMs}::bigint * interval '1 millisecond')`)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('mail_renewal_notices as n').select('n.subscription_id').whereRef('n.subscription_id', '=', 's.id').whereRef('n.period_end', '=', 's.current_period_end'))))
-    .orderBy('s.current_period_end')
-    .limit(limit)
-    .execute();
-}
-
-/** Claims the notice of one period; false when it was already written (a second run, another worker). */
-export async function claimRenewalNotice(trx: Db, subscriptionId: string, periodEnd: Date, now: Date): Promise<boolean> {
-  const r = await trx
-    .insertInto('mail_renewal_notices')
-    .values({ subscription_id: subscriptionId, period_end: periodEnd, created_at: now })
-    .onConflict((oc) => oc.columns(['subscription_id', 'period_end']).doNothing())
+    .selectFrom('subscription_price_changes')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where((eb) => eb.or([eb('outcome', 'is', null), eb('outcome', 'in', ['applied', 'ended'])]))
+    .orderBy('decide_by')
     .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -63,6 +63,7 @@ select{width:100%;font-size:16px;padding:12px 14px;border:1px solid #d1d6db;bord
 .recurring{margin-top:18px;border:1px solid #1b64da;border-radius:10px;padding:10px 12px;background:#f4f8ff}
 .recurring h2{font-size:15px;margin:0 0 6px}
 .recurring .amounts{margin:6px 0}
+.recurring .price-change{margin:6px 0;padding:6px 8px;border-left:3px solid #1b64da;background:#fff;font-size:14px}
 label.check{display:flex;align-items:flex-start;gap:8px;font-weight:500;font-size:14px;margin:8px 0 2px;cursor:pointer}
 label.check input{width:20px;height:20px;margin:1px 0 0;flex:none}
 label.check.all{font-weight:700;font-size:15px;padding-bottom:8px;border-bottom:1px solid #f2f4f6}

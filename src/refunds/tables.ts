@@ -1,6 +1,7 @@
 // Kysely table types of the refunds module (composed into DB in src/db/types.ts). See migration 006_refunds.sql.
 // The refund record itself is `order_refunds` (OrderRefundsTable in src/orders/tables.ts, created in 002).
 import type { Mode, Timestamp } from '../platform/tables';
+import type { ColumnType } from 'kysely';
 
 export type RefundRequestStatus = 'requested' | 'held' | 'approved' | 'rejected' | 'canceled';
 
@@ -27,6 +28,8 @@ export interface RefundRequestsTable {
   decided_by: 'api' | 'console' | 'auto' | 'buyer' | null;
   approved_amount: number | null;
   approving_since: Date | null;
+  /** When the store's owners were reminded of the request's deadline (migration 081); null: not yet. */
+  seller_reminded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SettlementRoundsTable {

@@ -31,6 +31,8 @@ import { subscriptionView, type SubscriptionRow } from './model';
  *   buyer must agree in the portal, or the subscription ends at that renewal without a charge); or `canceled: true`
  *   when the seller withdrew it
  * - `price_change_accepted`: the buyer agreed in the portal to the increase (same fields, plus `acceptedAt`)
+ * - `price_change_declined`: the buyer declined the increase in the portal (same fields, plus `declinedAt` and
+ *   `endsAt` = `decideBy`: the subscription ends then without a charge unless the buyer agrees before it)
  * - `trial_will_end`: the free trial's conversion notice, written ahead of its first charge (TRIAL_NOTICE_DAYS before
  *   it, or at signup and 3 days before for a shorter trial), with `trialEndsAt`, `amount`, `currency`, `interval` and
  *   `notice` (`lead`, `signup` or `final`); one event per notice. The conversion itself is `period_renewed`.
@@ -56,6 +58,7 @@ export type ChangeKind =
   | 'trial_consent_given'
   | 'price_change_scheduled'
   | 'price_change_accepted'
+  | 'price_change_declined'
   | 'trial_will_end'
   | 'renewal_upcoming';
 

@@ -196,6 +196,8 @@ export interface SubscriptionPriceChangesTable {
   decide_by: Date;
   notified_at: Date;
   accepted_at: Date | null;
+  /** The buyer declined the increase in the portal (migration 080); cleared when they agree afterwards. */
+  declined_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   outcome: PriceChangeOutcome | null;
   resolved_at: Date | null;
   created_at: Timestamp;

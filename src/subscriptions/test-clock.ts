@@ -5,6 +5,7 @@ import * as repo from './repo';
 import { runAutoApprovals } from '../refunds/requests/service';
 import { processSubscription, type Deps } from './renewal/service';
 import { runTrialNotices } from './trials/notices';
+import { runRenewalNoticesOnce } from './renewal/upcoming-notice';
 import type { SubscriptionView } from './schemas';
 import { MESSAGES } from '../platform/messages';
 
@@ -39,6 +40,9 @@ export async function advanceTestClock(deps: Deps, storeId: string, subscription
   let processed = await runTrialNotices(deps, deps.clock.now(), sub.id);
   // A plan-change offer not accepted by its deadline lapses on the subscription's own time.
   processed += await lapseDueOffers(deps, deps.clock.now(), sub.id);
+  // A yearly plan's upcoming-renewal notice (with the price change the buyer must answer) falls due 30 days before
+  // the renewal on its own clock: written now, before the renewal, as the hourly scan would have in real time.
+  processed += await runRenewalNoticesOnce(deps, deps.clock.now(), sub.id);
   processed += await processSubscription(deps, sub.id, deps.clock.now());
   // Refund requests of its orders are due on its own time too (statutory auto-approval inside 3 business days).
   processed += await runAutoApprovals(deps, subscriptionNow(sub, deps.clock.now()), sub.id);

@@ -9,7 +9,7 @@ const at = (s: string) => new Date(s);
 const row = (o: Partial<RefundRequestRow> = {}): RefundRequestRow => ({
   id: 'rr_1', store_id: 'st_1', mode: 'test', order_id: 'ord_1', subscription_id: null, status: 'requested', amount: 10_000, currency: 'KRW',
   reason: null, statutory: false, requested_at: at('2026-11-02T00:00:00Z'), decided_at: null, decision_reason: null, refund_id: null,
-  auto_approve_at: null, source: 'receipt', created_at: at('2026-11-02T00:00:00Z'), updated_at: at('2026-11-02T00:00:00Z'),
+  auto_approve_at: null, seller_reminded_at: null, source: 'receipt', created_at: at('2026-11-02T00:00:00Z'), updated_at: at('2026-11-02T00:00:00Z'),
   decided_by: null, approved_amount: null, approving_since: null, ...o,
 });
 const paid = { status: 'paid', amount: 10_000, refunded_amount: null, settlement_id: null };

@@ -295,7 +295,9 @@ test('issue 29 item 5: the subscription-started and order-confirmation mails car
   assert.match(started, /다음 결제일: 2026년 12월 1일/);
   assert.match(started, /결제 수단: 신용·체크카드/);
   assert.match(started, /정기결제 금액: 매월 9,900원/);
-  assert.match(started, /청약철회: 결제일로부터 7일 이내\(2026년 11월 8일[^)]*까지\)/);
+  // Paid Sunday 2026-11-01: the 7th day is Sunday 11-08, rolled to Monday 11-09 and ending 24:00 KST, as the receipt
+  // says (issue 38 item 3: the mail used to give the payment's time seven days on).
+  assert.match(started, /청약철회: 결제일로부터 7일 이내\(2026년 11월 9일 오후 11:59 KST까지\)/);
   assert.match(started, /1372/);
   const confirmation = String(mails.find((m) => m.kind === 'order_confirmation')!.text_body);
   assert.match(confirmation, /결제 수단: 신용·체크카드/);

@@ -17,6 +17,7 @@ import { MAIL_KINDS, type MailKind } from '../../mail/kinds';
 import { getBuyerMails, updateBuyerMails } from '../../mail/settings';
 import { SELLER_NOTICE_KIND, SELLER_NOTICE_LABEL } from '../../mail/seller-notice';
 import { BUYER_SIGN_IN_KIND, BUYER_SIGN_IN_LABEL } from '../../mail/buyer-sign-in';
+import { REFUND_REMINDER_KIND, REFUND_REMINDER_LABEL } from '../../mail/refund-reminder';
 
 const m = catalog(
   {
@@ -117,7 +118,7 @@ const copyLine = (r: MailRow, L: 'ko' | 'en') =>
     ? html`<p class="small" data-testid="copy-status">${m(L, 'copyTo')}: ${r.test_copy_recipients.join(', ')} · ${r.test_copy_sent_at ? html`${m(L, 'copySent')} ${kstTime(r.test_copy_sent_at)}` : html`<span class="tag bad">${m(L, 'copyFailed')}</span> ${r.test_copy_error ?? ''}`}</p>`
     : '';
 const kindLabel = (k: string, L: 'ko' | 'en') =>
-  k === SELLER_NOTICE_KIND ? SELLER_NOTICE_LABEL[L] : k === BUYER_SIGN_IN_KIND ? BUYER_SIGN_IN_LABEL[L] : ownValue<{ ko: string; en: string }>(KIND_LABELS, k)?.[L] ?? k;
+  k === SELLER_NOTICE_KIND ? SELLER_NOTICE_LABEL[L] : k === BUYER_SIGN_IN_KIND ? BUYER_SIGN_IN_LABEL[L] : k === REFUND_REMINDER_KIND ? REFUND_REMINDER_LABEL[L] : ownValue<{ ko: string; en: string }>(KIND_LABELS, k)?.[L] ?? k;
 
 const KST_FORMAT = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Seoul', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 /** Times in Korean time, saying so (a seller abroad, or a server log in UTC, reads them side by side). */

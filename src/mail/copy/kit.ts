@@ -88,3 +88,15 @@ export const cardOf = (c: Ctx, fallback: string): string => {
   const card = c.sub.card as Record<string, unknown> | null | undefined;
   return card ? `${s(card.brand) || '카드'} ${s(card.last4)}`.trim() : fallback;
 };
+
+/**
+ * A price increase's two answers side by side, each a link of its own to the box in the portal where the buyer
+ * answers with a button (a link in a mail only opens the page: mail scanners follow links). Declining is offered as
+ * plainly as agreeing (issue 38 item 9: the notice had only "agree").
+ */
+export function answerLinks(c: Ctx, priceChangeId: string, labels: [string, string]): Array<[string, string]> {
+  const [portal] = c.portal();
+  if (!portal) return [];
+  const url = `${portal[1]}#price-change-${priceChangeId}`;
+  return [[labels[0], url], [labels[1], url]];
+}

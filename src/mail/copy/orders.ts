@@ -3,6 +3,7 @@
  * consent) and a renewal's receipt.
  */
 import { contractNotes } from './contract-notes';
+import { firstRecurring, isLongTrial } from './recurring-price';
 import { num, orderRows, ORDER_ROWS_EN, ORDER_ROWS_KO, s, type Ctx, type CopyTable } from './kit';
 
 /**
@@ -22,6 +23,24 @@ function startedRows(c: Ctx, l: [string, string, string, string, string, string]
   ];
 }
 
+/**
+ * The trial's end. A trial of 30 days or less converts on the checkout's consent; a longer one needs a fresh consent
+ * asked from 30 days before its end (시행령 제20조의2; src/subscriptions/trials/consent.ts) and ends unpaid without
+ * it, so its mail says so instead of promising the first charge.
+ */
+function trialNote(c: Ctx, lang: 'ko' | 'en'): string {
+  const end = c.f.date(c.sub.trialEndsAt);
+  const amount = c.f.money(firstRecurring(num(c.sub.amount), c.sub.trialEndsAt as string, c.i.priceSchedule ?? null).firstAmount);
+  if (isLongTrial(c.sub)) {
+    return lang === 'ko'
+      ? `무료 체험이 ${end}에 끝납니다. 체험 기간이 30일보다 길어, 체험 종료 30일 전부터 유료 전환 동의를 다시 요청합니다(메일과 구독 관리 페이지). 체험 종료 전까지 다시 동의하면 그때 첫 정기결제 ${amount}이(가) 이루어지고, 동의하지 않으면 결제 없이 체험 종료와 함께 구독이 종료됩니다.`
+      : `Your free trial ends on ${end}. As it is longer than 30 days, we will ask you again to confirm the paid subscription from 30 days before it ends (by mail and on the subscription management page). If you confirm before the trial ends, the first recurring payment of ${amount} is charged then; if not, the subscription ends with the trial and nothing is charged.`;
+  }
+  return lang === 'ko'
+    ? `무료 체험이 ${end}에 끝나며, 그때 첫 정기결제 ${amount}이(가) 이루어집니다. 체험 기간 중 해지하면 결제되지 않습니다.`
+    : `Your free trial ends on ${end}, when the first recurring payment of ${amount} is charged. Cancel during the trial and nothing is charged.`;
+}
+
 const consentOf = (c: Ctx) => c.sub.recurringConsent as { text?: string; consentedAt?: string } | null | undefined;
 
 export const ORDER_COPY: CopyTable<'order_confirmation' | 'subscription_started' | 'renewal_receipt'> = {
@@ -38,7 +57,7 @@ export const ORDER_COPY: CopyTable<'order_confirmation' | 'subscription_started'
   subscription_started: {
     ko: (c) => {
       const notes: string[] = [];
-      if (typeof c.sub.trialEndsAt === 'string') notes.push(`무료 체험이 ${c.f.date(c.sub.trialEndsAt)}에 끝나며, 그때 첫 정기결제 ${c.f.money(num(c.sub.amount))}이(가) 이루어집니다. 체험 기간 중 해지하면 결제되지 않습니다.`);
+      if (typeof c.sub.trialEndsAt === 'string') notes.push(trialNote(c, 'ko'));
       const consent = consentOf(c);
       if (consent?.text) notes.push(`정기결제 동의 (${c.f.date(consent.consentedAt)}): ${consent.text}`);
       notes.push('구독은 언제든 구독 관리 페이지에서 해지할 수 있습니다.');
@@ -47,7 +66,7 @@ export const ORDER_COPY: CopyTable<'order_confirmation' | 'subscription_started'
     },
     en: (c) => {
       const notes: string[] = [];
-      if (typeof c.sub.trialEndsAt === 'string') notes.push(`Your free trial ends on ${c.f.date(c.sub.trialEndsAt)}, when the first recurring payment of ${c.f.money(num(c.sub.amount))} is charged. Cancel during the trial and nothing is charged.`);
+      if (typeof c.sub.trialEndsAt === 'string') notes.push(trialNote(c, 'en'));
       const consent = consentOf(c);
       // The consent is quoted as the buyer gave it: the payment page is Korean.
       if (consent?.text) notes.push(`Your consent to the recurring charge (${c.f.date(consent.consentedAt)}), as worded on the payment page: "${consent.text}"`);

@@ -2,7 +2,8 @@
  * The copy of the mails about a change the seller makes to what a subscription costs: a plan price change scheduled
  * (an increase asks for consent), a seller's plan change offered for consent, and the buyer's consent to a new price.
  */
-import { cardOf, num, s, type CopyTable } from './kit';
+import { answerLinks, cardOf, num, s, type CopyTable } from './kit';
+
 
 export const CHANGE_COPY: CopyTable<'price_change_scheduled' | 'plan_change_offered' | 'price_change_accepted'> = {
   price_change_scheduled: {
@@ -22,9 +23,9 @@ export const CHANGE_COPY: CopyTable<'price_change_scheduled' | 'plan_change_offe
           ['결제 수단', cardOf(c, '등록한 카드')],
           ...(up ? ([['동의 기한', `${c.f.date(c.change.decideBy)} 전까지`]] as Array<[string, string]>) : []),
         ],
-        links: c.portal(up ? '새 가격에 동의하기' : undefined),
+        links: up ? answerLinks(c, s(c.change.priceChangeId), ['새 가격에 동의하기', `거절하기 (${c.f.date(c.change.decideBy)}에 구독 종료, 결제 없음)`]) : c.portal(),
         notes: up
-          ? [`구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으시면 ${c.f.date(c.change.decideBy)}까지 지금 가격으로 이용하신 뒤 그날 구독이 종료되며, 새 가격으로 결제되지 않습니다. 링크는 동의 기한까지 열립니다.`]
+          ? [`구독 관리 페이지에서 새 가격에 동의하거나 거절할 수 있습니다. 거절하거나 동의하지 않으시면 ${c.f.date(c.change.decideBy)}까지 지금 가격으로 이용하신 뒤 그날 구독이 종료되며, 새 가격으로 결제되지 않습니다. 링크는 동의 기한까지 열립니다.`]
           : ['따로 하실 일은 없습니다.'],
       };
     },
@@ -41,9 +42,9 @@ export const CHANGE_COPY: CopyTable<'price_change_scheduled' | 'plan_change_offe
           ['Payment method', cardOf(c, 'Your registered card')],
           ...(up ? ([['Agree by', `before ${c.f.date(c.change.decideBy)}`]] as Array<[string, string]>) : []),
         ],
-        links: c.portal(up ? 'Agree to the new price' : undefined),
+        links: up ? answerLinks(c, s(c.change.priceChangeId), ['Agree to the new price', `Decline (the subscription ends on ${c.f.date(c.change.decideBy)}, nothing charged)`]) : c.portal(),
         notes: up
-          ? [`Please agree to the new price on the subscription management page. If you do not, you keep the current price until ${c.f.date(c.change.decideBy)}, when the subscription ends; you are not charged the new price. The link stays open until then.`]
+          ? [`You can agree to or decline the new price on the subscription management page. If you decline or do not agree, you keep the current price until ${c.f.date(c.change.decideBy)}, when the subscription ends; you are not charged the new price. The link stays open until then.`]
           : ['There is nothing you need to do.'],
       };
     },

@@ -19,6 +19,31 @@ const cancelRejectedUntil = (c: Ctx): string | null => {
   return typeof end === 'string' ? end : null;
 };
 
+/**
+ * What happens to a request and by when, as the refund engine will do it: a statutory one is approved automatically
+ * (제18조); a portal cancel's request is decided by the seller's deadline or approved then (cancelDecisionDeadline in
+ * src/refunds/requests/model.ts), and the subscription follows: approved, it ends; rejected, it runs to its period end.
+ */
+function requestOutcome(c: Ctx, lang: 'ko' | 'en'): string[] {
+  const at = s(c.d.autoApproveAt);
+  const cancel = s(c.d.source) === 'subscription_cancel';
+  const end = s(c.sub.currentPeriodEnd);
+  const out: string[] = [];
+  if (at && c.d.statutory) {
+    out.push(lang === 'ko' ? `법정 청약철회 기간 안의 요청이라 판매자가 거절할 수 없으며, 그 전에 처리되지 않으면 ${c.f.date(at)}에 자동으로 승인되어 환불됩니다.` : `It was made within the statutory withdrawal period, so the seller cannot reject it; unless handled sooner, it is approved and refunded automatically at ${c.f.date(at)}.`);
+  } else if (at && cancel) {
+    out.push(lang === 'ko' ? `판매자는 ${c.f.date(at)}까지 결정해야 하며, 그때까지 결정하지 않으면 요청이 자동으로 승인되어 환불됩니다.` : `The seller must decide by ${c.f.date(at)}; if they have not, the request is approved and refunded automatically then.`);
+  }
+  if (cancel) {
+    out.push(
+      lang === 'ko'
+        ? `구독 해지와 함께 한 요청입니다. 결정될 때까지 구독을 그대로 이용할 수 있고 더는 결제되지 않습니다. 승인되면 그때 구독이 종료되고${end ? `, 거절되면 환불 없이 ${c.f.date(end)}까지 이용한 뒤 종료됩니다` : ''}.`
+        : `It came with your subscription cancellation. Until it is decided you keep the subscription and are not charged again. Approved, the subscription ends then${end ? `; rejected, you keep it without a refund until ${c.f.date(end)}, when it ends` : ''}.`,
+    );
+  }
+  return out;
+}
+
 export const REFUND_COPY: CopyTable<'refund_completed' | 'refund_request_received' | 'refund_request_decided'> = {
   refund_completed: {
     ko: (c) => {
@@ -48,16 +73,28 @@ export const REFUND_COPY: CopyTable<'refund_completed' | 'refund_request_receive
     ko: (c) => ({
       title: '환불 요청이 접수되었습니다',
       intro: [`${s(c.i.order?.productName)} 주문의 환불 요청을 받았습니다. 판매자가 검토한 뒤 결과를 메일로 알려 드립니다.`],
-      rows: [['요청 금액', c.f.money(num(c.d.amount))], ['요청 일시', c.f.date(c.d.requestedAt)], ['사유', s(c.d.reason) || '-'], ['주문 번호', s(c.d.orderId)]],
+      rows: [
+        ['요청 금액', c.f.money(num(c.d.amount))],
+        ['요청 일시', c.f.date(c.d.requestedAt)],
+        ...(s(c.d.autoApproveAt) ? ([[c.d.statutory ? '자동 승인' : '판매자 결정 기한', c.f.date(c.d.autoApproveAt)]] as Array<[string, string]>) : []),
+        ['사유', s(c.d.reason) || '-'],
+        ['주문 번호', s(c.d.orderId)],
+      ],
       links: c.receipt,
-      notes: [],
+      notes: requestOutcome(c, 'ko'),
     }),
     en: (c) => ({
       title: 'We received your refund request',
       intro: [`We received your refund request for your ${s(c.i.order?.productName)} order. The seller will review it and let you know the outcome by e-mail.`],
-      rows: [['Amount requested', c.f.money(num(c.d.amount))], ['Requested at', c.f.date(c.d.requestedAt)], ['Reason', s(c.d.reason) || '-'], ['Order number', s(c.d.orderId)]],
+      rows: [
+        ['Amount requested', c.f.money(num(c.d.amount))],
+        ['Requested at', c.f.date(c.d.requestedAt)],
+        ...(s(c.d.autoApproveAt) ? ([[c.d.statutory ? 'Approved automatically at' : "Seller's deadline", c.f.date(c.d.autoApproveAt)]] as Array<[string, string]>) : []),
+        ['Reason', s(c.d.reason) || '-'],
+        ['Order number', s(c.d.orderId)],
+      ],
       links: c.receipt,
-      notes: [],
+      notes: requestOutcome(c, 'en'),
     }),
   },
   refund_request_decided: {

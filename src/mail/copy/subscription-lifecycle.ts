@@ -2,7 +2,7 @@
  * The copy of the mails along a subscription's life after it started: a failed recurring payment, a cancellation
  * scheduled, the end (and why), the yearly renewal notice (with a price increase awaiting consent) and the trial's end.
  */
-import { cardOf, num, s, type CopyTable } from './kit';
+import { answerLinks, cardOf, num, s, type CopyTable } from './kit';
 import type { MailLang } from '../render-input';
 
 const END_REASONS: Record<MailLang, Record<string, string>> = {
@@ -77,8 +77,8 @@ export const LIFECYCLE_COPY: CopyTable<'payment_failed' | 'cancellation_confirme
           title: '연간 구독 갱신 안내 · 새 가격 동의가 필요합니다',
           intro: [`${c.name} 연간 구독의 다음 결제일 ${c.f.date(c.change.renewsAt)}부터 가격이 매년 ${c.f.money(num(pc.currentAmount))}에서 매년 ${c.f.money(num(pc.newAmount))}(으)로 바뀝니다.`],
           rows: [['상품', c.name], ['갱신 일자', c.f.date(c.change.renewsAt)], ['새 가격', `매년 ${c.f.money(num(pc.newAmount))}`], ['결제 수단', cardOf(c, '등록한 카드')]],
-          links: c.portal('새 가격에 동의하기'),
-          notes: [`갱신일 전에 구독 관리 페이지에서 새 가격에 동의해 주세요. 동의하지 않으시면 ${c.f.date(c.change.renewsAt)}에 구독이 종료되며 새 가격으로 결제되지 않습니다.`],
+          links: answerLinks(c, s(pc.priceChangeId), ['새 가격에 동의하기', `거절하기 (${c.f.date(c.change.renewsAt)}에 구독 종료, 결제 없음)`]),
+          notes: [`갱신일 전에 구독 관리 페이지에서 새 가격에 동의하거나 거절할 수 있습니다. 거절하거나 동의하지 않으시면 ${c.f.date(c.change.renewsAt)}에 구독이 종료되며 새 가격으로 결제되지 않습니다.`],
         };
       }
       return ({
@@ -96,8 +96,8 @@ export const LIFECYCLE_COPY: CopyTable<'payment_failed' | 'cancellation_confirme
           title: 'Your yearly subscription renews soon: your consent to the new price is needed',
           intro: [`From the next payment on ${c.f.date(c.change.renewsAt)}, the price of your yearly ${c.name} subscription changes from ${c.f.money(num(pc.currentAmount))} to ${c.f.money(num(pc.newAmount))} a year.`],
           rows: [['Product', c.name], ['Renewal date', c.f.date(c.change.renewsAt)], ['New price', `Yearly ${c.f.money(num(pc.newAmount))}`], ['Payment method', cardOf(c, 'Your registered card')]],
-          links: c.portal('Agree to the new price'),
-          notes: [`Please agree to the new price on the subscription management page before the renewal date. If you do not, the subscription ends on ${c.f.date(c.change.renewsAt)} and you are not charged the new price.`],
+          links: answerLinks(c, s(pc.priceChangeId), ['Agree to the new price', `Decline (the subscription ends on ${c.f.date(c.change.renewsAt)}, nothing charged)`]),
+          notes: [`You can agree to or decline the new price on the subscription management page before the renewal date. If you decline or do not agree, the subscription ends on ${c.f.date(c.change.renewsAt)} and you are not charged the new price.`],
         };
       }
       return ({

@@ -12,9 +12,10 @@ import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payTe
 import { storeFooter } from '../footer';
 import { agreementDocs, refundTerms } from '../terms';
 import { termsOfProduct } from '../../orders/terms';
-import { consentText, kstDate, type RecurringTerms } from '../../subscriptions/consent';
+import type { RecurringTerms } from '../../subscriptions/consent';
 import type { PaymentMethod } from '../../payments/method';
 import { cashReceiptField } from './cash-receipt-field';
+import { recurringField } from './recurring-view';
 
 
 export interface PageContext {
@@ -147,32 +148,6 @@ function agreementsField(f: FormPage): SafeHtml {
   </fieldset>`;
 }
 
-const CYCLE_WORD = { monthly: '매월', yearly: '매년' } as const;
-const CYCLE_NAME = { monthly: '1개월마다', yearly: '1년마다' } as const;
-
-/**
- * Beside the pay button of a subscription (전자상거래법 제13조⑥ and 제13조의2, 시행령 제20조의2, in force 2025-02-14): the
- * amount, the cycle, the first recurring charge date and how to cancel, in plain words before the buyer pays, and a
- * separate, unticked checkbox whose sentence is kept with the subscription as the buyer's consent.
- */
-function recurringField(f: FormPage): SafeHtml {
-  const r = f.recurring;
-  if (!r) return html``;
-  const err = f.errors?.agreeRecurring;
-  return html`<section class="recurring" id="recurring-terms" aria-labelledby="recurring-title">
-    <h2 id="recurring-title">${r.trialEndsAt ? '무료 체험 후 정기결제 안내' : '정기결제 안내'}</h2>
-    <dl class="amounts">
-      ${r.trialEndsAt ? html`<dt>오늘 결제</dt><dd id="recurring-now">0원 (무료 체험, 카드 등록만)</dd><dt>체험 종료일</dt><dd id="recurring-trial-end">${kstDate(r.trialEndsAt)}</dd>` : html`<dt>오늘 결제</dt><dd id="recurring-now">${won(r.dueNow)}</dd>`}
-      <dt>자동 결제 금액</dt><dd id="recurring-amount">${CYCLE_WORD[r.interval]} ${won(r.amount)}</dd>
-      <dt>결제 주기</dt><dd id="recurring-cycle">${CYCLE_NAME[r.interval]}</dd>
-      <dt>${r.trialEndsAt ? '첫 결제일' : '다음 결제일'}</dt><dd id="recurring-next">${kstDate(r.firstChargeAt)}</dd>
-    </dl>
-    <p class="hint">결제 후 받는 구독 관리 링크(구독 관리 페이지)에서 언제든 해지할 수 있습니다. ${r.trialEndsAt ? '체험 종료 전에 해지하면 결제되지 않습니다.' : '해지하면 다음 결제일부터 결제되지 않습니다.'}</p>
-    <label class="check"><input type="checkbox" name="agreeRecurring" id="agreeRecurring" value="on"${f.values.agreeRecurring ? html` checked` : ''}${invalid(err)}${err ? html` aria-describedby="agreeRecurring-err"` : ''}> [필수] ${consentText(r)}</label>
-    ${fieldError('agreeRecurring', err)}
-  </section>`;
-}
-
 function refundTermsCard(ctx: PageContext): SafeHtml {
   return html`<section class="card" aria-labelledby="refund-terms-title" id="refund-terms">
   <h2 id="refund-terms-title">환불 및 청약철회 안내</h2>
@@ -244,7 +219,7 @@ ${summary(ctx, f.price)}
     ${ctx.session.billing_interval ? '' : cashReceiptField(f)}
 
     ${agreementsField(f)}
-    ${recurringField(f)}
+    ${recurringField(f.recurring, f.values.agreeRecurring, f.errors?.agreeRecurring)}
 
     <button class="pay" id="pay-button" type="submit">${trialButton ?? payText(values.method, f.price.amount)}</button>
   </form>

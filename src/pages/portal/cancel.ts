@@ -7,7 +7,7 @@ import { cancelSubscription, pendingCancelParts, undoScheduledCancel, type Pendi
 import { getBusinessDetails } from '../../stores/service';
 import { kstDate } from '../../platform/calendar';
 import { sendPage as page } from '../token-pages';
-import { won } from '../html';
+import { kst, won } from '../html';
 import { portalDone } from './views';
 import { findPendingRefundRequest } from '../repo';
 import { storeNameOf, type PortalAccess, type SubParams } from './access';
@@ -61,7 +61,7 @@ function koDate(t: Date | string): string {
 }
 
 function cancelPendingMessage(periodEnd: string): string {
-  return `판매자가 환불 요청을 결정할 때까지 구독은 그대로 이용할 수 있고, 더는 결제되지 않습니다. 승인되면 그때 구독이 종료되고, 거절되면 ${koDate(periodEnd)}까지 이용한 뒤 종료됩니다. 결정은 메일로 알려 드립니다.`;
+  return `판매자가 환불 요청을 결정할 때까지 구독은 그대로 이용할 수 있고, 더는 결제되지 않습니다. 승인되면(기한까지 결정하지 않아 자동 승인되어도) 그때 구독이 종료되고, 거절되면 ${koDate(periodEnd)}까지 이용한 뒤 종료됩니다. 접수 확인과 결정은 메일로 알려 드립니다.`;
 }
 
 /** Each part of the cancel: refunded at once, approved automatically by a date (statutory), or waiting for the seller. */
@@ -77,7 +77,9 @@ function cancelParts(refundedNow: number, parts: PendingCancelPart[], periodEnd:
       const by = p.autoApproveAt ? `${koDate(p.autoApproveAt)} 정오(12시)까지` : '영업일 3일 안에';
       out.push({ label: '청약철회 환불 (자동 승인)', amount: p.amount, note: `법정 청약철회 기간 안의 결제라 판매자가 거절할 수 없고, ${by} 자동으로 승인되어 환불됩니다.` });
     } else {
-      out.push({ label: '판매자 확인 후 환불', amount: p.amount, note: `판매자의 승인을 기다립니다. 거절되면 환불 없이 ${koDate(periodEnd)}까지 이용할 수 있습니다.` });
+      // The seller's deadline and what follows it (src/refunds/requests/model.ts cancelDecisionDeadline).
+      const by = p.autoApproveAt ? `${kst(new Date(p.autoApproveAt))}까지` : `${koDate(periodEnd)}까지`;
+      out.push({ label: '판매자 확인 후 환불', amount: p.amount, note: `판매자가 ${by} 결정합니다. 승인되거나 그때까지 결정하지 않으면 자동으로 승인되어 결제한 카드로 환불되고 구독이 종료됩니다. 거절되면 환불 없이 ${koDate(periodEnd)}까지 이용할 수 있습니다.` });
     }
   }
   return out;

@@ -4,7 +4,8 @@
  */
 import type { App, AppDeps } from '../../deps';
 import { changePlan } from '../../subscriptions/plan-change/service';
-import { acceptPriceChange } from '../../subscriptions/price-change/acceptance';
+import { answerPriceChange } from '../../subscriptions/price-change/acceptance';
+import { kstDate } from '../../subscriptions/consent';
 import { acceptOffer, declineOffer } from '../../subscriptions/plan-change/offers';
 import { acceptTrialConversion } from '../../subscriptions/trials/consent';
 import { won } from '../html';
@@ -69,15 +70,24 @@ export function portalPlanRoutes(app: App, deps: AppDeps, { guard, refuse, back,
     }
   });
 
-  /** The buyer agrees to a plan price increase they were told about (src/subscriptions/price-change/service.ts). */
-  app.post<{ Params: { token: string; subscriptionId: string; priceChangeId: string } }>('/portal/:token/subscriptions/:subscriptionId/price-changes/:priceChangeId/accept', opts, async (req, reply) => {
-    const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
-    if ('error' in g) return refuse(reply, g.error!);
-    try {
-      await acceptPriceChange(deps, g.sub!.id, req.params.priceChangeId);
-      return reply.redirect(back(req.params.token, { notice: '새 가격에 동의했습니다. 적용일 이후 첫 결제일부터 새 가격으로 갱신됩니다.' }), 303);
-    } catch (err) {
-      return failed(reply, req.params.token, err);
-    }
-  });
+  /**
+   * The buyer agrees to, or declines, a plan price increase they were told about (src/subscriptions/price-change/
+   * acceptance.ts): both answers are a button of the same kind in the same box, and each says what then happens.
+   */
+  for (const answer of ['accept', 'decline'] as const) {
+    app.post<{ Params: { token: string; subscriptionId: string; priceChangeId: string } }>(`/portal/:token/subscriptions/:subscriptionId/price-changes/:priceChangeId/${answer}`, opts, async (req, reply) => {
+      const g = await guard(req.params.token, req.params.subscriptionId, req.body, req.headers.origin);
+      if ('error' in g) return refuse(reply, g.error!);
+      try {
+        const { decideBy } = await answerPriceChange(deps, g.sub!.id, req.params.priceChangeId, answer);
+        const notice =
+          answer === 'accept'
+            ? `새 가격에 동의했습니다. ${kstDate(decideBy)} 결제부터 새 가격으로 갱신됩니다.`
+            : `새 가격을 거절했습니다. ${kstDate(decideBy)}까지 지금 가격으로 이용하실 수 있고, 그날 구독이 종료되며 새 가격은 결제되지 않습니다. 그 전에는 마음을 바꿔 동의할 수 있습니다.`;
+        return reply.redirect(back(req.params.token, { notice }), 303);
+      } catch (err) {
+        return failed(reply, req.params.token, err);
+      }
+    });
+  }
 }

@@ -38,7 +38,7 @@ button:disabled{opacity:.45;cursor:not-allowed}
 .orders .amt{text-align:right;font-weight:700;font-variant-numeric:tabular-nums}
 .orders a{color:#1b64da;font-size:13px}
 .price-change{border:1px solid #ffd8a8;background:#fff9f0;border-radius:12px;padding:12px 14px;margin-top:14px}
-.price-change h3{font-size:15px;margin:0 0 6px}
+.price-change h2,.price-change h3{font-size:15px;margin:0 0 6px}
 .price-change p{margin:4px 0;font-size:14px;word-break:keep-all}
 .price-change .amount{font-weight:700;font-variant-numeric:tabular-nums}
 .price-change button{margin-top:8px}

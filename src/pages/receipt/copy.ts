@@ -43,6 +43,17 @@ const lastDay = (end: Date): Date => new Date(end.getTime() - 1);
 /** The last minute before an instant at 00:00 KST (23:59 of the last day). */
 const lastMinute = (end: Date): Date => new Date(end.getTime() - 60_000);
 
+/**
+ * A window's end (00:00 KST of the day after its last day) as every buyer-facing text writes it: the last minute of
+ * the last day, so "까지" reads as that whole day. The receipt and the mails (src/mail/copy/contract-notes.ts) both
+ * write the withdrawal deadline with this, from the same instant (src/platform/calendar.ts withdrawalWindowEnd), so
+ * they cannot disagree: the mails once said 07:15 (the payment's time seven days on) where the receipt said 23:59.
+ */
+export const WINDOW_END_TEXT: Record<Lang, (end: Date) => string> = {
+  ko: (end) => kst(lastMinute(end)),
+  en: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
+};
+
 const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)' };
 
 const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
@@ -71,7 +82,7 @@ const KO = {
    * A window's end (00:00 KST of the day after its last day) in the receipt's one time format: `2026년 11월 10일 오후
    * 11:59` - the last minute of the last day, so "까지" reads as that whole day, like every other time on the page.
    */
-  endOfDay: (end: Date) => kst(lastMinute(end)),
+  endOfDay: WINDOW_END_TEXT.ko,
   money: (n: number) => won(n),
   order: {
     aria: '주문 내역',
@@ -102,6 +113,7 @@ const KO = {
     reason: (r: string) => `사유: ${r}`,
     held: (r: string) => `판매자가 요청을 보류했습니다: ${r}`,
     auto: (at: Date) => `법정 청약철회 기간 안에 접수된 요청입니다. 판매자가 그 전에 처리하지 않으면 ${kst(at)}에 자동으로 승인되어 환불됩니다.`,
+    cancelAuto: (at: Date) => `구독 해지와 함께 접수된 환불 요청입니다. 판매자는 ${kst(at)}까지 결정해야 하며, 그때까지 결정하지 않으면 자동으로 승인되어 환불되고 구독이 종료됩니다.`,
     processing: '판매자가 승인하여 환불을 처리하고 있습니다.',
     cancel: '환불 요청 취소',
   },
@@ -136,7 +148,7 @@ const EN: ReceiptCopy = {
   testMode: 'Test mode',
   time: enTime,
   day: enDay,
-  endOfDay: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
+  endOfDay: WINDOW_END_TEXT.en,
   money: (n) => `₩${n.toLocaleString('en-US')}`,
   order: {
     aria: 'Order',
@@ -167,6 +179,7 @@ const EN: ReceiptCopy = {
     reason: (r) => `Reason: ${r}`,
     held: (r) => `The seller has put the request on hold: ${r}`,
     auto: (at) => `This request was made within the statutory withdrawal period. Unless the seller handles it first, it is approved and refunded automatically at ${enTime(at)}.`,
+    cancelAuto: (at) => `This refund request came with your subscription cancellation. The seller must decide by ${enTime(at)}; if they have not, it is approved and refunded automatically then and the subscription ends.`,
     processing: 'The seller has approved the request and the refund is being processed.',
     cancel: 'Withdraw the refund request',
   },

@@ -112,7 +112,7 @@ function activeCard(a: RefundRequestView, token: string, action: string, c: Rece
   </dl>
   ${a.reason ? html`<p class="muted">${c.request.reason(a.reason)}</p>` : ''}
   ${a.status === 'held' && a.decisionReason ? html`<div class="banner info" style="margin-top:12px">${c.request.held(a.decisionReason)}</div>` : ''}
-  ${a.statutory && a.autoApproveAt ? html`<div class="banner info" style="margin-top:12px" id="auto-approval">${c.request.auto(new Date(a.autoApproveAt))}</div>` : ''}
+  ${a.autoApproveAt ? html`<div class="banner info" style="margin-top:12px" id="auto-approval">${a.statutory ? c.request.auto(new Date(a.autoApproveAt)) : c.request.cancelAuto(new Date(a.autoApproveAt))}</div>` : ''}
   ${a.processing
     ? html`<p class="muted" style="margin-top:12px">${c.request.processing}</p>`
     : html`<form method="post" action="${action}/cancel">

@@ -59,6 +59,24 @@ export function autoApproveAt(requestedAt: Date): Date {
   return kstAt(nthBusinessDayAfter(requestedAt, AUTO_APPROVE_BUSINESS_DAYS), AUTO_APPROVE_HOUR_KST);
 }
 
+/** Business days (KST) a seller has to decide the refund request of a buyer's portal cancel (cancelDecisionDeadline). */
+export const CANCEL_DECISION_BUSINESS_DAYS = 5;
+
+/**
+ * The seller's deadline on the refund of a buyer's portal cancel that needs approval (a non-statutory prorated refund,
+ * see the cancel preview): 12:00 KST on the 5th business day after filing (a working week, the filing day not
+ * counted), but never after the end of the period being refunded, when the kept service would end anyway. The refund
+ * is what the seller's own published policy computed and what the buyer is owed under 소비자분쟁해결기준 (continuous
+ * content: cancel at any time, refund less days used and at most 10%); the seller's approval only checks it. So an
+ * undecided request is approved automatically at this instant (the owners are reminded a day before:
+ * src/mail/refund-reminder.ts), and a request never stays `requested` past the period end (issue 38 item 5: one did).
+ * Holding does not stop the deadline.
+ */
+export function cancelDecisionDeadline(requestedAt: Date, periodEnd: Date): Date {
+  const byDays = kstAt(nthBusinessDayAfter(requestedAt, CANCEL_DECISION_BUSINESS_DAYS), AUTO_APPROVE_HOUR_KST);
+  return byDays < periodEnd ? byDays : periodEnd;
+}
+
 /** Hold and reject: the documented order of checks after the request was found. */
 export function assertHoldable(r: RefundRequestRow, reason: string | null | undefined): string {
   const text = (reason ?? '').trim();

@@ -154,7 +154,8 @@ export function dueForAutoApproval(db: Db, now: Date, limit: number, subscriptio
   }
   return q
     .where('status', 'in', ['requested', 'held'])
-    .where('statutory', '=', true)
+    // Statutory requests (제18조) and a portal cancel's request at the seller's deadline (cancelDecisionDeadline).
+    .where((eb) => eb.or([eb('statutory', '=', true), eb('source', '=', 'subscription_cancel')]))
     .where('auto_approve_at', '<=', now)
     .where('approving_since', 'is', null)
     .orderBy('auto_approve_at')

@@ -34,18 +34,22 @@ export const RefundRequestSchema = Obj(
     decidedAt: Nullable(DateTime('When it became approved (the refund time), rejected or canceled; `null` while requested or held')),
     decidedBy: Nullable(
       Type.Union([Type.Literal('api'), Type.Literal('console'), Type.Literal('auto'), Type.Literal('buyer')]),
-      { description: 'Who acted last: the seller through the API or the console, `auto` (statutory auto-approval), `buyer` (canceled)' },
+      { description: 'Who acted last: the seller through the API or the console, `auto` (approved automatically at `autoApproveAt`), `buyer` (canceled)' },
     ),
     decisionReason: Nullable(Type.String(), { description: 'The reason given when holding, rejecting or approving' }),
     approvedAmount: Nullable(Won('The amount refunded on approval; `null` until approved')),
     refundId: Nullable(Type.String({ description: 'The refund made on approval (`rf_…`)' })),
     autoApproveAt: Nullable(
-      DateTime('Statutory requests only: 12:00 KST on the 3rd Korean business day after filing (the filing day, weekends and public holidays excluded), when an undecided request is approved automatically, inside the 3 business days of 전자상거래법 제18조'),
+      DateTime(
+        'When an undecided request is approved automatically (the seller\'s deadline). Statutory requests: 12:00 KST on the 3rd Korean business day after filing (the filing day, weekends and public holidays excluded), inside the 3 business days of 전자상거래법 제18조. ' +
+          'A buyer\'s portal cancel whose prorated refund awaits the seller (`source: subscription_cancel`, not statutory): 12:00 KST on the 5th business day after filing, but never after the end of the subscription period being refunded; holding does not stop it. ' +
+          'The store\'s owners are mailed a reminder a day before. `null` for other requests, which wait for the seller.',
+      ),
     ),
     processing: Type.Boolean({
       description: 'An approval is being processed: its refund is pending or its outcome unknown at the gateway (PG_REFUND_AMBIGUOUS). The request becomes `approved` once the refund is settled.',
     }),
-    source: Type.String({ description: 'Where it was filed: `receipt` (the order\'s receipt page) or `portal`' }),
+    source: Type.String({ description: 'Where it was filed: `receipt` (the order\'s receipt page), `portal`, or `subscription_cancel` (with a buyer\'s immediate cancel in the portal; announced by `refund_request.created` like the others)' }),
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },

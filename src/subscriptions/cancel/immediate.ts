@@ -87,7 +87,7 @@ export async function cancelImmediately(deps: Deps, id: string, reason: string |
       const ids: string[] = [];
       for (const p of plan) {
         const statutory = comp.orders.find((o) => o.orderId === p.orderId)?.statutory ?? false;
-        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory, requestedAt: subscriptionNow(sub, now) }));
+        ids.push(await fileCancelRefundRequest(trx, deps, { storeId: sub.store_id, mode: sub.mode, orderId: p.orderId, subscriptionId: sub.id, amount: p.amount, reason: reason ?? '구독 즉시 해지 환불 요청', statutory, requestedAt: subscriptionNow(sub, now), periodEnd: sub.current_period_end }));
       }
       await insertClaim(trx, deps, sub, actor, reason, im, plan, 'completed', ids[0]);
       // The service does not end before the seller decides (design: "a cancel whose refund waits for the seller keeps

@@ -3,7 +3,9 @@ import type { Db } from '../../db';
 import { newId } from '../../platform/ids';
 import type { Mode } from '../../platform/tables';
 import { refundOrder } from '../../refunds/service';
-import { autoApproveAt } from '../../refunds/requests/model';
+import { autoApproveAt, cancelDecisionDeadline, requestView } from '../../refunds/requests/model';
+import { EVENT_CREATED } from '../../refunds/requests/decision-record';
+import { writeEvent } from '../../platform/events';
 import type { PendingRefundRequestView } from './schemas';
 import * as cancelRepo from './repo';
 
@@ -56,16 +58,19 @@ export async function activeRefundRequest(db: Db, subscriptionId: string, orderI
 
 /**
  * Files a buyer's refund request (status `requested`, subscription set) for a cancel whose refund needs the seller's
- * approval. Inside the cancellation's transaction. Returns the request id.
+ * approval, with its `refund_request.created` event (which mails the buyer "환불 요청 접수") in the cancellation's
+ * transaction, like a request filed on the receipt. Every request has a date by which it is decided: a statutory one
+ * is approved automatically within 3 business days (제18조), the others at the seller's deadline
+ * (cancelDecisionDeadline), never past `periodEnd`. Returns the request id.
  */
 export async function fileCancelRefundRequest(
   trx: Db,
   deps: Pick<AppDeps, 'clock'>,
-  r: { storeId: string; mode: Mode; orderId: string; subscriptionId: string; amount: number; reason: string | null; statutory: boolean; requestedAt: Date },
+  r: { storeId: string; mode: Mode; orderId: string; subscriptionId: string; amount: number; reason: string | null; statutory: boolean; requestedAt: Date; periodEnd: Date },
 ): Promise<string> {
   const now = deps.clock.now();
   const id = newId('rr', deps.clock);
-  await cancelRepo.insertCancelRefundRequest(trx, {
+  const row = await cancelRepo.insertCancelRefundRequest(trx, {
     id,
     store_id: r.storeId,
     mode: r.mode,
@@ -81,11 +86,13 @@ export async function fileCancelRefundRequest(
     decided_at: null,
     decision_reason: null,
     refund_id: null,
-    // A statutory request is approved automatically within 3 business days (제18조) unless the seller acts first.
-    auto_approve_at: r.statutory ? autoApproveAt(r.requestedAt) : null,
+    // A statutory request is approved automatically within 3 business days (제18조) unless the seller acts first; the
+    // others at the seller's deadline (5 business days), at the latest the period end.
+    auto_approve_at: r.statutory ? autoApproveAt(r.requestedAt) : cancelDecisionDeadline(r.requestedAt, r.periodEnd),
     source: 'subscription_cancel',
     created_at: now,
     updated_at: now,
   });
+  await writeEvent(trx, deps.clock, { storeId: row.store_id, mode: row.mode, type: EVENT_CREATED, data: { ...requestView(row) } });
   return id;
 }

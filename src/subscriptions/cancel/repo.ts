@@ -151,8 +151,8 @@ export function findActiveRefundRequest(db: Db, subscriptionId: string, orderIds
     .executeTakeFirst();
 }
 
-export async function insertCancelRefundRequest(trx: Db, row: Insertable<RefundRequestsTable>): Promise<void> {
-  await trx.insertInto('refund_requests').values(row).execute();
+export async function insertCancelRefundRequest(trx: Db, row: Insertable<RefundRequestsTable>): Promise<RefundRequestRow> {
+  return trx.insertInto('refund_requests').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 // ---------- a portal cancel waiting for the seller (src/subscriptions/cancel/withdrawal.ts) ----------

@@ -93,7 +93,12 @@ export function openDecisionsOf(db: Db, subscriptionIds: string[]) {
 }
 
 export async function acceptDecision(trx: Db, subscriptionId: string, priceChangeId: string, at: Date): Promise<void> {
-  await trx.updateTable('subscription_price_changes').set({ accepted_at: at }).where('subscription_id', '=', subscriptionId).where('price_change_id', '=', priceChangeId).execute();
+  await trx.updateTable('subscription_price_changes').set({ accepted_at: at, declined_at: null }).where('subscription_id', '=', subscriptionId).where('price_change_id', '=', priceChangeId).execute();
+}
+
+/** The buyer's refusal of an increase (migration 080): any earlier agreement is withdrawn with it. */
+export async function declineDecision(trx: Db, subscriptionId: string, priceChangeId: string, at: Date): Promise<void> {
+  await trx.updateTable('subscription_price_changes').set({ accepted_at: null, declined_at: at }).where('subscription_id', '=', subscriptionId).where('price_change_id', '=', priceChangeId).execute();
 }
 
 export async function resolveDecisions(trx: Db, subscriptionId: string, priceChangeIds: string[], outcome: PriceChangeOutcome, at: Date): Promise<void> {
