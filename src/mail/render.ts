@@ -86,7 +86,7 @@ ${storeFooter(i.storeName, i.business, lang)}
  * 구독 관리 link, added here once for every kind rather than in each kind's copy.
  */
 function withManageLink(c: Content, i: RenderInput, lang: MailLang): Content {
-  if (!i.manageUrl || (i.portalUrl && c.links.some(([, url]) => url === i.portalUrl))) return c;
+  if (!i.manageUrl || (i.portalUrl && c.links.some(([, url]) => url.startsWith(i.portalUrl!)))) return c;
   return { ...c, links: [...c.links, [COMMON[lang].portal, i.manageUrl]] };
 }
 
