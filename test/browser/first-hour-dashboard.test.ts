@@ -12,7 +12,7 @@ import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser
 /**
  * The dashboard pages of a seller's first hour, in Chromium at 390 and 1280 px with axe: the refund's confirm step,
  * the test-deposit button of a 가상계좌 order, Home's note on what "paid" counts, and the TOTP setup key in a font that
- * tells O from 0. Screenshots in /tmp/shots/i39d/.
+ * tells O from 0, and live Home's notice of what still stops live payments. Screenshots in /tmp/shots/i39d/.
  */
 const SHOTS = '/tmp/shots/i39d';
 
@@ -90,6 +90,13 @@ test('first-hour dashboard pages: refund confirm, test deposit, home note, TOTP 
     assert.equal(style.numeric, 'slashed-zero');
     await look(page, 'totp-key');
     await key.screenshot({ path: `${SHOTS}/totp-key-closeup.png` });
+
+    // Live mode before live payments can be taken: Home says why its figures are empty and links the checklist.
+    await page.goto(`${base}/dashboard`);
+    await Promise.all([page.waitForURL(/\/dashboard/), page.click('button:has-text("라이브 모드로 전환")')]);
+    await page.goto(`${base}/dashboard`);
+    assert.match((await page.textContent('[data-testid=live-not-ready]')) ?? '', /토스페이먼츠 라이브 키 확인/);
+    await look(page, 'home-live-not-ready');
   } finally {
     await browser?.close();
     await t.close();

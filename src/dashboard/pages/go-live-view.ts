@@ -24,6 +24,8 @@ const m = catalog(
     firstLivePaymentHint: '낮은 가격의 상품으로 실제 카드 결제를 한 번 해 보세요.',
     firstLiveRefund: '첫 라이브 환불',
     firstLiveRefundHint: '그 결제를 환불해 환불이 토스페이먼츠까지 처리되는지 확인하세요.',
+    notReady: '라이브 모드는 아직 실제 결제를 받을 준비가 되지 않아 아래 수치가 비어 있습니다. 남은 준비: {items}.',
+    notReadyLink: '설정에서 라이브 전환 체크리스트 보기',
   },
   {
     title: 'Go-live checklist',
@@ -45,6 +47,8 @@ const m = catalog(
     firstLivePaymentHint: 'Make one real card payment with a low-priced product.',
     firstLiveRefund: 'First live refund',
     firstLiveRefundHint: 'Refund that payment to see a refund go through at Toss Payments.',
+    notReady: 'Live mode cannot take real payments yet, so the figures below are empty. Still to do: {items}.',
+    notReadyLink: 'See the go-live checklist in Settings',
   },
 );
 
@@ -58,4 +62,19 @@ export function goLiveCard(lang: Lang, list: GoLiveChecklist): SafeHtml {
 <p class="muted">${t('intro')}</p>
 <ul class="checklist">${list.items.map(item)}</ul>
 </section>`;
+}
+
+/**
+ * The items without which a live checkout cannot be paid: until they are done, live figures (home, reconciliation)
+ * stay empty for a reason the seller should be told rather than shown zeros.
+ */
+export const LIVE_PAYMENT_PREREQUISITES: readonly GoLiveItem[] = ['businessDetails', 'verifiedContact', 'tossKeys', 'returnUrlDomains'];
+
+/** In live mode, a notice naming what still stops live payments; nothing when they can be taken (or in test mode). */
+export function liveNotReadyNotice(lang: Lang, mode: 'test' | 'live', list: GoLiveChecklist): SafeHtml | '' {
+  if (mode !== 'live') return '';
+  const missing = list.items.filter((i) => !i.done && LIVE_PAYMENT_PREREQUISITES.includes(i.item));
+  if (missing.length === 0) return '';
+  const items = missing.map((i) => m(lang, i.item)).join(', ');
+  return html`<div class="banner info" role="status" data-testid="live-not-ready">${m(lang, 'notReady', { items })} <a href="/dashboard/settings">${m(lang, 'notReadyLink')}</a></div>`;
 }

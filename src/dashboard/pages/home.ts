@@ -1,6 +1,8 @@
 import type { DashboardPage } from './page';
 import { html } from '../../pages/html';
 import { ctxOf, requireRole, sendPage } from '../frame';
+import { getGoLiveChecklist } from '../../stores/go-live-service';
+import { liveNotReadyNotice } from './go-live-view';
 import { catalog, frameText, type Lang } from '../i18n';
 import { homeFigures } from '../home';
 import { barChart } from '../chart';
@@ -89,11 +91,12 @@ const homePage: DashboardPage = async (app, deps) => {
     const ctx = ctxOf(req);
     const L = ctx.lang;
     const f = await homeFigures(deps, ctx.member.storeId, ctx.mode);
+    const notReady = ctx.mode === 'live' ? liveNotReadyNotice(L, ctx.mode, await getGoLiveChecklist(deps, ctx.member.storeId)) : '';
     const now = deps.clock.now().getTime();
     const money30 = f.daily.reduce((s, d) => s + d.amount, 0);
     const canRefunds = can(ctx.member.role, 'refunds');
     const canDev = can(ctx.member.role, 'developers');
-    const body = html`
+    const body = html`${notReady}
 ${f.windows.map(
   (w) => html`<section class="card" aria-labelledby="w-${w.window}" data-testid="window-${w.window}">
   <h2 id="w-${w.window}">${m(L, w.window)}</h2>

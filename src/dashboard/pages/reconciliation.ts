@@ -11,6 +11,8 @@ import { auditAction, csrfField, ctxOf, notice, redirectTo, requireRole, sendPag
 import { catalog } from '../i18n';
 import { money } from './home';
 import { errorText } from './errors';
+import { getGoLiveChecklist } from '../../stores/go-live-service';
+import { liveNotReadyNotice } from './go-live-view';
 
 const m = catalog(
   {
@@ -120,7 +122,8 @@ async function renderList(deps: AppDeps, reply: FastifyReply, ctx: DashboardCont
   const t = (k: Key) => m(L, k);
   const list = await listReconciliations(deps, ctx.member.storeId, { mode: ctx.mode, page: 1, limit: 50 });
   const yesterday = addDays(kstDate(deps.clock.now()), -1);
-  const body = html`${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}
+  const notReady = ctx.mode === 'live' ? liveNotReadyNotice(L, ctx.mode, await getGoLiveChecklist(deps, ctx.member.storeId)) : '';
+  const body = html`${flash.ok ? notice('ok', flash.ok) : ''}${flash.error ? notice('error', flash.error) : ''}${notReady}
 <p class="muted">${t('explain')}</p>
 <form method="post" action="/dashboard/reconciliation" class="card">${csrfField(ctx)}<label for="rc-date">${t('date')}</label> <input id="rc-date" name="date" type="date" value="${yesterday}" max="${kstDate(deps.clock.now())}" required> <button type="submit" class="primary">${t('run')}</button></form>
 ${
