@@ -196,7 +196,9 @@ test('upgrade basic yearly → pro yearly: the basic order\'s clawback uses basi
   // Filed Thursday 2027-04-22: business days Fri 04-23, Mon 04-26, Tue 04-27 → 12:00 KST on Tuesday.
   assert.equal(forDiff.auto_approve_at!.toISOString(), kst('2027-04-27T12:00:00').toISOString());
   assert.equal(forBasic.statutory, false);
-  assert.equal(forBasic.auto_approve_at, null);
+  // The seller's part has the seller's deadline: 12:00 KST on the fifth business day (Fri 23, Mon 26, Tue 27, Wed 28,
+  // Thu 29), before the period being refunded ends; undecided (or held) then, it is approved.
+  assert.equal(forBasic.auto_approve_at!.toISOString(), kst('2027-04-29T12:00:00').toISOString());
   assert.equal(Number(forBasic.amount), 58_509);
 
   const rejected = await act({ t, s }, forDiff.id, 'reject', { reason: '정책상 불가' });
