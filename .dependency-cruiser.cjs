@@ -4,11 +4,11 @@
  * platform, db        the floor: know nothing of any business area
  * payments            the gateway adapters: speak Toss and the simulator, know nothing of orders or subscriptions
  * domain modules      stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, audit,
- *                     reconciliation, buyers: business rules; they never import what faces people (pages, dashboard, mail)
+ *                     reconciliation, buyers, tax: business rules; they never import what faces people (pages, dashboard, mail)
  * faces               pages (buyers), dashboard (sellers' staff), mail, docs-site, gateway (Toss's callbacks)
  * composition         app.ts, modules.ts, deps.ts, serve.ts, runtime.ts, cli.ts, setup.ts, demo.ts
  */
-const DOMAIN = '^src/(stores|catalog|checkout|orders|refunds|subscriptions|licenses|webhooks|audit|reconciliation|buyers)/';
+const DOMAIN = '^src/(stores|catalog|checkout|orders|refunds|subscriptions|licenses|webhooks|audit|reconciliation|buyers|tax)/';
 const FACES = '^src/(pages|dashboard|mail|docs-site)/';
 
 module.exports = {
