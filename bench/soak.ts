@@ -1,0 +1,528 @@
+// `npm run soak -- --minutes N [--rate R] [--out DIR] [--warmup M]`: the service for a long run at a fixed rate (issue 43).
+//
+// Starts the compiled server (`node bin/commerce.js start`, production defaults, its in-process workers off) and one
+// `commerce worker` process on a fresh PostgreSQL database (SOAK_DATABASE_URL, BENCH_DATABASE_URL or TEST_DATABASE_URL,
+// else postgres://postgres@127.0.0.1:5432/postgres; the database `commerce_bench_<pid>_…` is created and dropped), a
+// local webhook receiver, and drives from this process, open loop at R operations a second, a mix of: checkouts,
+// payments of those sessions on the simulator (the hosted page's form), license verifies, full refunds of paid orders,
+// subscription renewals under test clocks (the console's test-clock advance), order lists through the API and
+// dashboard reads (Home, orders, subscriptions) with a signed-in member. Webhook deliveries follow from the events.
+//
+// Every 5 s it samples the server's and worker's RSS (/proc) and the server's heap and event-loop delay (its own
+// /metrics: prom-client's nodejs_heap_size_used_bytes and nodejs_eventloop_lag_seconds); every minute it prints
+// those, p50/p99 per route, the row counts of the tables that grow and the errors. At the end it writes
+// minutes.csv, samples.csv and soak.svg (hand-written SVG) to the output directory and judges the run (see JUDGE
+// below); the exit code is 1 when any judgement fails.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { rssMb, startServer, type Server } from './lib';
+import { createStore, updateModeSettings, updateBusinessDetails } from '../src/stores/service';
+import { createApiKey, ALL_SCOPES } from '../src/stores/api-keys';
+import { createProduct } from '../src/catalog/service';
+import { createEndpoint } from '../src/webhooks/service';
+import { createMember } from '../src/dashboard/members';
+import { licensed } from '../test/licenses/factory';
+import { TEST_BUSINESS_DETAILS } from '../test/helpers/app';
+import { TEST_CARDS } from '../src/payments/simulator-cards';
+
+const ROOT = join(import.meta.dirname, '..');
+
+// ---------- arguments ----------
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i >= 0 && process.argv[i + 1] !== undefined) return process.argv[i + 1];
+  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return eq ? eq.slice(name.length + 3) : fallback;
+}
+const MINUTES = Number(arg('minutes', '60'));
+const RATE = Number(arg('rate', '20'));
+/** Minutes left out of the slope and flatness judgements: a sixth of the run, at least 1 and at most 10. */
+const WARMUP = Number(arg('warmup', String(Math.min(10, Math.max(1, Math.floor(MINUTES / 6))))));
+const OUT = arg('out', join(tmpdir(), `commerce-soak-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+const SAMPLE_MS = 5_000;
+const MAX_IN_FLIGHT = 64;
+const SUBSCRIPTIONS = 12;
+if (!(MINUTES > 0) || !(RATE > 0) || !(WARMUP >= 0) || WARMUP >= MINUTES) {
+  console.error('usage: npm run soak -- --minutes N [--rate R] [--warmup M < N] [--out DIR]');
+  process.exit(2);
+}
+const DATABASE = process.env.SOAK_DATABASE_URL ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The tables that grow under the mix, and what holds each. `retention` in ms for the tables a periodic task purges,
+ * `record` for what the service keeps as the seller's business record (grows with sales, by design), `none` where no
+ * purge exists: the judge fails a `none` table that grew during the run.
+ */
+const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record' | 'none'; ageColumn?: string; retentionMs?: number }> = [
+  { table: 'idempotency_keys', holds: 'IDEMPOTENCY_RETENTION_HOURS (24 h), purged every minute (idempotency.purge)', kind: 'retention', ageColumn: 'created_at', retentionMs: 24 * 3_600_000 },
+  { table: 'events', holds: '30 days (EVENT_RETENTION_MS), purged hourly (webhooks.prune)', kind: 'retention', ageColumn: 'created_at', retentionMs: 30 * 86_400_000 },
+  { table: 'webhook_deliveries', holds: 'deleted with their event (on delete cascade): 30 days', kind: 'retention', ageColumn: 'created_at', retentionMs: 30 * 86_400_000 },
+  { table: 'webhook_attempts', holds: 'deleted with their delivery (on delete cascade): 30 days', kind: 'retention', ageColumn: 'started_at', retentionMs: 30 * 86_400_000 },
+  { table: 'dashboard_sessions', holds: 'deleted at expiry, hourly (dashboard.prune-sessions)', kind: 'retention', ageColumn: 'expires_at', retentionMs: 0 },
+  { table: 'jobs', holds: 'no purge found: finished jobs stay', kind: 'none' },
+  { table: 'mail_outbox', holds: 'no purge found: sent mail stays', kind: 'none' },
+  { table: 'checkout_sessions', holds: 'business record (kept)', kind: 'record' },
+  { table: 'orders', holds: 'business record (kept)', kind: 'record' },
+  { table: 'order_refunds', holds: 'business record (kept)', kind: 'record' },
+  { table: 'audit_log', holds: 'business record (kept)', kind: 'record' },
+];
+
+type Op = 'checkout' | 'pay' | 'verify' | 'refund' | 'renewal' | 'orders list' | 'dashboard';
+/** Share of each operation in the mix (the weights sum to 100). */
+const MIX: Array<[Op, number]> = [
+  ['checkout', 25],
+  ['pay', 20],
+  ['verify', 25],
+  ['refund', 5],
+  ['renewal', 3],
+  ['orders list', 10],
+  ['dashboard', 12],
+];
+
+// ---------- measurement state ----------
+/** `loopMs`: prom-client's nodejs_eventloop_lag_seconds, the delay of a setImmediate at that scrape (its p99 gauge reads
+ * empty in this server: the histogram is reset by each collection), so the minute's figure is the worst of 12 probes. */
+interface Sample { t: number; serverRss: number; workerRss: number; heapMb: number; loopMs: number }
+const samples: Sample[] = [];
+const windowLat = new Map<string, number[]>();
+const errors: string[] = [];
+let errorsThisMinute = 0;
+let overloaded = 0;
+let inFlight = 0;
+let received = 0;
+
+function record(route: string, ms: number): void {
+  let a = windowLat.get(route);
+  if (!a) windowLat.set(route, (a = []));
+  a.push(ms);
+}
+function fail(what: string): void {
+  errorsThisMinute++;
+  if (errors.length < 200) errors.push(`${new Date().toISOString()} ${what}`);
+}
+function pct(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+async function metric(server: Server, name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const m = new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+// ---------- the webhook receiver ----------
+function receiver(): Promise<{ port: number; close(): Promise<void> }> {
+  const srv = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) =>
+    srv.listen(0, '127.0.0.1', () =>
+      resolve({
+        port: (srv.address() as AddressInfo).port,
+        close: () => {
+          srv.closeAllConnections();
+          return new Promise<void>((r) => srv.close(() => r()));
+        },
+      }),
+    ),
+  );
+}
+
+function cookiesOf(res: Response, jar: Record<string, string>): void {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(';');
+    const i = pair.indexOf('=');
+    jar[pair.slice(0, i).trim()] = pair.slice(i + 1).trim();
+  }
+}
+const cookieHeader = (jar: Record<string, string>) => Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+
+const BUYER = { buyerName: '김구매', buyerEmail: 'buyer@example.com', buyerPhone: '010-1234-5678' };
+const AGREED = { agreeTerms: 'on', agreePrivacy: 'on', agreeThirdParty: 'on', agreeRecurring: 'on' };
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const rx = await receiver();
+  const hookEnv = { WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_LOOPBACK_PORTS: String(rx.port), RUN_WORKERS: 'false' };
+  const memberPassword = `soak-${randomBytes(12).toString('hex')}`;
+  const memberEmail = `soak-owner-${process.pid}@example.com`;
+  const { server, seeded } = await startServer(async (deps) => {
+    const { store, ownerToken } = await createStore(deps, { name: '소크 상점', publicContactVerified: true });
+    await updateBusinessDetails(deps, store.id, TEST_BUSINESS_DETAILS);
+    await updateModeSettings(deps, store.id, 'test', { returnUrlDomains: ['example.com'], paymentProvider: 'simulator' });
+    const product = await createProduct(deps, store.id, { mode: 'test', type: 'one_time', name: '소크 상품', pricing: { price: 15_000 } });
+    const sub = await createProduct(deps, store.id, {
+      mode: 'test',
+      type: 'subscription',
+      name: '소크 멤버십',
+      pricing: { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }] },
+    } as any);
+    const { secret } = await createApiKey(deps, store.id, { mode: 'test', name: 'soak', scopes: ALL_SCOPES });
+    const lic = await licensed({ db: deps.db, clock: deps.clock, deps }, store.id, { maxActivations: 0 });
+    await createEndpoint(deps, store.id, {
+      mode: 'test',
+      url: `http://127.0.0.1:${rx.port}/hooks`,
+      eventTypes: ['order.paid', 'order.refunded', 'subscription.created', 'subscription.updated'],
+    });
+    await createMember(deps, { storeId: store.id, email: memberEmail, name: '소크 담당자', role: 'owner', password: memberPassword }, { kind: 'operator', id: null, name: null });
+    return { storeId: store.id, ownerToken, productId: product.id, subProductId: sub.id, key: secret, lic };
+  }, hookEnv, DATABASE);
+  if (server.kind !== 'postgres') throw new Error('the soak runs on PostgreSQL');
+  const workerLog = join(OUT, 'worker.log');
+  const worker: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'worker'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...server.env, ...hookEnv },
+    stdio: ['ignore', openSync(workerLog, 'a'), openSync(workerLog, 'a')],
+  });
+  const db = new pg.Client({ connectionString: server.env.DATABASE_URL });
+  await db.connect();
+  let code = 1;
+  try {
+    code = await drive(server, worker, db, seeded, memberEmail, memberPassword);
+  } finally {
+    await db.end();
+    worker.kill('SIGTERM');
+    if (worker.exitCode === null) await new Promise((r) => worker.once('exit', r));
+    const serverLog = readFileSync(server.logFile, 'utf8');
+    writeFileSync(join(OUT, 'server.log'), serverLog);
+    await server.close();
+    await rx.close();
+  }
+  process.exit(code);
+}
+
+async function drive(
+  server: Server,
+  worker: ChildProcess,
+  db: pg.Client,
+  seeded: { storeId: string; ownerToken: string; productId: string; subProductId: string; key: string; lic: { key: string; productId: string } },
+  memberEmail: string,
+  memberPassword: string,
+): Promise<number> {
+  const { url } = server;
+  const api = { authorization: `Bearer ${seeded.key}` };
+  const owner = { authorization: `Bearer ${seeded.ownerToken}`, 'content-type': 'application/json' };
+  const json = { 'content-type': 'application/json' };
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  const createSession = async (body: Record<string, unknown>) => {
+    const r = await fetch(`${url}/v1/checkout/sessions`, { method: 'POST', headers: { ...api, ...json, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) });
+    if (r.status !== 200) throw new Error(`checkout answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+    return (await r.json()) as { id: string; url: string };
+  };
+  const pay = async (session: { url: string }) => {
+    const r = await fetch(`${url}${new URL(session.url).pathname}`, {
+      method: 'POST',
+      headers: form,
+      redirect: 'manual',
+      body: new URLSearchParams({ ...BUYER, method: 'card', action: 'pay', ...AGREED, cardNumber: TEST_CARDS.success }).toString(),
+    });
+    await r.arrayBuffer();
+    if (r.status !== 303) throw new Error(`pay answered ${r.status}`);
+    const orderId = new URL(r.headers.get('location')!).searchParams.get('order_id');
+    if (!orderId) throw new Error('pay redirected without an order id');
+    return orderId;
+  };
+
+  // Subscriptions for the renewals, bought through the page before the clock starts.
+  const subscriptions: string[] = [];
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    const s = await createSession({ productId: seeded.subProductId, planId: 'basic', interval: 'monthly', successUrl: 'https://example.com/ok' });
+    const orderId = await pay(s);
+    const { rows } = await db.query<{ subscription_id: string }>('select subscription_id from orders where id = $1', [orderId]);
+    subscriptions.push(rows[0].subscription_id);
+  }
+
+  // A dashboard member signed in through the form, as a browser does.
+  const jar: Record<string, string> = {};
+  const loginPage = await fetch(`${url}/dashboard/login`);
+  cookiesOf(loginPage, jar);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await loginPage.text())?.[1];
+  if (!csrf) throw new Error('no CSRF field on the sign-in page');
+  const login = await fetch(`${url}/dashboard/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...form, cookie: cookieHeader(jar) },
+    body: new URLSearchParams({ _csrf: csrf, email: memberEmail, password: memberPassword }).toString(),
+  });
+  await login.arrayBuffer();
+  cookiesOf(login, jar);
+  if (login.status !== 303 || !jar.dash_session) throw new Error(`dashboard sign-in answered ${login.status}`);
+  const dash = { cookie: cookieHeader(jar) };
+
+  const sessions: Array<{ id: string; url: string }> = [];
+  const paidOrders: string[] = [];
+  const verifyBody = JSON.stringify({ key: seeded.lic.key, productId: seeded.lic.productId, nonce: randomBytes(32).toString('hex') });
+  const dashboardPages = ['/dashboard', '/dashboard/orders', '/dashboard/subscriptions'];
+  let nextSub = 0;
+  let nextPage = 0;
+
+  async function timed(route: string, f: () => Promise<void>): Promise<void> {
+    const t0 = performance.now();
+    try {
+      await f();
+      record(route, performance.now() - t0);
+    } catch (e) {
+      fail(`${route}: ${(e as Error).message}`);
+    }
+  }
+  async function expect(r: Response, status: number, what: string): Promise<void> {
+    const body = await r.text();
+    if (r.status !== status) throw new Error(`${what} answered ${r.status}: ${body.slice(0, 200)}`);
+  }
+
+  const ops: Record<Op, () => Promise<void>> = {
+    checkout: () =>
+      timed('POST /v1/checkout/sessions', async () => {
+        const s = await createSession({ productId: seeded.productId, customer: { name: '김구매', email: 'buyer@example.com' }, successUrl: 'https://example.com/thanks', cancelUrl: 'https://example.com/cart' });
+        if (sessions.length < 1000) sessions.push(s);
+      }),
+    pay: async () => {
+      const s = sessions.shift();
+      if (!s) return ops.checkout();
+      return timed('POST /pay/:id (simulator)', async () => {
+        paidOrders.push(await pay(s));
+      });
+    },
+    verify: () => timed('POST /v1/licenses/verify', async () => expect(await fetch(`${url}/v1/licenses/verify`, { method: 'POST', headers: json, body: verifyBody }), 200, 'verify')),
+    refund: async () => {
+      const id = paidOrders.shift();
+      if (!id) return ops.verify();
+      return timed('POST /v1/orders/:id/refund', async () =>
+        expect(
+          await fetch(`${url}/v1/orders/${id}/refund`, { method: 'POST', headers: { ...api, ...json, 'idempotency-key': randomUUID() }, body: JSON.stringify({ reason: '소크 환불' }) }),
+          200,
+          'refund',
+        ),
+      );
+    },
+    renewal: () =>
+      timed('POST /admin/v1/subscriptions/:id/test-clock/advance', async () =>
+        expect(
+          await fetch(`${url}/admin/v1/subscriptions/${subscriptions[nextSub++ % subscriptions.length]}/test-clock/advance`, { method: 'POST', headers: owner, body: JSON.stringify({ days: 31 }) }),
+          200,
+          'test-clock advance',
+        ),
+      ),
+    'orders list': () => timed('GET /v1/orders', async () => expect(await fetch(`${url}/v1/orders?limit=20`, { headers: api }), 200, 'orders list')),
+    dashboard: () => {
+      const page = dashboardPages[nextPage++ % dashboardPages.length];
+      return timed(`GET ${page}`, async () => expect(await fetch(`${url}${page}`, { headers: dash }), 200, page));
+    },
+  };
+  const total = MIX.reduce((s, [, w]) => s + w, 0);
+  const pick = (): Op => {
+    let x = Math.random() * total;
+    for (const [op, w] of MIX) if ((x -= w) < 0) return op;
+    return 'verify';
+  };
+
+  // ---------- the run ----------
+  const t0 = Date.now();
+  const minutes: Array<Record<string, number | string>> = [];
+  const routeP99ByMinute = new Map<string, number[]>();
+  const tableRows = new Map<string, number[]>();
+  console.log(
+    `soak: ${MINUTES} min at ${RATE} operations/s (warm-up ${WARMUP} min), server pid ${server.pid} and worker pid ${worker.pid} on PostgreSQL; output in ${OUT}`,
+  );
+  const sampleOnce = async () => {
+    try {
+      const [heap, loop] = await Promise.all([metric(server, 'nodejs_heap_size_used_bytes'), metric(server, 'nodejs_eventloop_lag_seconds')]);
+      samples.push({ t: (Date.now() - t0) / 60_000, serverRss: rssMb(server.pid), workerRss: worker.pid ? rssMb(worker.pid) : NaN, heapMb: heap / 2 ** 20, loopMs: loop * 1000 });
+    } catch (e) {
+      fail(`metrics: ${(e as Error).message}`);
+    }
+  };
+  await sampleOnce();
+  const sampler = setInterval(sampleOnce, SAMPLE_MS);
+  let issued = 0;
+  const ticker = setInterval(() => {
+    // Open loop: the operations due by now are started whatever the answers' pace, up to MAX_IN_FLIGHT at once.
+    const due = Math.floor(((Date.now() - t0) / 1000) * RATE);
+    while (issued < due) {
+      issued++;
+      if (inFlight >= MAX_IN_FLIGHT) {
+        overloaded++;
+        fail('overload: more than 64 operations in flight (the service fell behind the rate)');
+        continue;
+      }
+      inFlight++;
+      void ops[pick()]().finally(() => inFlight--);
+    }
+  }, 10);
+
+  const header = `${'min'.padStart(4)} ${'RSS'.padStart(6)} ${'wRSS'.padStart(6)} ${'heap'.padStart(6)} ${'loopmx'.padStart(7)} ${'errors'.padStart(6)} ${'hooks'.padStart(6)}  routes p50/p99 ms (n) · rows`;
+  console.log(header);
+  for (let m = 1; m <= MINUTES; m++) {
+    await new Promise((r) => setTimeout(r, t0 + m * 60_000 - Date.now()));
+    const last = samples[samples.length - 1];
+    const loopMax = Math.max(...samples.filter((x) => x.t > m - 1).map((x) => x.loopMs));
+    const row: Record<string, number | string> = { minute: m, server_rss_mb: last.serverRss, worker_rss_mb: last.workerRss, heap_mb: +last.heapMb.toFixed(1), eventloop_max_ms: +loopMax.toFixed(2), errors: errorsThisMinute, webhooks_received: received };
+    const parts: string[] = [];
+    for (const [route, lat] of [...windowLat.entries()].sort()) {
+      lat.sort((a, b) => a - b);
+      const p50 = pct(lat, 50);
+      const p99 = pct(lat, 99);
+      row[`${route} p50`] = +p50.toFixed(1);
+      row[`${route} p99`] = +p99.toFixed(1);
+      row[`${route} n`] = lat.length;
+      let s = routeP99ByMinute.get(route);
+      if (!s) routeP99ByMinute.set(route, (s = []));
+      s[m - 1] = p99;
+      parts.push(`${route} ${p50.toFixed(1)}/${p99.toFixed(1)} (${lat.length})`);
+    }
+    windowLat.clear();
+    const counts: string[] = [];
+    for (const { table } of TABLES) {
+      const { rows } = await db.query<{ n: string }>(`select count(*)::text as n from ${table}`);
+      const n = Number(rows[0].n);
+      row[`rows ${table}`] = n;
+      let s = tableRows.get(table);
+      if (!s) tableRows.set(table, (s = []));
+      s.push(n);
+      counts.push(`${table} ${n}`);
+    }
+    minutes.push(row);
+    console.log(
+      `${String(m).padStart(4)} ${`${last.serverRss}`.padStart(6)} ${`${last.workerRss}`.padStart(6)} ${last.heapMb.toFixed(1).padStart(6)} ${loopMax.toFixed(1).padStart(7)} ${String(errorsThisMinute).padStart(6)} ${String(received).padStart(6)}  ${parts.join(' · ')} · ${counts.join(', ')}`,
+    );
+    errorsThisMinute = 0;
+  }
+  clearInterval(ticker);
+  clearInterval(sampler);
+  const drainUntil = Date.now() + 30_000;
+  while (inFlight > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+
+  // Webhook deliveries that failed for good, and error lines in the processes' logs (pino level ≥ 50).
+  const { rows: failedRows } = await db.query<{ n: string }>(`select count(*)::text as n from webhook_deliveries where status = 'failed'`);
+  const failedDeliveries = Number(failedRows[0].n);
+  const logErrors = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => /"level":(5\d|60)/.test(l));
+  const serverErrors = logErrors(server.logFile);
+  const workerErrors = logErrors(join(OUT, 'worker.log'));
+  for (const l of [...serverErrors, ...workerErrors].slice(0, 20)) errors.push(`log: ${l.slice(0, 300)}`);
+
+  // ---------- files ----------
+  const cols = [...new Set(minutes.flatMap((r) => Object.keys(r)))];
+  const csvCell = (v: unknown) => (v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  writeFileSync(join(OUT, 'minutes.csv'), [cols.map(csvCell).join(','), ...minutes.map((r) => cols.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n');
+  writeFileSync(
+    join(OUT, 'samples.csv'),
+    ['minute,server_rss_mb,worker_rss_mb,heap_mb,eventloop_delay_ms', ...samples.map((s) => `${s.t.toFixed(3)},${s.serverRss},${s.workerRss},${s.heapMb.toFixed(2)},${s.loopMs.toFixed(2)}`)].join('\n') + '\n',
+  );
+  writeFileSync(join(OUT, 'soak.svg'), plot(samples, routeP99ByMinute));
+  writeFileSync(join(OUT, 'errors.txt'), errors.join('\n') + '\n');
+
+  // ---------- JUDGE ----------
+  const verdicts: Array<[boolean, string]> = [];
+  const after = samples.filter((s) => s.t >= WARMUP);
+  for (const [name, get] of [
+    ['server RSS', (s: Sample) => s.serverRss],
+    ['server heap', (s: Sample) => s.heapMb],
+    ['worker RSS', (s: Sample) => s.workerRss],
+  ] as const) {
+    const slope = slopePer10Min(after.map((s) => [s.t, get(s)]));
+    verdicts.push([slope < 1, `${name} slope after warm-up: ${slope.toFixed(2)} MB per 10 min (limit 1; ${after.length} samples over ${(MINUTES - WARMUP).toFixed(0)} min)`]);
+  }
+  // p99 flat: the worst minute of the last third against the first post-warm-up third's worst, per route (≤ 1.5× + 5 ms).
+  for (const [route, series] of [...routeP99ByMinute.entries()].sort()) {
+    const post = series.slice(WARMUP).filter((x) => Number.isFinite(x));
+    if (post.length < 2) continue;
+    const third = Math.max(1, Math.floor(post.length / 3));
+    const first = Math.max(...post.slice(0, third));
+    const lastThird = Math.max(...post.slice(-third));
+    verdicts.push([lastThird <= first * 1.5 + 5, `p99 flat ${route}: ${first.toFixed(1)} ms early → ${lastThird.toFixed(1)} ms late (limit 1.5× + 5 ms)`]);
+  }
+  const totalErrors = errors.filter((e) => !e.startsWith('log: ')).length;
+  verdicts.push([totalErrors === 0 && overloaded === 0, `errors from the driver: ${totalErrors} (overload ${overloaded}); see errors.txt`]);
+  verdicts.push([serverErrors.length + workerErrors.length === 0, `error lines in the logs: server ${serverErrors.length}, worker ${workerErrors.length}`]);
+  verdicts.push([failedDeliveries === 0 && received > 0, `webhook deliveries received ${received}, failed for good ${failedDeliveries}`]);
+  const runMinutes = MINUTES;
+  for (const t of TABLES) {
+    const s = tableRows.get(t.table) ?? [];
+    const grew = s.length > 1 ? s[s.length - 1] - s[0] : 0;
+    const perMinute = s.length > 1 ? grew / (s.length - 1) : 0;
+    if (t.kind === 'retention') {
+      // Bounded: nothing older than its retention is left (checked on the database now), and the steady state it
+      // implies at this rate is printed. A run shorter than the retention cannot see the purge itself delete rows.
+      const { rows } = await db.query<{ n: string }>(
+        t.ageColumn === 'expires_at' ? `select count(*)::text as n from ${t.table} where expires_at < now() - interval '1 hour'` : `select count(*)::text as n from ${t.table} where ${t.ageColumn} < now() - ($1::bigint * interval '1 millisecond')`,
+        t.ageColumn === 'expires_at' ? [] : [t.retentionMs],
+      );
+      const steady = t.retentionMs ? Math.round((perMinute * t.retentionMs) / 60_000) : 0;
+      verdicts.push([Number(rows[0].n) === 0, `${t.table}: +${grew} rows in ${runMinutes} min; held by ${t.holds}; rows past retention now ${rows[0].n}; steady state at this rate ≈ ${steady.toLocaleString('en')} rows`]);
+    } else if (t.kind === 'record') {
+      verdicts.push([true, `${t.table}: +${grew} rows (${t.holds}; grows with sales)`]);
+    } else {
+      verdicts.push([grew === 0, `${t.table}: +${grew} rows in ${runMinutes} min; ${t.holds}${grew > 0 ? ' → unbounded' : ''}`]);
+    }
+  }
+  console.log('\njudgement:');
+  for (const [ok, text] of verdicts) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
+  console.log(`\nfiles: ${join(OUT, 'minutes.csv')}, samples.csv, soak.svg, errors.txt, server.log, worker.log`);
+  return verdicts.every(([ok]) => ok) ? 0 : 1;
+}
+
+/** Least-squares slope of (minute, MB) points, in MB per 10 minutes. */
+export function slopePer10Min(points: Array<[number, number]>): number {
+  const p = points.filter(([, y]) => Number.isFinite(y));
+  if (p.length < 2) return NaN;
+  const mx = p.reduce((s, [x]) => s + x, 0) / p.length;
+  const my = p.reduce((s, [, y]) => s + y, 0) / p.length;
+  const sxx = p.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const sxy = p.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  return sxx > 0 ? (sxy / sxx) * 10 : NaN;
+}
+
+/** Two panels by hand: memory (server RSS, worker RSS, server heap) every 5 s, and each route's p99 per minute. */
+export function plot(s: Sample[], p99: Map<string, number[]>): string {
+  const W = 900;
+  const H = 300;
+  const L = 60;
+  const R = 220;
+  const T = 30;
+  const B = 40;
+  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+  const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const maxT = Math.max(1, ...s.map((x) => x.t), MINUTES);
+  function panel(y0: number, title: string, unit: string, series: Array<{ name: string; pts: Array<[number, number]> }>): string {
+    const ys = series.flatMap((x) => x.pts.map(([, y]) => y)).filter(Number.isFinite);
+    const maxY = Math.max(1, ...ys) * 1.1;
+    const px = (t: number) => L + ((W - L - R) * t) / maxT;
+    const py = (v: number) => y0 + T + (H - T - B) * (1 - v / maxY);
+    let out = `<text x="${L}" y="${y0 + 18}" font-size="14" font-weight="bold">${esc(title)}</text>`;
+    out += `<line x1="${L}" y1="${py(0)}" x2="${W - R}" y2="${py(0)}" stroke="#333"/><line x1="${L}" y1="${y0 + T}" x2="${L}" y2="${py(0)}" stroke="#333"/>`;
+    for (let i = 0; i <= 4; i++) {
+      const v = (maxY * i) / 4;
+      out += `<line x1="${L}" y1="${py(v)}" x2="${W - R}" y2="${py(v)}" stroke="#ddd"/><text x="${L - 6}" y="${py(v) + 4}" font-size="11" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)}</text>`;
+    }
+    const step = maxT <= 10 ? 1 : maxT <= 60 ? 10 : 30;
+    for (let m = 0; m <= maxT; m += step) out += `<text x="${px(m)}" y="${py(0) + 16}" font-size="11" text-anchor="middle">${m}</text>`;
+    out += `<text x="${(L + W - R) / 2}" y="${py(0) + 32}" font-size="11" text-anchor="middle">minutes</text><text x="12" y="${y0 + T + 10}" font-size="11">${esc(unit)}</text>`;
+    if (WARMUP > 0) out += `<line x1="${px(WARMUP)}" y1="${y0 + T}" x2="${px(WARMUP)}" y2="${py(0)}" stroke="#999" stroke-dasharray="4 3"/><text x="${px(WARMUP) + 3}" y="${y0 + T + 10}" font-size="10" fill="#666">warm-up ends</text>`;
+    series.forEach((x, i) => {
+      const pts = x.pts.filter(([, y]) => Number.isFinite(y));
+      const c = colors[i % colors.length];
+      if (pts.length) out += `<polyline fill="none" stroke="${c}" stroke-width="1.5" points="${pts.map(([t, v]) => `${px(t).toFixed(1)},${py(v).toFixed(1)}`).join(' ')}"/>`;
+      out += `<rect x="${W - R + 12}" y="${y0 + T + i * 16}" width="10" height="10" fill="${c}"/><text x="${W - R + 26}" y="${y0 + T + i * 16 + 9}" font-size="11">${esc(x.name)}</text>`;
+    });
+    return out;
+  }
+  const mem = panel(0, 'Memory', 'MB', [
+    { name: 'server RSS', pts: s.map((x) => [x.t, x.serverRss]) },
+    { name: 'worker RSS', pts: s.map((x) => [x.t, x.workerRss]) },
+    { name: 'server heap used', pts: s.map((x) => [x.t, x.heapMb]) },
+  ]);
+  const lat = panel(H, 'p99 per route, per minute', 'ms', [...p99.entries()].sort().map(([name, v]) => ({ name: name.replace(/^(GET|POST) /, '').slice(0, 32), pts: v.map((y, i) => [i + 1, y] as [number, number]) })));
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${2 * H}" viewBox="0 0 ${W} ${2 * H}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${mem}${lat}</svg>\n`;
+}
+
+await main();
