@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { rssMb, startServer, type Server } from './lib';
+import { p99Flat, plot, slopePer10Min, type Sample } from './soak-report';
 import { createStore, updateModeSettings, updateBusinessDetails } from '../src/stores/service';
 import { createApiKey, ALL_SCOPES } from '../src/stores/api-keys';
 import { createProduct } from '../src/catalog/service';
@@ -86,9 +87,6 @@ const MIX: Array<[Op, number]> = [
 ];
 
 // ---------- measurement state ----------
-/** `loopMs`: prom-client's nodejs_eventloop_lag_seconds, the delay of a setImmediate at that scrape (its p99 gauge reads
- * empty in this server: the histogram is reset by each collection), so the minute's figure is the worst of 12 probes. */
-interface Sample { t: number; serverRss: number; workerRss: number; heapMb: number; loopMs: number }
 const samples: Sample[] = [];
 const windowLat = new Map<string, number[]>();
 const errors: string[] = [];
@@ -418,7 +416,7 @@ async function drive(
     join(OUT, 'samples.csv'),
     ['minute,server_rss_mb,worker_rss_mb,heap_mb,eventloop_delay_ms', ...samples.map((s) => `${s.t.toFixed(3)},${s.serverRss},${s.workerRss},${s.heapMb.toFixed(2)},${s.loopMs.toFixed(2)}`)].join('\n') + '\n',
   );
-  writeFileSync(join(OUT, 'soak.svg'), plot(samples, routeP99ByMinute));
+  writeFileSync(join(OUT, 'soak.svg'), plot(samples, routeP99ByMinute, { minutes: MINUTES, warmup: WARMUP }));
   writeFileSync(join(OUT, 'errors.txt'), errors.join('\n') + '\n');
 
   // ---------- JUDGE ----------
@@ -434,12 +432,12 @@ async function drive(
   }
   // p99 flat: the worst minute of the last third against the first post-warm-up third's worst, per route (≤ 1.5× + 5 ms).
   for (const [route, series] of [...routeP99ByMinute.entries()].sort()) {
-    const post = series.slice(WARMUP).filter((x) => Number.isFinite(x));
-    if (post.length < 2) continue;
-    const third = Math.max(1, Math.floor(post.length / 3));
-    const first = Math.max(...post.slice(0, third));
-    const lastThird = Math.max(...post.slice(-third));
-    verdicts.push([lastThird <= first * 1.5 + 5, `p99 flat ${route}: ${first.toFixed(1)} ms early → ${lastThird.toFixed(1)} ms late (limit 1.5× + 5 ms)`]);
+    const f = p99Flat(series, WARMUP);
+    if (!f) {
+      verdicts.push([true, `p99 flat ${route}: not judged (fewer than 2 minutes after warm-up)`]);
+      continue;
+    }
+    verdicts.push([f.flat, `p99 flat ${route}: ${f.early.toFixed(1)} ms early → ${f.late.toFixed(1)} ms late (limit 1.5× + 5 ms)`]);
   }
   const totalErrors = errors.filter((e) => !e.startsWith('log: ')).length;
   verdicts.push([totalErrors === 0 && overloaded === 0, `errors from the driver: ${totalErrors} (overload ${overloaded}); see errors.txt`]);
@@ -469,60 +467,6 @@ async function drive(
   for (const [ok, text] of verdicts) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
   console.log(`\nfiles: ${join(OUT, 'minutes.csv')}, samples.csv, soak.svg, errors.txt, server.log, worker.log`);
   return verdicts.every(([ok]) => ok) ? 0 : 1;
-}
-
-/** Least-squares slope of (minute, MB) points, in MB per 10 minutes. */
-export function slopePer10Min(points: Array<[number, number]>): number {
-  const p = points.filter(([, y]) => Number.isFinite(y));
-  if (p.length < 2) return NaN;
-  const mx = p.reduce((s, [x]) => s + x, 0) / p.length;
-  const my = p.reduce((s, [, y]) => s + y, 0) / p.length;
-  const sxx = p.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const sxy = p.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
-  return sxx > 0 ? (sxy / sxx) * 10 : NaN;
-}
-
-/** Two panels by hand: memory (server RSS, worker RSS, server heap) every 5 s, and each route's p99 per minute. */
-export function plot(s: Sample[], p99: Map<string, number[]>): string {
-  const W = 900;
-  const H = 300;
-  const L = 60;
-  const R = 220;
-  const T = 30;
-  const B = 40;
-  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
-  const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const maxT = Math.max(1, ...s.map((x) => x.t), MINUTES);
-  function panel(y0: number, title: string, unit: string, series: Array<{ name: string; pts: Array<[number, number]> }>): string {
-    const ys = series.flatMap((x) => x.pts.map(([, y]) => y)).filter(Number.isFinite);
-    const maxY = Math.max(1, ...ys) * 1.1;
-    const px = (t: number) => L + ((W - L - R) * t) / maxT;
-    const py = (v: number) => y0 + T + (H - T - B) * (1 - v / maxY);
-    let out = `<text x="${L}" y="${y0 + 18}" font-size="14" font-weight="bold">${esc(title)}</text>`;
-    out += `<line x1="${L}" y1="${py(0)}" x2="${W - R}" y2="${py(0)}" stroke="#333"/><line x1="${L}" y1="${y0 + T}" x2="${L}" y2="${py(0)}" stroke="#333"/>`;
-    for (let i = 0; i <= 4; i++) {
-      const v = (maxY * i) / 4;
-      out += `<line x1="${L}" y1="${py(v)}" x2="${W - R}" y2="${py(v)}" stroke="#ddd"/><text x="${L - 6}" y="${py(v) + 4}" font-size="11" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)}</text>`;
-    }
-    const step = maxT <= 10 ? 1 : maxT <= 60 ? 10 : 30;
-    for (let m = 0; m <= maxT; m += step) out += `<text x="${px(m)}" y="${py(0) + 16}" font-size="11" text-anchor="middle">${m}</text>`;
-    out += `<text x="${(L + W - R) / 2}" y="${py(0) + 32}" font-size="11" text-anchor="middle">minutes</text><text x="12" y="${y0 + T + 10}" font-size="11">${esc(unit)}</text>`;
-    if (WARMUP > 0) out += `<line x1="${px(WARMUP)}" y1="${y0 + T}" x2="${px(WARMUP)}" y2="${py(0)}" stroke="#999" stroke-dasharray="4 3"/><text x="${px(WARMUP) + 3}" y="${y0 + T + 10}" font-size="10" fill="#666">warm-up ends</text>`;
-    series.forEach((x, i) => {
-      const pts = x.pts.filter(([, y]) => Number.isFinite(y));
-      const c = colors[i % colors.length];
-      if (pts.length) out += `<polyline fill="none" stroke="${c}" stroke-width="1.5" points="${pts.map(([t, v]) => `${px(t).toFixed(1)},${py(v).toFixed(1)}`).join(' ')}"/>`;
-      out += `<rect x="${W - R + 12}" y="${y0 + T + i * 16}" width="10" height="10" fill="${c}"/><text x="${W - R + 26}" y="${y0 + T + i * 16 + 9}" font-size="11">${esc(x.name)}</text>`;
-    });
-    return out;
-  }
-  const mem = panel(0, 'Memory', 'MB', [
-    { name: 'server RSS', pts: s.map((x) => [x.t, x.serverRss]) },
-    { name: 'worker RSS', pts: s.map((x) => [x.t, x.workerRss]) },
-    { name: 'server heap used', pts: s.map((x) => [x.t, x.heapMb]) },
-  ]);
-  const lat = panel(H, 'p99 per route, per minute', 'ms', [...p99.entries()].sort().map(([name, v]) => ({ name: name.replace(/^(GET|POST) /, '').slice(0, 32), pts: v.map((y, i) => [i + 1, y] as [number, number]) })));
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${2 * H}" viewBox="0 0 ${W} ${2 * H}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${mem}${lat}</svg>\n`;
 }
 
 await main();

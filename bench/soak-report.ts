@@ -1,0 +1,85 @@
+// The soak's arithmetic and its plot, apart from the run so a test can hold them to what the judgement promises
+// (test/perf/soak-report.test.ts). See bench/soak.ts.
+
+/**
+ * One sample every 5 s. `loopMs`: prom-client's nodejs_eventloop_lag_seconds, the delay of a setImmediate at that scrape
+ * (its p99 gauge reads empty in this server: the histogram is reset by each collection), so a minute's figure is the
+ * worst of its 12 probes.
+ */
+export interface Sample {
+  t: number;
+  serverRss: number;
+  workerRss: number;
+  heapMb: number;
+  loopMs: number;
+}
+
+/**
+ * p99 flat: the worst minute of the last third of the post-warm-up minutes against the worst of the first third (the
+ * late one may be at most 1.5× the early one + 5 ms). Null when fewer than 2 minutes follow the warm-up.
+ */
+export function p99Flat(perMinute: number[], warmup: number): { early: number; late: number; flat: boolean } | null {
+  const post = perMinute.slice(warmup).filter((x) => Number.isFinite(x));
+  if (post.length < 2) return null;
+  const third = Math.max(1, Math.floor(post.length / 3));
+  const early = Math.max(...post.slice(0, third));
+  const late = Math.max(...post.slice(-third));
+  return { early, late, flat: late <= early * 1.5 + 5 };
+}
+
+/** Least-squares slope of (minute, MB) points, in MB per 10 minutes. */
+export function slopePer10Min(points: Array<[number, number]>): number {
+  const p = points.filter(([, y]) => Number.isFinite(y));
+  if (p.length < 2) return NaN;
+  const mx = p.reduce((s, [x]) => s + x, 0) / p.length;
+  const my = p.reduce((s, [, y]) => s + y, 0) / p.length;
+  const sxx = p.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const sxy = p.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  return sxx > 0 ? (sxy / sxx) * 10 : NaN;
+}
+
+/** Two panels by hand: memory (server RSS, worker RSS, server heap) every 5 s, and each route's p99 per minute. */
+export function plot(s: Sample[], p99: Map<string, number[]>, run: { minutes: number; warmup: number }): string {
+  const MINUTES = run.minutes;
+  const WARMUP = run.warmup;
+  const W = 900;
+  const H = 300;
+  const L = 60;
+  const R = 220;
+  const T = 30;
+  const B = 40;
+  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+  const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const maxT = Math.max(1, ...s.map((x) => x.t), MINUTES);
+  function panel(y0: number, title: string, unit: string, series: Array<{ name: string; pts: Array<[number, number]> }>): string {
+    const ys = series.flatMap((x) => x.pts.map(([, y]) => y)).filter(Number.isFinite);
+    const maxY = Math.max(1, ...ys) * 1.1;
+    const px = (t: number) => L + ((W - L - R) * t) / maxT;
+    const py = (v: number) => y0 + T + (H - T - B) * (1 - v / maxY);
+    let out = `<text x="${L}" y="${y0 + 18}" font-size="14" font-weight="bold">${esc(title)}</text>`;
+    out += `<line x1="${L}" y1="${py(0)}" x2="${W - R}" y2="${py(0)}" stroke="#333"/><line x1="${L}" y1="${y0 + T}" x2="${L}" y2="${py(0)}" stroke="#333"/>`;
+    for (let i = 0; i <= 4; i++) {
+      const v = (maxY * i) / 4;
+      out += `<line x1="${L}" y1="${py(v)}" x2="${W - R}" y2="${py(v)}" stroke="#ddd"/><text x="${L - 6}" y="${py(v) + 4}" font-size="11" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)}</text>`;
+    }
+    const step = maxT <= 10 ? 1 : maxT <= 60 ? 10 : 30;
+    for (let m = 0; m <= maxT; m += step) out += `<text x="${px(m)}" y="${py(0) + 16}" font-size="11" text-anchor="middle">${m}</text>`;
+    out += `<text x="${(L + W - R) / 2}" y="${py(0) + 32}" font-size="11" text-anchor="middle">minutes</text><text x="12" y="${y0 + T + 10}" font-size="11">${esc(unit)}</text>`;
+    if (WARMUP > 0) out += `<line x1="${px(WARMUP)}" y1="${y0 + T}" x2="${px(WARMUP)}" y2="${py(0)}" stroke="#999" stroke-dasharray="4 3"/><text x="${px(WARMUP) + 3}" y="${y0 + T + 10}" font-size="10" fill="#666">warm-up ends</text>`;
+    series.forEach((x, i) => {
+      const pts = x.pts.filter(([, y]) => Number.isFinite(y));
+      const c = colors[i % colors.length];
+      if (pts.length) out += `<polyline fill="none" stroke="${c}" stroke-width="1.5" points="${pts.map(([t, v]) => `${px(t).toFixed(1)},${py(v).toFixed(1)}`).join(' ')}"/>`;
+      out += `<rect x="${W - R + 12}" y="${y0 + T + i * 16}" width="10" height="10" fill="${c}"/><text x="${W - R + 26}" y="${y0 + T + i * 16 + 9}" font-size="11">${esc(x.name)}</text>`;
+    });
+    return out;
+  }
+  const mem = panel(0, 'Memory', 'MB', [
+    { name: 'server RSS', pts: s.map((x) => [x.t, x.serverRss]) },
+    { name: 'worker RSS', pts: s.map((x) => [x.t, x.workerRss]) },
+    { name: 'server heap used', pts: s.map((x) => [x.t, x.heapMb]) },
+  ]);
+  const lat = panel(H, 'p99 per route, per minute', 'ms', [...p99.entries()].sort().map(([name, v]) => ({ name: name.replace(/^(GET|POST) /, '').slice(0, 32), pts: v.map((y, i) => [i + 1, y] as [number, number]) })));
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${2 * H}" viewBox="0 0 ${W} ${2 * H}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${mem}${lat}</svg>\n`;
+}
+

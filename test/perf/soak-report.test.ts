@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { p99Flat, plot, slopePer10Min, type Sample } from '../../bench/soak-report';
+
+/**
+ * The soak's judgement (bench/soak.ts) stands on this arithmetic: a leak of 1 MB per 10 minutes must be read as such
+ * under a garbage collector's sawtooth, a flat series must not be, and a p99 that climbs must fail the flatness check.
+ */
+test('slopePer10Min reads a steady leak through a sawtooth and a flat series as flat', () => {
+  // 60 minutes, a sample every 5 s: 150 MB + a 10 MB GC sawtooth with a 1-minute period.
+  const points = (leakPer10Min: number): Array<[number, number]> =>
+    Array.from({ length: 720 }, (_, i) => {
+      const t = i / 12;
+      return [t, 150 + ((i % 12) / 12) * 10 + (leakPer10Min * t) / 10];
+    });
+  assert.ok(Math.abs(slopePer10Min(points(0))) < 0.05, `flat: ${slopePer10Min(points(0))}`);
+  assert.ok(Math.abs(slopePer10Min(points(1.5)) - 1.5) < 0.05, `leak: ${slopePer10Min(points(1.5))}`);
+  // A leak of 1.5 MB per 10 min fails the < 1 judgement; a flat run passes it.
+  assert.ok(!(slopePer10Min(points(1.5)) < 1));
+  assert.ok(slopePer10Min(points(0)) < 1);
+  // Gaps in the samples (a scrape that failed) are left out, not read as zero.
+  assert.ok(Math.abs(slopePer10Min([[0, 100], [1, Number.NaN], [2, 100]])) < 1e-9);
+  assert.ok(Number.isNaN(slopePer10Min([[0, 100]])));
+});
+
+test('p99Flat fails a climbing p99, passes a noisy flat one, and does not judge a run without minutes after warm-up', () => {
+  assert.deepEqual(p99Flat([50, 10, 11, 12, 10, 11, 12], 1), { early: 11, late: 12, flat: true });
+  const climbing = p99Flat([10, 10, 11, 12, 20, 30, 40], 1)!;
+  assert.equal(climbing.flat, false);
+  assert.equal(climbing.late, 40);
+  // Warm-up minutes are not judged: a slow first minute alone does not fail a run.
+  assert.equal(p99Flat([900, 10, 10, 10], 1)!.flat, true);
+  assert.equal(p99Flat([900, 10], 1), null);
+});
+
+test('plot draws one line per series with the warm-up marked and route names escaped', () => {
+  const samples: Sample[] = Array.from({ length: 24 }, (_, i) => ({ t: i / 12, serverRss: 150 + i, workerRss: 120, heapMb: 60, loopMs: 1 }));
+  const svg = plot(samples, new Map([['GET /v1/orders?<x>', [5, 6]], ['POST /pay/:id', [30, 31]]]), { minutes: 2, warmup: 1 });
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.equal((svg.match(/<polyline /g) ?? []).length, 5, 'three memory lines and two routes');
+  assert.match(svg, /warm-up ends/);
+  assert.ok(!svg.includes('<x>'), 'a route name cannot inject markup');
+  assert.match(svg, /\/v1\/orders\?&lt;x>/);
+  // The server RSS line runs from 150 at minute 0 upward: its last point is higher (smaller y) than its first.
+  const rss = /<polyline fill="none" stroke="#1f77b4"[^>]*points="([^"]+)"/.exec(svg)![1].split(' ').map((p) => p.split(',').map(Number));
+  assert.equal(rss.length, 24);
+  assert.ok(rss[23][1] < rss[0][1]);
+});
