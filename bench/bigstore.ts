@@ -22,7 +22,7 @@
 //      `commerce migrate` builds them again while a probe runs a payment's writes (an order update and an event insert
 //      in one transaction) every 20 ms; the slowest probe must stay under 1 s.
 // Pages must answer in p99 ≤ 50 ms. Exit code 1 when any check fails.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -211,13 +211,19 @@ async function fill(): Promise<State> {
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
-    // Events: 2N over the last 29 days (the service keeps 30), one delivery each to the store's endpoint.
+    // Events: 2N over the last 29 days (the service keeps 30), one delivery each to the store's endpoint; the payload names
+    // its order as the service's events do: `data.id` (order.paid), `data.order.id` (order.refunded, 1 in 20) or
+    // `data.orderId` (refund requests, 1 in 200).
     const evAt = `(p.t_end - interval '29 days' * ((2 * p.n - e)::float8 / (2 * p.n)))`;
     await step(
       'events',
       `insert into events (id, store_id, mode, type, data, created_at, dispatched_at)
-       select 'evt_bs' || lpad(e::text, 22, '0'), '${S}', 'test', case when e % 2 = 0 then 'order.paid' else 'subscription.updated' end,
-         jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'), 'amount', 15000, 'currency', 'KRW'), ${evAt}, ${evAt} + interval '1 second'
+       select 'evt_bs' || lpad(e::text, 22, '0'), '${S}', 'test',
+         case when e % 20 = 7 then 'order.refunded' when e % 200 = 11 then 'refund_request.created' when e % 2 = 0 then 'order.paid' else 'subscription.updated' end,
+         case when e % 20 = 7 then jsonb_build_object('id', 'rf_bs' || lpad(e::text, 22, '0'), 'order', jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0')))
+              when e % 200 = 11 then jsonb_build_object('id', 'rr_bs' || lpad(e::text, 22, '0'), 'orderId', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'))
+              else jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'), 'amount', 15000, 'currency', 'KRW') end,
+         ${evAt}, ${evAt} + interval '1 second'
        from generate_series($1::bigint, $2::bigint) e, bs_params p`,
       2 * ORDERS,
     );
@@ -564,10 +570,16 @@ async function migrationLocks(state: State): Promise<[boolean, string]> {
       }
     })();
     const s = performance.now();
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/commerce.js'), 'migrate'], {
+    // Asynchronously: the probe runs in this process's event loop meanwhile.
+    const child = spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'migrate'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', MASTER_KEY: state.masterKey, DATABASE_URL: dbUrl, DATA_DIR: tmpdir() },
-      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const status = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const r = { status, stdout: output, stderr: '' };
     const took = performance.now() - s;
     running = false;
     await loop;
