@@ -42,25 +42,27 @@ export function slopePer10Min(points: Array<[number, number]>): number {
 export function plot(s: Sample[], p99: Map<string, number[]>, run: { minutes: number; warmup: number }): string {
   const MINUTES = run.minutes;
   const WARMUP = run.warmup;
-  const W = 900;
+  const W = 960;
   const H = 300;
   const L = 60;
-  const R = 220;
+  const R = 250;
   const T = 30;
   const B = 40;
   const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
   const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   const maxT = Math.max(1, ...s.map((x) => x.t), MINUTES);
-  function panel(y0: number, title: string, unit: string, series: Array<{ name: string; pts: Array<[number, number]> }>): string {
+  // `log`: a base-10 scale from 1 (latencies span 1 ms to seconds on a loaded machine; a linear scale flattens the rest).
+  function panel(y0: number, title: string, unit: string, series: Array<{ name: string; pts: Array<[number, number]> }>, log = false): string {
     const ys = series.flatMap((x) => x.pts.map(([, y]) => y)).filter(Number.isFinite);
-    const maxY = Math.max(1, ...ys) * 1.1;
+    const maxY = log ? 10 ** Math.ceil(Math.log10(Math.max(10, ...ys))) : Math.max(1, ...ys) * 1.1;
     const px = (t: number) => L + ((W - L - R) * t) / maxT;
-    const py = (v: number) => y0 + T + (H - T - B) * (1 - v / maxY);
+    const frac = (v: number) => (log ? Math.log10(Math.max(1, v)) / Math.log10(maxY) : v / maxY);
+    const py = (v: number) => y0 + T + (H - T - B) * (1 - frac(v));
     let out = `<text x="${L}" y="${y0 + 18}" font-size="14" font-weight="bold">${esc(title)}</text>`;
     out += `<line x1="${L}" y1="${py(0)}" x2="${W - R}" y2="${py(0)}" stroke="#333"/><line x1="${L}" y1="${y0 + T}" x2="${L}" y2="${py(0)}" stroke="#333"/>`;
-    for (let i = 0; i <= 4; i++) {
-      const v = (maxY * i) / 4;
-      out += `<line x1="${L}" y1="${py(v)}" x2="${W - R}" y2="${py(v)}" stroke="#ddd"/><text x="${L - 6}" y="${py(v) + 4}" font-size="11" text-anchor="end">${v.toFixed(v < 10 ? 1 : 0)}</text>`;
+    const ticks = log ? Array.from({ length: Math.round(Math.log10(maxY)) + 1 }, (_, i) => 10 ** i) : [0, 1, 2, 3, 4].map((i) => (maxY * i) / 4);
+    for (const v of ticks) {
+      out += `<line x1="${L}" y1="${py(v)}" x2="${W - R}" y2="${py(v)}" stroke="#ddd"/><text x="${L - 6}" y="${py(v) + 4}" font-size="11" text-anchor="end">${log && v >= 1000 ? `${v / 1000} s` : v.toFixed(v < 10 && !log ? 1 : 0)}</text>`;
     }
     const step = maxT <= 10 ? 1 : maxT <= 60 ? 10 : 30;
     for (let m = 0; m <= maxT; m += step) out += `<text x="${px(m)}" y="${py(0) + 16}" font-size="11" text-anchor="middle">${m}</text>`;
@@ -79,7 +81,13 @@ export function plot(s: Sample[], p99: Map<string, number[]>, run: { minutes: nu
     { name: 'worker RSS', pts: s.map((x) => [x.t, x.workerRss]) },
     { name: 'server heap used', pts: s.map((x) => [x.t, x.heapMb]) },
   ]);
-  const lat = panel(H, 'p99 per route, per minute', 'ms', [...p99.entries()].sort().map(([name, v]) => ({ name: name.replace(/^(GET|POST) /, '').slice(0, 32), pts: v.map((y, i) => [i + 1, y] as [number, number]) })));
+  const lat = panel(
+    H,
+    'p99 per route, per minute (log scale)',
+    'ms',
+    [...p99.entries()].sort().map(([name, v]) => ({ name: name.replace(/^(GET|POST) /, '').replace('/test-clock/advance', '/test-clock'), pts: v.map((y, i) => [i + 1, y] as [number, number]) })),
+    true,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${2 * H}" viewBox="0 0 ${W} ${2 * H}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${mem}${lat}</svg>\n`;
 }
 
