@@ -100,7 +100,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
 
   /** GET /payments/{paymentId}: the Payment as PortOne holds it now. */
   async #read(paymentId: string): Promise<Outcome<PortOnePayment>> {
-    const reply = await this.#client.call('get_payment', (api) => api.getPayment({ paymentId }));
+    const reply = await this.#client.call('get_payment', (api) => api.getPayment({ paymentId, storeId: this.#client.storeId }));
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'error') return { status: 'failed', code: reply.type, message: reply.message };
     if (!isPortOnePayment(reply.body)) return { status: 'unknown', message: `${PORTONE_UNKNOWN} (결제 정보 형식 오류)` };
@@ -154,7 +154,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
 
   async #cancelRefused(p: PortOnePayment, reason: string): Promise<void> {
     // Best effort: if this fails, reconciliation finds a PAID payment with no paid order and reports it.
-    await this.#client.call('cancel', (api) => api.cancelPayment({ paymentId: p.id, reason, currentCancellableAmount: cancellableOf(p), requester: 'ADMIN' }));
+    await this.#client.call('cancel', (api) => api.cancelPayment({ paymentId: p.id, storeId: this.#client.storeId, reason, currentCancellableAmount: cancellableOf(p), requester: 'ADMIN' }));
   }
 
   /**
@@ -196,6 +196,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
     const reply = await this.#client.call('cancel', (api) =>
       api.cancelPayment({
         paymentId: input.paymentKey,
+        storeId: this.#client.storeId,
         amount: input.amount,
         reason: portOneCancelReason(input.reason, input.idempotencyKey),
         currentCancellableAmount: balance,
@@ -258,7 +259,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
    */
   async verifyCredentials(): Promise<Outcome<CredentialsCheck>> {
     const probe = `keycheck_${randomBytes(12).toString('hex')}`;
-    const reply = await this.#client.call('verify_credentials', (api) => api.getPayment({ paymentId: probe }));
+    const reply = await this.#client.call('verify_credentials', (api) => api.getPayment({ paymentId: probe, storeId: this.#client.storeId }));
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'ok' || reply.type === 'PAYMENT_NOT_FOUND') return { status: 'succeeded', value: { checkedAt: this.#client.clock.now() } };
     if (reply.type === 'UNAUTHORIZED' || reply.type === 'FORBIDDEN') return { status: 'failed', code: reply.type, message: reply.message };
@@ -270,7 +271,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
    * that key. It is believed only after GET /billing-keys/{billingKey} shows it ISSUED for this store and customer.
    */
   async issueBillingKey(input: IssueBillingKeyInput): Promise<Outcome<BillingKeyResult>> {
-    const reply = await this.#client.call('billing_key_get', (api) => api.billingKey.getBillingKeyInfo({ billingKey: input.authKey }));
+    const reply = await this.#client.call('billing_key_get', (api) => api.billingKey.getBillingKeyInfo({ billingKey: input.authKey, storeId: this.#client.storeId }));
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.kind === 'error') return { status: 'failed', code: reply.type, message: reply.message };
     const info = reply.body as { status?: string; billingKey?: string; storeId?: string; customer?: { id?: string }; methods?: Array<{ type?: string; card?: { name?: string; number?: string; publisher?: string } }> };
@@ -293,6 +294,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
       (api) =>
         api.payWithBillingKey({
           paymentId: input.orderId,
+          storeId: this.#client.storeId,
           billingKey: input.billingKey,
           orderName: input.orderName,
           customer: { id: input.customerKey },
@@ -321,7 +323,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
 
   /** DELETE /billing-keys/{billingKey}; already deleted or unknown to PortOne counts as deleted. */
   async deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
-    const reply = await this.#client.call('billing_delete', (api) => api.billingKey.deleteBillingKey({ billingKey: input.billingKey, reason: '구독 종료' }));
+    const reply = await this.#client.call('billing_delete', (api) => api.billingKey.deleteBillingKey({ billingKey: input.billingKey, storeId: this.#client.storeId, reason: '구독 종료' }));
     if (reply.kind === 'ok') return { status: 'succeeded', value: { deleted: true } };
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.type === 'BILLING_KEY_ALREADY_DELETED' || reply.type === 'BILLING_KEY_NOT_FOUND') return { status: 'succeeded', value: { deleted: true } };
@@ -341,7 +343,7 @@ export class PortOneProvider implements PortOnePaymentProvider {
     const size = Math.min(Math.max(1, input.limit), 1000);
     const reply = await this.#client.call(
       'transactions',
-      (api) => api.getAllPaymentEventsByCursor({ from: input.startDate.toISOString(), until: input.endDate.toISOString(), cursor: input.startingAfter, size }),
+      (api) => api.getAllPaymentEventsByCursor({ storeId: this.#client.storeId, from: input.startDate.toISOString(), until: input.endDate.toISOString(), cursor: input.startingAfter, size }),
       true,
     );
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
