@@ -41,6 +41,8 @@ export interface PortOnePayment {
     installment?: { month: number };
     card?: { name?: string; number?: string; publisher?: string };
   };
+  /** SelectedChannel: which PG channel took it; `type` TEST (no money moves) or LIVE. */
+  channel?: { type?: string; key?: string; pgProvider?: string };
   paidAt?: string;
   requestedAt: string;
   statusChangedAt: string;

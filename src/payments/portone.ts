@@ -66,6 +66,11 @@ export interface PortOneProviderOptions {
   timeoutMs?: number;
   /** Billing-key payments and the payment-event ledger (default and minimum in production: 60 s). */
   slowTimeoutMs?: number;
+  /**
+   * The store's mode. In live mode a payment made on one of PortOne's TEST channels (SelectedChannel.type 'TEST': the
+   * PG moved no money) is refused, so test keys left in live settings can never mark an order paid.
+   */
+  mode?: 'live' | 'test';
   clock?: Clock;
   timers?: PortOneTimers;
 }
@@ -85,8 +90,10 @@ export class PortOneProvider implements PortOnePaymentProvider {
   /** Billing keys are issued for cards (`requestIssueBillingKey({ billingKeyMethod: 'CARD' })`). */
   readonly billingKeyMethods: readonly PaymentMethod[] = ['card'];
   readonly #client: PortOneClient;
+  readonly #mode: 'live' | 'test';
 
   constructor(opts: PortOneProviderOptions) {
+    this.#mode = opts.mode ?? 'test';
     this.#client = new PortOneClient({
       apiSecret: opts.apiSecret,
       storeId: opts.storeId,
@@ -116,6 +123,9 @@ export class PortOneProvider implements PortOnePaymentProvider {
    */
   async #approved(p: PortOnePayment, expected: { orderId: string; amount: number }): Promise<Outcome<ConfirmResult>> {
     if (p.id !== expected.orderId) return { status: 'failed', code: 'ORDER_MISMATCH', message: '포트원 결제 번호가 주문 번호와 다릅니다.' };
+    if (this.#mode === 'live' && p.channel?.type !== 'LIVE') {
+      return { status: 'failed', code: 'TEST_CHANNEL_PAYMENT', message: '테스트 채널로 결제된 건은 실연동 모드에서 받을 수 없습니다. 포트원 콘솔의 실연동 채널 키를 설정해 주세요.' };
+    }
     const method = mapPortOneMethod(p);
     const wrongAmount = p.amount.total !== expected.amount || p.currency !== 'KRW';
     const paidish = p.status === 'PAID' || p.status === 'PARTIAL_CANCELLED' || p.status === 'CANCELLED';

@@ -64,7 +64,7 @@ export interface FakePortOne {
   /** Called after the request took effect and before the answer is written; 'drop' cuts the connection instead. */
   beforeAnswer: ((call: FakePortOneCall, answer: { status: number; body: unknown }) => void | 'drop' | Promise<void | 'drop'>) | null;
   /** The buyer completes PortOne.requestPayment in the PG's window. A paymentId already paid is refused (ALREADY_PAID). */
-  browserPay(input: { paymentId: string; amount: number; method?: 'card' | 'kakaopay' | 'virtual_account' | 'mobile'; currency?: string; installmentMonth?: number; storeId?: string }): { ok: true; txId: string } | { ok: false; code: string };
+  browserPay(input: { paymentId: string; amount: number; method?: 'card' | 'kakaopay' | 'virtual_account' | 'mobile'; currency?: string; installmentMonth?: number; storeId?: string; channelType?: 'TEST' | 'LIVE' }): { ok: true; txId: string } | { ok: false; code: string };
   /** The buyer registers a card in PortOne.requestIssueBillingKey: an ISSUED billing key for this customer id. */
   issueBillingKey(input: { customerId: string; cardNumber?: string }): string;
   /** The buyer's deposit to an issued 가상계좌: the payment becomes PAID; answers the signed Transaction.Paid webhook. */
@@ -399,6 +399,7 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
       if (existing && existing.status !== 'READY' && existing.status !== 'FAILED') return { ok: false, code: 'ALREADY_PAID' };
       const kind = input.method ?? 'card';
       const p = newPayment(input.paymentId, input.amount, input.currency ?? 'KRW', methodOf(kind, input.installmentMonth ?? 0), input.storeId ? { storeId: input.storeId } : {});
+      if (input.channelType) p.channel = { ...channel, type: input.channelType };
       payments.set(input.paymentId, p);
       if (kind === 'virtual_account') {
         p.status = 'VIRTUAL_ACCOUNT_ISSUED';
