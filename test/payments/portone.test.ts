@@ -375,3 +375,22 @@ test('what the PortOne rail does not do yet says so (never a pretend success)', 
   assert.equal((await portone.listSettlements({ startDate: '2026-12-01', endDate: '2026-12-01', page: 1, size: 10 })).status, 'failed');
   assert.equal((await portone.issueCashReceipt({ orderId: 'x', orderName: 'x', amount: 1, type: '소득공제', identity: '0100001234', idempotencyKey: 'x' })).status, 'failed');
 });
+
+test('a refund cut off between PortOne\'s cancel and our record: a restarted process retrying it cancels nothing more', async () => {
+  const id = orderId();
+  fake.browserPay({ paymentId: id, amount: 10000 });
+  const refund = { paymentKey: id, amount: 4000, reason: '부분 환불', idempotencyKey: `refund-${id}` };
+  // PortOne cancels, then the connection dies before the answer (our process crashed, or the network cut).
+  fake.beforeAnswer = (call) => (call.op === 'cancel' ? 'drop' : undefined);
+  const cut = await portone.refund(refund);
+  fake.beforeAnswer = null;
+  // Read back: the cancellation carrying this refund's reference is there, so it is known to have happened.
+  assert.equal(cut.status, 'succeeded', JSON.stringify(cut));
+  // The restarted process (a new provider, nothing in memory) retries the refund it had recorded as in flight.
+  const restarted = new PortOneProvider({ apiSecret: fake.apiSecret, storeId: fake.storeId, baseUrl: fake.baseUrl, timeoutMs: GENEROUS_MS, clock });
+  const retried = await restarted.refund(refund);
+  assert.equal(retried.status, 'succeeded');
+  if (retried.status === 'succeeded') assert.equal(retried.value.balanceAmount, 6000);
+  assert.equal(fake.payments.get(id).cancellations.length, 1);
+  assert.equal(fake.payments.get(id).amount.cancelled, 4000);
+});
