@@ -61,6 +61,10 @@ export interface FakePortOne {
   /** PaymentEvent objects in the order they happened (what /payment-events-by-cursor lists). */
   events: any[];
   calls: FakePortOneCall[];
+  /** What pages passed to the stand-in `PortOne.requestPayment` (in order). */
+  browserRequests: any[];
+  /** The stand-in for PortOne's browser SDK (https://cdn.portone.io/v2/browser-sdk.js) a page under test loads. */
+  sdkUrl: string;
   /** Called after the request took effect and before the answer is written; 'drop' cuts the connection instead. */
   beforeAnswer: ((call: FakePortOneCall, answer: { status: number; body: unknown }) => void | 'drop' | Promise<void | 'drop'>) | null;
   /** The buyer completes PortOne.requestPayment in the PG's window. A paymentId already paid is refused (ALREADY_PAID). */
@@ -87,6 +91,29 @@ export interface FakePortOneWebhook {
   headers: { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string; 'content-type': string };
 }
 
+/**
+ * A stand-in for PortOne's browser SDK: `PortOne.requestPayment(request)` returns a promise that waits until the test
+ * calls `window.__portoneFinish(close?)` (so the page can be looked at with the window "open"), then asks the fake to
+ * take the payment as the PG's window would and resolves with the SDK's PaymentResponse (`code` set on failure, as
+ * the checkout guide describes).
+ */
+const BROWSER_SDK_STUB = `(function () {
+  window.PortOne = {
+    requestPayment: function (request) {
+      window.__portoneRequests = (window.__portoneRequests || []).concat([request]);
+      return new Promise(function (resolve) {
+        window.__portoneFinish = function (close) {
+          var body = JSON.parse(JSON.stringify(request));
+          if (close) body.__close = true;
+          return fetch('__FAKE__/__browser/request-payment', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) })
+            .then(function (r) { return r.json(); })
+            .then(function (answer) { resolve(answer); return answer; });
+        };
+      });
+    },
+  };
+})();`;
+
 /** Which error union each operation answers from (v2.openapi.yml responses). */
 const ERROR_UNION: Record<Exclude<FakePortOneOp, 'any'>, string> = {
   get_payment: 'GetPaymentError',
@@ -107,6 +134,7 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
   const billingKeys = new Map<string, any>();
   const events: any[] = [];
   const calls: FakePortOneCall[] = [];
+  const browserRequests: any[] = [];
   const holds = new Map<FakePortOneOp, { arrived: () => void; released: Promise<void> }>();
   const nextErrors = new Map<FakePortOneOp, { status: number; type: string; message?: string; pgCode?: string; pgMessage?: string }>();
   let decline: { pgCode: string; pgMessage: string } | null = null;
@@ -327,6 +355,22 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
         body = text;
       }
     }
+    // The browser SDK stand-in (see BROWSER_SDK_STUB): its script, and the "window" it reports back to.
+    if (url.pathname === '/browser-sdk.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'access-control-allow-origin': '*' });
+      res.end(BROWSER_SDK_STUB.replace('__FAKE__', `http://127.0.0.1:${port}`));
+      return;
+    }
+    if (url.pathname === '/__browser/request-payment' && method === 'POST') {
+      const r = JSON.parse(text);
+      browserRequests.push(r);
+      const kind = r.payMethod === 'VIRTUAL_ACCOUNT' ? 'virtual_account' : r.payMethod === 'EASY_PAY' ? 'kakaopay' : 'card';
+      const done = r.__close ? { ok: false as const, code: 'USER_CANCEL' } : fake.browserPay({ paymentId: r.paymentId, amount: r.totalAmount, method: kind, currency: r.currency === 'CURRENCY_KRW' ? 'KRW' : r.currency, installmentMonth: r.card?.installment?.monthOption?.fixedMonth ?? 0 });
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      // The browser SDK's answer: PaymentResponse { transactionType, txId, paymentId, code?, message? }.
+      res.end(JSON.stringify(done.ok ? { transactionType: 'PAYMENT', txId: done.txId, paymentId: r.paymentId } : { transactionType: 'PAYMENT', paymentId: r.paymentId, code: done.code, message: done.code === 'USER_CANCEL' ? '사용자가 결제를 취소했습니다.' : '이미 결제된 건입니다.' }));
+      return;
+    }
     const op = opOf(method, url.pathname);
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
     const call: FakePortOneCall = { method, path: url.pathname + url.search, op, body, headers };
@@ -388,6 +432,8 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
     billingKeys,
     events,
     calls,
+    browserRequests,
+    sdkUrl: `http://127.0.0.1:${port}/browser-sdk.js`,
     get beforeAnswer() {
       return beforeAnswerRef.fn;
     },
