@@ -2,7 +2,7 @@
  * The layer rules of the codebase, checked in CI (`npm run lint:deps`, Node 22). See docs/manual/15-architecture.md.
  *
  * platform, db        the floor: know nothing of any business area
- * payments            the gateway adapters: speak Toss and the simulator, know nothing of orders or subscriptions
+ * payments            the gateway adapters: speak Toss, PortOne and the simulator, know nothing of orders or subscriptions
  * domain modules      stores, catalog, checkout, orders, refunds, subscriptions, licenses, webhooks, audit,
  *                     reconciliation, buyers, tax: business rules; they never import what faces people (pages, dashboard, mail)
  * faces               pages (buyers), dashboard (sellers' staff), mail, docs-site, gateway (Toss's callbacks)
@@ -40,6 +40,14 @@ module.exports = {
       comment: 'The payment providers speak the gateway\'s language; orders and subscriptions call them, never the reverse.',
       from: { path: '^src/payments/' },
       to: { path: `${DOMAIN}|${FACES}` },
+    },
+    {
+      name: 'only-payments-know-portone',
+      severity: 'error',
+      comment:
+        'PortOne is one provider behind the payment interface (issue 42): only src/payments/ imports its SDK or the portone* adapter files; everything else goes through src/payments/index.ts and the provider interface.',
+      from: { pathNot: '^src/payments/' },
+      to: { path: '(^|/)node_modules/@portone/|^@portone/|^src/payments/portone' },
     },
   ],
   options: {

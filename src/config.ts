@@ -107,6 +107,8 @@ export interface Config {
    * (at least 60 s; kept apart from `tossTimeoutMs` so a slow card company never turns a charge into "unknown").
    */
   tossBillingTimeoutMs: number;
+  /** PortOne V2 API base URL (override only to point at a local fake in tests). Its calls use the Toss deadlines above. */
+  portoneApiBaseUrl: string;
   /**
    * How long an API key's row may be served from memory (0 turns the cache off). Rotation and revocation reach every
    * process at once through database notifications; this bounds staleness if a notification is ever lost.
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tossApiBaseUrl: (env.TOSS_API_BASE_URL || 'https://api.tosspayments.com').replace(/\/+$/, ''),
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
     tossBillingTimeoutMs: int(env, 'TOSS_BILLING_TIMEOUT_MS', 65_000, 60_000),
+    portoneApiBaseUrl: (env.PORTONE_API_BASE_URL || 'https://api.portone.io').replace(/\/+$/, ''),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
     licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),
