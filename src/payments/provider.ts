@@ -252,8 +252,11 @@ export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; fi
  */
 export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): AuthorizeResult } | { kind: 'gateway_window' };
 
+/** The providers a store can choose (store_mode_settings.payment_provider, orders.provider); traits in registry.ts. */
+export type PaymentProviderName = 'simulator' | 'toss';
+
 export interface PaymentProvider {
-  readonly name: 'simulator' | 'toss';
+  readonly name: PaymentProviderName;
   readonly paymentEntry: PaymentEntry;
   /**
    * The methods whose payment leaves a billing key for 자동결제 (a subscription's renewals, a trial's first charge at
