@@ -11,6 +11,8 @@ export type { PaymentProviderName } from './provider';
 
 export interface ProviderTraits {
   readonly name: PaymentProviderName;
+  /** What the dashboard calls it (an order's 결제대행), in Korean and English. */
+  readonly label: { readonly ko: string; readonly en: string };
   /** Test mode only: a live store can never take a payment through it (the simulator). */
   readonly testOnly: boolean;
   /**
@@ -42,6 +44,7 @@ export interface ProviderTraits {
 const TRAITS: Record<PaymentProviderName, ProviderTraits> = {
   simulator: {
     name: 'simulator',
+    label: { ko: '테스트 결제 (시뮬레이터)', en: 'Test payments (simulator)' },
     testOnly: true,
     approvalTimeIsGateway: false,
     ledger: 'process',
@@ -53,6 +56,7 @@ const TRAITS: Record<PaymentProviderName, ProviderTraits> = {
   },
   toss: {
     name: 'toss',
+    label: { ko: '토스페이먼츠', en: 'Toss Payments' },
     testOnly: false,
     approvalTimeIsGateway: true,
     ledger: 'gateway',

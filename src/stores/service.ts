@@ -17,7 +17,7 @@ import type { StoreSettingsSection } from './settings-section';
 import { checkTossKeys, tossWidgetKeyProblems } from './toss-keys';
 import { markTossKeysVerified } from './toss-state-repo';
 import { MESSAGES } from '../platform/messages';
-import { checkoutConfigured, type PaymentProviderName } from '../payments/registry';
+import { checkoutConfigured, providerTraits, type PaymentProviderName } from '../payments/registry';
 import { tossWebhookUrl } from '../gateway/url';
 import { buyerPagePath } from '../buyers/model';
 
@@ -180,7 +180,7 @@ export async function updateModeSettings(
   },
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
-  if (input.paymentProvider === 'simulator' && mode === 'live') {
+  if (input.paymentProvider && providerTraits(input.paymentProvider).testOnly && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
   const widgetKeys = tossWidgetKeyProblems(input);

@@ -38,8 +38,8 @@ function code(text: string): string {
 
 /** A branch on the provider's name: a comparison, a SQL filter, a default, a switch case, an instanceof. */
 const BRANCH_PATTERNS: readonly RegExp[] = [
-  /[=!]==?\s*['"`]toss['"`]/,
-  /['"`]toss['"`]\s*[=!]==?/,
+  /[=!]==?\s*['"`](?:toss|simulator)['"`]/, // the simulator by name too: "not the simulator" means "Toss"
+  /['"`](?:toss|simulator)['"`]\s*[=!]==?/,
   /['"`][=<>!]+['"`]\s*,\s*['"`]toss['"`]/, // .where('provider', '=', 'toss')
   /\?\?\s*['"`]toss['"`]/,
   /\?\s*['"`]\w+['"`]\s*:\s*['"`]toss['"`]|\?\s*['"`]toss['"`]\s*:/, // … ? 'simulator' : 'toss'
@@ -80,6 +80,7 @@ test('the guard sees each kind of branch it is there to stop (and not the paymen
   assert.equal(at('src/x.ts', "const name = mode === 'test' ? 'simulator' : 'toss';"), 1);
   assert.equal(at('src/x.ts', "import { TossProvider } from '../payments/toss';"), 1);
   assert.equal(at('src/x.ts', "if (p instanceof TossProvider) {}"), 1);
+  assert.equal(at('src/dashboard/pages/order-detail.ts', "payment.provider === 'simulator' ? L('시뮬레이터', 'Simulator') : L('토스페이먼츠', 'Toss Payments')"), 1);
   assert.equal(at('src/tax/model.ts', "if (order.provider === 'toss') {}"), 1, 'a comparison is a branch even where 토스페이 is a method');
   assert.equal(at('src/pages/form.ts', "  { value: 'toss', label: '토스페이', payWith: '토스페이로' },"), 0);
   assert.equal(at('src/x.ts', "const provider: PaymentProviderName = 'toss';"), 1);
@@ -100,6 +101,10 @@ test('the traits say what each provider did before they were traits', () => {
   assert.equal(providerTraits('toss').checksBalanceBeforePartialRefund, true);
   assert.equal(providerTraits('simulator').checksBalanceBeforePartialRefund, false);
   assert.deepEqual(providersWith('notifies'), ['toss']);
+  assert.equal(providerTraits('simulator').testOnly, true);
+  assert.equal(providerTraits('toss').testOnly, false);
+  assert.deepEqual(providerTraits('toss').label, { ko: '토스페이먼츠', en: 'Toss Payments' });
+  assert.deepEqual(providerTraits('simulator').label, { ko: '테스트 결제 (시뮬레이터)', en: 'Test payments (simulator)' });
   assert.deepEqual(providersWith('reconciledDaily'), ['toss']);
   assert.equal(providerNameOrDefault(null, 'test'), 'simulator');
   assert.equal(providerNameOrDefault(null, 'live'), 'toss');
