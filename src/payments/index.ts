@@ -11,6 +11,8 @@ export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, Payme
 export { SimulatorProvider } from './simulator';
 export { TEST_CARDS } from './simulator-cards';
 export { TossProvider } from './toss';
+export { readTossNotice } from './toss-notice';
+export type { GatewayNotice } from './provider';
 export type { PaymentProviderName, ProviderTraits, CredentialsPresence } from './registry';
 export { providerTraits, providersWith, providerNameOrDefault, paidAtOf, checkoutConfigured, PROVIDER_NAMES } from './registry';
 
