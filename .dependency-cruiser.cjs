@@ -49,6 +49,16 @@ module.exports = {
       from: { pathNot: '^src/payments/' },
       to: { path: '(^|/)node_modules/@portone/|^@portone/|^src/payments/portone' },
     },
+    {
+      name: 'toss-adapter-stays-in-payments',
+      severity: 'error',
+      comment:
+        'Issue 42: everything else reaches Toss through the provider interface and its traits (payments/index.ts, registry.ts), ' +
+        "so a second provider touches payments/, its settings form and its return page only. Only payments/ and Toss's settings " +
+        'check (stores/toss-keys.ts: the key shapes, verified with Toss before a save) import the Toss adapter modules.',
+      from: { pathNot: '^src/payments/|^src/stores/toss-keys[.]ts$' },
+      to: { path: '^src/payments/toss' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { reserveCoupon, reserveStock } from '../catalog/repo';
 import type { BillingKeyResult, ConfirmResult, Outcome, PaymentProvider } from '../payments/provider';
+import { providerTraits } from '../payments/registry';
 import { ATTEMPT_LOCK_MS, type SessionRow } from './model';
 import { encryptSecret } from '../platform/crypto';
 import { subscriptionIdForSession } from '../subscriptions/model';
@@ -207,7 +208,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         stockReserved: true,
         startedAt: now.toISOString(),
         billing,
-        ...(input.provider.name === 'toss' ? { tossKeyPair: input.tossKeyPair ?? 'payments' } : {}),
+        ...(providerTraits(input.provider.name).hasBillingCredentials ? { tossKeyPair: input.tossKeyPair ?? 'payments' } : {}),
         terms: termsOfProduct(product, s.plan_id),
       };
       await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));

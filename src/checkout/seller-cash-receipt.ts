@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import { enqueueJob } from '../jobs/queue';
-import { providerFor } from '../payments';
+import { providerOfPayment } from '../payments';
 import type { CashReceiptIssued, Outcome, PaymentProvider } from '../payments/provider';
 import { decryptSecret, encryptSecret } from '../platform/crypto';
 import { ApiError, validationError } from '../platform/errors';
@@ -62,12 +62,7 @@ export function checkCashReceiptIdentity(type: string, typed: string): { ok: tru
 
 /** The order's own gateway (its provider and Toss key pair), as a refund finds it. */
 async function gatewayOf(deps: Deps, order: OrderRow): Promise<PaymentProvider | null> {
-  const raw = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw : null;
-  return providerFor(
-    deps,
-    { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
-    order.toss_key_pair,
-  );
+  return providerOfPayment(deps, order, async () => (await getModeSettings(deps.db, order.store_id, order.mode)).raw);
 }
 
 /**

@@ -3,7 +3,7 @@ import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { productInRange } from '../platform/http/auth';
 import type { Mode } from '../platform/tables';
-import { providerFor } from '../payments';
+import { clientKeyOf, providerFor } from '../payments';
 import { findProduct } from '../catalog/repo';
 import { isSoldOut, priceFor, saleWindowState } from '../catalog/model';
 import { findCheckoutSetup, findStoreSession, insertSession, insertSessionClaimingKey, insertSessionStoringAnswer } from './repo';
@@ -113,8 +113,8 @@ export async function createSession(
   // The operator's check of who the seller is guards buyers' real money; test mode moves none, so it never asks.
   if (auth.mode === 'live' && !setup.public_contact_verified) throw new ApiError('PUBLIC_CONTACT_VERIFICATION_REQUIRED');
   const provider = providerFor(deps, setup);
-  // Live payments open Toss's window in the browser, which needs the client key as well as the secret key.
-  if (!provider || (provider.paymentEntry.kind === 'gateway_window' && !setup.toss_client_key)) {
+  // A gateway's own window (Toss's) opens in the browser with the client key, needed as well as the secret key.
+  if (!provider || (provider.paymentEntry.kind === 'gateway_window' && !clientKeyOf(setup, 'payments'))) {
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', { internal: `store ${auth.storeId} ${auth.mode}: provider ${setup.payment_provider ?? 'none'}` });
   }
   // A live payment page must name the seller (전자상거래법 제10조·제13조): no live session before the details are set.

@@ -11,6 +11,7 @@ import { releaseCoupon, releaseStock } from '../catalog/repo';
 import { issueLicensesForOrder } from '../licenses/issue-on-payment';
 import { orderViewOf } from '../orders/service';
 import type { ConfirmResult, Outcome } from '../payments/provider';
+import { paidAtOf } from '../payments/registry';
 import { periodEnd, type SessionRow } from './model';
 import { subscriptionIdForSession } from '../subscriptions/model';
 import { termsOfProduct } from '../orders/terms';
@@ -98,7 +99,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     // A Toss payment is paid when Toss approved it (Payment.approvedAt): recorded a moment later, after midnight KST,
     // it would otherwise fall on another day than in Toss's ledger and its reconciliation (issue 32). The simulator
     // and a 0-won order take our clock; a 가상계좌 waiting for its deposit is not paid yet.
-    paid_at: awaiting ? null : p.provider === 'toss' && p.amount > 0 ? result.approvedAt : now,
+    paid_at: awaiting ? null : paidAtOf(p.provider, p.amount, result, now),
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,

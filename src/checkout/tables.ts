@@ -2,6 +2,7 @@ import type { ColumnType } from 'kysely';
 import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { OrderCoupon } from '../orders/tables';
 import type { PaymentMethod } from '../payments/method';
+import type { PaymentProviderName } from '../payments/provider';
 import type { SaleTerms } from '../orders/terms';
 
 /** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */
@@ -33,7 +34,7 @@ export interface CheckoutAttempt {
  */
 export interface PaymentInFlight {
   state: 'confirming' | 'unknown';
-  provider: 'simulator' | 'toss';
+  provider: PaymentProviderName;
   paymentKey: string;
   amount: number;
   originalAmount: number;

@@ -100,7 +100,7 @@ export async function confirmDeposit(deps: Deps, orderId: string): Promise<Depos
   const order = await repo.findOrderRow(deps.db, orderId);
   if (!order || order.status !== 'awaiting_deposit' || !order.provider_payment_key) return 'not_waiting';
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
-  const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+  const provider = providerFor(deps, { ...settings.raw, payment_provider: order.provider });
   if (!provider) throw new DepositRetryLater('no provider for the order');
   const look = await provider.lookupPayment(order.provider_payment_key);
   if (look.status === 'unknown') throw new DepositRetryLater(look.message);
@@ -159,7 +159,7 @@ export async function simulateDeposit(deps: Deps, storeId: string, orderId: stri
   if (!order || order.store_id !== storeId || order.mode !== 'test') throw new ApiError('ORDER_NOT_FOUND');
   if (order.status !== 'awaiting_deposit' || !order.provider_payment_key) return 'not_waiting';
   const settings = await getModeSettings(deps.db, order.store_id, order.mode);
-  const provider = providerFor(deps, { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed });
+  const provider = providerFor(deps, { ...settings.raw, payment_provider: order.provider });
   if (!provider?.testDeposit) throw new ApiError('VALIDATION_FAILED', { details: { reason: 'test_deposit_unsupported' } });
   // The buyer's 현금영수증 choice as the gateway kept it from the payment window (the type is all a test receipt needs).
   const asked = await repo.requestedCashReceiptType(deps.db, order.id);

@@ -1,31 +1,32 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
+import type { PaymentProviderName } from '../payments/provider';
 
 // What a gateway notification may name, read to decide whether it names anything of ours (src/gateway/subject.ts).
 // Each is one index probe: orders' primary key, orders_payment_key_idx (migration 090), checkout_sessions'
 // unique pending_order_id. Hundreds of these a second in a flood of forged notifications must stay cheap.
 
-/** A Toss order of the store and mode by its id (the orderId Toss was given), with the payment key we recorded. */
-export function findTossOrderById(db: Db, storeId: string, mode: Mode, id: string): Promise<{ id: string; provider_payment_key: string | null } | undefined> {
+/** An order of the store and mode paid through one of `providers`, by its id (the orderId the gateway was given), with the payment key we recorded. */
+export function findGatewayOrderById(db: Db, storeId: string, mode: Mode, providers: readonly PaymentProviderName[], id: string): Promise<{ id: string; provider_payment_key: string | null } | undefined> {
   return db
     .selectFrom('orders')
     .select(['id', 'provider_payment_key'])
     .where('id', '=', id)
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
-    .where('provider', '=', 'toss')
+    .where('provider', 'in', providers)
     .executeTakeFirst();
 }
 
-/** A Toss order of the store and mode by the payment key Toss gave it. */
-export function findTossOrderByPaymentKey(db: Db, storeId: string, mode: Mode, paymentKey: string): Promise<{ id: string; provider_payment_key: string | null } | undefined> {
+/** An order of the store and mode paid through one of `providers`, by the payment key the gateway gave it. */
+export function findGatewayOrderByPaymentKey(db: Db, storeId: string, mode: Mode, providers: readonly PaymentProviderName[], paymentKey: string): Promise<{ id: string; provider_payment_key: string | null } | undefined> {
   return db
     .selectFrom('orders')
     .select(['id', 'provider_payment_key'])
     .where('provider_payment_key', '=', paymentKey)
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
-    .where('provider', '=', 'toss')
+    .where('provider', 'in', providers)
     .executeTakeFirst();
 }
 

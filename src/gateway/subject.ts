@@ -1,6 +1,7 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
-import { findTossOrderById, findTossOrderByPaymentKey, sessionReservedOrderId } from './repo';
+import { providersWith } from '../payments/registry';
+import { findGatewayOrderById, findGatewayOrderByPaymentKey, sessionReservedOrderId } from './repo';
 
 /**
  * The payment of ours a Toss notification names, and the keys its lookup will ask Toss with: OUR record's, never the
@@ -23,9 +24,11 @@ export interface PaymentSubject {
  * A payment we have no record of yet cannot be acted on anyway; the daily reconciliation reads Toss's list for those.
  */
 export async function findPaymentSubject(db: Db, storeId: string, mode: Mode, claimed: { paymentKey: string | null; orderId: string | null }): Promise<PaymentSubject | null> {
+  // Orders of the providers that notify (Toss): a simulated order is never the subject of a gateway's notice.
+  const providers = providersWith('notifies');
   const order =
-    (claimed.orderId ? await findTossOrderById(db, storeId, mode, claimed.orderId) : undefined) ??
-    (claimed.paymentKey ? await findTossOrderByPaymentKey(db, storeId, mode, claimed.paymentKey) : undefined);
+    (claimed.orderId ? await findGatewayOrderById(db, storeId, mode, providers, claimed.orderId) : undefined) ??
+    (claimed.paymentKey ? await findGatewayOrderByPaymentKey(db, storeId, mode, providers, claimed.paymentKey) : undefined);
   if (order) return { subject: `oid:${order.id}`, paymentKey: order.provider_payment_key, orderId: order.id };
   if (claimed.orderId && (await sessionReservedOrderId(db, storeId, mode, claimed.orderId))) {
     return { subject: `oid:${claimed.orderId}`, paymentKey: null, orderId: claimed.orderId };

@@ -3,7 +3,7 @@ import { isBillingCharge } from '../checkout/complete';
 import { recoverStaleAttempt } from '../checkout/settle';
 import { findSessionByPendingOrderId } from '../checkout/complete-repo';
 import { reconcileSession } from '../checkout/reconcile';
-import { providerFor } from '../payments';
+import { billingSetProviderFor, providerFor, providerTraits } from '../payments';
 import type { PaymentLookup, Outcome } from '../payments/provider';
 import type { Mode } from '../platform/tables';
 import { recordGatewayCancels } from '../refunds/gateway';
@@ -61,9 +61,10 @@ export async function syncTossPayment(deps: Deps, input: SyncTossInput): Promise
   if (!paymentKey && !orderId) return { kind: 'not_found' };
   const settings = await getModeSettings(deps.db, input.storeId, input.mode);
   const provider = providerFor(deps, settings.raw);
-  if (!provider || provider.name !== 'toss') return { kind: 'not_toss' };
+  // Only a provider that notifies has notices to sync (the simulator's test payments are settled in process).
+  if (!provider || !providerTraits(provider.name).notifies) return { kind: 'not_toss' };
   // A mode may hold a second pair for its 자동결제 MID (issue 32): a payment unknown under the first is asked there too.
-  const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
+  const billing = billingSetProviderFor(deps, settings.raw);
 
   let look: Outcome<PaymentLookup> = { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '' };
   for (const p of billing ? [provider, billing] : [provider]) {
@@ -82,7 +83,7 @@ export async function syncTossPayment(deps: Deps, input: SyncTossInput): Promise
 
   const order = await findOrderInStore(deps.db, input.storeId, input.mode, payment.orderId);
   if (order) {
-    if (order.provider !== 'toss' || order.provider_payment_key !== payment.paymentKey) {
+    if (order.provider !== provider.name || order.provider_payment_key !== payment.paymentKey) {
       return { kind: 'differs', orderId: order.id, detail: 'the order was paid with another payment key' };
     }
     if (order.amount !== payment.totalAmount) {

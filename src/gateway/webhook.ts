@@ -9,36 +9,14 @@ import { syncTossPayment, type SyncTossResult } from './sync';
 import { anyBillingKeyHeld } from './repo';
 import { findPaymentSubject } from './subject';
 import { receiveDepositCallback } from '../checkout/virtual-account';
+import { readTossNotice } from '../payments';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 export const TOSS_WEBHOOK_JOB = 'gateway.toss-webhook';
 
-/**
- * The event types Toss documents for payments, cancels and billing keys
- * (https://docs.tosspayments.com/reference/using-api/webhook-events):
- * - PAYMENT_STATUS_CHANGED: `data` is the Payment object (DONE, CANCELED, PARTIAL_CANCELED, ABORTED, EXPIRED);
- * - CANCEL_STATUS_CHANGED: `data` is a Cancel object (foreign easy-pay cancels; it names the payment only when Toss
- *   includes `paymentKey`/`orderId`, which the documented Cancel object does not promise);
- * - BILLING_DELETED: `data` is `{ billingKey, reason }` (not confirmable: Toss has no billing-key lookup).
- * DEPOSIT_CALLBACK (가상계좌 deposits) goes to src/checkout/virtual-account.ts; anything else (payouts, BrandPay) is
- * acknowledged and ignored.
- */
-export const TOSS_WEBHOOK_EVENTS = ['PAYMENT_STATUS_CHANGED', 'CANCEL_STATUS_CHANGED', 'BILLING_DELETED'] as const;
-type TossEvent = (typeof TOSS_WEBHOOK_EVENTS)[number];
-
-// Keys and ids Toss sends are short ASCII; anything else cannot name a payment or billing key of ours.
-const KEY = /^[A-Za-z0-9_\-=.:]{1,200}$/;
-const str = (v: unknown): string | null => (typeof v === 'string' && KEY.test(v) ? v : null);
-
-/** The orderId and secret of a DEPOSIT_CALLBACK body, or null when the body is not one. */
-function depositCallbackOf(b: Record<string, unknown>): { orderId: string; secret: string } | null {
-  const d = b.eventType === 'DEPOSIT_CALLBACK' && b.data && typeof b.data === 'object' ? (b.data as Record<string, unknown>) : b.eventType === undefined ? b : null;
-  if (!d) return null;
-  const orderId = str(d.orderId);
-  const secret = typeof d.secret === 'string' && d.secret.length > 0 && d.secret.length <= 100 ? d.secret : null;
-  return orderId && secret ? { orderId, secret } : null;
-}
+/** The events a queued job may carry (Toss's names; see payments/toss-notice.ts). */
+type TossEvent = 'PAYMENT_STATUS_CHANGED' | 'CANCEL_STATUS_CHANGED' | 'BILLING_DELETED';
 
 export type WebhookReceipt = { status: 'accepted' | 'ignored' } | { status: 'not_found' } | { status: 'invalid' };
 
@@ -71,23 +49,20 @@ const dedupeKeyOf = (storeId: string, mode: string, subject: string) => `${TOSS_
 export async function receiveTossWebhook(deps: Deps, storeId: string, mode: string, body: unknown): Promise<WebhookReceipt> {
   if (mode !== 'live' && mode !== 'test') return { status: 'not_found' };
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(storeId) || !(await findStoreId(deps.db, storeId))) return { status: 'not_found' };
-  const b = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
-  // DEPOSIT_CALLBACK (가상계좌 입금): `{ createdAt, secret, orderId, status, transactionKey }` without an eventType
-  // (https://docs.tosspayments.com/reference/using-api/webhook-events#deposit_callback); also taken wrapped as
-  // `{ eventType: 'DEPOSIT_CALLBACK', data: {...} }`. The secret is checked here and never leaves this call.
-  const deposit = b ? depositCallbackOf(b) : null;
-  if (deposit) {
-    const r = await receiveDepositCallback(deps, storeId, mode, deposit);
+  // What the body claims, read by Toss's adapter (payments/toss-notice.ts). A deposit's secret is checked here and
+  // never leaves this call.
+  const notice = readTossNotice(body);
+  if (notice.kind === 'deposit') {
+    const r = await receiveDepositCallback(deps, storeId, mode, { orderId: notice.orderId, secret: notice.secret });
     return { status: r === 'accepted' ? 'accepted' : 'ignored' };
   }
-  const eventType = b && typeof b.eventType === 'string' ? b.eventType : null;
-  if (!eventType) return { status: 'invalid' };
-  if (!(TOSS_WEBHOOK_EVENTS as readonly string[]).includes(eventType)) return { status: 'ignored' };
-  const data = b!.data && typeof b!.data === 'object' ? (b!.data as Record<string, unknown>) : {};
+  if (notice.kind === 'invalid') return { status: 'invalid' };
+  if (notice.kind === 'ignored') return { status: 'ignored' };
+  const { eventType } = notice;
   const job = { name: TOSS_WEBHOOK_JOB, lane: laneOf(storeId, mode) };
 
-  if (eventType === 'BILLING_DELETED') {
-    const billingKey = str(data.billingKey);
+  if (notice.kind === 'billing_key_deleted') {
+    const billingKey = notice.billingKey;
     // Which subscription holds the key is found only by unsealing each one's (the job does it); a store and mode that
     // holds no billing key at all has nothing a BILLING_DELETED could name.
     if (!billingKey || !(await anyBillingKeyHeld(deps.db, storeId, mode))) return { status: 'ignored' };
@@ -97,7 +72,7 @@ export async function receiveTossWebhook(deps: Deps, storeId: string, mode: stri
     await enqueueJob(deps.db, deps.clock, { ...job, payload, dedupeKey: dedupeKeyOf(storeId, mode, subject) });
     return { status: 'accepted' };
   }
-  const claimed = { paymentKey: str(data.paymentKey), orderId: str(data.orderId) };
+  const claimed = { paymentKey: notice.paymentKey, orderId: notice.orderId };
   if (!claimed.paymentKey && !claimed.orderId) {
     // A Cancel object without the payment it belongs to: nothing to look up; the daily reconciliation covers it.
     deps.log.info({ storeId, mode, eventType }, 'Toss webhook names no payment; ignored');

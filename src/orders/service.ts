@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import type { PaymentProviderName } from '../payments/provider';
 import type { Db } from '../db';
 import { ApiError } from '../platform/errors';
 import { listPage, type PageParams } from '../platform/http/pagination';
@@ -77,7 +78,7 @@ export async function* exportOrdersCsv(deps: Deps, f: repo.OrderFilter, search: 
 
 /** What the seller needs beyond the contract's Order to trace a payment: the gateway, its payment key, the subscription and settlement round. */
 export interface OrderPayment {
-  provider: 'simulator' | 'toss';
+  provider: PaymentProviderName;
   providerPaymentKey: string | null;
   subscriptionId: string | null;
   subscriptionEvent: 'initial' | 'renewal' | 'difference' | null;

@@ -2,6 +2,7 @@ import type { ColumnType, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from './terms';
 import type { PaymentMethod } from '../payments/method';
+import type { PaymentProviderName } from '../payments/provider';
 
 /** `awaiting_deposit`: a 가상계좌 issued, the deposit not yet arrived; `expired`: its due date passed unpaid (migration 064). */
 export type OrderStatus = 'pending' | 'awaiting_deposit' | 'paid' | 'refunded' | 'failed' | 'canceled' | 'expired';
@@ -41,7 +42,7 @@ export interface OrdersTable {
   refunded_amount: number | null;
   /** The buyer's language for mails and the receipt link (migration 022). */
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
-  provider: 'simulator' | 'toss';
+  provider: PaymentProviderName;
   provider_payment_key: string | null;
   /** Which of the mode's Toss key pairs took the payment (migration 068): its cancels and lookups go to that MID. */
   toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;

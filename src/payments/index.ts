@@ -2,7 +2,8 @@ import type { AppDeps } from '../deps';
 import type { Clock } from '../platform/clock';
 import type { Mode, TossKeyPair } from '../platform/tables';
 import { decryptSecret } from '../platform/crypto';
-import type { PaymentProvider } from './provider';
+import type { PaymentProvider, PaymentProviderName } from './provider';
+import { providerTraits } from './registry';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
 
@@ -10,6 +11,10 @@ export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, Payme
 export { SimulatorProvider } from './simulator';
 export { TEST_CARDS } from './simulator-cards';
 export { TossProvider } from './toss';
+export { readTossNotice } from './toss-notice';
+export type { GatewayNotice } from './provider';
+export type { PaymentProviderName, ProviderTraits, CredentialsPresence } from './registry';
+export { providerTraits, providersWith, providerNameOrDefault, paidAtOf, checkoutConfigured, PROVIDER_NAMES } from './registry';
 
 // The simulator remembers first approval times and refunds/charges by idempotency key, so one instance per clock
 // keeps retries idempotent across requests. Weak keys: a test app's clock and its simulator go away together.
@@ -27,7 +32,7 @@ export function simulatorFor(clock: Clock): SimulatorProvider {
 /** A mode's settings as far as choosing its gateway goes (a store_mode_settings row has all of it). */
 export interface GatewaySettings {
   mode: Mode;
-  payment_provider: 'simulator' | 'toss' | null;
+  payment_provider: PaymentProviderName | null;
   toss_secret_key_sealed: string | null;
   /** The 자동결제 MID's secret key, when the mode holds a second pair for billing (migration 068). */
   toss_billing_secret_key_sealed?: string | null;
@@ -36,18 +41,18 @@ export interface GatewaySettings {
 }
 
 /**
- * The Toss key pair a new piece of work uses: subscriptions (billing-auth window, billing key issue, charges, card
+ * The credential set (Toss: key pair) a new piece of work uses: subscriptions (billing-auth window, billing key issue, charges, card
  * change) use the 자동결제 pair when the mode holds one, everything else the first pair. Toss contracts 자동결제 under
  * its own MID with its own keys (https://docs.tosspayments.com/guides/v2/billing/integration-quick: "자동결제(빌링)로
  * 계약된 상점아이디(MID)를 선택한 다음에 클라이언트 키와 시크릿 키를 확인하세요"). Work already done keeps the pair it
  * was done with (orders.toss_key_pair, subscriptions.toss_key_pair).
  */
-export function tossKeyPairFor(settings: GatewaySettings, use: 'payments' | 'billing'): TossKeyPair {
-  return use === 'billing' && settings.payment_provider === 'toss' && settings.toss_billing_secret_key_sealed ? 'billing' : 'payments';
+export function credentialSetFor(settings: GatewaySettings, use: 'payments' | 'billing'): TossKeyPair {
+  return use === 'billing' && settings.payment_provider !== null && providerTraits(settings.payment_provider).hasBillingCredentials && settings.toss_billing_secret_key_sealed ? 'billing' : 'payments';
 }
 
 /** The client key of a pair (what the payment or billing-auth window opens with). */
-export function tossClientKeyOf(settings: GatewaySettings, pair: TossKeyPair): string | null {
+export function clientKeyOf(settings: GatewaySettings, pair: TossKeyPair): string | null {
   return (pair === 'billing' ? settings.toss_billing_client_key : settings.toss_client_key) ?? null;
 }
 
@@ -70,4 +75,36 @@ export function providerFor(deps: Pick<AppDeps, 'config' | 'clock'>, settings: G
 /** Toss with the given secret key: the store's sealed key (providerFor), or a key being saved, to verify it first. */
 export function tossProviderFor(deps: Pick<AppDeps, 'config' | 'clock'>, secretKey: string): PaymentProvider {
   return new TossProvider({ secretKey, baseUrl: deps.config.tossApiBaseUrl, timeoutMs: deps.config.tossTimeoutMs, slowTimeoutMs: deps.config.tossBillingTimeoutMs, clock: deps.clock });
+}
+
+/**
+ * The credential sets a mode's settings hold, first the one every payment uses, then the 자동결제 one when the mode
+ * holds a second (Toss: the 자동결제 MID's key pair, issue 32). Each set has its own ledger at the gateway.
+ */
+export function credentialSetsOf(settings: GatewaySettings): TossKeyPair[] {
+  // As before the refactor, the second set counts whenever its key is stored (providerFor answers for the provider chosen).
+  return settings.toss_billing_secret_key_sealed ? ['payments', 'billing'] : ['payments'];
+}
+
+/** The mode's gateway under its second (자동결제) credential set, or null when the mode holds none. */
+export function billingSetProviderFor(deps: Pick<AppDeps, 'config' | 'clock'>, settings: GatewaySettings): PaymentProvider | null {
+  return credentialSetsOf(settings).includes('billing') ? providerFor(deps, settings, 'billing') : null;
+}
+
+/**
+ * The gateway a payment was made on: its own provider and credential set, not the store's current choice (a refund or
+ * a receipt goes where the money came from). `loadSettings` is called only for a provider that signs with the store's
+ * credentials.
+ */
+export async function providerOfPayment(
+  deps: Pick<AppDeps, 'config' | 'clock'>,
+  payment: { mode: Mode; provider: PaymentProviderName; toss_key_pair: TossKeyPair },
+  loadSettings: () => Promise<GatewaySettings>,
+): Promise<PaymentProvider | null> {
+  const raw = providerTraits(payment.provider).usesStoreCredentials ? await loadSettings() : null;
+  return providerFor(
+    deps,
+    { mode: payment.mode, payment_provider: payment.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
+    payment.toss_key_pair,
+  );
 }

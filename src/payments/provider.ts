@@ -252,8 +252,26 @@ export type AuthorizeResult = { ok: true; paymentKey: string } | { ok: false; fi
  */
 export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): AuthorizeResult } | { kind: 'gateway_window' };
 
+/**
+ * What a gateway's notification (webhook) claims, read from its body by the provider's own reader. Nothing in it is
+ * believed: it only says which payment or billing key to read back through the provider's API.
+ * - `deposit`: a 가상계좌 deposit, with the secret the payment was issued with (checked against ours);
+ * - `payment`: a payment (or its cancel) changed: look it up by key or by our order id (either may be null);
+ * - `billing_key_deleted`: the gateway deleted a billing key (a report only: the next charge settles it);
+ * - `ignored`: an event we do not act on (acknowledged); `invalid`: not a notification at all.
+ */
+export type GatewayNotice =
+  | { kind: 'deposit'; orderId: string; secret: string }
+  | { kind: 'payment'; eventType: string; paymentKey: string | null; orderId: string | null }
+  | { kind: 'billing_key_deleted'; eventType: string; billingKey: string | null }
+  | { kind: 'ignored' }
+  | { kind: 'invalid' };
+
+/** The providers a store can choose (store_mode_settings.payment_provider, orders.provider); traits in registry.ts. */
+export type PaymentProviderName = 'simulator' | 'toss';
+
 export interface PaymentProvider {
-  readonly name: 'simulator' | 'toss';
+  readonly name: PaymentProviderName;
   readonly paymentEntry: PaymentEntry;
   /**
    * The methods whose payment leaves a billing key for 자동결제 (a subscription's renewals, a trial's first charge at

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { PaymentProviderName } from '../payments/provider';
 
 export type Mode = 'live' | 'test';
 /** jsonb columns: read as the parsed value, written through `jsonb(value)`. */
@@ -29,7 +30,7 @@ export interface StoreModeSettingsTable {
   store_id: string;
   mode: Mode;
   return_url_domains: Json<string[]>;
-  payment_provider: 'simulator' | 'toss' | null;
+  payment_provider: PaymentProviderName | null;
   toss_client_key: string | null;
   toss_secret_key_sealed: string | null;
   /** The 자동결제 (billing) MID's pair, when Toss contracted billing under its own MID (migration 068). */

@@ -3,7 +3,7 @@
  * books) and the settlement records, read page after page, with their totals per payout. Read outside transactions.
  */
 import type { AppDeps } from '../deps';
-import { providerFor } from '../payments';
+import { billingSetProviderFor, credentialSetsOf, providerFor } from '../payments';
 import type { GatewaySettlement, GatewayTransaction, PaymentProvider } from '../payments/provider';
 import { addDays, kstStartOf } from '../platform/calendar';
 import { MESSAGES } from '../platform/messages';
@@ -49,7 +49,8 @@ export function dayRange(day: string): { from: Date; to: Date } {
 }
 
 /** `provider`: the name of the gateway read (our orders taken through it are the ones compared). */
-export type DayResult = { ok: true; transactions: GatewayTransaction[]; provider?: PaymentProvider['name'] } | { ok: false; code: string; message: string };
+export type DayResult = { ok: true; transactions: GatewayTransaction[]; provider: PaymentProvider['name'] } | DayFailure;
+type DayFailure = { ok: false; code: string; message: string };
 
 /**
  * Every transaction of the day at the gateway: under the mode's first key pair and, when it holds one, the 자동결제
@@ -60,7 +61,7 @@ export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: s
   // Through the provider interface: Toss's ledger, or in test mode the simulator's (what this process approved and canceled).
   const provider = providerFor(deps, settings.raw);
   if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
-  const billing = settings.raw.toss_billing_secret_key_sealed ? providerFor(deps, settings.raw, 'billing') : null;
+  const billing = billingSetProviderFor(deps, settings.raw);
   const transactions: GatewayTransaction[] = [];
   for (const p of billing ? [provider, billing] : [provider]) {
     const one = await ledgerDay(deps, p, day);
@@ -72,7 +73,7 @@ export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: s
 }
 
 /** One MID's transactions of the day, page after page (`startingAfter` = the last key of the page before). */
-async function ledgerDay(deps: Deps, provider: PaymentProvider, day: string): Promise<DayResult> {
+async function ledgerDay(deps: Deps, provider: PaymentProvider, day: string): Promise<{ ok: true; transactions: GatewayTransaction[] } | DayFailure> {
   const { from, to } = dayRange(day);
   const transactions: GatewayTransaction[] = [];
   let startingAfter: string | undefined;
@@ -95,7 +96,7 @@ type SettlementsResult = { ok: true; records: SettlementRecord[] } | { ok: false
  */
 export async function settlementsDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<SettlementsResult> {
   const settings = await getModeSettings(deps.db, storeId, mode);
-  const pairs: TossKeyPair[] = settings.raw.toss_billing_secret_key_sealed ? ['payments', 'billing'] : ['payments'];
+  const pairs: TossKeyPair[] = credentialSetsOf(settings.raw);
   const records: SettlementRecord[] = [];
   const size = deps.config.reconciliationPageSize;
   for (const keyPair of pairs) {

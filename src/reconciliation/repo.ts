@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
+import type { PaymentProviderName } from '../payments/provider';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { ReconciliationDifferencesTable, ReconciliationSettlementsTable, ReconciliationsTable, ReconciliationStatus } from './tables';
 
@@ -90,12 +91,16 @@ export function pageReconciliations(db: Db, storeId: string, mode: Mode | undefi
   return listQuery(db, storeId, mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
-/** Store modes whose payments go through Toss with a secret key set: what the daily run reconciles. */
-export function tossStoreModes(db: Db) {
+/**
+ * Store modes whose payments go through one of `providers` with its (first) secret key set: what the daily run
+ * reconciles. The key's column is still named for Toss, the only provider reconciled daily so far.
+ */
+export function dailyReconciledStoreModes(db: Db, providers: readonly PaymentProviderName[]) {
+  if (providers.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('store_mode_settings')
     .select(['store_id', 'mode'])
-    .where('payment_provider', '=', 'toss')
+    .where('payment_provider', 'in', providers)
     .where('toss_secret_key_sealed', 'is not', null)
     .orderBy('store_id')
     .orderBy('mode')
@@ -111,7 +116,7 @@ export interface OurPayment {
 }
 
 /** Our orders paid through `provider` (the gateway whose ledger is compared) in [from, to] (a KST day). */
-export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: 'simulator' | 'toss'): Promise<OurPayment[]> {
+export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: PaymentProviderName): Promise<OurPayment[]> {
   return db
     .selectFrom('orders')
     .select(['id', 'amount', 'status', 'paid_at', 'provider_payment_key'])
@@ -144,7 +149,7 @@ export async function ordersByKeysOrIds(db: Db, storeId: string, mode: Mode, pay
 }
 
 /** Our succeeded refunds of orders paid through `provider`, refunded in [from, to], with the payment key they canceled. */
-export function refundsInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: 'simulator' | 'toss') {
+export function refundsInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: PaymentProviderName) {
   return db
     .selectFrom('order_refunds as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')

@@ -13,7 +13,7 @@ import { newId } from '../platform/ids';
 import { MESSAGES } from '../platform/messages';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
-import { providerFor } from '../payments';
+import { providerFor, providersWith } from '../payments';
 import { compareDay, isCalendarDay, type Difference } from './model';
 import * as repo from './repo';
 import { noSync, type SyncTossPayment } from './sync';
@@ -132,9 +132,9 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
   const keys = [...new Set(day.transactions.map((t) => t.paymentKey))];
   const orderIds = [...new Set(day.transactions.map((t) => t.orderId))];
   const [paidHere, known, refundsHere] = await Promise.all([
-    repo.paidInRange(deps.db, row.store_id, row.mode, from, to, day.provider ?? 'toss'),
+    repo.paidInRange(deps.db, row.store_id, row.mode, from, to, day.provider),
     repo.ordersByKeysOrIds(deps.db, row.store_id, row.mode, keys, orderIds),
-    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to, day.provider ?? 'toss'),
+    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to, day.provider),
   ]);
   const differences = compareDay({ transactions: day.transactions, paidHere, known, refundsHere });
   const settled = await settlementsDay(deps, row.store_id, row.mode, row.day);
@@ -214,7 +214,7 @@ export async function runDailyReconciliation(deps: Deps, now: Date): Promise<num
   if (hourKst < deps.config.reconciliationHourKst) return 0;
   const day = addDays(kstDate(now), -1);
   let started = 0;
-  for (const s of await repo.tossStoreModes(deps.db)) {
+  for (const s of await repo.dailyReconciledStoreModes(deps.db, providersWith('reconciledDaily'))) {
     if (await repo.jobRunExists(deps.db, s.store_id, s.mode, day)) continue;
     try {
       await startReconciliation(deps, s.store_id, { mode: s.mode, date: day, source: 'job', enqueue: true });

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import { providerFor } from '../payments';
+import { providerOfPayment } from '../payments';
 import type { Outcome, RefundResult } from '../payments/provider';
 import { getModeSettings } from '../stores/service';
 import { askGateway, RECONCILE_JOB, settleRefund } from './service';
@@ -34,12 +34,7 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
   const now = deps.clock.now();
   await repo.countReconcileAttempt(deps.db, refund.id);
 
-  const settings = await getModeSettings(deps.db, order.store_id, order.mode);
-  const provider = providerFor(
-    deps,
-    { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: settings.raw.toss_secret_key_sealed, toss_billing_secret_key_sealed: settings.raw.toss_billing_secret_key_sealed },
-    order.toss_key_pair,
-  );
+  const provider = await providerOfPayment(deps, order, async () => (await getModeSettings(deps.db, order.store_id, order.mode)).raw);
   if (!provider || !order.provider_payment_key) throw new Error(`refund ${refund.id}: the order's payment provider ${order.provider} is not configured`);
 
   const look = await provider.lookupPayment(order.provider_payment_key);

@@ -6,7 +6,7 @@ import { loadOrderView } from '../orders/service';
 import type { OrderRow } from '../orders/model';
 import type { OrderView } from '../orders/schemas';
 import type { RefundSource } from '../orders/tables';
-import { providerFor } from '../payments';
+import { providerOfPayment, providerTraits } from '../payments';
 import type { Outcome, RefundResult } from '../payments/provider';
 import { ApiError } from '../platform/errors';
 import { writeEvent } from '../platform/events';
@@ -146,15 +146,9 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
 /** The refund call to the order's own gateway. Never throws: anything unexpected reads as `unknown`. */
 export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow): Promise<Outcome<RefundResult>> {
   try {
-    // Only Toss needs the store's (sealed) secret key; the simulator needs nothing from the settings.
-    const raw = order.provider === 'toss' ? (await getModeSettings(deps.db, order.store_id, order.mode)).raw : null;
-    // The order's provider and Toss key pair (its MID: a subscription's may be the 자동결제 one), not the store's current
+    // The order's provider and credential set (a subscription's may be the 자동결제 one), not the store's current
     // choice: a refund goes back where the money came from.
-    const provider = providerFor(
-      deps,
-      { mode: order.mode, payment_provider: order.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
-      order.toss_key_pair,
-    );
+    const provider = await providerOfPayment(deps, order, async () => (await getModeSettings(deps.db, order.store_id, order.mode)).raw);
     if (!provider || !order.provider_payment_key) {
       return { status: 'failed', code: 'PROVIDER_NOT_CONFIGURED', message: MESSAGES.refunds.providerNotConfigured };
     }
@@ -163,7 +157,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     // the Idempotency-Key instead, which only stops retries), so the balance is read from Toss first and the refund is
     // refused when it is not what our books say. A full refund needs no look: Toss refuses more than it holds.
     const ours = refundableAmount(order);
-    if (order.provider === 'toss' && refund.amount < ours) {
+    if (providerTraits(order.provider).checksBalanceBeforePartialRefund && refund.amount < ours) {
       const look = await provider.lookupPayment(order.provider_payment_key);
       if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
         return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };

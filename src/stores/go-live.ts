@@ -3,6 +3,7 @@
  * facts come from `go-live-service.ts`; the dashboard's settings page shows the items beside the live switch.
  * Nothing here blocks live checkout by itself (the checkout has its own gates); it tells the seller what is missing.
  */
+import { checkoutConfigured, type PaymentProviderName } from '../payments/registry';
 
 export const GO_LIVE_ITEMS = [
   'businessDetails',
@@ -20,7 +21,7 @@ export interface GoLiveFacts {
   businessDetails: { sample: boolean } | null;
   publicContactVerified: boolean;
   /** Live mode's payment settings. */
-  live: { paymentProvider: 'simulator' | 'toss' | null; tossClientKey: string | null; tossSecretKeySet: boolean; returnUrlDomains: string[] };
+  live: { paymentProvider: PaymentProviderName | null; tossClientKey: string | null; tossSecretKeySet: boolean; returnUrlDomains: string[] };
   /** When Toss last accepted live mode's keys, and when its first webhook for live mode arrived (store_toss_state). */
   keysVerifiedAt: Date | null;
   firstWebhookAt: Date | null;
@@ -47,7 +48,7 @@ export function goLiveItemDone(item: GoLiveItem, f: GoLiveFacts): boolean {
     case 'tossKeys':
       // A secret key is only ever stored after Toss accepted it, so the mark plus a stored pair means the pair in use
       // is one Toss accepted; keys stored before the check existed have no mark and show as missing.
-      return f.live.paymentProvider === 'toss' && f.live.tossClientKey !== null && f.live.tossSecretKeySet && f.keysVerifiedAt !== null;
+      return checkoutConfigured({ mode: 'live', ...f.live }) && f.keysVerifiedAt !== null;
     case 'returnUrlDomains':
       return f.live.returnUrlDomains.length > 0;
     case 'tossWebhook':

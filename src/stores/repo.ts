@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import type { Mode, StoreModeSettingsTable, StoresTable } from '../platform/tables';
+import type { PaymentProviderName } from '../payments/provider';
 
 // stores and store_mode_settings queries. Every function takes the executor, so a use case can compose them in one
 // transaction. API keys: ./api-keys-repo.ts; business details: ./business-repo.ts.
@@ -77,7 +78,7 @@ export async function updateModeSettingsRow(
   patch: {
     updated_at: Date;
     return_url_domains?: string[];
-    payment_provider?: 'simulator' | 'toss' | null;
+    payment_provider?: PaymentProviderName | null;
     toss_client_key?: string | null;
     toss_secret_key_sealed?: string | null;
     toss_billing_client_key?: string | null;

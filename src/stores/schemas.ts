@@ -3,6 +3,7 @@ import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQuery } from '../platf
 import { SCOPES } from '../platform/http/route';
 import { OneLineText, PlainText } from '../platform/text';
 import type { StoreSettingsSection } from './settings-section';
+import { PROVIDER_NAMES } from '../payments/registry';
 
 export const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)));
 
@@ -10,7 +11,7 @@ export const ModeSettingsSchema = Obj(
   {
     mode: ModeSchema,
     returnUrlDomains: Type.Array(Type.String(), { description: 'Hosts a return URL may use (the host itself or any subdomain of it)' }),
-    paymentProvider: Nullable(Type.Union([Type.Literal('simulator'), Type.Literal('toss')]), {
+    paymentProvider: Nullable(Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n))), {
       description: '`simulator` (test mode only) or `toss`; null means payment setup is incomplete and checkout answers CHECKOUT_NOT_CONFIGURED',
     }),
     tossClientKey: Nullable(Type.String()),
@@ -107,7 +108,7 @@ export const VerifyStoreBody = Obj({
 export const ModeParams = Obj({ mode: ModeSchema });
 export const UpdateModeSettingsBody = Obj({
   returnUrlDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+(:[0-9]{1,5})?$' }), { maxItems: 50 })),
-  paymentProvider: Type.Optional(Nullable(Type.Union([Type.Literal('simulator'), Type.Literal('toss')]))),
+  paymentProvider: Type.Optional(Nullable(Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n))))),
   tossClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   tossSecretKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   tossBillingClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Client key of the 자동결제 (billing) MID; null removes it' }))),

@@ -14,10 +14,10 @@ import type { Selectable } from 'kysely';
 import type { StoreView } from './schemas';
 import * as repo from './repo';
 import type { StoreSettingsSection } from './settings-section';
-import { checkTossKeys } from './toss-keys';
+import { checkTossKeys, tossWidgetKeyProblems } from './toss-keys';
 import { markTossKeysVerified } from './toss-state-repo';
 import { MESSAGES } from '../platform/messages';
-import { isTossWidgetKey } from '../payments/toss-keys';
+import { checkoutConfigured, providerTraits, type PaymentProviderName } from '../payments/registry';
 import { tossWebhookUrl } from '../gateway/url';
 import { buyerPagePath } from '../buyers/model';
 
@@ -29,7 +29,7 @@ export function newOwnerToken(): { token: string; hash: string } {
 }
 
 function settingsView(s: Selectable<StoreModeSettingsTable>) {
-  const configured = s.payment_provider === 'simulator' ? s.mode === 'test' : s.payment_provider === 'toss' ? !!(s.toss_client_key && s.toss_secret_key_sealed) : false;
+  const configured = checkoutConfigured({ mode: s.mode, paymentProvider: s.payment_provider, tossClientKey: s.toss_client_key, tossSecretKeySet: !!s.toss_secret_key_sealed });
   return {
     mode: s.mode,
     returnUrlDomains: s.return_url_domains,
@@ -172,7 +172,7 @@ export async function updateModeSettings(
   mode: Mode,
   input: {
     returnUrlDomains?: string[];
-    paymentProvider?: 'simulator' | 'toss' | null;
+    paymentProvider?: PaymentProviderName | null;
     tossClientKey?: string | null;
     tossSecretKey?: string | null;
     tossBillingClientKey?: string | null;
@@ -180,16 +180,10 @@ export async function updateModeSettings(
   },
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
-  if (input.paymentProvider === 'simulator' && mode === 'live') {
+  if (input.paymentProvider && providerTraits(input.paymentProvider).testOnly && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
-  // Our payment window needs Toss's API keys; payment-widget keys (gck/gsk) would fail every checkout at Toss.
-  const widgetKeys = [
-    ...(input.tossClientKey && isTossWidgetKey(input.tossClientKey.trim()) ? [{ field: 'tossClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
-    ...(input.tossSecretKey && isTossWidgetKey(input.tossSecretKey.trim()) ? [{ field: 'tossSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
-    ...(input.tossBillingClientKey && isTossWidgetKey(input.tossBillingClientKey.trim()) ? [{ field: 'tossBillingClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
-    ...(input.tossBillingSecretKey && isTossWidgetKey(input.tossBillingSecretKey.trim()) ? [{ field: 'tossBillingSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
-  ];
+  const widgetKeys = tossWidgetKeyProblems(input);
   if (widgetKeys.length) throw validationError(widgetKeys);
   // Keys as pasted often carry a stray space or line break; Toss would refuse them for it.
   const trimmed = (k: string | null | undefined) => (typeof k === 'string' ? k.trim() || k : k);

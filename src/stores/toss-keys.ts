@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import { tossProviderFor } from '../payments';
+import { isTossWidgetKey } from '../payments/toss-keys';
 import { decryptSecret } from '../platform/crypto';
 import { ApiError, type FieldError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
@@ -103,4 +104,17 @@ export async function checkTossKeys(
 /** VALIDATION_FAILED whose message is the first problem itself, so a client reading only `message` learns what is wrong. */
 function refused(fields: FieldError[]): ApiError {
   return new ApiError('VALIDATION_FAILED', { message: fields[0].message, details: { fields } });
+}
+
+/**
+ * Our payment window needs Toss's API keys; payment-widget keys (gck/gsk) would fail every checkout at Toss: each one a
+ * save brings is named on its field.
+ */
+export function tossWidgetKeyProblems(input: { tossClientKey?: string | null; tossSecretKey?: string | null; tossBillingClientKey?: string | null; tossBillingSecretKey?: string | null }): FieldError[] {
+  return [
+    ...(input.tossClientKey && isTossWidgetKey(input.tossClientKey.trim()) ? [{ field: 'tossClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
+    ...(input.tossSecretKey && isTossWidgetKey(input.tossSecretKey.trim()) ? [{ field: 'tossSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
+    ...(input.tossBillingClientKey && isTossWidgetKey(input.tossBillingClientKey.trim()) ? [{ field: 'tossBillingClientKey', message: MESSAGES.stores.tossWidgetClientKey }] : []),
+    ...(input.tossBillingSecretKey && isTossWidgetKey(input.tossBillingSecretKey.trim()) ? [{ field: 'tossBillingSecretKey', message: MESSAGES.stores.tossWidgetSecretKey }] : []),
+  ];
 }

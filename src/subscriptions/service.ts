@@ -4,7 +4,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { parseCardSummary, subscriptionView } from './model';
 import { encryptSecret } from '../platform/crypto';
-import { providerFor, tossKeyPairFor, type BillingKeyResult, type Outcome } from '../payments';
+import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome } from '../payments';
 import { getModeSettings } from '../stores/service';
 import { claimRetry, executeCharge, type ChargeResult } from './renewal/service';
 import { writeSubscriptionUpdated } from './events';
@@ -38,7 +38,7 @@ type BillingDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
  */
 async function providerOf(deps: BillingDeps, sub: { store_id: string; mode: 'live' | 'test' }) {
   const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
-  const pair = tossKeyPairFor(settings, 'billing');
+  const pair = credentialSetFor(settings, 'billing');
   const provider = providerFor(deps, settings, pair);
   if (!provider) throw new ApiError('CHECKOUT_NOT_CONFIGURED');
   return { provider, pair };

@@ -144,5 +144,16 @@ test('dashboard orders: search, CSV, detail and refunds with the API\'s rules, a
     const en = await t.app.inject({ url: `/dashboard/orders/${order}`, headers: { cookie: `${owner.headers.cookie}; lang=en` } });
     assert.match(en.body, />Events and webhook deliveries</);
   });
+  await tc.test("the detail names the order's gateway from the provider's traits (issue 42), in the dashboard's language", async () => {
+    const gatewayRow = (body: string) => /<dt>결제대행<\/dt><dd>([^<]*)<\/dd>/.exec(body)?.[1];
+    const simulated = await t.app.inject({ url: `/dashboard/orders/${order}`, headers: owner.headers });
+    assert.equal(gatewayRow(simulated.body), '테스트 결제 (시뮬레이터)');
+    const viaToss = await insertPaidOrder(t, storeId, p.id, { amount: 9_000, provider: 'toss', paymentKey: 'tgen_detail_label' });
+    const toss = await t.app.inject({ url: `/dashboard/orders/${viaToss}`, headers: owner.headers });
+    assert.equal(toss.statusCode, 200);
+    assert.equal(gatewayRow(toss.body), '토스페이먼츠');
+    const en = await t.app.inject({ url: `/dashboard/orders/${viaToss}`, headers: { cookie: `${owner.headers.cookie}; lang=en` } });
+    assert.match(en.body, /<dt>Gateway<\/dt><dd>Toss Payments<\/dd>/);
+  });
 });
 

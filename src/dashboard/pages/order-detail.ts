@@ -3,6 +3,7 @@
  * section (order-events.ts), and the seller's two actions on it, a refund and a 현금영수증 issued afterwards.
  */
 import { ownValue } from '../../platform/lookup';
+import { providerTraits } from '../../payments/registry';
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App, AppDeps } from '../../deps';
@@ -125,7 +126,7 @@ ${problemBox(problem)}
         L('할부', 'Installments'),
         payment.installmentMonths === null ? '—' : payment.installmentMonths === 0 ? L('일시불', 'Paid in full') : L(`${payment.installmentMonths}개월`, `${payment.installmentMonths} months`),
       ],
-      [L('결제대행', 'Gateway'), payment.provider === 'simulator' ? L('테스트 결제 (시뮬레이터)', 'Test payments (simulator)') : L('토스페이먼츠', 'Toss Payments')],
+      [L('결제대행', 'Gateway'), L(providerTraits(payment.provider).label.ko, providerTraits(payment.provider).label.en)],
       [L('결제 키', 'Payment key'), html`<span class="mono">${payment.providerPaymentKey ?? '—'}</span>`],
       [L('결제 시각', 'Paid at'), when(order.paidAt)],
       ...(order.cashReceipt

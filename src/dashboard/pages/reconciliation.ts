@@ -38,7 +38,8 @@ const m = catalog(
     order: '주문',
     paymentKey: '결제 키',
     ours: '우리 기록',
-    toss: '토스페이먼츠',
+    // The gateway's column: the only provider reconciled so far is Toss (a second one brings its own name here).
+    gatewayAmount: '토스페이먼츠',
     back: '대사 목록',
     unknown_here: '토스에만 있는 결제',
     missing_at_toss: '토스에 없는 결제',
@@ -86,7 +87,7 @@ const m = catalog(
     order: 'Order',
     paymentKey: 'Payment key',
     ours: 'Ours',
-    toss: 'Toss Payments',
+    gatewayAmount: 'Toss Payments',
     back: 'All reconciliations',
     unknown_here: 'Paid at Toss, unknown here',
     missing_at_toss: 'Not at Toss',
@@ -196,7 +197,7 @@ ${
     ? ''
     : r.differences.length === 0
       ? html`<p class="card">${t('noDifferences')}</p>`
-      : html`<div class="table-wrap" tabindex="0"><table data-testid="differences"><thead><tr><th scope="col">${t('kind')}</th><th scope="col">${t('order')}</th><th scope="col">${t('paymentKey')}</th><th scope="col" class="num">${t('ours')}</th><th scope="col" class="num">${t('toss')}</th></tr></thead><tbody>
+      : html`<div class="table-wrap" tabindex="0"><table data-testid="differences"><thead><tr><th scope="col">${t('kind')}</th><th scope="col">${t('order')}</th><th scope="col">${t('paymentKey')}</th><th scope="col" class="num">${t('ours')}</th><th scope="col" class="num">${t('gatewayAmount')}</th></tr></thead><tbody>
 ${r.differences.map(
   (d) => html`<tr data-kind="${d.kind}"><td>${t(d.kind as DifferenceKind)}</td><td class="mono">${d.orderId}</td><td class="mono">${d.paymentKey ?? '—'}</td><td class="num">${amount(d.ourAmount)}</td><td class="num">${amount(d.gatewayAmount)}</td></tr>`,
 )}</tbody></table></div>`

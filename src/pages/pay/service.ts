@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { getBusinessDetails, getModeSettings } from '../../stores/service';
-import { providerFor, tossClientKeyOf, tossKeyPairFor, type PaymentProvider } from '../../payments';
+import { providerFor, clientKeyOf, credentialSetFor, type PaymentProvider } from '../../payments';
 import type { TossKeyPair } from '../../platform/tables';
 import { loadOrderView } from '../../orders/service';
 import type { OrderView } from '../../orders/schemas';
@@ -38,10 +38,10 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
   ]);
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
   // A subscription registers its card (billing-auth window) and is charged under the 자동결제 MID when there is one.
-  const tossKeyPair = tossKeyPairFor(settings, session.billing_interval ? 'billing' : 'payments');
+  const tossKeyPair = credentialSetFor(settings, session.billing_interval ? 'billing' : 'payments');
   const provider = providerFor(deps, settings, tossKeyPair);
   return {
-    session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: tossClientKeyOf(settings, tossKeyPair), tossKeyPair,
+    session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: clientKeyOf(settings, tossKeyPair), tossKeyPair,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { newId } from '../../platform/ids';
 import { randomBase62, sha256Hex } from '../../platform/crypto';
-import { providerFor, tossClientKeyOf, tossKeyPairFor } from '../../payments';
+import { providerFor, clientKeyOf, credentialSetFor } from '../../payments';
 import { getModeSettings } from '../../stores/service';
 import type { PortalSessionRow } from './service';
 import * as portalRepo from './repo';
@@ -22,12 +22,12 @@ export type CardEntry = { kind: 'card_number' } | { kind: 'gateway_window'; clie
 export async function cardEntryFor(deps: Deps, session: Pick<PortalSessionRow, 'store_id' | 'mode'>): Promise<CardEntry> {
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
   // A card for 자동결제 registers under the billing MID when the mode holds its pair (issue 32), as updateCard issues it.
-  const pair = tossKeyPairFor(settings, 'billing');
+  const pair = credentialSetFor(settings, 'billing');
   const provider = providerFor(deps, settings, pair);
   if (!provider) return null;
   // A provider that takes the card on our own page (the simulator) takes the new card there too.
   if (provider.paymentEntry.kind === 'on_page') return { kind: 'card_number' };
-  const clientKey = tossClientKeyOf(settings, pair);
+  const clientKey = clientKeyOf(settings, pair);
   return clientKey ? { kind: 'gateway_window', clientKey } : null;
 }
 

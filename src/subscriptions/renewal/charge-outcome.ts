@@ -4,7 +4,7 @@ import { jsonb } from '../../db';
 import { writeEvent } from '../../platform/events';
 import { orderViewOf } from '../../orders/service';
 import { issueLicensesForOrder } from '../../licenses/issue-on-payment';
-import type { Outcome, ConfirmResult } from '../../payments';
+import { paidAtOf, type Outcome, type ConfirmResult, type PaymentProviderName } from '../../payments';
 import { afterUnknownAnswer, nextRetryAt, subscriptionNow, type SubscriptionChargeRow, type SubscriptionRow } from '../model';
 import * as repo from '../repo';
 import * as renewalRepo from './repo';
@@ -34,7 +34,7 @@ export type ChargeResult =
  * Records a gateway outcome for a charge. Safe to call twice and late: a charge already `succeeded`/`failed` is left as
  * it is; a `needs_attention` one still takes a definite answer (a late answer, or the seller's by hand), once.
  */
-export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcome<ConfirmResult>, providerName: 'simulator' | 'toss'): Promise<ChargeResult> {
+export async function recordCharge(deps: Deps, chargeId: string, outcome: Outcome<ConfirmResult>, providerName: PaymentProviderName): Promise<ChargeResult> {
   const now = deps.clock.now();
   let renewal: RenewalOutcome | null = null;
   const result = await deps.db.transaction().execute(async (trx): Promise<ChargeResult> => {
@@ -103,7 +103,7 @@ export function countRenewal(outcome: RenewalOutcome): void {
   renewalsTotal.labels(outcome).inc();
 }
 
-async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: SubscriptionChargeRow, result: ConfirmResult, providerName: 'simulator' | 'toss', now: Date): Promise<string> {
+async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: SubscriptionChargeRow, result: ConfirmResult, providerName: PaymentProviderName, now: Date): Promise<string> {
   const own = subscriptionNow(sub, now);
   const target = charge.target ?? { planId: sub.plan_id, interval: sub.billing_interval, amount: Number(sub.amount) };
   const event = charge.kind === 'renewal' ? 'renewal' : 'difference';
@@ -132,7 +132,7 @@ async function recordPaid(trx: Db, deps: Deps, sub: SubscriptionRow, charge: Sub
     period_end: charge.period_end,
     // The subscription's own time: under a test clock the order is paid when the simulated renewal happens. A Toss
     // charge is paid when Toss approved it (Payment.approvedAt), the day its ledger has it (issue 32).
-    paid_at: providerName === 'toss' && Number(charge.amount) > 0 ? result.approvedAt : own,
+    paid_at: paidAtOf(providerName, Number(charge.amount), result, own),
     confirmed_at: null,
     refunded_at: null,
     refunded_amount: null,

@@ -3,6 +3,7 @@ import { ApiError } from '../../platform/errors';
 import { listPage, type PageParams } from '../../platform/http/pagination';
 import type { Page } from '../../platform/http/schemas';
 import { getModeSettings } from '../../stores/service';
+import { providerNameOrDefault } from '../../payments/registry';
 import { executeCharge, recordCharge } from './service';
 import * as renewalRepo from './repo';
 import type { SubscriptionChargeView } from './schemas';
@@ -59,7 +60,7 @@ async function attentionCharge(deps: Deps, storeId: string, id: string): Promise
 export async function resolveCharge(deps: Deps, storeId: string, id: string, input: { status: 'succeeded' | 'failed'; note: string; paymentKey?: string }): Promise<SubscriptionChargeView> {
   const c = await attentionCharge(deps, storeId, id);
   const settings = (await getModeSettings(deps.db, c.store_id, c.mode)).raw;
-  const providerName = settings.payment_provider ?? (c.mode === 'test' ? 'simulator' : 'toss');
+  const providerName = providerNameOrDefault(settings.payment_provider, c.mode);
   deps.log.info({ chargeId: id, status: input.status }, 'subscription charge settled by hand');
   await recordCharge(
     deps,
