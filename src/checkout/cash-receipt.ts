@@ -7,7 +7,10 @@ import type { CheckoutAttempt } from './tables';
 import type { OrderRow } from '../orders/model';
 import { cashReceiptMandatory } from '../stores/repo';
 
-/** 현금영수증 의무발행: from this amount a cash-type sale is issued one whatever the buyer chose (조세특례제한법 시행령 §121-3). */
+/**
+ * 현금영수증 의무발행: from this amount (VAT included) a cash-type sale is issued one whatever the buyer chose — from the
+ * statute: 소득세법 제162조의3 ④ (법인세법 제117조의2 ④), within 5 days to 010-000-1234 per 소득세법 시행령 제210조의3.
+ */
 export const CASH_RECEIPT_MANDATORY_MIN_AMOUNT = 100_000;
 /** The National Tax Service's number for a self-issued (자진발급) 현금영수증 when the buyer gives none: 010-000-1234. */
 export const NTS_SELF_ISSUE_NUMBER = '0100001234';
