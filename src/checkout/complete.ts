@@ -132,7 +132,8 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
         amount: payment.amount,
         idempotencyKey: confirmIdempotencyKey(payment.paymentKey),
         installmentMonths: input.attempt.installmentMonths,
-        cashReceipt: input.attempt.cashReceipt ? { type: input.attempt.cashReceipt.type, identity: input.attempt.cashReceipt.identity } : null,
+        // 현금영수증: the window was told 미발행; the receipt asked is issued on its own afterwards (src/checkout/cash-receipt.ts).
+        cashReceipt: null,
       });
     } catch (err) {
       // A provider must not throw, but if one does the charge may have happened: treat it as unknown.

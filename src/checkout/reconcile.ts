@@ -68,7 +68,8 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
       amount: p.amount,
       idempotencyKey: confirmIdempotencyKey(p.paymentKey),
       installmentMonths: s.attempt?.installmentMonths,
-      cashReceipt: s.attempt?.cashReceipt ? { type: s.attempt.cashReceipt.type, identity: s.attempt.cashReceipt.identity } : null,
+      // 현금영수증: the window was told 미발행; the receipt asked is issued on its own afterwards (src/checkout/cash-receipt.ts).
+      cashReceipt: null,
     });
     if (outcome.status === 'unknown') throw new Error(`session ${s.id}: confirm still unknown: ${outcome.message}`);
     // Money was taken but the gateway refuses to confirm it for this order: never release silently, leave it flagged.

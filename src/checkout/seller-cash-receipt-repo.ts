@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db';
 import type { OrderRow } from '../orders/model';
 import type { OrderCashReceiptsTable } from '../orders/tables';
+import { cashReceiptIssueKey } from './cash-receipt';
 
 // The queries of a 현금영수증 the seller issues afterwards (src/checkout/seller-cash-receipt.ts); writes run on the
 // caller's transaction.
@@ -20,8 +21,9 @@ export function findReceipt(db: Db, orderId: string): Promise<CashReceiptRow | u
   return db.selectFrom('order_cash_receipts').selectAll().where('order_id', '=', orderId).executeTakeFirst();
 }
 
-export function lockSellerReceipt(trx: Db, orderId: string): Promise<CashReceiptRow | undefined> {
-  return trx.selectFrom('order_cash_receipts').selectAll().where('order_id', '=', orderId).where('requested_by', '=', 'seller').forUpdate().executeTakeFirst();
+/** The order's receipt of its own at the gateway (one with an issue key: the buyer's, 의무발행 or the seller's), locked. */
+export function lockIssuedReceipt(trx: Db, orderId: string): Promise<CashReceiptRow | undefined> {
+  return trx.selectFrom('order_cash_receipts').selectAll().where('order_id', '=', orderId).where('issue_key', 'is not', null).forUpdate().executeTakeFirst();
 }
 
 export async function insertSellerReceipt(
@@ -44,6 +46,7 @@ export async function insertSellerReceipt(
       receipt_url: null,
       amount: v.amount,
       target_amount: null,
+      attempts: 1,
       status: 'requested',
       created_at: v.now,
       updated_at: v.now,
@@ -52,11 +55,66 @@ export async function insertSellerReceipt(
     .executeTakeFirstOrThrow();
 }
 
-export async function markIssued(trx: Db, orderId: string, v: { receiptKey: string; issueNumber: string | null; receiptUrl: string | null; amount: number; now: Date }): Promise<CashReceiptRow> {
+/** What the gateway answered: its receipt key, issue number, link, amount and (when it says) the masked number. */
+export async function markIssued(
+  trx: Db,
+  orderId: string,
+  v: { receiptKey: string; issueNumber: string | null; receiptUrl: string | null; amount: number; identityMasked?: string | null; issueStatus?: string | null; now: Date },
+): Promise<CashReceiptRow> {
   return trx
     .updateTable('order_cash_receipts')
-    .set({ receipt_key: v.receiptKey, issue_number: v.issueNumber, receipt_url: v.receiptUrl, amount: v.amount, status: 'issued', identity_sealed: null, updated_at: v.now })
+    .set({
+      receipt_key: v.receiptKey,
+      issue_number: v.issueNumber,
+      receipt_url: v.receiptUrl,
+      amount: v.amount,
+      status: 'issued',
+      identity_sealed: null,
+      ...(v.identityMasked ? { identity_masked: v.identityMasked } : {}),
+      issue_status: v.issueStatus ?? null,
+      failure_code: null,
+      failure_message: null,
+      updated_at: v.now,
+    })
     .where('order_id', '=', orderId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The gateway refused the issue: kept `failed` with its code and message (the sealed number stays for a retry). */
+export async function markFailed(trx: Db, orderId: string, v: { code: string; message: string; now: Date }): Promise<CashReceiptRow> {
+  return trx
+    .updateTable('order_cash_receipts')
+    .set({ status: 'failed', failure_code: v.code.slice(0, 100), failure_message: v.message.slice(0, 500), updated_at: v.now })
+    .where('order_id', '=', orderId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A failed receipt sent again: `requested` under the next attempt's key, with the number and type given. */
+export async function restartFailed(
+  trx: Db,
+  orderId: string,
+  v: Pick<CashReceiptRow, 'type' | 'identity_masked' | 'identity_sealed' | 'amount'> & { now: Date },
+): Promise<CashReceiptRow> {
+  const row = await trx.selectFrom('order_cash_receipts').select('attempts').where('order_id', '=', orderId).where('status', '=', 'failed').executeTakeFirstOrThrow();
+  const attempts = Math.max(1, row.attempts) + 1;
+  return trx
+    .updateTable('order_cash_receipts')
+    .set({
+      type: v.type,
+      identity_masked: v.identity_masked,
+      identity_sealed: v.identity_sealed,
+      amount: v.amount,
+      attempts,
+      issue_key: cashReceiptIssueKey(orderId, attempts),
+      status: 'requested',
+      failure_code: null,
+      failure_message: null,
+      updated_at: v.now,
+    })
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'failed')
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -114,8 +114,9 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     created_at: now,
     updated_at: now,
   });
-  // 현금영수증: what the buyer asked for, and what the gateway issued with the payment (계좌이체).
-  if (row.method === 'transfer' || row.method === 'virtual_account') await recordCashReceipt(trx, row, s.attempt, result.cashReceipt ?? null, now);
+  // 현금영수증 asked on our page (the buyer's number, or 의무발행 to 010-000-1234): written `requested` here, before any
+  // gateway call, and issued by the job through POST /v1/cash-receipts (a transfer now, a 가상계좌 after its deposit).
+  if (row.method === 'transfer' || row.method === 'virtual_account') await recordCashReceipt(trx, deps, row, s.attempt, result.cashReceipt ?? null, now);
   if (awaiting) {
     // The session is done (its stock and coupon stay with the order until the deposit or the due date).
     await recordVirtualAccount(trx, deps, row, awaiting, now);

@@ -70,6 +70,7 @@ export function findOrderRow(db: Db, orderId: string): Promise<OrderRow | undefi
 
 /** The 현금영수증 the buyer asked for with a 가상계좌 payment, while it is not issued yet (null otherwise). */
 export async function requestedCashReceiptType(db: Db, orderId: string): Promise<'소득공제' | '지출증빙' | null> {
-  const row = await db.selectFrom('order_cash_receipts').select(['type', 'status']).where('order_id', '=', orderId).executeTakeFirst();
-  return row?.status === 'requested' ? row.type : null;
+  // Only a receipt left to the payment window (before issue 40); one with an issue key is issued on its own after the deposit.
+  const row = await db.selectFrom('order_cash_receipts').select(['type', 'status', 'issue_key']).where('order_id', '=', orderId).executeTakeFirst();
+  return row?.status === 'requested' && !row.issue_key ? row.type : null;
 }

@@ -1,4 +1,4 @@
-import { updateCashReceipt } from './cash-receipt';
+import { cashReceiptOnDeposit } from './cash-receipt';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
@@ -116,8 +116,8 @@ export async function confirmDeposit(deps: Deps, orderId: string): Promise<Depos
     const paid = await repo.markOrderDeposited(trx, orderId, now);
     // 현금영수증 asked for: Toss issues it at the deposit ("가상계좌는 고객이 입금을 완료하면 현금영수증 정보를 확인할 수
     // 있습니다", Payment.cashReceipts); the simulator's lookup carries its test receipt the same way.
-    const issued = look.value.cashReceipt ?? null;
-    if (issued) await updateCashReceipt(trx, paid.id, issued, paid.amount, now);
+    // Since issue 40 the window is told 미발행 and the receipt asked is issued on its own now (the job).
+    await cashReceiptOnDeposit(trx, deps, paid, look.value.cashReceipt ?? null, now);
     await issueLicensesForOrder(trx, deps, paid.id);
     const view = await orderViewOf(trx, deps, paid);
     await writeEvent(trx, deps.clock, { storeId: paid.store_id, mode: paid.mode, type: 'order.paid', data: { ...view, subscriptionEvent: null } });

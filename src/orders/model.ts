@@ -105,5 +105,6 @@ export function cashReceiptView(r: Selectable<OrderCashReceiptsTable>): OrderCas
     issueNumber: r.issue_number,
     receiptUrl: r.receipt_url,
     amount: r.amount === null ? null : Number(r.amount),
+    failure: r.status === 'failed' ? { code: r.failure_code ?? 'UNKNOWN', message: r.failure_message ?? '' } : null,
   };
 }

@@ -141,7 +141,7 @@ export async function followRefundOnCashReceipt(db: Db, orderId: string, stillPa
     .updateTable('order_cash_receipts')
     .set({ amount: stillPaid, status: stillPaid > 0 ? 'partially_canceled' : 'canceled', updated_at: now })
     .where('order_id', '=', orderId)
-    .where('requested_by', '!=', 'seller')
+    .where('issue_key', 'is', null)
     .where('status', 'in', ['issued', 'partially_canceled'])
     .execute();
   // A receipt the seller issued afterwards is its own at the gateway: the payment's cancel leaves it, so what it must
@@ -151,7 +151,8 @@ export async function followRefundOnCashReceipt(db: Db, orderId: string, stillPa
     .updateTable('order_cash_receipts')
     .set({ target_amount: stillPaid, updated_at: now })
     .where('order_id', '=', orderId)
-    .where('requested_by', '=', 'seller')
+    // A receipt of its own at the gateway: the seller's (issue 32), or since issue 40 the buyer's and 의무발행.
+    .where('issue_key', 'is not', null)
     .where('status', '!=', 'canceled')
     .returning('order_id')
     .executeTakeFirst();

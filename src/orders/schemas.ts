@@ -51,18 +51,25 @@ export type OrderVirtualAccountView = Static<typeof OrderVirtualAccountSchema>;
 export const OrderCashReceiptSchema = Obj(
   {
     type: Type.Union([Type.Literal('소득공제'), Type.Literal('지출증빙')], { description: "Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business)" }),
-    status: Type.Union([Type.Literal('requested'), Type.Literal('issued'), Type.Literal('partially_canceled'), Type.Literal('canceled')], {
-      description: '`requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full)',
+    status: Type.Union([Type.Literal('requested'), Type.Literal('issued'), Type.Literal('partially_canceled'), Type.Literal('canceled'), Type.Literal('failed')], {
+      description:
+        '`requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), ' +
+        '`partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; ' +
+        'the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent)',
     }),
     requestedBy: Type.Union([Type.Literal('buyer'), Type.Literal('mandatory'), Type.Literal('seller')], {
       description:
         "`buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; " +
         '`seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway',
     }),
-    identity: Nullable(Type.String({ description: 'The phone, card or 사업자등록번호 it was issued to, masked (e.g. 010****5678)' })),
+    identity: Nullable(Type.String({ description: "The phone, card or 사업자등록번호 it was issued to, masked (e.g. 010****5678): once issued, as the gateway's answer reports it (Toss: CashReceipt.customerIdentityNumber); before, the number asked" })),
     issueNumber: Nullable(Type.String({ description: '현금영수증 승인번호 (the simulator\'s test receipts start with T)' })),
     receiptUrl: Nullable(Type.String({ description: "Toss's page showing the receipt (null in test mode's simulator)" })),
     amount: Nullable(Won('What the receipt covers now')),
+    failure: Nullable(
+      Obj({ code: Type.String({ description: "The gateway's error code" }), message: Type.String({ description: "The gateway's message, as it gave it" }) }, { title: 'OrderCashReceiptFailure' }),
+      { description: '`failed` only: why the gateway refused the receipt; null otherwise' },
+    ),
   },
   { title: 'OrderCashReceipt' },
 );

@@ -121,11 +121,17 @@ export interface OrderCashReceiptsTable {
   issue_number: string | null;
   receipt_url: string | null;
   amount: number | null;
-  status: 'requested' | 'issued' | 'partially_canceled' | 'canceled';
+  /** failed: the gateway refused the issue (migration 100; failure_code / failure_message say why). */
+  status: 'requested' | 'issued' | 'partially_canceled' | 'canceled' | 'failed';
   /** Seller receipts (migration 073): the issue call's Idempotency-Key, the sealed number until issued, what it must still cover. */
   issue_key: ColumnType<string | null, string | null | undefined, string | null>;
   identity_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   target_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Migration 100: the gateway's refusal, the issue attempts sent with a fresh key, Toss's CashReceipt.issueStatus. */
+  failure_code: ColumnType<string | null, string | null | undefined, string | null>;
+  failure_message: ColumnType<string | null, string | null | undefined, string | null>;
+  attempts: ColumnType<number, number | undefined, number>;
+  issue_status: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | undefined, Date>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }

@@ -68,11 +68,14 @@ const CASH_RECEIPT_STATUS: Record<NonNullable<OrderView['cashReceipt']>['status'
   issued: '발급됨',
   partially_canceled: '환불 금액만큼 부분 취소됨',
   canceled: '취소됨 (전액 환불)',
+  failed: '발급 실패 (판매자가 다시 발급합니다)',
 };
 
 /** The order's 현금영수증: type, to whom, its number and Toss's receipt link. */
-export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>): SafeHtml {
-  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급번호 010-000-1234' : c.identity})` : ''} · <span id="cash-receipt-status">${CASH_RECEIPT_STATUS[c.status]}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
+export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>, orderStatus?: OrderView['status']): SafeHtml {
+  // A transfer's receipt (or a deposited 가상계좌's) is being issued right after the payment; a 가상계좌 waits for the deposit.
+  const status = c.status === 'requested' && orderStatus && orderStatus !== 'awaiting_deposit' ? '발급 중' : CASH_RECEIPT_STATUS[c.status];
+  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급번호 010-000-1234' : c.identity})` : ''} · <span id="cash-receipt-status">${status}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
 }
 
 function receiptLines(order: OrderView): SafeHtml {
@@ -88,6 +91,6 @@ function receiptLines(order: OrderView): SafeHtml {
   <dt>입금 기한</dt><dd id="va-due">${kst(new Date(order.virtualAccount.dueAt))}</dd>`
     : html`<dt>결제 일시</dt><dd>${order.paidAt ? kst(new Date(order.paidAt)) : '-'}</dd>`}
   <dt class="total">결제 금액</dt><dd class="total">${won(order.amount)}</dd>
-  ${order.cashReceipt ? cashReceiptLine(order.cashReceipt) : ''}
+  ${order.cashReceipt ? cashReceiptLine(order.cashReceipt, order.status) : ''}
 </dl>`;
 }

@@ -48,6 +48,13 @@ export interface CashReceiptIssued {
   receiptUrl: string | null;
   /** What the receipt covers now (less after partial cancels). */
   amount: number;
+  /**
+   * The number it was issued to as the gateway reports it, masked (Toss: CashReceipt.customerIdentityNumber of
+   * POST /v1/cash-receipts' answer); absent when the gateway does not say (a payment's own Payment.cashReceipt).
+   */
+  identityMasked?: string | null;
+  /** Toss's CashReceipt.issueStatus (IN_PROGRESS: sent to 국세청, approval known 1–2 days later; COMPLETED). */
+  issueStatus?: string | null;
 }
 
 /**

@@ -28,9 +28,13 @@ import type {
   ListSettlementsInput,
 } from './provider';
 import { simulatedCashReceipt } from './simulator-keys';
+import { maskedIdentity } from './toss-cash-receipts';
 import { SimulatorMemory, type Injected, type Operation } from './simulator-memory';
 import * as payments from './simulator-payments';
 import * as billing from './simulator-billing';
+
+/** Test mode: a 현금영수증 asked for this number (010-0000-0000) is refused by the simulator, once per attempt. */
+export const SIMULATOR_REFUSED_CASH_RECEIPT_NUMBER = '01000000000';
 
 export type { AuthorizeInput, AuthorizeResult } from './provider';
 
@@ -100,7 +104,11 @@ export class SimulatorProvider implements PaymentProvider {
     const previous = this.#mem.cashReceipts.get(input.idempotencyKey);
     if (previous) return previous;
     if (!Number.isSafeInteger(input.amount) || input.amount < 1) return { status: 'failed', code: 'INVALID_REQUEST', message: '현금영수증 금액이 올바르지 않습니다.' };
-    const result: Outcome<CashReceiptIssued> = { status: 'succeeded', value: simulatedCashReceipt(`issue|${input.orderId}`, input, input.amount) };
+    // The test number the simulator refuses, so a seller can see a refused receipt (flagged, event, retry) in test mode.
+    const result: Outcome<CashReceiptIssued> =
+      input.identity === SIMULATOR_REFUSED_CASH_RECEIPT_NUMBER
+        ? { status: 'failed', code: 'SIMULATED_CASH_RECEIPT_REFUSED', message: '테스트 거절 번호라 현금영수증이 발급되지 않았습니다. (시뮬레이터)' }
+        : { status: 'succeeded', value: { ...simulatedCashReceipt(`issue|${input.orderId}`, input, input.amount), identityMasked: maskedIdentity(input.identity), issueStatus: 'COMPLETED' } };
     this.#mem.cashReceipts.set(input.idempotencyKey, result);
     return result;
   }

@@ -12,13 +12,34 @@ import { UNKNOWN, type TossClient } from './toss-http';
  * issueNumber, receiptUrl, amount). The Idempotency-Key makes a retry after a lost answer the same issue.
  */
 export async function issueCashReceipt(client: TossClient, input: IssueCashReceiptInput): Promise<Outcome<CashReceiptIssued>> {
-  const body = { amount: input.amount, orderId: input.orderId, orderName: input.orderName.slice(0, 100), customerIdentityNumber: input.identity, type: input.type, taxFreeAmount: 0 };
-  const reply = await client.call('POST', '/v1/cash-receipts', body, input.idempotencyKey);
+  const request = { amount: input.amount, orderId: input.orderId, orderName: input.orderName.slice(0, 100), customerIdentityNumber: input.identity, type: input.type, taxFreeAmount: 0 };
+  const reply = await client.call('POST', '/v1/cash-receipts', request, input.idempotencyKey);
   if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
   if (reply.kind === 'error') return { status: 'failed', code: reply.code, message: reply.message };
-  const issued = cashReceiptOf({ cashReceipt: reply.body as TossPayment['cashReceipt'] });
+  const answer = reply.body as TossCashReceipt;
+  // CashReceipt.issueStatus FAILED with its `failure` { code, message } (components.schemas.CashReceipt of the
+  // 2022-11-16 reference): Toss took the request and refused the receipt; nothing was issued.
+  if (answer?.issueStatus === 'FAILED') {
+    return { status: 'failed', code: String(answer.failure?.code ?? 'CASH_RECEIPT_FAILED'), message: String(answer.failure?.message ?? '현금영수증 발급이 거절되었습니다.') };
+  }
+  const issued = cashReceiptOf({ cashReceipt: answer });
   if (!issued) return { status: 'unknown', message: `${UNKNOWN} (현금영수증 형식 오류)` };
-  return { status: 'succeeded', value: issued };
+  return { status: 'succeeded', value: { ...issued, identityMasked: maskedIdentity(answer.customerIdentityNumber), issueStatus: typeof answer.issueStatus === 'string' ? answer.issueStatus : null } };
+}
+
+/** The CashReceipt object of the answer (fields beyond Payment.cashReceipt's). */
+type TossCashReceipt = TossPayment['cashReceipt'] & { issueStatus?: string | null; customerIdentityNumber?: string | null; failure?: { code?: unknown; message?: unknown } | null };
+
+/**
+ * CashReceipt.customerIdentityNumber as we keep it: Toss's own masked form (e.g. `010****1234`) as it comes; a number
+ * that comes unmasked is masked here, so a full number is never stored.
+ */
+export function maskedIdentity(v: unknown): string | null {
+  if (typeof v !== 'string' || !v) return null;
+  if (v.includes('*')) return v;
+  const d = v.replace(/\D/g, '');
+  if (d.length <= 4) return '*'.repeat(d.length);
+  return `${d.slice(0, 3)}${'*'.repeat(Math.max(0, d.length - 7))}${d.slice(-4)}`;
 }
 
 /**

@@ -130,9 +130,11 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
   if (settled.status === 'unknown' || settled.status === 'pending') {
     throw new ApiError('PG_REFUND_AMBIGUOUS', { details: { refundId: settled.id } });
   }
-  // A 현금영수증 the seller issued afterwards follows the refund at once (the queued job is the fallback).
+  // A 현금영수증 of its own at the gateway (the seller's, or since issue 40 the buyer's and 의무발행) follows the refund at
+  // once (the queued job is the fallback; a receipt that came with the payment followed the payment's cancel).
   let synced = false;
-  if (after?.cashReceipt?.requestedBy === 'seller') {
+  const cr = after?.cashReceipt;
+  if (cr && (cr.requestedBy === 'seller' || cr.status === 'issued' || cr.status === 'partially_canceled')) {
     synced = await syncSellerCashReceipt(deps, order.id).then(
       () => true,
       (err) => (deps.log.warn({ err, orderId: order.id }, 'cash receipt follow-up deferred to the job'), false),

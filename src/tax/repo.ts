@@ -14,7 +14,7 @@ export interface LineScope {
  * Whether a 현금영수증 was issued, from the order's 현금영수증 row: anything past `requested` was issued by the gateway
  * (a later refund reduces or cancels it, which does not undo the sale's evidence).
  */
-const cashIssued = (status: string | null) => status !== null && status !== 'requested';
+const cashIssued = (status: string | null) => status !== null && status !== 'requested' && status !== 'failed';
 
 /**
  * The store's sales of one mode in [start, end), oldest first, in batches: each order that was paid (`paid`, or

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { OrderSchema } from '../orders/schemas';
+import { OrderCashReceiptSchema, OrderSchema } from '../orders/schemas';
 import { RefundSchema } from '../refunds/schemas';
 import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/requests/schemas';
 import { SubscriptionSchema } from '../subscriptions/schemas';
@@ -97,6 +97,19 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
     data: Obj(
       { refund: RefundSchema, order: OrderSchema, licensesRevoked: Type.Integer({ minimum: 0 }) },
       { title: 'OrderRefundedData' },
+    ),
+  },
+  {
+    type: 'cash_receipt.failed',
+    summary: 'The gateway refused an order\'s 현금영수증',
+    description:
+      '`data.orderId` is the order, `data.cashReceipt` its receipt with `status` `failed` and `failure` `{ code, message }` as the gateway (Toss) gave them, ' +
+      '`data.attempts` how many issue attempts were made, `data.order` the Order. Sent for a receipt the order owes: the buyer\'s number asked on the payment page, ' +
+      'a 의무발행 to the self-issue number 010-000-1234, or a retry. Retry it, or issue it by hand with another number, from the dashboard\'s order page ' +
+      '(or `POST /admin/v1/orders/{id}/cash-receipt` with the number): each retry takes a new idempotency key, a double click issues once.',
+    data: Obj(
+      { orderId: Type.String(), cashReceipt: Nullable(OrderCashReceiptSchema), attempts: Type.Integer({ minimum: 1 }), order: OrderSchema },
+      { title: 'CashReceiptFailedData' },
     ),
   },
   {

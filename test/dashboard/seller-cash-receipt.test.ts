@@ -44,7 +44,7 @@ test('issued from the dashboard: shown on the order, the form gone, audited; a s
   assert.equal(res.statusCode, 303, res.body);
   const body = await page(orderId);
   assert.doesNotMatch(body, /data-testid="cash-receipt-form"/);
-  assert.match(body, /id="cash-receipt">소득공제 · issued \(판매자 발급\)/);
+  assert.match(body, /id="cash-receipt">소득공제 · <span class="tag" id="cash-receipt-status">발급됨<\/span> · <span class="mono">010\*\*\*\*8888<\/span> \(판매자 발급\)/);
   const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(owner.store.key) })).json();
   assert.equal(order.cashReceipt.requestedBy, 'seller');
   assert.match(order.cashReceipt.issueNumber, /^T\d{8}$/);

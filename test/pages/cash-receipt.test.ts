@@ -6,9 +6,10 @@ import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 
 // 현금영수증 for 계좌이체 / 가상계좌 (issue 32): the buyer's choice on our payment page (소득공제 with a phone or card
-// number, 지출증빙 with a 사업자번호), handed to Toss's window as `transfer.cashReceipt` / `virtualAccount.cashReceipt`,
-// recorded from Toss's Payment.cashReceipt (https://docs.tosspayments.com/reference#payment-객체) and shown on the
-// receipt and in the Order. Test mode: the simulator issues a test receipt (issue number T + 8 digits).
+// number, 지출증빙 with a 사업자번호). Since issue 40 Toss's window is told 미발행 (it takes the type only, never the number)
+// and the receipt is issued with the number through POST /v1/cash-receipts by a job after the payment (a 가상계좌 after
+// its deposit), recorded from Toss's answer and shown on the receipt and in the Order (test/checkout/cash-receipt-issue
+// tests that flow in depth). Test mode: the simulator issues a test receipt (issue number T + 8 digits).
 
 let t: TestApp;
 let s: TestStore;
@@ -62,6 +63,8 @@ test('test mode: a 계좌이체 with 소득공제 gets a simulated 현금영수�
   const approved = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
   assert.equal(approved.statusCode, 303, approved.body);
   const orderId = new URL(String(approved.headers.location)).searchParams.get('order_id')!;
+  assert.match(await receiptOf((await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json()), /발급 중/, 'being issued until the job has run');
+  await t.deps.worker.runOnce();
   const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
   assert.equal(order.status, 'paid');
   assert.equal(order.cashReceipt.type, '소득공제');
@@ -84,36 +87,38 @@ test('a card order has no cashReceipt', async () => {
   assert.equal(order.cashReceipt, undefined);
 });
 
-test('live: 지출증빙 goes to Toss\'s window as transfer.cashReceipt; Toss\'s Payment.cashReceipt is recorded with its link', async () => {
+test('live: 지출증빙 is issued with the typed number through POST /v1/cash-receipts (the window told 미발행); Toss\'s answer is recorded with its link', async () => {
   const session = await createSession(t, live, { productId: liveProduct.id, successUrl: 'https://example.com/ok' });
   const orderId = (await t.db.selectFrom('checkout_sessions').select('pending_order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).pending_order_id;
   const launch = await submitPayForm(t, session, { method: 'transfer', cashReceiptType: 'expense', cashReceiptNumber: '123-45-67890' });
   assert.equal(launch.statusCode, 200, launch.body);
-  assert.ok(launch.body.includes('"transfer":{"cashReceipt":{"type":"지출증빙"},"useEscrow":false}'), launch.body.slice(0, 0));
+  assert.ok(launch.body.includes('"transfer":{"cashReceipt":{"type":"미발행"},"useEscrow":false}'), launch.body.slice(0, 0));
 
   const paymentKey = 'tpk_transfer_cash_0001';
-  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '지출증빙' } });
+  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '미발행' } });
   const res = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '33000' })}` });
   assert.equal(res.statusCode, 303, res.body);
-  const atToss = fake.payments.get(paymentKey).cashReceipt;
+  await t.deps.worker.runOnce();
+  const atToss = [...fake.cashReceipts.values()].find((r) => r.orderId === `${orderId}-cr`)!.history[0];
+  assert.equal(atToss.customerIdentityNumber, '123****7890');
   const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(live) })).json();
   assert.equal(order.cashReceipt.type, '지출증빙');
   assert.equal(order.cashReceipt.status, 'issued');
   assert.equal(order.cashReceipt.issueNumber, atToss.issueNumber);
   assert.equal(order.cashReceipt.receiptUrl, atToss.receiptUrl);
-  assert.equal(order.cashReceipt.identity, '123***7890');
+  assert.equal(order.cashReceipt.identity, '123****7890', 'as Toss answered it');
   const page = await receiptOf(order);
   assert.ok(page.includes(`href="${atToss.receiptUrl.replace(/&/g, '&amp;')}"`) || page.includes(`href="${atToss.receiptUrl}"`), 'the receipt links Toss\'s 현금영수증');
 });
 
-test('live: a 가상계좌 keeps the buyer\'s choice as requested until the deposit', async () => {
+test('live: a 가상계좌 keeps the buyer\'s choice as requested until the deposit, then issues it with the number', async () => {
   const session = await createSession(t, live, { productId: liveProduct.id });
   const orderId = (await t.db.selectFrom('checkout_sessions').select('pending_order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).pending_order_id;
   const launch = await submitPayForm(t, session, { method: 'virtual_account', cashReceiptType: 'income', cashReceiptNumber: '01098765432' });
   assert.equal(launch.statusCode, 200, launch.body);
-  assert.ok(launch.body.includes('"virtualAccount":{"cashReceipt":{"type":"소득공제"}'));
+  assert.ok(launch.body.includes('"virtualAccount":{"cashReceipt":{"type":"미발행"}'));
   const paymentKey = 'tpk_vaccount_cash_0001';
-  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '소득공제' } });
+  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '미발행' } });
   const res = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '33000' })}` });
   assert.equal(res.statusCode, 200, res.body);
   assert.match(res.body, /가상계좌가 발급되었습니다/);
@@ -122,15 +127,18 @@ test('live: a 가상계좌 keeps the buyer\'s choice as requested until the depo
   assert.equal(order.cashReceipt.status, 'requested');
   assert.equal(order.cashReceipt.issueNumber, null);
   assert.match(await receiptOf(order), /입금 확인 후 발급/);
-  // The deposit: Toss issues the receipt then; our lookup after DEPOSIT_CALLBACK records it.
+  // The deposit (DEPOSIT_CALLBACK, confirmed by our lookup), then the receipt with the number, by the job.
   const callback = fake.deposit(paymentKey);
   assert.equal((await t.app.inject({ method: 'POST', url: `/gateway/toss/webhook/${s.storeId}/live`, payload: callback as any })).statusCode, 200);
   await t.deps.worker.runOnce();
+  await t.deps.worker.runOnce();
   const paid = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(live) })).json();
+  const atToss = [...fake.cashReceipts.values()].find((r) => r.orderId === `${orderId}-cr`)!;
+  assert.equal(atToss.customerIdentityNumber, '01098765432');
   assert.equal(paid.status, 'paid');
   assert.equal(paid.cashReceipt.status, 'issued');
-  assert.equal(paid.cashReceipt.issueNumber, fake.payments.get(paymentKey).cashReceipt.issueNumber);
-  assert.equal(paid.cashReceipt.receiptUrl, fake.payments.get(paymentKey).cashReceipt.receiptUrl);
+  assert.equal(paid.cashReceipt.issueNumber, atToss.history[0].issueNumber);
+  assert.equal(paid.cashReceipt.receiptUrl, atToss.history[0].receiptUrl);
 });
 
 test('test mode: a 가상계좌 with 지출증빙 gets its simulated receipt at the (test) deposit', async () => {
@@ -145,6 +153,7 @@ test('test mode: a 가상계좌 with 지출증빙 gets its simulated receipt at 
   assert.equal(order.cashReceipt.status, 'requested');
   const dep = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/test-deposit`, headers: bearer(s.ownerToken) });
   assert.ok(dep.statusCode < 300, dep.body);
+  await t.deps.worker.runOnce();
   order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
   assert.equal(order.status, 'paid');
   assert.equal(order.cashReceipt.type, '지출증빙');
@@ -160,6 +169,7 @@ test('의무발행업종: from 100,000원 a 계좌이체 without the buyer\'s �
     assert.equal(submitted.statusCode, 303, submitted.body);
     const approved = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
     const orderId = new URL(String(approved.headers.location)).searchParams.get('order_id')!;
+    await t.deps.worker.runOnce();
     return (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
   };
   // Off (the default): the buyer's "none" stands.
@@ -178,20 +188,22 @@ test('의무발행업종: from 100,000원 a 계좌이체 without the buyer\'s �
   await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: { ...bearer(s.ownerToken), 'content-type': 'application/json' }, payload: { cashReceiptMandatory: false } });
 });
 
-test('refunds reduce and then cancel the 현금영수증 (Toss cancels it with the payment); the receipt page says so', async () => {
+test('refunds reduce and then cancel the 현금영수증 (its own cancel call at Toss); the receipt page says so', async () => {
   const session = await createSession(t, live, { productId: liveProduct.id, successUrl: 'https://example.com/ok' });
   const orderId = (await t.db.selectFrom('checkout_sessions').select('pending_order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).pending_order_id;
   await submitPayForm(t, session, { method: 'transfer', cashReceiptType: 'income', cashReceiptNumber: '010-2222-3333' });
   const paymentKey = 'tpk_transfer_cash_refund';
-  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '소득공제' } });
+  fake.requestPayment({ paymentKey, orderId, amount: 33_000, cashReceipt: { type: '미발행' } });
   const res = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '33000' })}` });
   assert.equal(res.statusCode, 303, res.body);
+  await t.deps.worker.runOnce();
+  const atToss = [...fake.cashReceipts.values()].find((r) => r.orderId === `${orderId}-cr`)!;
   const refund = (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/refund`, headers: { ...bearer(live), 'content-type': 'application/json', 'idempotency-key': `r-${JSON.stringify(body)}` }, payload: body });
   const part = await refund({ amount: 13_000, reason: '부분 환불' });
   assert.equal(part.statusCode, 200, part.body);
   assert.equal(part.json().order.cashReceipt.status, 'partially_canceled');
   assert.equal(part.json().order.cashReceipt.amount, 20_000);
-  assert.equal(fake.payments.get(paymentKey).cashReceipt.amount, 20_000, "Toss's receipt covers what is left too");
+  assert.equal(atToss.amount, 20_000, "Toss's receipt covers what is left too");
   assert.match(await receiptOf(part.json().order), /환불 금액만큼 부분 취소됨/);
   const rest = await refund({ reason: '전액 환불' });
   assert.equal(rest.statusCode, 200, rest.body);

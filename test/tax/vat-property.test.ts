@@ -63,7 +63,7 @@ test('property: the report is the period\'s orders minus its refunds, per catego
             if (o.receipt !== 'none' && (o.method === 'transfer' || o.method === 'virtual_account')) {
               const issued = o.receipt === 'issued' ? { type: '소득공제' as const, receiptKey: `rk_${orderId}`, issueNumber: 'T12345678', receiptUrl: null, amount: o.amount } : null;
               const asked = { ...BUYER_ATTEMPT, method: o.method, cashReceipt: { type: '소득공제' as const, identity: '01012345678', requestedBy: 'buyer' as const } };
-              await t.db.transaction().execute((trx) => recordCashReceipt(trx, { id: orderId, store_id: s.storeId, mode: o.live ? 'live' : 'test' }, asked, issued, new Date(paidAt)));
+              await t.db.transaction().execute((trx) => recordCashReceipt(trx, t.deps, { id: orderId, store_id: s.storeId, mode: o.live ? 'live' : 'test', amount: o.amount, status: 'paid' }, asked, issued, new Date(paidAt)));
             }
           },
         });

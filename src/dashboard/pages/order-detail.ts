@@ -20,11 +20,24 @@ import { auditAction, csrfField, ctxOf, redirectTo, requireRole, sendPage, type 
 import { act, BIZ_CSS, checked, flash, intField, labelTag, LICENSE_STATUS_LABEL, METHOD_LABEL, money, orderStatusTag, problemBox, REFUND_STATUS_LABEL, str, tr, when, type Problem, type Query } from './kit';
 import { requestStatusTag } from './refund-requests';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
-import { issueSellerCashReceipt } from '../../checkout/seller-cash-receipt';
+import { issueSellerCashReceipt, retryCashReceipt } from '../../checkout/seller-cash-receipt';
 import { refundConfirmRoute, type RefundFormValues } from './refund-confirm';
 import { testDepositForm, testDepositRoute } from './order-test-deposit';
 
 const IDEM = /^[A-Za-z0-9-]{16,64}$/;
+
+/** A 현금영수증's state as the seller reads it; a refused one stands out. */
+function cashReceiptStatusTag(lang: DashboardContext['lang'], status: string): SafeHtml {
+  const label: Record<string, [string, string]> = {
+    requested: ['발급 중', 'being issued'],
+    issued: ['발급됨', 'issued'],
+    partially_canceled: ['부분 취소됨', 'partly canceled'],
+    canceled: ['취소됨', 'canceled'],
+    failed: ['발급 실패', 'refused'],
+  };
+  const [ko, en] = label[status] ?? [status, status];
+  return html`<span class="tag${status === 'failed' ? ' bad' : ''}" id="cash-receipt-status">${tr(lang, ko, en)}</span>`;
+}
 
 interface CashReceiptForm {
   type: string;
@@ -37,18 +50,41 @@ type RefundForm = RefundFormValues;
  * The seller issues a 현금영수증 afterwards (src/checkout/seller-cash-receipt.ts): for a paid 계좌이체 / 가상계좌 order
  * with none and something left after refunds. 소득공제 with a phone or card number, 지출증빙 with a 사업자등록번호.
  */
-function cashReceiptForm(ctx: DashboardContext, order: { id: string; status: string; method: string; amount: number; refundedAmount: number | null; cashReceipt?: { requestedBy: string; status: string } | null }, problem: Problem | null, form: CashReceiptForm | null): SafeHtml | '' {
+function cashReceiptForm(
+  ctx: DashboardContext,
+  order: { id: string; status: string; method: string; amount: number; refundedAmount: number | null; cashReceipt?: { requestedBy: string; status: string; identity: string | null; failure?: { code: string; message: string } | null } | null },
+  problem: Problem | null,
+  form: CashReceiptForm | null,
+): SafeHtml | '' {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const left = order.amount - (order.refundedAmount ?? 0);
   const pending = order.cashReceipt?.requestedBy === 'seller' && order.cashReceipt.status === 'requested';
-  if (order.status !== 'paid' || (order.method !== 'transfer' && order.method !== 'virtual_account') || left <= 0 || (order.cashReceipt && !pending)) return '';
+  // Issue 40: a receipt the gateway refused is flagged here with its own words, to retry or issue by hand.
+  const failed = order.cashReceipt?.status === 'failed' ? order.cashReceipt : null;
+  if (order.status !== 'paid' || (order.method !== 'transfer' && order.method !== 'virtual_account') || left <= 0 || (order.cashReceipt && !pending && !failed)) return '';
   const err = problem?.fields.find((f) => f.field === 'customerIdentityNumber');
   const type = form?.type ?? '소득공제';
-  return html`<section class="card" aria-labelledby="h-cash-receipt"><h2 id="h-cash-receipt">${L('현금영수증 발급', 'Issue a cash receipt')}</h2>
+  const retry = failed
+    ? html`<div class="banner error" id="cash-receipt-failed" data-testid="cash-receipt-failed">
+  <p><strong>${L('결제대행사가 현금영수증 발급을 거절했습니다.', 'The gateway refused the cash receipt.')}</strong></p>
+  <p>${L('결제대행사 답변', "Gateway's answer")}: <span id="cash-receipt-failure">${failed.failure?.message ?? ''}</span> <span class="mono small">(${failed.failure?.code ?? ''})</span></p>
+  <p class="small">${failed.requestedBy === 'mandatory'
+    ? L('의무발행 대상(10만 원 이상 현금 거래)이라 발급해야 합니다. 국세청 자진발급번호 010-000-1234로 다시 보내거나 구매자 번호로 발급하세요.', 'This sale must get one (의무발행, 100,000 won or more in cash): send it again to the self-issue number 010-000-1234, or issue it to the buyer\'s number.')
+    : L(`요청 번호 ${failed.identity ?? ''}로 다시 보내거나, 아래에서 다른 번호로 발급하세요.`, `Send it again to ${failed.identity ?? ''}, or issue it below with another number.`)}</p>
+</div>
+<form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/cash-receipt/retry" id="cash-receipt-retry" hx-disabled-elt="find button">
+  ${csrfField(ctx)}
+  <p><button type="submit" class="primary">${L('같은 번호로 다시 발급', 'Retry with the same number')}</button></p>
+</form>`
+    : '';
+  return html`<section class="card" aria-labelledby="h-cash-receipt"><h2 id="h-cash-receipt">${failed ? L('현금영수증 발급 실패', 'Cash receipt refused') : L('현금영수증 발급', 'Issue a cash receipt')}</h2>
+${retry}
 <form method="post" action="/dashboard/orders/${encodeURIComponent(order.id)}/cash-receipt" id="cash-receipt-form" data-testid="cash-receipt-form" hx-disabled-elt="find button">
   ${csrfField(ctx)}
   <p class="muted">${
-    pending
+    failed
+      ? L(`다른 번호로 발급: 환불되지 않은 ${money('ko', left)}에 대해 발급합니다.`, `Issue with another number, for the ${money('en', left)} not refunded.`)
+      : pending
       ? L('발급 요청의 결과를 아직 받지 못했습니다. 다시 보내면 같은 발급으로 확인하며 두 번 발급되지 않습니다.', 'The issue has not been answered yet. Sending it again confirms the same issue; it is never issued twice.')
       : L(`구매자가 결제할 때 현금영수증을 신청하지 않았습니다. 환불되지 않은 ${money('ko', left)}에 대해 발급합니다.`, `The buyer asked for none at payment. Issues one for the ${money('en', left)} not refunded.`)
   }</p>
@@ -60,7 +96,7 @@ function cashReceiptForm(ctx: DashboardContext, order: { id: string; status: str
   <input type="text" inputmode="numeric" autocomplete="off" maxlength="30" id="cash-receipt-number" name="customerIdentityNumber" value="${form?.number ?? ''}" aria-describedby="cash-receipt-hint${err ? ' cash-receipt-err' : ''}"${err ? html` aria-invalid="true"` : ''}>
   ${err ? html`<p class="err" id="cash-receipt-err">${err.message}</p>` : ''}
   <p class="hint" id="cash-receipt-hint">${L('하이픈(-)은 넣어도 되고 빼도 됩니다. 번호는 가려서 보관합니다.', 'Dashes are optional. The number is kept masked.')}</p>
-  <p><button type="submit" class="primary">${L('현금영수증 발급', 'Issue cash receipt')}</button></p>
+  <p><button type="submit" class="${failed ? 'secondary' : 'primary'}">${failed ? L('이 번호로 발급', 'Issue with this number') : L('현금영수증 발급', 'Issue cash receipt')}</button></p>
 </form></section>`;
 }
 
@@ -133,7 +169,7 @@ ${problemBox(problem)}
         ? [
             [
               L('현금영수증', 'Cash receipt'),
-              html`<span id="cash-receipt">${order.cashReceipt.type} · ${order.cashReceipt.status}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : order.cashReceipt.requestedBy === 'seller' ? html` (${L('판매자 발급', 'issued by the seller')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
+              html`<span id="cash-receipt">${order.cashReceipt.type} · ${cashReceiptStatusTag(ctx.lang, order.cashReceipt.status)}${order.cashReceipt.identity ? html` · <span class="mono">${order.cashReceipt.identity}</span>` : ''}${order.cashReceipt.requestedBy === 'mandatory' ? html` (${L('의무발행', 'mandatory')})` : order.cashReceipt.requestedBy === 'seller' ? html` (${L('판매자 발급', 'issued by the seller')})` : ''}${order.cashReceipt.issueNumber ? html` · <span class="mono">${order.cashReceipt.issueNumber}</span>` : ''}${order.cashReceipt.receiptUrl ? html` · <a href="${order.cashReceipt.receiptUrl}" target="_blank" rel="noopener">${L('보기', 'View')}</a>` : ''}</span>`,
             ] as [string, unknown],
           ]
         : []),
@@ -211,6 +247,25 @@ export async function orderDetailRoutes(app: App, deps: AppDeps): Promise<void> 
         return redirectTo(req, reply, `${path}?done=cashReceipt`);
       },
       (p, ctx) => renderDetail(deps, req, reply, ctx, id, p, null, form),
+    );
+  });
+
+  // A refused 현금영수증 sent again with the number it was asked for (a fresh key; a double click issues once).
+  app.post('/dashboard/orders/:id/cash-receipt/retry', { schema: { hide: true }, preHandler: requireRole('refunds') }, async (req, reply) => {
+    const id = (req.params as { id: string }).id;
+    const path = `/dashboard/orders/${encodeURIComponent(id)}`;
+    return act(
+      req,
+      reply,
+      async (ctx) => {
+        const order = await retryCashReceipt(deps, ctx.member.storeId, ctx.mode, id);
+        return { type: order.cashReceipt?.type ?? '' };
+      },
+      async (r) => {
+        await auditAction(deps.db, deps, req, { action: 'order.cash_receipt_retried', target: { type: 'order', id }, details: { type: r.type } });
+        return redirectTo(req, reply, `${path}?done=cashReceipt`);
+      },
+      (p, ctx) => renderDetail(deps, req, reply, ctx, id, p, null, null),
     );
   });
 

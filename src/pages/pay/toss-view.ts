@@ -26,9 +26,11 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
   };
   // 퀵계좌이체 (https://docs.tosspayments.com/sdk/v2/js#paymentrequestpayment, method TRANSFER): the window asks
   // the buyer's bank; confirmed on /toss/success like a card. No escrow: software is delivered at once.
-  // 현금영수증 (`transfer.cashReceipt` / `virtualAccount.cashReceipt` { type: 소득공제 | 지출증빙 | 미발행 }): the buyer's
-  // choice on our page; Toss issues it with the payment (a 가상계좌's at the deposit) and reports Payment.cashReceipt.
-  const cashReceipt = { type: attempt.cashReceipt?.type ?? '미발행' };
+  // 현금영수증 (`transfer.cashReceipt` / `virtualAccount.cashReceipt` { type: 소득공제 | 지출증빙 | 미발행 }): the window
+  // takes the type only, never the number, so it is told 미발행 and the receipt asked on our page (the buyer's number,
+  // or 의무발행 to 010-000-1234) is issued with that number through POST /v1/cash-receipts after the payment (a
+  // 가상계좌's after its deposit): src/checkout/cash-receipt.ts. Never both, so never two receipts.
+  const cashReceipt = { type: '미발행' };
   if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { cashReceipt, useEscrow: false } };
   // 가상계좌 (method VIRTUAL_ACCOUNT): Toss issues an account; the order waits for the deposit (DEPOSIT_CALLBACK).
   if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { cashReceipt, useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };

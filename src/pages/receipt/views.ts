@@ -83,7 +83,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
     ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}
     <dt class="total">${c.order.total}</dt><dd class="total">${c.money(o.amount)}</dd>
     ${refunded > 0 ? html`<dt>${c.order.refunded}</dt><dd id="refunded-amount" class="discount">-${c.money(refunded)}</dd>` : ''}
-    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt) : ''}
+    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt, o.status) : ''}
   </dl>
 </section>`;
 }
