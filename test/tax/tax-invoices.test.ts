@@ -192,3 +192,24 @@ test('the payment page refuses a bad number and a card payment\'s 세금계산�
   const card = await submitPayForm(t, session, { method: 'card', cardNumber: '4242424242424242', cashReceiptType: 'tax_invoice', taxInvoiceBrn: '220-81-62517', taxInvoiceCompany: '회사', taxInvoiceRepresentative: '대표', taxInvoiceEmail: 'a@b.example' });
   assert.match(card.body, /카드 매출전표가 증빙/);
 });
+
+test('a 가상계좌 request waits for the deposit: requested while awaiting it, issued at the deposit on an automatic store', async () => {
+  await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: owner(), payload: { taxInvoiceIssue: 'auto' } });
+  const { createProduct, createSession, submitPayForm, formPost, payPath } = await import('../checkout/factory');
+  const product = await createProduct(t, s, { name: '가상계좌 세금계산서', price: 66_000 });
+  const session = await createSession(t, s.key, { productId: product.id, successUrl: 'https://example.com/ok' });
+  const fields = { cashReceiptType: 'tax_invoice', taxInvoiceBrn: '104-81-37225', taxInvoiceCompany: '주식회사 입금', taxInvoiceRepresentative: '정대표', taxInvoiceEmail: 'va@buyer.example' };
+  assert.equal((await submitPayForm(t, session, { method: 'virtual_account', ...fields })).statusCode, 303);
+  assert.equal((await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' })).statusCode, 200);
+  const orderId = (await t.db.selectFrom('checkout_sessions').select('order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).order_id!;
+  const waiting = await t.db.selectFrom('tax_invoices').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  assert.equal(waiting.status, 'requested', 'nothing is issued before the money arrives');
+  const dep = await t.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderId}/test-deposit`, headers: owner() });
+  assert.ok(dep.statusCode < 300, dep.body);
+  await t.deps.worker.runOnce();
+  const row = await t.db.selectFrom('tax_invoices').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+  assert.equal(row.status, 'issued');
+  assert.equal(row.total_amount, 66_000);
+  assert.equal(row.tax_amount, 6_000);
+  await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: owner(), payload: { taxInvoiceIssue: 'manual' } });
+});
