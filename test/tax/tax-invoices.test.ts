@@ -110,6 +110,8 @@ test('refunds issue their 수정세금계산서: partial as 공급가액 변동,
   assert.equal((await ask(orderId)).json().status, 'issued');
   assert.equal((await refund(t, s.key, orderId, { amount: 20_000, reason: '일부 환불' })).statusCode, 200);
   await t.deps.worker.runOnce();
+  // A minute later, so the two documents sort by their time.
+  t.clock.advance(60_000);
   assert.equal((await refund(t, s.key, orderId, { reason: '나머지 환불' })).statusCode, 200);
   await t.deps.worker.runOnce();
   const rows = await t.db.selectFrom('tax_invoices').selectAll().where('order_id', '=', orderId).where('kind', '=', 'amendment').orderBy('created_at').execute();
