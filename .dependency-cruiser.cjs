@@ -47,7 +47,16 @@ module.exports = {
       comment:
         'PortOne is one provider behind the payment interface (issue 42): only src/payments/ imports its SDK or the portone* adapter files; everything else goes through src/payments/index.ts and the provider interface.',
       from: { pathNot: '^src/payments/' },
-      to: { path: '(^|/)node_modules/@portone/|^@portone/|^src/payments/portone' },
+      to: { path: '^src/payments/portone' },
+    },
+    {
+      name: 'portone-sdk-only-in-its-adapters',
+      severity: 'error',
+      comment:
+        "PortOne's SDK is imported by the payment adapter (src/payments/) and by the 세금계산서 adapter over PortOne's B2B API " +
+        '(src/tax/invoices/portone.ts, issue 40) only; the rest of the code sees their interfaces.',
+      from: { pathNot: '^src/payments/|^src/tax/invoices/portone[.]ts$' },
+      to: { path: '(^|/)node_modules/@portone/|^@portone/' },
     },
     {
       name: 'toss-adapter-stays-in-payments',

@@ -110,6 +110,14 @@ export interface Config {
   /** PortOne V2 API base URL (override only to point at a local fake in tests). Its calls use the Toss deadlines above. */
   portoneApiBaseUrl: string;
   /**
+   * 세금계산서 provider (src/tax/invoices/): TAX_INVOICE_PROVIDER `simulator` (default: nothing reaches 국세청) or
+   * `portone` (PortOne's V2 B2B tax-invoice API with PORTONE_B2B_API_SECRET; test mode passes PortOne's `test=true`).
+   * PORTONE_B2B_API_BASE_URL is overridden only to point at a local fake in tests.
+   */
+  taxInvoiceProvider: 'simulator' | 'portone';
+  portoneB2bApiSecret: string | null;
+  portoneB2bApiBaseUrl: string;
+  /**
    * How long an API key's row may be served from memory (0 turns the cache off). Rotation and revocation reach every
    * process at once through database notifications; this bounds staleness if a notification is ever lost.
    */
@@ -209,6 +217,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     tossTimeoutMs: int(env, 'TOSS_TIMEOUT_MS', 10_000, 100),
     tossBillingTimeoutMs: int(env, 'TOSS_BILLING_TIMEOUT_MS', 65_000, 60_000),
     portoneApiBaseUrl: (env.PORTONE_API_BASE_URL || 'https://api.portone.io').replace(/\/+$/, ''),
+    taxInvoiceProvider: env.TAX_INVOICE_PROVIDER === 'portone' ? 'portone' : 'simulator',
+    portoneB2bApiSecret: env.PORTONE_B2B_API_SECRET || null,
+    portoneB2bApiBaseUrl: (env.PORTONE_B2B_API_BASE_URL || 'https://api.portone.io').replace(/\/+$/, ''),
     apiKeyCacheMs: int(env, 'API_KEY_CACHE_MS', 5000, 0),
     productCacheMs: int(env, 'PRODUCT_CACHE_MS', 2000, 0),
     licenseCacheMs: int(env, 'LICENSE_CACHE_MS', 2000, 0),

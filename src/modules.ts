@@ -20,9 +20,11 @@ import audit from './audit/routes';
 import dashboard from './dashboard/routes';
 import reconciliation from './reconciliation/routes';
 import tax from './tax/routes';
+import taxInvoices from './tax/invoices/routes';
+import { storeTaxInvoiceSettings } from './tax/invoices/store-settings';
 import gateway from './gateway/routes';
 import mail from './mail/module';
 import { storeMailSettings } from './mail/store-settings';
 
 /** Every module, in registration order. Each registers its routes, jobs and background tasks. */
-export const MODULES: Module[] = [maintenance, storesModule([storeMailSettings]), catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, buyerPages, benchReference, audit, reconciliation, tax, mail, dashboard];
+export const MODULES: Module[] = [maintenance, storesModule([storeMailSettings, storeTaxInvoiceSettings]), catalog, checkout, orders, refunds, refundRequests, subscriptions, subscriptionsBilling, priceChanges, licenses, webhooks, gateway, pages, receiptPages, portalPages, buyerPages, benchReference, audit, reconciliation, tax, taxInvoices, mail, dashboard];

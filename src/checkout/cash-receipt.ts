@@ -20,7 +20,8 @@ export const NTS_SELF_ISSUE_NUMBER = '0100001234';
  * more without the buyer's own 현금영수증 gets one as 소득공제 to the NTS self-issue number. Other sales are unchanged.
  */
 export async function withMandatoryCashReceipt(db: Db, storeId: string, attempt: CheckoutAttempt, amount: number): Promise<CheckoutAttempt> {
-  if (attempt.cashReceipt || (attempt.method !== 'transfer' && attempt.method !== 'virtual_account') || amount < CASH_RECEIPT_MANDATORY_MIN_AMOUNT) return attempt;
+  // A 세금계산서 asked instead is the sale's evidence: 의무발행 does not apply to a sale with a 세금계산서.
+  if (attempt.cashReceipt || attempt.taxInvoice || (attempt.method !== 'transfer' && attempt.method !== 'virtual_account') || amount < CASH_RECEIPT_MANDATORY_MIN_AMOUNT) return attempt;
   if (!(await cashReceiptMandatory(db, storeId))) return attempt;
   return { ...attempt, cashReceipt: { type: '소득공제', identity: NTS_SELF_ISSUE_NUMBER, requestedBy: 'mandatory' } };
 }

@@ -115,7 +115,7 @@ const checkoutModule: Module = async (app, deps) => {
           '`PG_CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`), nothing was kept; `PG_CASH_RECEIPT_AMBIGUOUS`: no answer yet, send the same request again.',
         tags: ['Orders'],
       },
-      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'PG_CASH_RECEIPT_FAILED', 'PG_CASH_RECEIPT_AMBIGUOUS'] },
+      { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_TAX_INVOICE_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'PG_CASH_RECEIPT_FAILED', 'PG_CASH_RECEIPT_AMBIGUOUS'] },
       { params: IdParams, body: IssueCashReceiptBody, response: { 200: OrderSchema } },
     ),
     async (req) => issueSellerCashReceipt(deps, req.owner!.storeId, req.body.mode, req.params.id, { type: req.body.type, customerIdentityNumber: req.body.customerIdentityNumber }),

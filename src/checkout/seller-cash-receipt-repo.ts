@@ -132,3 +132,9 @@ export async function markReduced(trx: Db, orderId: string, from: number, amount
     .where('amount', '=', from)
     .execute();
 }
+
+/** Whether a 세금계산서 was asked or issued for the order (a canceled request does not count). */
+export async function hasTaxInvoice(db: Db, orderId: string): Promise<boolean> {
+  const row = await db.selectFrom('tax_invoices').select('id').where('order_id', '=', orderId).where('kind', '=', 'original').where('status', '!=', 'canceled').executeTakeFirst();
+  return !!row;
+}

@@ -186,6 +186,8 @@ export async function issueSellerCashReceipt(deps: Deps, storeId: string, mode: 
     // A request still waiting for the gateway's answer (a double click, a retry after a crash): the same issue again.
     if (existing?.issue_key && existing.status === 'requested' && (existing.requested_by === 'seller' || order.status === 'paid')) return { order, row: existing, resend: true };
     if (existing && existing.status !== 'failed') throw new ApiError('CASH_RECEIPT_EXISTS', { details: { status: existing.status, requestedBy: existing.requested_by } });
+    // One evidence per sale: a 세금계산서 asked or issued for the order (src/tax/invoices/) rules out a 현금영수증.
+    if (await repo.hasTaxInvoice(trx, order.id)) throw new ApiError('CASH_RECEIPT_TAX_INVOICE_EXISTS');
     if (!checked.ok) throw validationError([{ field: 'customerIdentityNumber', message: checked.message }]);
     const left = issuableAmount(order);
     const now = deps.clock.now();

@@ -25,6 +25,11 @@ export interface CheckoutAttempt {
    * Also what the law requires when the buyer asked for none (의무발행, see src/checkout/cash-receipt.ts).
    */
   cashReceipt?: { type: '소득공제' | '지출증빙'; identity: string; requestedBy: 'buyer' | 'mandatory' };
+  /**
+   * 계좌이체 / 가상계좌: a 세금계산서 asked instead of a 현금영수증 (never both): the recipient as checked by
+   * src/tax/invoices/model.ts checkRecipient. The tax-invoice module turns it into a request when the order is created.
+   */
+  taxInvoice?: { brn: string; name: string; representative: string; email: string };
 }
 
 /**

@@ -86,6 +86,7 @@ export const NAV: NavItem[] = [
   { href: '/dashboard/licenses', label: { ko: '라이선스', en: 'Licenses' }, permission: 'licenses' },
   { href: '/dashboard/reconciliation', label: { ko: '대사', en: 'Reconciliation' }, permission: 'reconciliation' },
   { href: '/dashboard/vat', label: { ko: '부가세', en: 'VAT' }, permission: 'tax' },
+  { href: '/dashboard/tax-invoices', label: { ko: '세금계산서', en: 'Tax invoices' }, permission: 'tax' },
   { href: '/dashboard/developers', label: { ko: '개발자', en: 'Developers' }, permission: 'developers' },
   { href: '/dashboard/settings', label: { ko: '설정', en: 'Settings' }, permission: 'settings' },
   { href: '/dashboard/audit', label: { ko: '감사 로그', en: 'Audit log' }, permission: 'audit' },

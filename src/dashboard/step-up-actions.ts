@@ -124,6 +124,8 @@ export const NO_STEP_UP_ROUTES: Readonly<Record<string, string>> = {
   '/dashboard/orders/:id/test-deposit': 'a simulated 가상계좌 deposit, test mode only (a live session gets 404): no real money moves',
   '/dashboard/orders/:id/cash-receipt': 'a 현금영수증 for a payment already made: no money moves',
   '/dashboard/orders/:id/cash-receipt/retry': 'sends a refused 현금영수증 again with the number it was asked for: no money moves',
+  '/dashboard/tax-invoices/:id/issue': 'a 세금계산서 for a payment already made: a tax document, no money moves',
+  '/dashboard/tax-invoices/settings': 'whether 세금계산서 are issued automatically on payment: no money moves',
   '/dashboard/refund-requests/:id/hold': 'holds a buyer\'s request: no money moves',
   '/dashboard/refund-requests/:id/reject': 'refuses a buyer\'s request: no money moves (a statutory one is refused by the service)',
   '/dashboard/subscriptions/:id/test-clock': 'test mode only (the service refuses live subscriptions)',

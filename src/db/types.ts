@@ -13,6 +13,7 @@ import type { StoresTables } from '../stores/tables';
 import type { ReconciliationTables } from '../reconciliation/tables';
 import type { MailTables } from '../mail/tables';
 import type { BuyersTables } from '../buyers/tables';
+import type { TaxInvoiceTables } from '../tax/invoices/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -30,4 +31,5 @@ export interface DB
     StoresTables,
     ReconciliationTables,
     MailTables,
-    BuyersTables {}
+    BuyersTables,
+    TaxInvoiceTables {}

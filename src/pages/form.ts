@@ -3,6 +3,7 @@ import type { CheckoutAttempt } from '../checkout/tables';
 import { won } from './html';
 import { consentRecord, type RecurringTerms } from '../subscriptions/consent';
 import { MESSAGES } from '../platform/messages';
+import { checkRecipient } from '../tax/invoices/model';
 import { bidiMessage, hasBidiControl, isValidEmail } from '../platform/text';
 
 export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: string }> = [
@@ -51,6 +52,11 @@ export interface FormValues {
   cashReceiptType?: string;
   /** The 현금영수증 identity number as typed (phone or card number; 사업자번호). */
   cashReceiptNumber?: string;
+  /** `cashReceiptType` = `tax_invoice`: the 세금계산서 recipient (사업자등록번호, 상호, 대표자명, e-mail). */
+  taxInvoiceBrn?: string;
+  taxInvoiceCompany?: string;
+  taxInvoiceRepresentative?: string;
+  taxInvoiceEmail?: string;
 }
 
 export type FieldErrors = Partial<Record<keyof FormValues | 'agreements', string>>;
@@ -82,6 +88,10 @@ export function readForm(body: unknown): FormValues & { action: string; decision
     agreeRecurring: ticked('agreeRecurring'),
     cashReceiptType: get('cashReceiptType'),
     cashReceiptNumber: get('cashReceiptNumber'),
+    taxInvoiceBrn: get('taxInvoiceBrn'),
+    taxInvoiceCompany: get('taxInvoiceCompany'),
+    taxInvoiceRepresentative: get('taxInvoiceRepresentative'),
+    taxInvoiceEmail: get('taxInvoiceEmail'),
     action: get('action'),
     decision: get('decision'),
   };
@@ -130,8 +140,12 @@ export function validateBuyer(
   if (!AGREEMENTS.every((a) => v[a])) errors.agreements = '결제를 진행하려면 필수 약관에 모두 동의해 주세요.';
   if (opts.recurring && !v.agreeRecurring) errors.agreeRecurring = MESSAGES.checkout.recurringConsentRequired;
   // 현금영수증 applies to bank money only; a card payment ignores whatever the (hidden) fields hold.
-  const cash = method && BANK_METHODS.has(method) ? cashReceiptChoice(v) : { choice: null };
+  const asksInvoice = v.cashReceiptType === 'tax_invoice';
+  const cash = method && BANK_METHODS.has(method) && !asksInvoice ? cashReceiptChoice(v) : { choice: null };
   if ('error' in cash) errors.cashReceiptNumber = cash.error;
+  // 세금계산서 instead of a 현금영수증 (one radio, so never both); a card payment is refused one (the card slip is the evidence).
+  const invoice = asksInvoice && method ? taxInvoiceChoice(v, BANK_METHODS.has(method)) : { recipient: null };
+  if ('errors' in invoice) Object.assign(errors, invoice.errors);
   if (Object.keys(errors).length) return { attempt: null, errors };
   return {
     attempt: {
@@ -145,6 +159,7 @@ export function validateBuyer(
       agreedAt: opts.now.toISOString(),
       ...(opts.recurring ? { recurringConsent: consentRecord(opts.recurring, opts.now) } : {}),
       ...('choice' in cash && cash.choice ? { cashReceipt: { ...cash.choice, requestedBy: 'buyer' as const } } : {}),
+      ...('recipient' in invoice && invoice.recipient ? { taxInvoice: invoice.recipient } : {}),
     },
     errors: null,
   };
@@ -165,7 +180,19 @@ export function valuesFromAttempt(a: CheckoutAttempt): FormValues {
     agreeRecurring: !!a.recurringConsent,
     cashReceiptType: a.cashReceipt?.requestedBy === 'buyer' ? (a.cashReceipt.type === '지출증빙' ? 'expense' : 'income') : 'none',
     cashReceiptNumber: a.cashReceipt?.requestedBy === 'buyer' ? a.cashReceipt.identity : '',
+    ...(a.taxInvoice
+      ? { cashReceiptType: 'tax_invoice', taxInvoiceBrn: a.taxInvoice.brn, taxInvoiceCompany: a.taxInvoice.name, taxInvoiceRepresentative: a.taxInvoice.representative, taxInvoiceEmail: a.taxInvoice.email }
+      : {}),
   };
+}
+
+/** The payment form's 세금계산서 recipient, checked as the API checks it; a card-type method is refused one. */
+function taxInvoiceChoice(v: FormValues, bank: boolean): { recipient: NonNullable<CheckoutAttempt['taxInvoice']> } | { errors: FieldErrors } {
+  if (!bank) return { errors: { method: MESSAGES.checkout.taxInvoiceCardRefused } };
+  const r = checkRecipient({ businessNumber: v.taxInvoiceBrn, companyName: v.taxInvoiceCompany, representative: v.taxInvoiceRepresentative, email: v.taxInvoiceEmail });
+  if (r.ok) return { recipient: r.recipient };
+  const field: Record<string, keyof FormValues> = { businessNumber: 'taxInvoiceBrn', companyName: 'taxInvoiceCompany', representative: 'taxInvoiceRepresentative', email: 'taxInvoiceEmail' };
+  return { errors: Object.fromEntries(r.fields.map((f) => [field[f.field], f.message])) };
 }
 
 /**

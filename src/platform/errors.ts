@@ -99,6 +99,16 @@ export const ERROR_CATALOG = {
   CASH_RECEIPT_NOT_ALLOWED: { status: 409, message: '현금영수증은 결제 완료된 계좌이체·가상계좌 주문에 환불되지 않은 금액이 남아 있을 때만 발급할 수 있습니다.' },
   PG_CASH_RECEIPT_FAILED: { status: 502, message: '결제대행사가 현금영수증을 발급하지 못했습니다.' },
   PG_CASH_RECEIPT_AMBIGUOUS: { status: 502, message: '현금영수증 발급 결과를 아직 알 수 없습니다. 같은 요청을 다시 보내면 같은 발급으로 확인하며, 두 번 발급되지 않습니다.' },
+  // 세금계산서 for business buyers (src/tax/invoices/): one evidence per sale, only for bank payments, within the deadline
+  TAX_INVOICE_NOT_FOUND: { status: 404, message: '세금계산서를 찾을 수 없습니다.' },
+  TAX_INVOICE_CARD_PAYMENT: { status: 409, message: '카드·간편결제 주문에는 세금계산서를 발급하지 않습니다. 카드 매출전표가 증빙이 됩니다 (부가가치세법 제33조 ②).' },
+  TAX_INVOICE_NOT_ALLOWED: { status: 409, message: '세금계산서는 결제 완료된(또는 입금 대기 중인) 계좌이체·가상계좌 주문에 환불되지 않은 금액이 남아 있을 때만 요청할 수 있습니다.' },
+  TAX_INVOICE_EXISTS: { status: 409, message: '이 주문에는 이미 세금계산서가 요청되었거나 발급되었습니다.' },
+  TAX_INVOICE_CASH_RECEIPT_EXISTS: { status: 409, message: '이 주문에는 현금영수증이 있어 세금계산서를 발급할 수 없습니다. 한 거래에는 둘 중 하나만 발급됩니다.' },
+  CASH_RECEIPT_TAX_INVOICE_EXISTS: { status: 409, message: '이 주문에는 세금계산서가 요청되었거나 발급되어 현금영수증을 발급할 수 없습니다. 한 거래에는 둘 중 하나만 발급됩니다.' },
+  TAX_INVOICE_DEADLINE_PASSED: { status: 409, message: '세금계산서 발급 기한(공급일이 속한 달의 다음 달 10일)이 지났습니다.' },
+  TAX_INVOICE_SUPPLIER_MISSING: { status: 409, message: '상점의 사업자 정보(상호, 대표자, 사업자등록번호, 연락 이메일)가 없어 세금계산서를 발급할 수 없습니다.' },
+  TAX_INVOICE_NOT_ISSUABLE: { status: 409, message: '요청 상태(requested) 또는 발급 실패(failed) 상태의 세금계산서만 발급할 수 있습니다.' },
   SUBSCRIPTION_CHARGE_NOT_FOUND: { status: 404, message: '구독 결제 기록을 찾을 수 없습니다.' },
   SUBSCRIPTION_CHARGE_NOT_UNKNOWN: { status: 409, message: '결과를 알 수 없어 확인이 필요한(needs_attention) 구독 결제만 직접 확정할 수 있습니다.' },
   // plan price changes for existing subscribers (issue 21)

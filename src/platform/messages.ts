@@ -140,6 +140,15 @@ export const MESSAGES = {
     cashReceiptExpenseRequired: '현금영수증(지출증빙)을 받을 사업자등록번호를 입력해 주세요.',
     cashReceiptExpenseInvalid: '사업자등록번호 10자리를 입력해 주세요. (예: 123-45-67890)',
     cashReceiptTypeInvalid: '현금영수증 종류를 다시 선택해 주세요.',
+    /** 세금계산서 recipient fields (the payment page, the receipt page, the console): what to type, in Korean. */
+    taxInvoiceBrnRequired: '세금계산서를 받을 사업자등록번호 10자리를 입력해 주세요.',
+    taxInvoiceBrnInvalid: '사업자등록번호 10자리를 입력해 주세요. (예: 123-45-67890)',
+    taxInvoiceBrnCheckDigit: '사업자등록번호가 올바르지 않습니다. 숫자를 다시 확인해 주세요. (검증번호 불일치)',
+    taxInvoiceNameRequired: '상호(회사 이름)를 200자 이내로 입력해 주세요.',
+    taxInvoiceRepresentativeRequired: '대표자 성명을 100자 이내로 입력해 주세요.',
+    taxInvoiceEmailInvalid: '세금계산서를 받을 이메일 주소를 올바르게 입력해 주세요.',
+    taxInvoiceCardRefused: '카드·간편결제는 카드 매출전표가 증빙이 되어 세금계산서를 발급하지 않습니다. 세금계산서가 필요하면 계좌이체나 가상계좌로 결제해 주세요.',
+    taxInvoiceWithCashReceipt: '현금영수증과 세금계산서는 함께 받을 수 없습니다. 하나만 선택해 주세요.',
     /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',
     /** A free-trial checkout charges nothing, so a first-payment coupon has nothing to discount. */

@@ -53,6 +53,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Coupons: 'Coupons: fixed or percent discounts, limits and validity, per mode.',
   Settlement: 'Settlement rounds: what was paid out for which orders.',
   Tax: "The 부가세 신고 figures: a period's sales by evidence (세금계산서, 신용카드, 현금영수증, 기타, 해외) with 공급가액 and 세액, the lines behind them, and a CSV.",
+  'Tax invoices': '세금계산서 for business buyers who paid by 계좌이체 or 가상계좌: the documents (and the 수정세금계산서 refunds cause) with the provider\'s answer, and issuing them.',
   Reconciliation: "Daily reconciliation with Toss Payments: a KST day of Toss's transactions against this store's orders and refunds, with each difference.",
   'Subscriptions (console)': "The seller's view of subscriptions: lists, plan changes, test clocks.",
   'License signing keys': 'The Ed25519 keys that sign license answers (operator token).',

@@ -16,6 +16,8 @@ export interface StoresTable {
   allow_repeat_trials: ColumnType<boolean, boolean | undefined, boolean>;
   /** 현금영수증 의무발행업종 (migration 072). */
   cash_receipt_mandatory: ColumnType<boolean, boolean | undefined, boolean>;
+  /** How a buyer's 세금계산서 request is issued: by hand or at payment (migration 104, src/tax/invoices/). */
+  tax_invoice_issue: ColumnType<'manual' | 'auto', 'manual' | 'auto' | undefined, 'manual' | 'auto'>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -7,9 +7,9 @@ import { kstMonth } from './periods';
  * 신용카드매출전표등 발행금액 집계표 splits the middle line (cards apart from 현금영수증).
  *
  *   category       신고서 line                     which sales
- *   tax_invoice    세금계산서 발급분 (부가세법 제32조)  a 세금계산서 was issued for the sale. EMPTY until this service
- *                                                  issues 세금계산서: `SaleFacts.taxInvoiceIssued` is false for every
- *                                                  order today; the invoice work sets it from its own table.
+ *   tax_invoice    세금계산서 발급분 (부가세법 제32조)  a 세금계산서 was issued for the sale (its original in
+ *                                                  tax_invoices is `issued`, src/tax/invoices/); its refunds land here
+ *                                                  too, as their 수정세금계산서 do.
  *   card           신용카드·현금영수증 발행분: 신용카드  card payments, and easy pays (카카오페이, 네이버페이, 토스페이):
  *                  (제46조 ①)                        the pay company issues card-equivalent evidence (a 신용카드매출전표
  *                                                  or 전자지급수단 영수증) for every easy-pay sale, so it is never
@@ -42,7 +42,7 @@ export interface SaleFacts {
   currency: string;
   /** A 현금영수증 was issued for the order (its row is past `requested`). */
   cashReceiptIssued: boolean;
-  /** A 세금계산서 was issued for the order. Always false until 세금계산서 issuance exists. */
+  /** A 세금계산서 was issued for the order (its original is `issued`). */
   taxInvoiceIssued: boolean;
 }
 

@@ -28,7 +28,9 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
     let q = db
       .selectFrom('orders as o')
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
-      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'cr.status as cash_status'])
+      // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
+      .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
+      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
       .where('o.store_id', '=', s.storeId)
       .where('o.mode', '=', s.mode)
       .where('o.status', 'in', ['paid', 'refunded'])
@@ -50,7 +52,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       method: r.method,
       currency: r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
-      taxInvoiceIssued: false,
+      taxInvoiceIssued: r.tax_invoice_id !== null,
     }));
     if (rows.length < batch) return;
     const last = rows[rows.length - 1];
@@ -70,7 +72,9 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       .selectFrom('order_refunds as r')
       .innerJoin('orders as o', 'o.id', 'r.order_id')
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
-      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'cr.status as cash_status'])
+      // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
+      .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
+      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
       .where('r.store_id', '=', s.storeId)
       .where('r.mode', '=', s.mode)
       .where('r.status', '=', 'succeeded')
@@ -92,7 +96,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       method: r.method,
       currency: r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
-      taxInvoiceIssued: false,
+      taxInvoiceIssued: r.tax_invoice_id !== null,
     }));
     if (rows.length < batch) return;
     const last = rows[rows.length - 1];

@@ -3,7 +3,7 @@ import { DateTime, ModeSchema, Nullable, Obj, PageOf, PageQueryProps } from '../
 import { VAT_CATEGORIES } from './model';
 
 const CATEGORY_DOC =
-  '`tax_invoice`: 세금계산서 발급분 (always empty until this service issues 세금계산서); `card`: 신용카드 — card payments and easy pays ' +
+  '`tax_invoice`: 세금계산서 발급분 (the order\'s 세금계산서 was issued; its refunds, with their 수정세금계산서, land here too); `card`: 신용카드 — card payments and easy pays ' +
   '(카카오페이, 네이버페이, 토스페이: the pay company issues card-equivalent evidence); `cash_receipt`: 현금영수증 issued for a 계좌이체 or 가상계좌 sale; ' +
   '`other`: 기타 매출, a 계좌이체 or 가상계좌 sale without a 현금영수증; `foreign`: sales in a foreign currency, kept apart (none today: every order is KRW).';
 

@@ -5,6 +5,7 @@ import { RefundRequestSchema, RefundRequestStatusSchema } from '../refunds/reque
 import { SubscriptionSchema } from '../subscriptions/schemas';
 import { CancellationInfoSchema, EndingRefundSchema } from '../subscriptions/cancel/schemas';
 import { ReconciliationSchema } from '../reconciliation/schemas';
+import { TaxInvoiceSchema } from '../tax/invoices/schemas';
 import { DateTime, ModeSchema, Nullable, Obj } from '../platform/http/schemas';
 import { RETRY_SCHEDULE_MS } from '../jobs/queue';
 import { MAX_ATTEMPTS } from './model';
@@ -165,6 +166,30 @@ const EVENT_DATA: Array<{ type: string; summary: string; description: string; da
       '`data` is the Reconciliation record (`id`, `mode`, `date` (the KST day compared), `status: completed`, `differenceCount`, `gatewayTransactions`, …). ' +
       'Read its differences with `GET /admin/v1/reconciliations/{id}` (seller console). Sent once per completed run, daily and on demand; a failed run sends nothing.',
     data: ReconciliationSchema,
+  },
+  {
+    type: 'tax_invoice.issued',
+    summary: 'A 세금계산서 was issued for an order',
+    description:
+      '`data.taxInvoice` is the TaxInvoice (`kind: original`, `status: issued`) with the provider\'s answer (`providerInvoiceId`, `ntsApprovalNumber`, `pdfUrl`). ' +
+      'Sent once per document, whether the seller issued it by hand, the store issues automatically, or a retry found the document at the provider.',
+    data: Obj({ taxInvoice: TaxInvoiceSchema }, { title: 'TaxInvoiceEventData' }),
+  },
+  {
+    type: 'tax_invoice.amended',
+    summary: 'A 수정세금계산서 was issued after a refund',
+    description:
+      '`data.taxInvoice` is the amendment (`kind: amendment`, negative amounts, `modificationType` `CANCELLATION_OF_CONTRACT` for a full refund or `CHANGE_IN_SUPPLY_COST` for a partial one, ' +
+      '`originalId`, `refundId`).',
+    data: Obj({ taxInvoice: TaxInvoiceSchema }, { title: 'TaxInvoiceAmendedData' }),
+  },
+  {
+    type: 'tax_invoice.failed',
+    summary: 'The tax-invoice provider refused a 세금계산서 or 수정세금계산서',
+    description:
+      '`data.taxInvoice` has `status: failed` and the refusal in `providerStatus` / `providerMessage`; nothing was issued. The seller may correct the cause and issue it again ' +
+      '(`POST /admin/v1/tax-invoices/{id}/issue`).',
+    data: Obj({ taxInvoice: TaxInvoiceSchema }, { title: 'TaxInvoiceFailedData' }),
   },
   {
     type: 'license.issue',

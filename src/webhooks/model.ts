@@ -6,7 +6,7 @@ import type { DeliveryStatus, StoredSecret } from './tables';
 import { MESSAGES } from '../platform/messages';
 
 /** Event types an endpoint can subscribe to. `webhook.test` needs no subscription: it goes to the one endpoint asked. */
-export const SUBSCRIBABLE_EVENT_TYPES = ['order.paid', 'order.awaiting_deposit', 'order.expired', 'order.refunded', 'refund_request.created', 'refund_request.updated', 'subscription.updated', 'subscription.ended', 'reconciliation.completed', 'license.issue', 'cash_receipt.failed'] as const;
+export const SUBSCRIBABLE_EVENT_TYPES = ['order.paid', 'order.awaiting_deposit', 'order.expired', 'order.refunded', 'refund_request.created', 'refund_request.updated', 'subscription.updated', 'subscription.ended', 'reconciliation.completed', 'license.issue', 'cash_receipt.failed', 'tax_invoice.issued', 'tax_invoice.amended', 'tax_invoice.failed'] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 /** Sent by the licenses module itself (it needs the seller's answer), never by the delivery worker. */

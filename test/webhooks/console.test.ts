@@ -249,7 +249,7 @@ test('sendSigned: exact bytes, any 2xx, the answer body (first 64 KiB), no redir
 
 test('the OpenAPI document has a webhooks section: every event type with its envelope, headers and retry schedule', async () => {
   const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
-  assert.deepEqual(Object.keys(doc.webhooks).sort(), ['cash_receipt.failed', 'license.issue', 'order.awaiting_deposit', 'order.expired', 'order.paid', 'order.refunded', 'reconciliation.completed', 'refund_request.created', 'refund_request.updated', 'subscription.ended', 'subscription.updated', 'webhook.test']);
+  assert.deepEqual(Object.keys(doc.webhooks).sort(), ['cash_receipt.failed', 'license.issue', 'order.awaiting_deposit', 'order.expired', 'order.paid', 'order.refunded', 'reconciliation.completed', 'refund_request.created', 'refund_request.updated', 'subscription.ended', 'subscription.updated', 'tax_invoice.amended', 'tax_invoice.failed', 'tax_invoice.issued', 'webhook.test']);
   for (const [type, item] of Object.entries<any>(doc.webhooks)) {
     const schema = item.post.requestBody.content['application/json'].schema;
     assert.deepEqual(Object.keys(schema.properties), ['id', 'type', 'mode', 'createdAt', 'data'], type);

@@ -14,6 +14,7 @@ import productsPage from './products';
 import licensesPage from './licenses';
 import reconciliationPage from './reconciliation';
 import vatPage from './vat';
+import taxInvoicesPage from './tax-invoices';
 import mailboxPage from './mailbox';
 import accountSecurityPage from './account-security';
 import accountSessionsPage from './account-sessions';
@@ -24,6 +25,6 @@ export type { DashboardPage };
 /** Every dashboard page, in registration order. Add yours here (and its NAV entry in ../layout.ts). */
 export const PAGES: DashboardPage[] = [
   homePage, developersKeysPage, developersWebhooksPage, developersEventsPage, settingsPage, settingsMembersPage, settingsSettlementsPage, auditPage,
-  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, vatPage, mailboxPage,
+  ordersPage, refundRequestsPage, subscriptionsPage, productsPage, licensesPage, reconciliationPage, vatPage, taxInvoicesPage, mailboxPage,
   accountSecurityPage, accountSessionsPage, settingsSecurityPage,
 ];

@@ -35,10 +35,31 @@ export function cashReceiptField(f: CashReceiptFieldInput): SafeHtml {
   return html`<fieldset class="cash-fields"${f.cashReceiptMandatory ? html` aria-describedby="cash-receipt-mandatory"` : ''}>
       <legend>현금영수증 (계좌이체·가상계좌)</legend>
       ${f.cashReceiptMandatory ? mandatoryNotice() : ''}
-      <div class="methods">${opt('none', f.cashReceiptMandatory ? '신청 안 함 (자진발급)' : '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}</div>
+      <div class="methods">${opt('none', f.cashReceiptMandatory ? '신청 안 함 (자진발급)' : '신청 안 함')}${opt('income', '소득공제 (개인)')}${opt('expense', '지출증빙 (사업자)')}${opt('tax_invoice', '세금계산서 (사업자, 현금영수증 대신)')}</div>
       <label for="cashReceiptNumber">휴대폰 번호·카드 번호 (소득공제) 또는 사업자등록번호 (지출증빙)</label>
       <input id="cashReceiptNumber" name="cashReceiptNumber" type="text" inputmode="numeric" autocomplete="off" maxlength="23" value="${f.values.cashReceiptNumber ?? ''}"${err ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}>
       ${fieldError('cashReceiptNumber', err)}
+      ${taxInvoiceFields(f)}
       ${f.ctx.simulated ? html`<p class="hint">테스트 모드: 어떤 올바른 번호로도 테스트 현금영수증이 발급됩니다(발급번호가 T로 시작, 국세청에 보고되지 않음).</p>` : ''}
     </fieldset>`;
+}
+
+/**
+ * 세금계산서 instead of a 현금영수증 (src/tax/invoices/): the business buyer's 사업자등록번호 (check digit verified),
+ * 상호, 대표자명 and e-mail. Read only when the 세금계산서 choice is ticked; the seller issues it after the payment (a
+ * 가상계좌: after the deposit), by the 10th of the next month.
+ */
+function taxInvoiceFields(f: CashReceiptFieldInput): SafeHtml {
+  const e = f.errors ?? {};
+  const input = (name: 'taxInvoiceBrn' | 'taxInvoiceCompany' | 'taxInvoiceRepresentative' | 'taxInvoiceEmail', label: string, attrs: SafeHtml) =>
+    html`<label for="${name}">${label}</label>
+      <input id="${name}" name="${name}" ${attrs} value="${f.values[name] ?? ''}"${e[name] ? html` aria-invalid="true" aria-describedby="${name}-err"` : ''}>
+      ${fieldError(name, e[name])}`;
+  return html`<div class="tax-invoice-fields" id="tax-invoice-fields">
+      <p class="hint" id="tax-invoice-hint">세금계산서를 선택하면 현금영수증은 발급되지 않습니다. 아래 정보로 판매자가 전자세금계산서를 발급합니다(결제일이 속한 달의 다음 달 10일까지).</p>
+      ${input('taxInvoiceBrn', '사업자등록번호 (세금계산서)', html`type="text" inputmode="numeric" autocomplete="off" maxlength="12"`)}
+      ${input('taxInvoiceCompany', '상호', html`type="text" autocomplete="organization" maxlength="200"`)}
+      ${input('taxInvoiceRepresentative', '대표자명', html`type="text" autocomplete="off" maxlength="100"`)}
+      ${input('taxInvoiceEmail', '세금계산서 받을 이메일', html`type="email" autocomplete="email" maxlength="254"`)}
+    </div>`;
 }

@@ -7,11 +7,15 @@ import { getBusinessDetailsForOrder } from '../../stores/service';
 import { COPY, langOf, type Lang } from './copy';
 import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../../checkout/virtual-account';
 import { storeIdOfOrder } from '../repo';
+import { ApiError } from '../../platform/errors';
+import { requestTaxInvoice } from '../../tax/invoices/service';
+import { buyerTaxInvoices } from '../../tax/invoices/buyer';
 
 const VA_DONE = {
   ko: { deposited: '입금이 확인되어 결제가 완료되었습니다.', account: '환불 계좌를 저장했습니다.' },
   en: { deposited: 'Your deposit arrived: the payment is complete.', account: 'Your refund account was saved.' },
 };
+const TI_DONE = { ko: '세금계산서를 요청했습니다. 발급되면 입력한 이메일로 전송됩니다.', en: 'Your tax invoice was requested. It is sent to the e-mail you gave once issued.' };
 
 // script-src 'self': the shared enhancement script (the license key's copy button); the page works without it.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -76,7 +80,10 @@ const receiptModule: Module = async (app, deps) => {
     const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
     const vaDone = doneKey === 'deposited' ? VA_DONE[lang].deposited : doneKey === 'refund-account' ? VA_DONE[lang].account : undefined;
     const banner = done ?? vaDone;
-    return send(reply, 200, receiptPage({ receipt, token, lang, business, banner: banner ? { kind: 'info', text: banner } : undefined, virtualAccount: { refundAccount } }));
+    const taxInvoice = await buyerTaxInvoices(deps, receipt.order.id);
+    const tiDone = doneKey === 'tax-invoice' && taxInvoice.invoices.length > 0 ? TI_DONE[lang] : undefined;
+    const shown = banner ?? tiDone;
+    return send(reply, 200, receiptPage({ receipt, token, lang, business, banner: shown ? { kind: 'info', text: shown } : undefined, virtualAccount: { refundAccount }, taxInvoice }));
   });
 
   // 가상계좌, test mode: the deposit arrives (the simulator's testDeposit, then the same secret check and lookup as a
@@ -130,6 +137,27 @@ const receiptModule: Module = async (app, deps) => {
       }
       const text = err.message === COPY.ko.notANumber ? COPY[b.lang].notANumber : COPY[b.lang].buyerMessage(err.message, receipt.refundable);
       return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form, virtualAccount: { refundAccount } }));
+    }
+  });
+
+  // 세금계산서: the business buyer asks for one afterwards (src/tax/invoices/; the same rules as the console's request).
+  app.post<Params>('/receipt/:orderId/tax-invoice', opts, async (req, reply) => {
+    const b = readBody(req.body);
+    const raw = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const typed = Object.fromEntries(['businessNumber', 'companyName', 'representative', 'email'].map((k) => [k, first(raw[k]).slice(0, 254)]));
+    const receipt = await loadReceipt(deps, req.params.orderId, b.t);
+    if (!receipt) return send(reply, 404, notFound(b.lang));
+    try {
+      await requestTaxInvoice(deps, receipt.order.id, typed, 'buyer');
+      return reply.code(303).header('Location', back(req.params.orderId, b.t, 'tax-invoice', b.lang)).send();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
+      const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
+      const state = await buyerTaxInvoices(deps, receipt.order.id);
+      const fields = (err.details as { fields?: Array<{ field: string; message: string }> } | undefined)?.fields;
+      const errors = fields ? Object.fromEntries(fields.map((f) => [f.field, f.message])) : undefined;
+      return send(reply, fields ? 422 : 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: fields ? undefined : { kind: 'error', text: err.message }, virtualAccount: { refundAccount }, taxInvoice: { ...state, typed, errors } }));
     }
   });
 

@@ -10,6 +10,7 @@ import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
 import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
+import { taxInvoiceCard, type TaxInvoiceCardInput } from './tax-invoice';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './legal';
 
 /**
@@ -63,6 +64,8 @@ export interface ReceiptPageOptions {
   form?: ReceiptForm;
   /** 가상계좌 orders: the refund account on file and the refund-account form's errors (virtual-account.ts). */
   virtualAccount?: Omit<VirtualAccountCardInput, 'order' | 'token' | 'c'>;
+  /** The order's 세금계산서 documents and request form (tax-invoice.ts). */
+  taxInvoice?: Omit<TaxInvoiceCardInput, 'orderId' | 'token' | 'lang'>;
 }
 
 function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
@@ -178,6 +181,7 @@ export function receiptPage(p: ReceiptPageOptions): string {
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
 ${orderCard(r, c)}
 ${virtualAccountCard({ order: r.order, token: p.token, c, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}
+${p.taxInvoice ? taxInvoiceCard({ ...p.taxInvoice, orderId: r.order.id, token: p.token, lang }) : ''}
 ${licensesCard(r.order.licenses, lang, enDay)}
 ${recurringCard(legal)}
 ${refundsCard(r, c)}
