@@ -35,7 +35,8 @@ import { portoneErrorSchemaFor, portoneErrorStatus, portoneSchemaErrors } from '
  *   signed as Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`).
  *
  * Test hooks stand for what happens outside the API: `browserPay` is the buyer finishing `PortOne.requestPayment` in
- * the PG's window (a card paid at once, a 가상계좌 issued); `issueBillingKey` is `PortOne.requestIssueBillingKey`;
+ * the PG's window (a card paid at once, a 가상계좌 issued), refused for a paymentId already paid (checkout guide: "같은
+ * paymentId에 대해 여러 번의 결제 시도가 가능하나, 최종적으로 결제에 성공하는 것은 단 한 번만 가능합니다. (중복 결제 방지)"); `issueBillingKey` is `PortOne.requestIssueBillingKey`;
  * `deposit` is the buyer's bank deposit to a 가상계좌; `cancelInConsole` is a cancel made in PortOne's console; `hold`,
  * `answerNext` and `beforeAnswer` delay, replace or cut an answer (the kill and lost-answer tests).
  */
