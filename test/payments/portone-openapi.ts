@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 // `yaml` comes with @fastify/swagger (a dependency); no parser of our own is added for a test helper.
 import { parse } from 'yaml';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -15,12 +16,31 @@ import addFormats from 'ajv-formats';
  */
 export const PORTONE_OPENAPI_PATH = process.env.PORTONE_OPENAPI ?? '/work/ref/portone-v2.openapi.yml';
 
+/**
+ * PortOne's document is reference material, not ours to commit: it is read where it is kept on this machine (the path
+ * above), or straight out of a local snapshot of PortOne's public repository (`git show HEAD:src/schema/v2.openapi.yml`
+ * in PORTONE_DOCS_REPO, by default where the team's tooling keeps fetched repositories). Without either, the PortOne
+ * tests fail with this message rather than pass against a fake that checks nothing.
+ */
+function readPortOneOpenApi(): string {
+  if (existsSync(PORTONE_OPENAPI_PATH)) return readFileSync(PORTONE_OPENAPI_PATH, 'utf8');
+  const repo = process.env.PORTONE_DOCS_REPO ?? '/work/.mirror/portone-io+developers.portone.io/repo';
+  if (existsSync(repo)) {
+    const r = spawnSync('git', ['--git-dir', repo, 'show', 'HEAD:src/schema/v2.openapi.yml'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    if (r.status === 0) return r.stdout;
+  }
+  throw new Error(
+    `PortOne's published OpenAPI is not on this machine: put src/schema/v2.openapi.yml of portone-io/developers.portone.io at ${PORTONE_OPENAPI_PATH} ` +
+      '(or set PORTONE_OPENAPI), or a snapshot of that repository at PORTONE_DOCS_REPO. See test/fixtures/portone/README.md.',
+  );
+}
+
 type Schema = Record<string, any>;
 let cached: { ajv: Ajv; doc: Schema; unions: Map<string, Record<string, string>> } | null = null;
 
 function prepare(): { ajv: Ajv; doc: Schema; unions: Map<string, Record<string, string>> } {
   if (cached) return cached;
-  const doc = parse(readFileSync(PORTONE_OPENAPI_PATH, 'utf8'), { maxAliasCount: -1 }) as Schema;
+  const doc = parse(readPortOneOpenApi(), { maxAliasCount: -1 }) as Schema;
   const schemas = doc.components.schemas as Record<string, Schema>;
   const unions = new Map<string, Record<string, string>>();
   for (const [name, s] of Object.entries(schemas)) {
