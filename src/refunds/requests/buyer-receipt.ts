@@ -19,7 +19,8 @@ import { decisionTime, emitUpdated, EVENT_CREATED, type Deps } from './decision-
 import { clockOfSubscription } from '../../subscriptions/clock';
 import { MESSAGES } from '../../platform/messages';
 import { hasBidiControl } from '../../platform/text';
-import { refundAccountState, storeRefundAccount, validateRefundAccount, type RefundAccountInput } from '../../checkout/virtual-account';
+import { refundAccountOf, refundAccountState, storeRefundAccount, validateRefundAccount, type RefundAccountInput } from '../../checkout/virtual-account';
+import { fullOnlyMethodName, methodRefundRule } from '../method-rules';
 
 /** A refusal shown to the buyer on the receipt page (Korean), never an API error. */
 export class BuyerError extends Error {}
@@ -175,6 +176,9 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     const amount = input.amount ?? left;
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new BuyerError(MESSAGES.refundRequests.amountTooSmall);
     if (amount > left) throw new BuyerError(MESSAGES.refundRequests.amountAboveRefundable(left));
+    // 휴대폰 결제 and 상품권 refund only in full (src/refunds/method-rules.ts): refused when filed, so no approval (the
+    // seller's or the statutory one) is promised that the gateway would refuse.
+    if (methodRefundRule(order, deps.clock.now()).fullOnly && amount !== left) throw new BuyerError(MESSAGES.refunds.partialNotAllowed(fullOnlyMethodName(order.method), left));
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
     if (hasBidiControl(reason)) throw new BuyerError(MESSAGES.refundRequests.reasonHasBidiControl);
@@ -221,10 +225,20 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
  * request is refused, so no approval (the seller's or the statutory auto-approval) is ever promised that cannot pay.
  */
 async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined): Promise<void> {
+  const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
+  // A 휴대폰 결제 after its KST month is refunded to the buyer's account (issue 41): required then; inside the month an
+  // account typed anyway is kept (the decision may come after the month ends).
+  if (order.method === 'mobile_phone') {
+    const required = methodRefundRule(order, deps.clock.now()).needsAccount === 'phone_after_month';
+    if (!given && (!required || (await refundAccountOf(trx, deps.config.masterKey, order.id)))) return;
+    const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
+    if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
+    await storeRefundAccount(trx, deps, order.id, v.value);
+    return;
+  }
   if (order.method !== 'virtual_account') return;
   const state = await refundAccountState(trx, order.id);
   if (state === 'not_virtual_account') return;
-  const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
   if (!given && state === 'on_file') return;
   const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
   if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
