@@ -160,3 +160,38 @@ test('문화상품권: paid (method culture_gift), a partial refund and a partia
     [['문화상품권', 'DONE', 15_000], ['문화상품권', 'CANCELED', 15_000]],
   );
 });
+
+test('test mode (the simulator): 게임문화상품권 and 휴대폰 approved on the test approval page; the phone payment refunded after its KST month only with the buyer\'s account', async () => {
+  clock.set('2026-12-31T10:00:00.000Z'); // 19:00 KST, 31 December
+  const payTest = async (method: string, price: number) => {
+    const product = await createProduct(t, s, { price });
+    const session = await createSession(t, s.key, { productId: product.id });
+    const submitted = await submitPayForm(t, session, { method });
+    assert.ok(submitted.statusCode === 303 || submitted.statusCode === 200, submitted.body);
+    const orderId = (await t.db.selectFrom('checkout_sessions').select('pending_order_id').where('id', '=', session.id).executeTakeFirstOrThrow()).pending_order_id!;
+    const approve = await formPost(t, `${payPath(session)}/approve`, { decision: 'approve' });
+    assert.ok(approve.statusCode < 400, approve.body);
+    const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+    assert.equal(order.status, 'paid');
+    assert.equal(order.method, method);
+    return order;
+  };
+  const testRefund = (orderId: string, body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/v1/orders/${orderId}/refund`, headers: post(s.key), payload: body });
+
+  const game = await payTest('game_gift', 9_900);
+  assert.equal((await testRefund(game.id, { amount: 900 })).json().code, 'REFUND_PARTIAL_NOT_ALLOWED');
+  const gameDone = await testRefund(game.id, {});
+  assert.equal(gameDone.statusCode, 200, gameDone.body);
+  assert.equal(gameDone.json().order.refundedAmount, 9_900);
+
+  const phone = await payTest('mobile_phone', 4_400);
+  clock.advance(5 * 3_600_000); // 00:00 KST, 1 January
+  const missing = await testRefund(phone.id, {});
+  assert.equal(missing.json().code, 'REFUND_ACCOUNT_REQUIRED');
+  const receipt = new URL(phone.receiptUrl);
+  assert.equal((await formPost(t, `${receipt.pathname}/refund-account`, { t: receipt.searchParams.get('t')!, bankCode: '20', accountNumber: '1002123456789', holderName: '이구매' })).statusCode, 303);
+  const done = await testRefund(phone.id, {});
+  assert.equal(done.statusCode, 200, done.body);
+  assert.equal(done.json().order.refundedAmount, 4_400);
+  assert.equal(done.json().order.status, 'refunded');
+});
