@@ -20,6 +20,7 @@ const T = {
     phoneAfterMonth: (month: string) => `결제한 달(${month})이 지나 이 결제는 취소할 수 없습니다. 환불은 아래 본인 계좌로 받습니다.`,
     fullOnly: '휴대폰·상품권 결제는 부분 환불이 되지 않아 전액으로만 환불할 수 있습니다.',
     giftWhere: '환불하면 결제에 쓴 상품권으로 돌아갑니다.',
+    requestWhy: '결제한 달이 지난 휴대폰 결제는 이 계좌로 환불됩니다. 요청과 함께 저장되며, 계좌번호는 끝 네 자리만 표시됩니다.',
   },
   en: {
     phoneHeading: 'Refunds of a mobile phone payment',
@@ -29,6 +30,7 @@ const T = {
     phoneAfterMonth: (month: string) => `The month of the payment (${month}) has passed, so it can no longer be canceled. The refund goes to your bank account below.`,
     fullOnly: 'Mobile phone and gift certificate payments cannot be refunded in part: only the full amount.',
     giftWhere: 'A refund goes back to the gift certificate you paid with.',
+    requestWhy: 'A mobile phone payment past its month is refunded to this account. It is saved with the request; only its last four digits are shown.',
   },
 };
 
@@ -60,3 +62,6 @@ export function phoneGiftCard(p: { order: OrderView; token: string; c: ReceiptCo
   ${refundAccountForm({ order: o, token: p.token, c: p.c, refundAccount: p.refundAccount, errors: p.errors, typed: p.typed })}
 </section>`;
 }
+
+/** The refund request's account hint for a phone payment past its month. */
+export const phoneRequestWhy = (lang: 'ko' | 'en'): string => T[lang].requestWhy;
