@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
-import { createProduct, createSession, formPost, payPath, submitPayForm } from '../checkout/factory';
+import { createProduct, createSession, formPost, owner, payPath, submitPayForm } from '../checkout/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
 import { updateModeSettings } from '../../src/stores/service';
 import { ManualClock } from '../../src/platform/clock';
@@ -159,6 +159,25 @@ test('문화상품권: paid (method culture_gift), a partial refund and a partia
     fake.transactions.filter((x) => x.paymentKey === paymentKey).map((x) => [x.method, x.status, x.amount]),
     [['문화상품권', 'DONE', 15_000], ['문화상품권', 'CANCELED', 15_000]],
   );
+});
+
+test('reconciliation: Toss\'s transactions of 휴대폰 and 상품권 payments and cancels match our orders and refunds (no difference)', async () => {
+  const reconcile = async (date: string) => {
+    const res = await t.app.inject({ method: 'POST', url: '/admin/v1/reconciliations', headers: owner(s), payload: { mode: 'live', date } });
+    assert.equal(res.statusCode, 202, res.body);
+    await t.deps.worker.runOnce();
+    return (await t.app.inject({ url: `/admin/v1/reconciliations/${res.json().id}`, headers: owner(s) })).json();
+  };
+  // 10 November: the first phone payment (33,000); 1 December (KST): the second one's cancel (27,500) and the
+  // 문화상품권 payment and cancel (15,000 each).
+  const nov10 = await reconcile('2026-11-10');
+  assert.equal(nov10.status, 'completed', JSON.stringify(nov10));
+  assert.equal(nov10.gatewayTransactions, 1);
+  assert.deepEqual(nov10.differences, []);
+  const dec1 = await reconcile('2026-12-01');
+  assert.equal(dec1.status, 'completed', JSON.stringify(dec1));
+  assert.equal(dec1.gatewayTransactions, 3);
+  assert.deepEqual(dec1.differences, []);
 });
 
 test('test mode (the simulator): 게임문화상품권 and 휴대폰 approved on the test approval page; the phone payment refunded after its KST month only with the buyer\'s account', async () => {
