@@ -98,6 +98,12 @@ test('휴대폰 결제 after its KST month: the refund asks for the buyer\'s acc
   const receipt = new URL(order.receiptUrl);
   const inMonth = await t.app.inject({ url: `${receipt.pathname}${receipt.search}` });
   assert.match(inMonth.body, /휴대폰 결제는 결제한 달\(2026년 11월, 한국 시간\) 안에 환불되면/);
+  // A 청약철회 request filed now is approved automatically in December: it must carry the buyer's account already.
+  const token = receipt.searchParams.get('t')!;
+  const noAccount = await formPost(t, `${receipt.pathname}/refund-request`, { t: token, reason: '단순 변심' });
+  assert.equal(noAccount.statusCode, 422, noAccount.body);
+  assert.match(noAccount.body, /결제한 달이 지나 환불될 수 있는 휴대폰 결제는 환불받을 본인 계좌가 있어야 요청할 수 있습니다/);
+  assert.equal((await t.db.selectFrom('refund_requests').select('id').where('order_id', '=', orderId).execute()).length, 0);
 
   clock.advance(2 * 3_600_000); // 01:00 KST on 1 December: the month has turned in Korea (still 30 November in UTC)
   const missing = await refund(orderId, { reason: '구매 취소' });
@@ -110,7 +116,7 @@ test('휴대폰 결제 after its KST month: the refund asks for the buyer\'s acc
   const page = await t.app.inject({ url: `${receipt.pathname}${receipt.search}` });
   assert.match(page.body, /결제한 달\(2026년 11월\)이 지나 이 결제는 취소할 수 없습니다/);
   assert.match(page.body, /id="refund-account-form"/);
-  const saved = await formPost(t, `${receipt.pathname}/refund-account`, { t: receipt.searchParams.get('t')!, bankCode: '88', accountNumber: '110-123-456789', holderName: '김구매' });
+  const saved = await formPost(t, `${receipt.pathname}/refund-account`, { t: token, bankCode: '88', accountNumber: '110-123-456789', holderName: '김구매' });
   assert.equal(saved.statusCode, 303, saved.body);
   const after = await t.app.inject({ url: `${receipt.pathname}${receipt.search}` });
   assert.match(after.body, /신한 \*\*\*\*6789 \(김구매\)/);

@@ -6,6 +6,7 @@ import { sendPage, tokenPages } from '../token-pages';
 import { getBusinessDetailsForOrder } from '../../stores/service';
 import { COPY, langOf, type Lang } from './copy';
 import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../../checkout/virtual-account';
+import { phoneAccountNeeded } from './phone-gift';
 import { storeIdOfOrder } from '../repo';
 
 const VA_DONE = {
@@ -127,7 +128,8 @@ const receiptModule: Module = async (app, deps) => {
       if (err instanceof RefundAccountError) {
         // Nothing was filed: the form comes back with the account's fields marked (the number is never sent back).
         const withAccount: ReceiptForm = { ...form, account: { typed: { bankCode: account.bankCode, holderName: account.holderName }, errors: err.fields } };
-        return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text: COPY[b.lang].refundAccountNeeded }, form: withAccount, virtualAccount: { refundAccount } }));
+        const text = receipt.order.method === 'mobile_phone' ? phoneAccountNeeded(b.lang) : COPY[b.lang].refundAccountNeeded;
+        return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form: withAccount, virtualAccount: { refundAccount } }));
       }
       const text = err.message === COPY.ko.notANumber ? COPY[b.lang].notANumber : COPY[b.lang].buyerMessage(err.message, receipt.refundable);
       return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form, virtualAccount: { refundAccount } }));

@@ -21,6 +21,10 @@ const T = {
     fullOnly: '휴대폰·상품권 결제는 부분 환불이 되지 않아 전액으로만 환불할 수 있습니다.',
     giftWhere: '환불하면 결제에 쓴 상품권으로 돌아갑니다.',
     requestWhy: '결제한 달이 지난 휴대폰 결제는 이 계좌로 환불됩니다. 요청과 함께 저장되며, 계좌번호는 끝 네 자리만 표시됩니다.',
+    requestWhyInMonth:
+      '휴대폰 결제가 결제한 달 안에 환불되면 계좌는 쓰이지 않습니다. 청약철회 요청의 자동 승인이 다음 달이 되면 이 계좌로 환불되므로 그때는 꼭 입력해야 합니다.',
+    legendInMonth: '환불받을 본인 계좌 (다음 달에 환불될 때 필요)',
+    accountNeeded: '결제한 달이 지나 환불될 수 있는 휴대폰 결제는 환불받을 본인 계좌가 있어야 요청할 수 있습니다. 은행, 계좌번호, 예금주를 확인해 주세요. 요청은 아직 접수되지 않았습니다.',
   },
   en: {
     phoneHeading: 'Refunds of a mobile phone payment',
@@ -31,6 +35,10 @@ const T = {
     fullOnly: 'Mobile phone and gift certificate payments cannot be refunded in part: only the full amount.',
     giftWhere: 'A refund goes back to the gift certificate you paid with.',
     requestWhy: 'A mobile phone payment past its month is refunded to this account. It is saved with the request; only its last four digits are shown.',
+    requestWhyInMonth:
+      'Refunded within the month of payment, a phone payment needs no account. If your withdrawal would be approved automatically next month, it is refunded to this account, so it is required then.',
+    legendInMonth: 'Your account for the refund (needed for a refund next month)',
+    accountNeeded: 'A mobile phone payment that may be refunded after its month needs an account of yours for the refund. Check the bank, account number and holder. The request has not been filed yet.',
   },
 };
 
@@ -63,5 +71,9 @@ export function phoneGiftCard(p: { order: OrderView; token: string; c: ReceiptCo
 </section>`;
 }
 
-/** The refund request's account hint for a phone payment past its month. */
-export const phoneRequestWhy = (lang: 'ko' | 'en'): string => T[lang].requestWhy;
+/** The refund request's account legend and hint for a phone payment (past its month, or still in it). */
+export const phoneRequestText = (lang: 'ko' | 'en', afterMonth: boolean): { why: string; legend?: string } =>
+  afterMonth ? { why: T[lang].requestWhy } : { why: T[lang].requestWhyInMonth, legend: T[lang].legendInMonth };
+
+/** The banner when a phone payment's refund request lacked the account it needs. */
+export const phoneAccountNeeded = (lang: 'ko' | 'en'): string => T[lang].accountNeeded;

@@ -8,7 +8,7 @@ import { licensesCard } from '../license-keys';
 import { storeFooter } from '../footer';
 import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
-import { phoneGiftCard, phoneNeedsAccount, phoneRequestWhy } from './phone-gift';
+import { phoneGiftCard, phoneNeedsAccount, phoneRequestText } from './phone-gift';
 import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './legal';
@@ -136,7 +136,7 @@ function requestForm(r: Receipt, token: string, action: string, form: ReceiptFor
     <p class="hint">${c.form.amountHint}</p>
     <label for="reason">${c.form.reason}</label>
     <textarea id="reason" name="reason" maxlength="500" placeholder="${c.form.placeholder}">${form?.reason ?? ''}</textarea>
-    ${r.order.virtualAccount || phoneNeedsAccount(r.order, r.now) ? requestAccountFields({ c, onFile: refundAccount, errors: form?.account?.errors, typed: form?.account?.typed, why: r.order.virtualAccount ? undefined : phoneRequestWhy(c.lang) }) : ''}
+    ${r.order.virtualAccount || r.order.method === 'mobile_phone' ? requestAccountFields({ c, onFile: refundAccount, errors: form?.account?.errors, typed: form?.account?.typed, ...(r.order.virtualAccount ? {} : phoneRequestText(c.lang, phoneNeedsAccount(r.order, r.now))) }) : ''}
     <button class="pay" type="submit">${c.form.submit}</button>
   </form>
 </section>`;

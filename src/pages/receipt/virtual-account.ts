@@ -85,11 +85,11 @@ function bankSelect(id: string, selected: string, label: string, invalidMsg: str
  * The refund account inside the refund-request form of a deposited 가상계좌 (a refund of one is paid only to an account
  * the buyer names, so the request carries it). Its ids are prefixed: the receipt's own refund-account form uses the bare ones.
  */
-export function requestAccountFields(p: { c: ReceiptCopy; onFile: string | null; errors?: RefundAccountErrors; typed?: { bankCode: string; holderName: string }; why?: string }): SafeHtml {
+export function requestAccountFields(p: { c: ReceiptCopy; onFile: string | null; errors?: RefundAccountErrors; typed?: { bankCode: string; holderName: string }; why?: string; legend?: string }): SafeHtml {
   const t = T[p.c.lang];
   const e = p.errors ?? {};
   return html`<fieldset class="refund-account" id="request-account">
-    <legend>${t.requestLegend}</legend>
+    <legend>${p.legend ?? t.requestLegend}</legend>
     <p class="hint" id="request-account-state">${p.onFile ? t.requestOnFile(p.onFile) : (p.why ?? t.requestWhy)}</p>
     <label for="rr-bankCode">${t.bank}</label>
     ${bankSelect('rr-bankCode', p.typed?.bankCode ?? '', t.chooseBank, e.bankCode)}

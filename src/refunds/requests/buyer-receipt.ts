@@ -182,11 +182,13 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
     if (hasBidiControl(reason)) throw new BuyerError(MESSAGES.refundRequests.reasonHasBidiControl);
-    await ensureRefundAccount(trx, deps, order, input.refundAccount);
     // Filed at the subscription's own time for a test-mode subscription's order (its window and auto-approval follow
     // its test clock); the row's bookkeeping times stay the service's.
     const now = (await clockOfSubscription(trx, deps.clock, order.subscription_id)).now();
     const { statutory } = await statutoryFor(trx, order, now);
+    // A statutory request is approved automatically later: a phone payment whose month ends before then needs the
+    // buyer's account already (issue 41), so the automatic approval never meets REFUND_ACCOUNT_REQUIRED.
+    await ensureRefundAccount(trx, deps, order, input.refundAccount, statutory ? autoApproveAt(now) : null);
     const row = await repo.insertRequest(trx, {
       id: newId('rr', deps.clock),
       store_id: order.store_id,
@@ -224,12 +226,14 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
  * the receipt's own refund-account form stores it; without one typed, one already on file is used; with neither the
  * request is refused, so no approval (the seller's or the statutory auto-approval) is ever promised that cannot pay.
  */
-async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined): Promise<void> {
+async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined, autoApprovalAt: Date | null): Promise<void> {
   const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
-  // A 휴대폰 결제 after its KST month is refunded to the buyer's account (issue 41): required then; inside the month an
-  // account typed anyway is kept (the decision may come after the month ends).
+  // A 휴대폰 결제 after its KST month is refunded to the buyer's account (issue 41): required then, and when the
+  // statutory auto-approval will fall after the month; otherwise an account typed anyway is kept (the seller's decision
+  // may come after the month ends).
   if (order.method === 'mobile_phone') {
-    const required = methodRefundRule(order, deps.clock.now()).needsAccount === 'phone_after_month';
+    const afterMonth = (at: Date) => methodRefundRule(order, at).needsAccount === 'phone_after_month';
+    const required = afterMonth(deps.clock.now()) || (autoApprovalAt !== null && afterMonth(autoApprovalAt));
     if (!given && (!required || (await refundAccountOf(trx, deps.config.masterKey, order.id)))) return;
     const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
     if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
