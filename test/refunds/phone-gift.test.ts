@@ -167,6 +167,20 @@ test('문화상품권: paid (method culture_gift), a partial refund and a partia
   );
 });
 
+test('any Toss payment whose lookup says isPartialCancelable: false is never sent a partial cancel (PG_REFUND_FAILED, nothing moved)', async () => {
+  const { orderId, paymentKey } = await pay('card', 'CARD', 'card', 20_000);
+  fake.payments.get(paymentKey).isPartialCancelable = false; // e.g. a card payment with a 과세 제외 amount
+  const partial = await refund(orderId, { amount: 5_000 });
+  assert.equal(partial.statusCode, 502, partial.body);
+  assert.equal(partial.json().code, 'PG_REFUND_FAILED');
+  assert.equal(partial.json().details.gatewayCode, 'NOT_PARTIAL_CANCELABLE');
+  assert.equal(cancels(paymentKey).length, 0, 'no cancel was sent');
+  assert.equal((await getOrder(orderId)).refundedAmount ?? 0, 0);
+  const full = await refund(orderId, {});
+  assert.equal(full.statusCode, 200, full.body);
+  assert.equal(full.json().order.refundedAmount, 20_000);
+});
+
 test('reconciliation: Toss\'s transactions of 휴대폰 and 상품권 payments and cancels match our orders and refunds (no difference)', async () => {
   const reconcile = async (date: string) => {
     const res = await t.app.inject({ method: 'POST', url: '/admin/v1/reconciliations', headers: owner(s), payload: { mode: 'live', date } });
@@ -174,15 +188,15 @@ test('reconciliation: Toss\'s transactions of 휴대폰 and 상품권 payments a
     await t.deps.worker.runOnce();
     return (await t.app.inject({ url: `/admin/v1/reconciliations/${res.json().id}`, headers: owner(s) })).json();
   };
-  // 10 November: the first phone payment (33,000); 1 December (KST): the second one's cancel (27,500) and the
-  // 문화상품권 payment and cancel (15,000 each).
+  // 10 November: the first phone payment (33,000); 1 December (KST): the second one's cancel (27,500), the 문화상품권
+  // payment and cancel (15,000 each) and the card payment and cancel (20,000 each).
   const nov10 = await reconcile('2026-11-10');
   assert.equal(nov10.status, 'completed', JSON.stringify(nov10));
   assert.equal(nov10.gatewayTransactions, 1);
   assert.deepEqual(nov10.differences, []);
   const dec1 = await reconcile('2026-12-01');
   assert.equal(dec1.status, 'completed', JSON.stringify(dec1));
-  assert.equal(dec1.gatewayTransactions, 3);
+  assert.equal(dec1.gatewayTransactions, 5);
   assert.deepEqual(dec1.differences, []);
 });
 
