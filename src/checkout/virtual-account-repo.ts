@@ -64,6 +64,19 @@ export async function setRefundAccount(db: Db, orderId: string, v: { bankCode: s
     .execute();
 }
 
+/** The refund account of a non-가상계좌 order (a 휴대폰 결제 after its month; migration 107). */
+export function findOtherRefundAccount(db: Db, orderId: string) {
+  return db.selectFrom('order_refund_accounts').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}
+
+export async function upsertOtherRefundAccount(db: Db, v: { orderId: string; storeId: string; mode: Mode; bankCode: string; accountSealed: string; holderName: string; at: Date }): Promise<void> {
+  await db
+    .insertInto('order_refund_accounts')
+    .values({ order_id: v.orderId, store_id: v.storeId, mode: v.mode, refund_bank_code: v.bankCode, refund_account_sealed: v.accountSealed, refund_holder_name: v.holderName, created_at: v.at, updated_at: v.at })
+    .onConflict((oc) => oc.column('order_id').doUpdateSet({ refund_bank_code: v.bankCode, refund_account_sealed: v.accountSealed, refund_holder_name: v.holderName, updated_at: v.at }))
+    .execute();
+}
+
 export function findOrderRow(db: Db, orderId: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
 }

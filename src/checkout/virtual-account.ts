@@ -195,7 +195,8 @@ export function validateRefundAccount(input: RefundAccountInput): { ok: true; va
  */
 export async function saveRefundAccount(deps: Deps, orderId: string, input: RefundAccountInput): Promise<void> {
   const va = await repo.findVirtualAccount(deps.db, orderId);
-  if (!va) throw new ApiError('ORDER_NOT_FOUND');
+  // A 휴대폰 결제 too (issue 41): refunded after its KST month, it goes back to the buyer's account.
+  if (!va && (await repo.findOrderRow(deps.db, orderId))?.method !== 'mobile_phone') throw new ApiError('ORDER_NOT_FOUND');
   const v = validateRefundAccount(input);
   if (!v.ok) throw validationError(v.errors);
   await storeRefundAccount(deps.db, deps, orderId, v.value);
@@ -203,7 +204,15 @@ export async function saveRefundAccount(deps: Deps, orderId: string, input: Refu
 
 /** Stores a validated refund account (the number sealed) on the caller's executor: a refund request files it in its own transaction. */
 export async function storeRefundAccount(db: Db, deps: Pick<AppDeps, 'config' | 'clock'>, orderId: string, account: RefundReceiveAccount): Promise<void> {
-  await repo.setRefundAccount(db, orderId, { bankCode: account.bankCode, accountSealed: encryptSecret(deps.config.masterKey, account.accountNumber), holderName: account.holderName, at: deps.clock.now() });
+  const sealed = encryptSecret(deps.config.masterKey, account.accountNumber);
+  if (await repo.findVirtualAccount(db, orderId)) {
+    await repo.setRefundAccount(db, orderId, { bankCode: account.bankCode, accountSealed: sealed, holderName: account.holderName, at: deps.clock.now() });
+    return;
+  }
+  // Any other order (a 휴대폰 결제 refunded after its month): its own row (migration 107).
+  const order = await repo.findOrderRow(db, orderId);
+  if (!order) throw new ApiError('ORDER_NOT_FOUND');
+  await repo.upsertOtherRefundAccount(db, { orderId, storeId: order.store_id, mode: order.mode, bankCode: account.bankCode, accountSealed: sealed, holderName: account.holderName, at: deps.clock.now() });
 }
 
 /** Whether an order is a 가상계좌 one and, if so, whether the buyer's refund account is on file. */
@@ -216,6 +225,10 @@ export async function refundAccountState(db: Db, orderId: string): Promise<'not_
 /** The refund account of a 가상계좌 order (decrypted for the gateway call), or null when the buyer has not given one. */
 export async function refundAccountOf(db: Db, masterKey: Buffer, orderId: string): Promise<RefundReceiveAccount | null> {
   const va = await repo.findVirtualAccount(db, orderId);
+  if (!va) {
+    const other = await repo.findOtherRefundAccount(db, orderId);
+    return other ? { bankCode: other.refund_bank_code, accountNumber: decryptSecret(masterKey, other.refund_account_sealed).toString('utf8'), holderName: other.refund_holder_name } : null;
+  }
   if (!va?.refund_account_sealed || !va.refund_bank_code || !va.refund_holder_name) return null;
   return { bankCode: va.refund_bank_code, accountNumber: decryptSecret(masterKey, va.refund_account_sealed).toString('utf8'), holderName: va.refund_holder_name };
 }

@@ -9,7 +9,10 @@ export const OrderStatusSchema = Type.Union(
       '`refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit)',
   },
 );
-export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss'), Type.Literal('transfer'), Type.Literal('virtual_account')]);
+export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss'), Type.Literal('transfer'), Type.Literal('virtual_account'),
+  // Issue 41: 휴대폰 결제 and 상품권 (one-time payments).
+  Type.Literal('mobile_phone'), Type.Literal('culture_gift'), Type.Literal('book_gift'), Type.Literal('game_gift'),
+]);
 export const IntervalSchema = Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]);
 
 export const OrderCouponSchema = Obj(

@@ -107,6 +107,18 @@ export interface OrderVirtualAccountsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** The buyer's refund account of a non-가상계좌 order (a 휴대폰 결제 refunded after its month; migration 107). */
+export interface OrderRefundAccountsTable {
+  order_id: string;
+  store_id: string;
+  mode: Mode;
+  refund_bank_code: string;
+  refund_account_sealed: string;
+  refund_holder_name: string;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 /** A 현금영수증 an order asked for or was issued (migration 071). */
 export type CashReceiptType = '소득공제' | '지출증빙';
 export interface OrderCashReceiptsTable {
@@ -141,4 +153,5 @@ export interface OrdersTables {
   order_cash_receipts: OrderCashReceiptsTable;
   order_refunds: OrderRefundsTable;
   order_virtual_accounts: OrderVirtualAccountsTable;
+  order_refund_accounts: OrderRefundAccountsTable;
 }

@@ -13,10 +13,16 @@ export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: stri
   { value: 'toss', label: '토스페이', payWith: '토스페이로' },
   { value: 'transfer', label: '계좌이체', payWith: '계좌이체로' },
   { value: 'virtual_account', label: '가상계좌', payWith: '가상계좌로' },
+  { value: 'mobile_phone', label: '휴대폰', payWith: '휴대폰으로' },
+  { value: 'culture_gift', label: '문화상품권', payWith: '문화상품권으로' },
+  { value: 'book_gift', label: '도서문화상품권', payWith: '도서문화상품권으로' },
+  { value: 'game_gift', label: '게임문화상품권', payWith: '게임문화상품권으로' },
 ];
 
 /** Methods that move the buyer's bank money (현금성 결제): no card to keep for 자동결제, and 현금영수증 applies. */
 export const BANK_METHODS: ReadonlySet<PaymentMethod> = new Set(['transfer', 'virtual_account']);
+/** 휴대폰 결제 and 상품권: one-time payments only (Toss documents 자동결제 billing keys for cards alone). */
+export const ONE_TIME_ONLY_METHODS: ReadonlySet<PaymentMethod> = new Set(['mobile_phone', 'culture_gift', 'book_gift', 'game_gift']);
 export const methodLabel = (m: PaymentMethod): string => METHODS.find((x) => x.value === m)?.label ?? m;
 
 /** The pay button's text for a method: "카드로 12,000원 결제", "카카오페이로 12,000원 결제". */
@@ -127,7 +133,7 @@ export function validateBuyer(
   if (!method) errors.method = '결제 수단을 선택해 주세요.';
   if (method === 'card' && opts.needCardNumber && !v.cardNumber) errors.cardNumber = '카드 번호를 입력해 주세요.';
   // 자동결제 charges a registered card; a bank payment leaves nothing to charge at renewal.
-  if (method && opts.subscription && BANK_METHODS.has(method)) errors.method = MESSAGES.checkout.subscriptionNeedsCard;
+  if (method && opts.subscription && (BANK_METHODS.has(method) || ONE_TIME_ONLY_METHODS.has(method))) errors.method = MESSAGES.checkout.subscriptionNeedsCard;
   if (v.couponCode.length > 40) errors.couponCode = '쿠폰 코드가 너무 깁니다.';
   let installmentMonths = 0;
   if (v.installment !== '' && v.installment !== '0') {

@@ -142,6 +142,8 @@ export interface PaymentLookup {
   cancels: PaymentCancel[];
   /** The payment's 현금영수증 as the gateway reports it now (Toss: Payment.cashReceipt); absent/null when none. */
   cashReceipt?: CashReceiptIssued | null;
+  /** false: the gateway cancels this payment only in full (Toss: Payment.isPartialCancelable); absent when not said. */
+  partialCancelable?: boolean | null;
 }
 
 /** One cancel of a payment as the gateway reports it (Toss: an entry of Payment.cancels). */

@@ -9,7 +9,11 @@ import { APPROVED, cardOutcome, FAILURES, UNKNOWN_MESSAGE } from './simulator-ca
 import { boundTo, makeKey, parseKey, simulatedCashReceipt, simulatedSecret } from './simulator-keys';
 import type { SimulatorMemory } from './simulator-memory';
 
-const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account'];
+const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account',
+  'mobile_phone', 'culture_gift', 'book_gift', 'game_gift'];
+
+const kstMonthOf = (t: Date) => new Date(t.getTime() + 9 * 3_600_000).toISOString().slice(0, 7);
+const PARTIAL_CANCELABLE = (m: PaymentMethod) => m !== 'mobile_phone' && m !== 'culture_gift' && m !== 'book_gift' && m !== 'game_gift';
 
 /** How long a simulated 가상계좌 waits for its deposit (as the live page asks Toss: 72 hours). */
 export const SIM_VIRTUAL_ACCOUNT_HOURS = 72;
@@ -105,7 +109,13 @@ export async function refund(mem: SimulatorMemory, input: RefundInput): Promise<
   if (outcome === 'refundfail') result = { status: 'failed', code: 'NOT_CANCELABLE_PAYMENT', message: '취소할 수 없는 결제입니다.' };
   // Like Toss: a deposited 가상계좌 goes back only to the account in refundReceiveAccount.
   else if (state.method === 'virtual_account' && !input.refundReceiveAccount) result = { status: 'failed', code: 'INVALID_REFUND_ACCOUNT_INFO', message: '환불 계좌 정보가 필요합니다.' };
-  else if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
+  // 휴대폰 결제 (issue 41): the carrier cancels only in the KST month of the payment; later the money goes back to
+  // the buyer's account (refundReceiveAccount). 휴대폰 and 상품권 cancel only in full (Toss: isPartialCancelable false).
+  else if (state.method === 'mobile_phone' && !input.refundReceiveAccount && kstMonthOf(state.approvedAt) !== kstMonthOf(mem.clock.now())) {
+    result = { status: 'failed', code: 'NOT_CANCELABLE_PAYMENT', message: '휴대폰 결제는 결제한 달에만 취소할 수 있습니다.' };
+  } else if (!PARTIAL_CANCELABLE(state.method) && input.amount !== balance) {
+    result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '부분 취소가 불가능한 결제입니다.' };
+  } else if (balance === 0) result = { status: 'failed', code: 'ALREADY_CANCELED_PAYMENT', message: '이미 취소된 결제입니다.' };
   else if (!Number.isSafeInteger(input.amount) || input.amount <= 0 || input.amount > balance) {
     result = { status: 'failed', code: 'NOT_CANCELABLE_AMOUNT', message: '취소할 수 없는 금액입니다.' };
   } else {

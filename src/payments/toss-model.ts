@@ -17,6 +17,12 @@ export interface TossPayment {
   /** 가상계좌 (WAITING_FOR_DEPOSIT until the buyer deposits); `secret` is what DEPOSIT_CALLBACK echoes. */
   virtualAccount?: { accountNumber?: string | null; bankCode?: string | null; customerName?: string | null; dueDate?: string | null } | null;
   secret?: string | null;
+  /** 휴대폰 결제: the phone number charged (personal data: never logged nor stored), settlement status, receipt page. */
+  mobilePhone?: { customerMobilePhone?: string | null; settlementStatus?: string | null; receiptUrl?: string | null } | null;
+  /** 상품권: the approval number and settlement status. */
+  giftCertificate?: { approveNo?: string | null; settlementStatus?: string | null } | null;
+  /** false: Toss cancels this payment only in full (Payment.isPartialCancelable). */
+  isPartialCancelable?: boolean | null;
   /**
    * 현금영수증 (https://docs.tosspayments.com/reference#payment-객체 cashReceipt: type 소득공제/지출증빙, receiptKey,
    * issueNumber, receiptUrl, amount, taxFreeAmount); `cashReceipts` is its issue and cancel history.
@@ -90,6 +96,17 @@ const EASY_PAY: Record<string, PaymentMethod> = {
   TOSSPAY: 'toss',
 };
 
+const OTHER_METHODS: Record<string, PaymentMethod> = {
+  휴대폰: 'mobile_phone',
+  MOBILE_PHONE: 'mobile_phone',
+  문화상품권: 'culture_gift',
+  CULTURE_GIFT_CERTIFICATE: 'culture_gift',
+  도서문화상품권: 'book_gift',
+  BOOK_GIFT_CERTIFICATE: 'book_gift',
+  게임문화상품권: 'game_gift',
+  GAME_GIFT_CERTIFICATE: 'game_gift',
+};
+
 /**
  * Our method for a Toss payment. The wallet (easyPay.provider) wins over `method`, because a wallet paying with a
  * registered card can come back as method '카드' with easyPay set. Wallets and methods we do not offer (Samsung Pay,
@@ -105,6 +122,10 @@ export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'>):
   const method = payment.method?.replace(/\s/g, '').toUpperCase();
   if (method === '계좌이체' || method === 'TRANSFER') return 'transfer';
   if (method === '가상계좌' || method === 'VIRTUAL_ACCOUNT' || method === 'VIRTUALACCOUNT') return 'virtual_account';
+  // Issue 41: Payment.method 휴대폰 / 문화상품권 / 도서문화상품권 / 게임문화상품권 (the enum of Payment.method in Toss's
+  // core API 2022-11-16; the English forms are the payment window's method names).
+  const other = ownValue(OTHER_METHODS, method ?? '');
+  if (other) return other;
   return 'card';
 }
 
@@ -282,6 +303,7 @@ export function lookupOf(p: TossPayment): PaymentLookup {
     paymentKey: p.paymentKey,
     orderId: typeof p.orderId === 'string' ? p.orderId : null,
     cashReceipt: cashReceiptOf(p),
+    partialCancelable: typeof p.isPartialCancelable === 'boolean' ? p.isPartialCancelable : null,
     cancels: (p.cancels ?? [])
       .filter((c) => c && Number.isSafeInteger(c.cancelAmount))
       .map((c) => ({ transactionKey: c.transactionKey ?? null, amount: c.cancelAmount, canceledAt: date(c.canceledAt), reason: c.cancelReason ?? null, status: status(c.cancelStatus) })),

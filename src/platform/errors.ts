@@ -44,6 +44,7 @@ export const ERROR_CATALOG = {
   REFUND_SETTLED: { status: 409, message: '정산에 포함된 주문은 환불할 수 없습니다.' },
   // extension (issue 32): a deposited 가상계좌 can only be refunded to the buyer's own account, which they give on the receipt page
   REFUND_ACCOUNT_REQUIRED: { status: 409, message: '가상계좌 결제는 구매자의 환불 계좌(은행, 계좌번호, 예금주)가 있어야 환불할 수 있습니다. 구매자에게 영수증 페이지에서 환불 계좌를 입력해 달라고 요청해 주세요.' },
+  REFUND_PARTIAL_NOT_ALLOWED: { status: 409, message: '이 결제 수단은 부분 환불을 할 수 없습니다. 남은 금액 전액으로 환불해 주세요.' },
   REFUND_STATUTORY_LOCKED: { status: 409, message: '법정 청약철회 기간 중인 요청은 현재 운영자가 처리할 수 없습니다.' },
   SUBSCRIPTION_REFUND_NONE_LEFT: { status: 409, message: '구독 주문에 환불 가능한 금액이 남아 있지 않습니다.' },
   SUBSCRIPTION_REFUND_SETTLED: { status: 409, message: '즉시 해지 환불 대상 주문이 정산에 포함되어 있습니다.' },

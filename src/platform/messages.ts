@@ -179,6 +179,12 @@ export const MESSAGES = {
     gatewayTotalMismatch: (canceled: number, ours: number, amount: number): string =>
       `결제대행사 취소 합계(${canceled}원)가 환불 기록(${ours}원 + 이 환불 ${amount}원)과 맞지 않습니다. 결제대행사 관리 화면에서 확인해 주세요.`,
     interruptedChecking: '환불 처리 중 서버가 중단되어 결과를 확인하고 있습니다.',
+    // Issue 41: 휴대폰 결제 and 상품권 refund rules (src/refunds/method-rules.ts).
+    partialNotAllowed: (methodName: string, left: number): string =>
+      `${methodName} 결제는 부분 환불을 할 수 없습니다. 남은 금액 ${left.toLocaleString('ko-KR')}원 전액으로만 환불할 수 있습니다.`,
+    gatewayNotPartialCancelable: '결제대행사가 이 결제는 전액 취소만 가능하다고 답했습니다. 전액으로 다시 환불해 주세요.',
+    phoneAccountRequired:
+      '휴대폰 결제는 결제한 달(한국 시간)이 지나면 결제 취소가 되지 않아, 구매자 본인 계좌로 환불합니다. 구매자에게 영수증 페이지에서 환불 계좌(은행, 계좌번호, 예금주)를 입력해 달라고 요청해 주세요.',
   },
 
   // Reconciliation with the payment gateway: refusals of the day asked for, and why a run failed.

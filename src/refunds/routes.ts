@@ -65,7 +65,7 @@ const refundsModule: Module = async (app, deps) => {
       auth: 'api_key',
       scope: 'refunds:write',
       idempotent: true,
-      errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_ACCOUNT_REQUIRED', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'],
+      errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_ACCOUNT_REQUIRED', 'REFUND_PARTIAL_NOT_ALLOWED', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED'],
     },
     { params: IdParams, body: RefundOrderBody, response: { 200: RefundOrderResult } },
   );
@@ -109,7 +109,7 @@ const refundsModule: Module = async (app, deps) => {
       },
       {
         auth: 'owner',
-        errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_ACCOUNT_REQUIRED', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED', 'IDEMPOTENCY_KEY_CONFLICT'],
+        errors: ['ORDER_NOT_FOUND', 'REFUND_AMOUNT_INVALID', 'REFUND_EXCEEDS', 'REFUND_IN_PROGRESS', 'REFUND_NONE_LEFT', 'REFUND_NOT_PAID', 'REFUND_ACCOUNT_REQUIRED', 'REFUND_PARTIAL_NOT_ALLOWED', 'REFUND_REQUEST_PENDING', 'REFUND_SETTLED', 'PG_REFUND_AMBIGUOUS', 'PG_REFUND_FAILED', 'IDEMPOTENCY_KEY_CONFLICT'],
       },
       { params: IdParams, headers: ConsoleIdempotencyHeaders, body: AdminRefundOrderBody, response: { 200: RefundOrderResult } },
     ),

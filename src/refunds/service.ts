@@ -16,6 +16,7 @@ import { getModeSettings } from '../stores/service';
 import { refundAccountOf } from '../checkout/virtual-account';
 import { enqueueCashReceiptSync, syncSellerCashReceipt } from '../checkout/seller-cash-receipt';
 import { receiptUrl } from '../orders/model';
+import { fullOnlyMethodName, methodRefundRule } from './method-rules';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
 import { afterOrderRefunded } from '../subscriptions/cancel/withdrawal';
@@ -90,9 +91,20 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     }
     const blockers = order ? await repo.refundBlockers(trx, order.id, input.refundRequestId ?? null) : { activeRequest: false, refundInFlight: false };
     const amount = assertRefundable({ order, amount: input.amount, ...blockers });
-    // A deposited 가상계좌 can only go back to the buyer's own account (Toss's refundReceiveAccount).
-    if (order!.method === 'virtual_account' && order!.provider_payment_key && !(await refundAccountOf(trx, deps.config.masterKey, order!.id))) throw new ApiError('REFUND_ACCOUNT_REQUIRED', { details: { receiptUrl: receiptUrl(deps.config.publicBaseUrl, order!.id, order!.receipt_token) } });
     const now = deps.clock.now();
+    // The method's own money rules (issue 41): 휴대폰 and 상품권 refund only in full; a 휴대폰 결제 after its KST month and
+    // a deposited 가상계좌 go back only to the buyer's own account (Toss's refundReceiveAccount).
+    const rule = methodRefundRule(order!, now);
+    const left = refundableAmount(order!);
+    if (rule.fullOnly && amount !== left) {
+      throw new ApiError('REFUND_PARTIAL_NOT_ALLOWED', { message: MESSAGES.refunds.partialNotAllowed(fullOnlyMethodName(order!.method), left), details: { method: order!.method, refundableAmount: left } });
+    }
+    if (rule.needsAccount && order!.provider_payment_key && !(await refundAccountOf(trx, deps.config.masterKey, order!.id))) {
+      throw new ApiError('REFUND_ACCOUNT_REQUIRED', {
+        ...(rule.needsAccount === 'phone_after_month' ? { message: MESSAGES.refunds.phoneAccountRequired } : {}),
+        details: { receiptUrl: receiptUrl(deps.config.publicBaseUrl, order!.id, order!.receipt_token), reason: rule.needsAccount },
+      });
+    }
     const id = newId('rf', deps.clock);
     const refund = await repo.insertRefund(trx, {
       id,
@@ -164,13 +176,19 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
       if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
         return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };
       }
+      // Toss's own word on the payment (Payment.isPartialCancelable false: only a full cancel), whatever the method.
+      if (look.status === 'succeeded' && look.value.partialCancelable === false) {
+        return { status: 'failed', code: 'NOT_PARTIAL_CANCELABLE', message: MESSAGES.refunds.gatewayNotPartialCancelable };
+      }
     }
+    // Where the money goes back: the buyer's account for a deposited 가상계좌 and for a 휴대폰 결제 after its KST month.
+    const needsAccount = methodRefundRule(order, refund.created_at).needsAccount;
     return await provider.refund({
       paymentKey: order.provider_payment_key,
       amount: refund.amount,
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
-      refundReceiveAccount: order.method === 'virtual_account' ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
+      refundReceiveAccount: needsAccount ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');

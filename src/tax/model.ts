@@ -19,7 +19,13 @@ import { kstMonth } from './periods';
  *                  (제46조 ①, 조특법 제126조의3)       (the order's 현금영수증 row left `requested`: issued, reduced or
  *                                                  canceled later by a refund; the refund itself is counted apart).
  *   other          기타(정규영수증 외 매출분)          계좌이체 / 가상계좌 sales without evidence (no 현금영수증 asked,
- *                                                  or asked and never issued).
+ *                                                  or asked and never issued); 휴대폰 결제 and 상품권 sales (issue 41):
+ *                                                  neither is among the 신용카드매출전표등 of 부가세법 제46조 ① (card,
+ *                                                  현금영수증, debit/prepaid means of payment in the buyer's name), the
+ *                                                  phone bill is the carrier's and a gift certificate is bearer money,
+ *                                                  and Toss issues no 현금영수증 for them (Payment.cashReceipt is for
+ *                                                  계좌이체 / 가상계좌), so they are 기타 매출. The accountant may
+ *                                                  class them otherwise; the CSV names the method on every line.
  *   foreign        kept apart                     a sale in a foreign currency (the order's currency is not KRW).
  *                                                  Every order is KRW today, so it is empty; whether such a sale is
  *                                                  영세율 (제21조~제24조) is the accountant's call, so it is split at

@@ -47,12 +47,14 @@ test('subscription and trial pages offer only the methods that make a billing ke
     // Defence kept: a hand-made POST with a bank method is still refused, and nothing is charged.
     const bank = await submitPayForm(t, session, { method: 'transfer' });
     assert.equal(bank.statusCode, 422);
+    // 휴대폰 and 상품권 are one-time only (issue 41: Toss documents no 자동결제 billing key for them).
+    for (const method of ['mobile_phone', 'culture_gift']) assert.equal((await submitPayForm(t, session, { method })).statusCode, 422, method);
   }
   const liveSub = await createSubscriptionProduct(t, s, { mode: 'live' });
   const liveSession = await createSession(t, live, { productId: liveSub.id, planId: 'basic', interval: 'monthly' });
   assert.deepEqual(offered((await t.app.inject({ url: payPath(liveSession) })).body), ['card'], 'Toss registers a card for 자동결제');
   const onceSession = await createSession(t, s.key, { productId: once.id });
-  assert.deepEqual(offered((await t.app.inject({ url: payPath(onceSession) })).body), ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account']);
+  assert.deepEqual(offered((await t.app.inject({ url: payPath(onceSession) })).body), ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account', 'mobile_phone', 'culture_gift', 'book_gift', 'game_gift']);
 });
 
 test('no coupon field where no coupon can apply (a 0원 trial; a store without a usable coupon for the product); shown where one can; a typed code keeps its message', async () => {

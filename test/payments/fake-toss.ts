@@ -225,9 +225,18 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     // approvedAt null, `virtualAccount` and `secret` set; https://docs.tosspayments.com/reference#payment-객체,
     // https://docs.tosspayments.com/guides/learn/virtual-account-webhook). `deposit(paymentKey)` makes it DONE.
     const isVirtual = !wallet.provider && input.type === 'NORMAL' && input.paymentKey.toLowerCase().includes('vaccount');
+    // 휴대폰 결제 and 상품권 (issue 41): a key containing `mobilephone` is paid by phone (method '휴대폰', `mobilePhone`
+    // { customerMobilePhone, settlementStatus, receiptUrl }); `culturegift` / `bookgift` / `gamegift` by gift certificate
+    // (method '문화상품권' / '도서문화상품권' / '게임문화상품권', `giftCertificate` { approveNo, settlementStatus }); both
+    // with `isPartialCancelable: false` ("이 값이 false이면 전액 취소만 가능합니다"). Payment object, Toss core API
+    // 2022-11-16 (https://docs.tosspayments.com/reference#payment-객체; /work/ref/toss-core-2022-11-16.json).
+    const lowered = input.paymentKey.toLowerCase();
+    const isPhone = !wallet.provider && input.type === 'NORMAL' && lowered.includes('mobilephone');
+    const gift = wallet.provider || input.type !== 'NORMAL' ? null : lowered.includes('culturegift') ? '문화상품권' : lowered.includes('bookgift') ? '도서문화상품권' : lowered.includes('gamegift') ? '게임문화상품권' : null;
+    const isOther = isPhone || gift !== null;
     const totalAmount = mode === 'amount_mismatch' ? input.amount + 1000 : input.amount;
     const lastTransactionKey = txKey();
-    const card = wallet.withCard && !isTransfer && !isVirtual
+    const card = wallet.withCard && !isTransfer && !isVirtual && !isOther
       ? {
           issuerCode: '41',
           acquirerCode: '41',
@@ -271,8 +280,10 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
           }
         : null,
       transfer: isTransfer ? { bankCode: '88', settlementStatus: 'COMPLETED' } : null,
-      mobilePhone: null,
-      giftCertificate: null,
+      mobilePhone: isPhone
+        ? { customerMobilePhone: '01012345678', settlementStatus: 'INCOMPLETED', receiptUrl: `https://dashboard.tosspayments.com/receipt/mobile?transactionId=${encodeURIComponent(input.paymentKey)}` }
+        : null,
+      giftCertificate: gift ? { approveNo: String(10_000_000 + (randomBytes(4).readUInt32BE() % 90_000_000)), settlementStatus: 'INCOMPLETED' } : null,
       cashReceipt: null,
       cashReceipts: null,
       discount: null,
@@ -283,7 +294,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       easyPay: wallet.provider ? { provider: wallet.provider, amount: wallet.withCard ? 0 : totalAmount, discountAmount: 0 } : null,
       country: 'KR',
       failure: null,
-      isPartialCancelable: true,
+      isPartialCancelable: !isOther,
       receipt: { url: `https://dashboard.tosspayments.com/receipt/redirection?transactionId=${encodeURIComponent(input.paymentKey)}&ref=PX` },
       checkout: { url: `https://api.tosspayments.com/v1/payments/${encodeURIComponent(input.paymentKey)}/checkout` },
       currency: 'KRW',
@@ -292,7 +303,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       suppliedAmount: Math.round(totalAmount / 1.1),
       vat: totalAmount - Math.round(totalAmount / 1.1),
       taxFreeAmount: 0,
-      method: wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : isVirtual ? '가상계좌' : '카드',
+      method: wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : isVirtual ? '가상계좌' : isPhone ? '휴대폰' : gift ?? '카드',
       metadata: null,
     };
     // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.
@@ -359,6 +370,22 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       }
       if (!/^\d{2}$/.test(a.bank)) return err(400, 'INVALID_BANK', '유효하지 않은 은행입니다.');
       payment.virtualAccount.refundReceiveAccount = { bankCode: a.bank, accountNumber: a.accountNumber, holderName: a.holderName };
+    }
+    // 휴대폰 결제: canceled through the carrier only in the month it was paid ("결제월과 취소월이 동일한 경우에만 가능",
+    // PortOne's cancel policy for 휴대폰 소액결제, /work/ref/portone-docs/cancel-v2.mdx; the month is Korea's, KST).
+    // After it the money goes back to the buyer's account (refundReceiveAccount, as for a 가상계좌); without one the
+    // cancel is refused. NOT VERIFIED against a stored Toss page: see test/fixtures/toss/README.md.
+    if (payment.method === '휴대폰' && kst(clock.now()).slice(0, 7) !== String(payment.approvedAt).slice(0, 7)) {
+      const a = body.refundReceiveAccount;
+      if (!a) return err(403, 'NOT_CANCELABLE_PAYMENT', '취소 할 수 없는 결제 입니다.');
+      if (typeof a.bank !== 'string' || typeof a.holderName !== 'string' || a.holderName.length === 0 || a.holderName.length > 60 || typeof a.accountNumber !== 'string' || !/^[0-9]{1,20}$/.test(a.accountNumber)) {
+        return err(400, 'INVALID_REFUND_ACCOUNT_INFO', '환불 계좌번호와 예금주명이 일치하지 않습니다.');
+      }
+      Object.defineProperty(payment, 'refundReceiveAccount', { value: { bankCode: a.bank, accountNumber: a.accountNumber, holderName: a.holderName }, enumerable: false, configurable: true });
+    }
+    // isPartialCancelable false: "전액 취소만 가능합니다" (Payment object): a cancel of less than the balance is refused.
+    if (payment.isPartialCancelable === false && body.cancelAmount !== undefined && body.cancelAmount !== payment.balanceAmount) {
+      return err(403, 'NOT_CANCELABLE_AMOUNT', '취소 할 수 없는 금액 입니다.');
     }
     if (body.refundableAmount !== undefined && body.refundableAmount !== payment.balanceAmount) {
       return err(400, 'NOT_MATCHES_REFUNDABLE_AMOUNT', '잔액 결과가 일치하지 않습니다.');

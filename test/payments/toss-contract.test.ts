@@ -124,7 +124,7 @@ test('every fixture cites its source page and names its endpoint or event', () =
 
 test('POST /v1/payments/confirm: a Payment with every documented field; documented errors', async () => {
   const doc = fixture('confirm.json');
-  for (const key of [`tgen_card_${++seq}`, `tgen_kakaopay_${++seq}`, `tgen_tosspay_regcard_${++seq}`, `tgen_transfer_${++seq}`]) {
+  for (const key of [`tgen_card_${++seq}`, `tgen_kakaopay_${++seq}`, `tgen_tosspay_regcard_${++seq}`, `tgen_transfer_${++seq}`, `tgen_mobilephone_${++seq}`, `tgen_culturegift_${++seq}`]) {
     const p = await confirmed(12_000, key);
     assertShape(p, doc.response.body, `confirm (${key})`);
   }

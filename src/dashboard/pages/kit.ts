@@ -247,7 +247,8 @@ export function labelTag(lang: Lang, labels: Record<string, [string, string]>, s
 
 export const LICENSE_STATUS_LABEL: Record<string, [string, string]> = { active: ['활성', 'Active'], pending: ['발급 대기', 'Pending'], expired: ['만료', 'Expired'], revoked: ['폐기', 'Revoked'] };
 
-export const METHOD_LABEL: Record<string, [string, string]> = { card: ['카드', 'Card'], kakao_pay: ['카카오페이', 'Kakao Pay'], naver_pay: ['네이버페이', 'Naver Pay'], toss: ['토스페이', 'Toss Pay'], transfer: ['계좌이체', 'Bank transfer'], virtual_account: ['가상계좌', 'Virtual account'] };
+export const METHOD_LABEL: Record<string, [string, string]> = { card: ['카드', 'Card'], kakao_pay: ['카카오페이', 'Kakao Pay'], naver_pay: ['네이버페이', 'Naver Pay'], toss: ['토스페이', 'Toss Pay'], transfer: ['계좌이체', 'Bank transfer'], virtual_account: ['가상계좌', 'Virtual account'],
+  mobile_phone: ['휴대폰', 'Mobile phone bill'], culture_gift: ['문화상품권', 'Culture gift certificate'], book_gift: ['도서문화상품권', 'Book gift certificate'], game_gift: ['게임문화상품권', 'Game gift certificate'] };
 
 export function orderStatusTag(lang: Lang, o: { status: string; refundedAmount: number | null }): SafeHtml {
   if (o.status === 'paid' && (o.refundedAmount ?? 0) > 0) return tag(tr(lang, '부분 환불', 'Partly refunded'), '');

@@ -11,6 +11,9 @@ import { html, type SafeHtml } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
 import { getOrder } from '../../orders/service';
 import { refundableAmount } from '../../refunds/service';
+import { methodRefundRule } from '../../refunds/method-rules';
+import { refundAccountOf } from '../../checkout/virtual-account';
+import { isGiftCertificate } from '../../payments/method';
 import { bidiMessage, hasBidiControl } from '../../platform/text';
 import { csrfField, requireRole, sendPage, type DashboardContext } from '../frame';
 import { act, BIZ_CSS, checked, intField, METHOD_LABEL, money, str, tr, type Problem, type Query } from './kit';
@@ -26,7 +29,7 @@ type RenderDetail = (deps: AppDeps, req: FastifyRequest, reply: FastifyReply, ct
 const field = (name: string, message: string) => new ApiError('VALIDATION_FAILED', { details: { fields: [{ field: name, message }] } });
 
 /** Where a refund of this method goes back to, as the buyer will see it. */
-function refundTarget(lang: DashboardContext['lang'], order: { method: string; virtualAccount?: { refundAccountSet: boolean } | null }): string {
+function refundTarget(lang: DashboardContext['lang'], order: { method: string; virtualAccount?: { refundAccountSet: boolean } | null; phoneAfterMonth?: boolean; refundAccountOnFile?: boolean }): string {
   const L = (ko: string, en: string) => tr(lang, ko, en);
   if (order.method === 'card') return L('구매자가 결제한 카드 (승인 취소, 카드사에 따라 3~7영업일)', "The buyer's card (the charge is canceled; 3–7 business days by issuer)");
   if (order.method === 'virtual_account')
@@ -34,11 +37,20 @@ function refundTarget(lang: DashboardContext['lang'], order: { method: string; v
       ? L('구매자가 입력한 환불 계좌', 'The refund account the buyer gave')
       : L('환불 계좌 없음: 구매자가 영수증 페이지에서 입력해야 환불됩니다', 'No refund account yet: the buyer enters one on the receipt page');
   if (order.method === 'transfer') return L('구매자가 이체한 계좌', 'The account the buyer paid from');
+  // Issue 41 (src/refunds/method-rules.ts): a phone payment is canceled on the phone bill within its KST month, after it
+  // refunded to the buyer's own account; phone and gift certificates refund in full only.
+  if (order.method === 'mobile_phone')
+    return order.phoneAfterMonth
+      ? order.refundAccountOnFile
+        ? L('구매자가 입력한 환불 계좌 (결제한 달이 지나 휴대폰 결제 취소 불가, 전액만)', 'The refund account the buyer gave (the month of the phone payment has passed; full amount only)')
+        : L('환불 계좌 없음: 결제한 달이 지나 휴대폰 결제는 구매자 계좌로만 환불됩니다. 구매자가 영수증 페이지에서 입력해야 환불됩니다', "No refund account yet: the phone payment's month has passed, so it is refunded only to the buyer's account, entered on the receipt page")
+      : L('구매자의 휴대폰 요금 (결제한 달 안의 결제 취소, 전액만)', "The buyer's phone bill (canceled within the month of payment; full amount only)");
+  if (isGiftCertificate(order.method)) return L(`구매자가 결제한 ${METHOD_LABEL[order.method]?.[0]} (전액만 환불)`, `The buyer's ${METHOD_LABEL[order.method]?.[1]} (full amount only)`);
   const name = METHOD_LABEL[order.method];
   return L(`구매자가 결제한 ${name?.[0] ?? order.method}`, `The buyer's ${name?.[1] ?? order.method}`);
 }
 
-function confirmPage(ctx: DashboardContext, order: { id: string; productName: string; buyerName: string; method: string; virtualAccount?: { refundAccountSet: boolean } | null }, amount: number, refundable: number, form: RefundFormValues, idem: string): SafeHtml {
+function confirmPage(ctx: DashboardContext, order: { id: string; productName: string; buyerName: string; method: string; virtualAccount?: { refundAccountSet: boolean } | null; phoneAfterMonth?: boolean; refundAccountOnFile?: boolean }, amount: number, refundable: number, form: RefundFormValues, idem: string): SafeHtml {
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const whole = amount === refundable;
   const rows: Array<[string, unknown]> = [
@@ -87,7 +99,10 @@ export function refundConfirmRoute(app: App, deps: AppDeps, renderDetail: Render
         if (amount <= 0 || amount > refundable) throw field('amount', L(`환불 금액은 1원부터 ${money('ko', refundable)}까지입니다.`, `The amount is 1 to ${money('en', refundable)}.`));
         if (form.reason.length > 500) throw field('reason', L('사유는 500자 이하로 입력해 주세요.', 'Keep the reason to 500 characters.'));
         if (hasBidiControl(form.reason)) throw field('reason', bidiMessage(L('사유', 'reason')));
-        return { order, refundable, amount };
+        // 휴대폰 결제 past its KST month: refunded to the buyer's account (src/refunds/method-rules.ts).
+        const phoneAfterMonth = order.method === 'mobile_phone' && methodRefundRule({ method: order.method, paid_at: order.paidAt ? new Date(order.paidAt) : null }, deps.clock.now()).needsAccount === 'phone_after_month';
+        const refundAccountOnFile = phoneAfterMonth && (await refundAccountOf(deps.db, deps.config.masterKey, order.id)) !== null;
+        return { order: { ...order, phoneAfterMonth, refundAccountOnFile }, refundable, amount };
       },
       async (r, ctx) =>
         sendPage(reply, ctx, { title: tr(ctx.lang, `환불 확인: 주문 ${id}`, `Confirm refund: order ${id}`), nav: '/dashboard/orders' }, confirmPage(ctx, r.order, r.amount, r.refundable, form, idem)),

@@ -11,6 +11,8 @@ export const TOSS_SDK_URL = 'https://js.tosspayments.com/v2/standard';
 // Toss's direct wallet codes for `card.easyPay` (flowMode DIRECT opens that wallet without the card-company list).
 const EASY_PAY = { kakao_pay: 'KAKAOPAY', naver_pay: 'NAVERPAY', toss: 'TOSSPAY' } as const;
 
+const ONE_TIME_WINDOW_METHODS = { mobile_phone: 'MOBILE_PHONE', culture_gift: 'CULTURE_GIFT_CERTIFICATE', book_gift: 'BOOK_GIFT_CERTIFICATE', game_gift: 'GAME_GIFT_CERTIFICATE' } as const;
+
 /** The arguments of `payment.requestPayment(...)` in Toss Payments' JavaScript SDK v2 (standard payment window). */
 export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, amount: number, baseUrl: string) {
   const base = `${baseUrl}/pay/${encodeURIComponent(ctx.session.id)}/toss`;
@@ -34,6 +36,11 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
   if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { cashReceipt, useEscrow: false } };
   // 가상계좌 (method VIRTUAL_ACCOUNT): Toss issues an account; the order waits for the deposit (DEPOSIT_CALLBACK).
   if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { cashReceipt, useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };
+  // 휴대폰 결제 and 상품권 (https://docs.tosspayments.com/sdk/v2/js#paymentrequestpayment: method MOBILE_PHONE,
+  // CULTURE_GIFT_CERTIFICATE, BOOK_GIFT_CERTIFICATE, GAME_GIFT_CERTIFICATE): the window takes the phone or the
+  // certificate; confirmed on /toss/success like a card. The seller's Toss contract must include the method.
+  const windowMethod = ONE_TIME_WINDOW_METHODS[attempt.method as keyof typeof ONE_TIME_WINDOW_METHODS];
+  if (windowMethod) return { method: windowMethod, ...common };
   return {
     method: 'CARD',
     amount: { currency: 'KRW', value: amount },
@@ -48,7 +55,7 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
     card:
       attempt.method === 'card'
         ? { flowMode: 'DEFAULT', ...(attempt.installmentMonths ? { cardInstallmentPlan: attempt.installmentMonths } : amount >= 50_000 ? { cardInstallmentPlan: 0 } : {}) }
-        : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method] },
+        : { flowMode: 'DIRECT', easyPay: EASY_PAY[attempt.method as keyof typeof EASY_PAY] },
   };
 }
 

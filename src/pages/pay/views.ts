@@ -8,7 +8,7 @@ import { TEST_CARDS } from '../../payments';
 import type { BusinessDetailsView } from '../../stores/schemas';
 import { html, kstTime, won, type SafeHtml } from '../html';
 import { layout } from '../layout';
-import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, payText, type FieldErrors, type FormValues } from '../form';
+import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, ONE_TIME_ONLY_METHODS, payText, type FieldErrors, type FormValues } from '../form';
 import { storeFooter } from '../footer';
 import { agreementDocs, refundTerms } from '../terms';
 import { termsOfProduct } from '../../orders/terms';
@@ -242,11 +242,11 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
     html`${header(ctx)}
 <section class="card center">
   <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
-  <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
+  <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'mobile_phone' ? '테스트 모드의 휴대폰 결제 승인 화면입니다(통신사 인증 대신). 휴대폰 요금에 청구되지 않습니다.' : ONE_TIME_ONLY_METHODS.has(method as never) ? '테스트 모드의 상품권 결제 승인 화면입니다(상품권 사이트 로그인 대신). 상품권 잔액이 차감되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
   <p class="big">${won(amount)}</p>
   <form method="post" action="${action}">
-    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : `${name}로 ${won(amount)} 결제 승인`}</button>
+    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : `${payText(method, amount)} 승인`}</button>
     <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
   </form>
 </section>`,

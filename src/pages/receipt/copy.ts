@@ -54,7 +54,8 @@ export const WINDOW_END_TEXT: Record<Lang, (end: Date) => string> = {
   en: (end) => `the end of ${enDay(lastDay(end))} (11:59 PM KST)`,
 };
 
-const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)' };
+const METHODS_EN: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)',
+  mobile_phone: 'Mobile phone bill', culture_gift: 'Culture gift certificate (문화상품권)', book_gift: 'Book gift certificate (도서문화상품권)', game_gift: 'Game gift certificate (게임문화상품권)' };
 
 const REQUEST_STATUS_KO: Record<RefundRequestView['status'], string> = {
   requested: '접수됨 · 판매자 확인 중',

@@ -6,6 +6,7 @@ import { sendPage, tokenPages } from '../token-pages';
 import { getBusinessDetailsForOrder } from '../../stores/service';
 import { COPY, langOf, type Lang } from './copy';
 import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../../checkout/virtual-account';
+import { phoneAccountNeeded } from './phone-gift';
 import { storeIdOfOrder } from '../repo';
 import { ApiError } from '../../platform/errors';
 import { requestTaxInvoice } from '../../tax/invoices/service';
@@ -77,7 +78,7 @@ const receiptModule: Module = async (app, deps) => {
     // The confirmation is shown only while it is still true (a reload after the seller acted must not repeat it).
     const doneKey = first(q.done);
     const done = (doneKey === 'filed' && receipt.active) || (doneKey === 'canceled' && !receipt.active) ? COPY[lang].done[doneKey] : undefined;
-    const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
+    const refundAccount = receipt.order.virtualAccount || receipt.order.method === 'mobile_phone' ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
     const vaDone = doneKey === 'deposited' ? VA_DONE[lang].deposited : doneKey === 'refund-account' ? VA_DONE[lang].account : undefined;
     const banner = done ?? vaDone;
     const taxInvoice = await buyerTaxInvoices(deps, receipt.order.id);
@@ -102,7 +103,8 @@ const receiptModule: Module = async (app, deps) => {
     const b = readBody(req.body);
     const input = readAccount(req.body);
     const receipt = await loadReceipt(deps, req.params.orderId, b.t);
-    if (!receipt || !receipt.order.virtualAccount) return send(reply, 404, notFound(b.lang));
+    // 가상계좌, and 휴대폰 결제 (refunded to the buyer's account after its KST month; issue 41).
+    if (!receipt || (!receipt.order.virtualAccount && receipt.order.method !== 'mobile_phone')) return send(reply, 404, notFound(b.lang));
     const v = validateRefundAccount(input);
     if (!v.ok) {
       const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
@@ -129,11 +131,12 @@ const receiptModule: Module = async (app, deps) => {
       const receipt = await loadReceipt(deps, req.params.orderId, b.t);
       if (!receipt) return send(reply, 404, notFound(b.lang));
       const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);
-      const refundAccount = receipt.order.virtualAccount ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
+      const refundAccount = receipt.order.virtualAccount || receipt.order.method === 'mobile_phone' ? await refundAccountSummary(deps.db, deps.config.masterKey, receipt.order.id) : null;
       if (err instanceof RefundAccountError) {
         // Nothing was filed: the form comes back with the account's fields marked (the number is never sent back).
         const withAccount: ReceiptForm = { ...form, account: { typed: { bankCode: account.bankCode, holderName: account.holderName }, errors: err.fields } };
-        return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text: COPY[b.lang].refundAccountNeeded }, form: withAccount, virtualAccount: { refundAccount } }));
+        const text = receipt.order.method === 'mobile_phone' ? phoneAccountNeeded(b.lang) : COPY[b.lang].refundAccountNeeded;
+        return send(reply, 422, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form: withAccount, virtualAccount: { refundAccount } }));
       }
       const text = err.message === COPY.ko.notANumber ? COPY[b.lang].notANumber : COPY[b.lang].buyerMessage(err.message, receipt.refundable);
       return send(reply, 409, receiptPage({ receipt, token: b.t, lang: b.lang, business, banner: { kind: 'error', text }, form, virtualAccount: { refundAccount } }));

@@ -8,6 +8,7 @@ import { licensesCard } from '../license-keys';
 import { storeFooter } from '../footer';
 import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
+import { phoneGiftCard, phoneNeedsAccount, phoneRequestText } from './phone-gift';
 import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
 import { taxInvoiceCard, type TaxInvoiceCardInput } from './tax-invoice';
@@ -138,7 +139,7 @@ function requestForm(r: Receipt, token: string, action: string, form: ReceiptFor
     <p class="hint">${c.form.amountHint}</p>
     <label for="reason">${c.form.reason}</label>
     <textarea id="reason" name="reason" maxlength="500" placeholder="${c.form.placeholder}">${form?.reason ?? ''}</textarea>
-    ${r.order.virtualAccount ? requestAccountFields({ c, onFile: refundAccount, errors: form?.account?.errors, typed: form?.account?.typed }) : ''}
+    ${r.order.virtualAccount || r.order.method === 'mobile_phone' ? requestAccountFields({ c, onFile: refundAccount, errors: form?.account?.errors, typed: form?.account?.typed, ...(r.order.virtualAccount ? {} : phoneRequestText(c.lang, phoneNeedsAccount(r.order, r.now))) }) : ''}
     <button class="pay" type="submit">${c.form.submit}</button>
   </form>
 </section>`;
@@ -182,6 +183,7 @@ ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind ===
 ${orderCard(r, c)}
 ${virtualAccountCard({ order: r.order, token: p.token, c, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}
 ${p.taxInvoice ? taxInvoiceCard({ ...p.taxInvoice, orderId: r.order.id, token: p.token, lang }) : ''}
+${phoneGiftCard({ order: r.order, token: p.token, c, now: r.now, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}
 ${licensesCard(r.order.licenses, lang, enDay)}
 ${recurringCard(legal)}
 ${refundsCard(r, c)}

@@ -85,12 +85,12 @@ function bankSelect(id: string, selected: string, label: string, invalidMsg: str
  * The refund account inside the refund-request form of a deposited 가상계좌 (a refund of one is paid only to an account
  * the buyer names, so the request carries it). Its ids are prefixed: the receipt's own refund-account form uses the bare ones.
  */
-export function requestAccountFields(p: { c: ReceiptCopy; onFile: string | null; errors?: RefundAccountErrors; typed?: { bankCode: string; holderName: string } }): SafeHtml {
+export function requestAccountFields(p: { c: ReceiptCopy; onFile: string | null; errors?: RefundAccountErrors; typed?: { bankCode: string; holderName: string }; why?: string; legend?: string }): SafeHtml {
   const t = T[p.c.lang];
   const e = p.errors ?? {};
   return html`<fieldset class="refund-account" id="request-account">
-    <legend>${t.requestLegend}</legend>
-    <p class="hint" id="request-account-state">${p.onFile ? t.requestOnFile(p.onFile) : t.requestWhy}</p>
+    <legend>${p.legend ?? t.requestLegend}</legend>
+    <p class="hint" id="request-account-state">${p.onFile ? t.requestOnFile(p.onFile) : (p.why ?? t.requestWhy)}</p>
     <label for="rr-bankCode">${t.bank}</label>
     ${bankSelect('rr-bankCode', p.typed?.bankCode ?? '', t.chooseBank, e.bankCode)}
     ${err('rr-bankCode', e.bankCode)}
@@ -127,14 +127,22 @@ export function virtualAccountCard(p: VirtualAccountCardInput): SafeHtml {
 </section>`;
   }
   if (o.status === 'expired') return html`<section class="card" id="virtual-account"><h2>${t.heading}</h2><p class="muted">${t.expired}</p>${details}</section>`;
-  const e = p.errors ?? {};
-  const bank = p.typed?.bankCode ?? '';
   return html`<section class="card" id="virtual-account" aria-label="${t.heading}">
   <h2>${t.heading}</h2>
   ${details}
   <h2 style="margin-top:16px" id="refund-account-heading">${t.refundHeading}</h2>
   <p class="muted">${t.refundWhy}</p>
-  <p class="hint" id="refund-account-state">${p.refundAccount ? t.refundSet(p.refundAccount) : t.refundNone}</p>
+  ${refundAccountForm(p)}
+</section>`;
+}
+
+/** The buyer's refund-account form (a deposited 가상계좌; a 휴대폰 결제 refunded after its month, phone-gift.ts). */
+export function refundAccountForm(p: Omit<VirtualAccountCardInput, 'order'> & { order: Pick<OrderView, 'id'> }): SafeHtml {
+  const t = T[p.c.lang];
+  const base = `/receipt/${encodeURIComponent(p.order.id)}`;
+  const e = p.errors ?? {};
+  const bank = p.typed?.bankCode ?? '';
+  return html`<p class="hint" id="refund-account-state">${p.refundAccount ? t.refundSet(p.refundAccount) : t.refundNone}</p>
   <form method="post" action="${base}/refund-account" novalidate id="refund-account-form">
     ${hidden(p.token, p.c.lang)}
     <label for="bankCode">${t.bank}</label>
@@ -147,6 +155,5 @@ export function virtualAccountCard(p: VirtualAccountCardInput): SafeHtml {
     <input id="holderName" name="holderName" type="text" autocomplete="name" maxlength="60" value="${p.typed?.holderName ?? ''}"${e.holderName ? html` aria-invalid="true"` : ''}>
     ${err('holderName', e.holderName)}
     <button class="secondary" type="submit" style="margin-top:12px">${p.refundAccount ? t.replace : t.save}</button>
-  </form>
-</section>`;
+  </form>`;
 }

@@ -19,7 +19,8 @@ import { decisionTime, emitUpdated, EVENT_CREATED, type Deps } from './decision-
 import { clockOfSubscription } from '../../subscriptions/clock';
 import { MESSAGES } from '../../platform/messages';
 import { hasBidiControl } from '../../platform/text';
-import { refundAccountState, storeRefundAccount, validateRefundAccount, type RefundAccountInput } from '../../checkout/virtual-account';
+import { refundAccountOf, refundAccountState, storeRefundAccount, validateRefundAccount, type RefundAccountInput } from '../../checkout/virtual-account';
+import { fullOnlyMethodName, methodRefundRule } from '../method-rules';
 
 /** A refusal shown to the buyer on the receipt page (Korean), never an API error. */
 export class BuyerError extends Error {}
@@ -175,14 +176,19 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
     const amount = input.amount ?? left;
     if (!Number.isSafeInteger(amount) || amount <= 0) throw new BuyerError(MESSAGES.refundRequests.amountTooSmall);
     if (amount > left) throw new BuyerError(MESSAGES.refundRequests.amountAboveRefundable(left));
+    // 휴대폰 결제 and 상품권 refund only in full (src/refunds/method-rules.ts): refused when filed, so no approval (the
+    // seller's or the statutory one) is promised that the gateway would refuse.
+    if (methodRefundRule(order, deps.clock.now()).fullOnly && amount !== left) throw new BuyerError(MESSAGES.refunds.partialNotAllowed(fullOnlyMethodName(order.method), left));
     const reason = (input.reason ?? '').trim();
     if (reason.length > MAX_REASON) throw new BuyerError(MESSAGES.refundRequests.reasonTooLong(MAX_REASON));
     if (hasBidiControl(reason)) throw new BuyerError(MESSAGES.refundRequests.reasonHasBidiControl);
-    await ensureRefundAccount(trx, deps, order, input.refundAccount);
     // Filed at the subscription's own time for a test-mode subscription's order (its window and auto-approval follow
     // its test clock); the row's bookkeeping times stay the service's.
     const now = (await clockOfSubscription(trx, deps.clock, order.subscription_id)).now();
     const { statutory } = await statutoryFor(trx, order, now);
+    // A statutory request is approved automatically later: a phone payment whose month ends before then needs the
+    // buyer's account already (issue 41), so the automatic approval never meets REFUND_ACCOUNT_REQUIRED.
+    await ensureRefundAccount(trx, deps, order, input.refundAccount, statutory ? autoApproveAt(now) : null);
     const row = await repo.insertRequest(trx, {
       id: newId('rr', deps.clock),
       store_id: order.store_id,
@@ -220,11 +226,23 @@ export async function fileRequest(deps: Deps, orderId: string, token: string, in
  * the receipt's own refund-account form stores it; without one typed, one already on file is used; with neither the
  * request is refused, so no approval (the seller's or the statutory auto-approval) is ever promised that cannot pay.
  */
-async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined): Promise<void> {
+async function ensureRefundAccount(trx: Db, deps: Deps, order: OrderRow, typed: RefundAccountInput | undefined, autoApprovalAt: Date | null): Promise<void> {
+  const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
+  // A 휴대폰 결제 after its KST month is refunded to the buyer's account (issue 41): required then, and when the
+  // statutory auto-approval will fall after the month; otherwise an account typed anyway is kept (the seller's decision
+  // may come after the month ends).
+  if (order.method === 'mobile_phone') {
+    const afterMonth = (at: Date) => methodRefundRule(order, at).needsAccount === 'phone_after_month';
+    const required = afterMonth(deps.clock.now()) || (autoApprovalAt !== null && afterMonth(autoApprovalAt));
+    if (!given && (!required || (await refundAccountOf(trx, deps.config.masterKey, order.id)))) return;
+    const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
+    if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
+    await storeRefundAccount(trx, deps, order.id, v.value);
+    return;
+  }
   if (order.method !== 'virtual_account') return;
   const state = await refundAccountState(trx, order.id);
   if (state === 'not_virtual_account') return;
-  const given = typed && (typed.bankCode.trim() || typed.accountNumber.trim() || typed.holderName.trim());
   if (!given && state === 'on_file') return;
   const v = validateRefundAccount(typed ?? { bankCode: '', accountNumber: '', holderName: '' });
   if (!v.ok) throw new RefundAccountError(Object.fromEntries(v.errors.map((e) => [e.field, e.message])));
