@@ -111,8 +111,9 @@ const checkoutModule: Module = async (app, deps) => {
           'for what is not refunded, and answers the Order with `cashReceipt.requestedBy` = `seller`. ' +
           'Safe to repeat: the intent is recorded before the gateway is called and every retry sends the same Idempotency-Key, so a double click or a retry after a lost answer issues once. ' +
           'Later refunds reduce it (partial) or cancel it (full) through the gateway\'s cash-receipt cancel. ' +
+          'On an order whose 현금영수증 the gateway refused (`cashReceipt.status` `failed`, announced by `cash_receipt.failed`), this issues it by hand with the number given, under a new key; `requestedBy` stays what it was (`buyer`, `mandatory`). ' +
           '`CASH_RECEIPT_EXISTS`: the order has one already (with the payment, or issued before); `CASH_RECEIPT_NOT_ALLOWED`: not a paid transfer / virtual-account order, or nothing left after refunds; ' +
-          '`PG_CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`), nothing was kept; `PG_CASH_RECEIPT_AMBIGUOUS`: no answer yet, send the same request again.',
+          '`PG_CASH_RECEIPT_FAILED`: the gateway refused (`details.gatewayCode`, `details.gatewayMessage`): a first seller issue is not kept, a refused receipt the order owes stays `failed`; `PG_CASH_RECEIPT_AMBIGUOUS`: no answer yet, send the same request again.',
         tags: ['Orders'],
       },
       { auth: 'owner', errors: ['ORDER_NOT_FOUND', 'VALIDATION_FAILED', 'CASH_RECEIPT_EXISTS', 'CASH_RECEIPT_TAX_INVOICE_EXISTS', 'CASH_RECEIPT_NOT_ALLOWED', 'PG_CASH_RECEIPT_FAILED', 'PG_CASH_RECEIPT_AMBIGUOUS'] },

@@ -54,7 +54,7 @@ test('seller-issued 현금영수증 from the dashboard in Chromium at 390 px and
       await Promise.all([page.waitForURL(/done=cashReceipt/), page.click('#cash-receipt-form button[type=submit]')]);
       assert.match((await page.textContent('[data-testid=flash]')) ?? '', /현금영수증을 발급했습니다/);
       assert.equal(await page.isVisible('#cash-receipt-form'), false);
-      assert.match((await page.textContent('#cash-receipt')) ?? '', /소득공제 · issued \(판매자 발급\) · T\d{8}/);
+      assert.match((await page.textContent('#cash-receipt')) ?? '', /소득공제 · 발급됨 · 010\*\*\*\*5678 \(판매자 발급\) · T\d{8}/);
       await noOverflow('issued');
 
       const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(owner.store.key) })).json();
