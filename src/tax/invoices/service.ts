@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { enqueueJob } from '../../jobs/queue';
@@ -270,7 +271,8 @@ export async function amendAfterRefund(trx: Db, deps: Pick<AppDeps, 'clock'>, or
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('refund_id').where('kind', '=', 'amendment').doNothing())
+    // A literal, not a parameter: PostgreSQL infers the partial unique index from the predicate at plan time.
+    .onConflict((oc) => oc.column('refund_id').where('kind', '=', sql.lit('amendment')).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) await enqueueIssue(trx, deps, id);
