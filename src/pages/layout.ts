@@ -36,7 +36,7 @@ legend{font-weight:600;font-size:14px;padding:0;margin:0 0 8px}
 .method:has(input:checked){border-color:#3182f6;background:#e8f3ff}
 form:has(input[name=method]:checked:not([value=card])) .card-fields{display:none}
 .cash-fields{margin-top:16px}
-.tax-invoice-fields{display:none}.cash-fields:has(input[name=cashReceiptType][value=tax_invoice]:checked) .tax-invoice-fields{display:block}
+.tax-invoice-fields{display:none}.cash-fields:has(input[name=cashReceiptType][value=tax_invoice]:checked) .tax-invoice-fields{display:block}.cash-fields:has(input[name=cashReceiptType][value=tax_invoice]:checked) :is(label[for=cashReceiptNumber],#cashReceiptNumber){display:none}
 form:has(input[name=method]:checked:not([value=transfer]):not([value=virtual_account])) .cash-fields,form:not(:has(input[name=method]:checked)) .cash-fields{display:none}
 button,.button{display:block;width:100%;border:0;border-radius:12px;padding:15px;font-size:17px;font-weight:700;text-align:center;text-decoration:none;cursor:pointer}
 .pay{background:#1b64da;color:#fff;margin-top:20px}

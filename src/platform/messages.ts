@@ -148,6 +148,11 @@ export const MESSAGES = {
     taxInvoiceRepresentativeRequired: '대표자 성명을 100자 이내로 입력해 주세요.',
     taxInvoiceEmailInvalid: '세금계산서를 받을 이메일 주소를 올바르게 입력해 주세요.',
     taxInvoiceCardRefused: '카드·간편결제는 카드 매출전표가 증빙이 되어 세금계산서를 발급하지 않습니다. 세금계산서가 필요하면 계좌이체나 가상계좌로 결제해 주세요.',
+    /** What a 세금계산서 records when nothing was sent (shown to the seller as the provider's answer). */
+    taxInvoiceOriginalNotIssued: '원본 세금계산서가 발급되지 않아 수정세금계산서를 발급하지 않았습니다.',
+    taxInvoiceSupplierMissing: '상점의 사업자 정보가 없어 발급하지 못했습니다.',
+    taxInvoiceProviderNotConfigured: '라이브 모드의 세금계산서 발급 서비스(PortOne)가 설정되지 않았습니다.',
+    taxInvoiceSimulatedRefusal: '시뮬레이터: 공급받는자 이메일이 fail.test라 발급을 거절했습니다.',
     taxInvoiceWithCashReceipt: '현금영수증과 세금계산서는 함께 받을 수 없습니다. 하나만 선택해 주세요.',
     /** The payment page's separate recurring-charge consent (전자상거래법 제13조⑥) was not ticked: nothing is charged. */
     recurringConsentRequired: '정기결제에 동의해 주세요. 자동 결제 금액과 주기, 다음 결제일을 확인하고 정기결제 동의에 체크해야 결제할 수 있습니다.',

@@ -22,7 +22,7 @@ export const PORTONE_OPENAPI_PATH = process.env.PORTONE_OPENAPI ?? '/work/ref/po
  * in PORTONE_DOCS_REPO, by default where the team's tooling keeps fetched repositories). Without either, the PortOne
  * tests fail with this message rather than pass against a fake that checks nothing.
  */
-function readPortOneOpenApi(): string {
+export function readPortOneOpenApi(): string {
   if (existsSync(PORTONE_OPENAPI_PATH)) return readFileSync(PORTONE_OPENAPI_PATH, 'utf8');
   const repo = process.env.PORTONE_DOCS_REPO ?? '/work/.mirror/portone-io+developers.portone.io/repo';
   if (existsSync(repo)) {

@@ -215,3 +215,34 @@ test('a 가상계좌 request waits for the deposit: requested while awaiting it,
   assert.equal(row.tax_amount, 6_000);
   await t.app.inject({ method: 'PATCH', url: '/admin/v1/store', headers: owner(), payload: { taxInvoiceIssue: 'manual' } });
 });
+
+test('two processes on one database asking at once: one document at PortOne', async () => {
+  const t2 = await createTestApp({ database: t.deps.database, clock: t.clock, config: { taxInvoiceProvider: 'portone', portoneB2bApiSecret: fake.secret, portoneB2bApiBaseUrl: fake.baseUrl } });
+  try {
+    const orderId = await payWith(t, s, 77_000, 'transfer');
+    const other = (orderIdArg: string) => t2.app.inject({ method: 'POST', url: `/admin/v1/orders/${orderIdArg}/tax-invoice`, headers: owner(), payload: { mode: 'test', ...BUYER } });
+    const answers = await Promise.all([ask(orderId), other(orderId)]);
+    assert.deepEqual(answers.map((a) => a.statusCode).sort(), [200, 409], answers.map((a) => a.body).join('\n'));
+    await Promise.all([t.deps.worker.runOnce(), t2.deps.worker.runOnce()]);
+    assert.equal((await issuedAtFake(orderId)).length, 1);
+    assert.equal((await t.db.selectFrom('tax_invoices').select('status').where('order_id', '=', orderId).executeTakeFirstOrThrow()).status, 'issued');
+  } finally {
+    await t2.close();
+  }
+});
+
+test('PortOne refuses: the invoice is failed with PortOne\'s error and an event; issuing it again sends a new document key', async () => {
+  const orderId = await payWith(t, s, 12_100, 'transfer');
+  fake.refuseNext('B2B_RECIPIENT_NOT_FOUND', 404);
+  const first = await ask(orderId);
+  assert.equal(first.statusCode, 200, first.body);
+  const inv = first.json();
+  assert.equal(inv.status, 'failed');
+  assert.match(inv.providerMessage, /B2B_RECIPIENT_NOT_FOUND/);
+  assert.equal((await eventsOf(t, s.storeId, 'tax_invoice.failed')).filter((e) => (e.data as any).taxInvoice.id === inv.id).length, 1);
+  const again = await t.app.inject({ method: 'POST', url: `/admin/v1/tax-invoices/${inv.id}/issue`, headers: owner(), payload: { mode: 'test' } });
+  assert.equal(again.statusCode, 200, again.body);
+  assert.equal(again.json().status, 'issued');
+  assert.equal(again.json().documentKey, `${inv.id}-2`, 'a new attempt, a new key');
+  assert.equal((await issuedAtFake(orderId)).length, 1);
+});

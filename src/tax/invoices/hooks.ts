@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import type { EventHookInput } from '../../platform/events';
@@ -57,6 +58,6 @@ async function recordPagedRequest(trx: Db, deps: Pick<AppDeps, 'clock'>, orderId
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('order_id').where('kind', '=', 'original').doNothing())
+    .onConflict((oc) => oc.column('order_id').where('kind', '=', sql.lit('original')).doNothing())
     .execute();
 }

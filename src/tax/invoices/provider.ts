@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps';
 import type { Mode } from '../../platform/tables';
+import { MESSAGES } from '../../platform/messages';
 import { portoneProvider } from './portone';
 
 /**
@@ -78,7 +79,7 @@ export const simulatorProvider: TaxInvoiceProvider = {
   async issue(doc) {
     const had = simulated.get(doc.documentKey);
     if (had) return { status: 'failed', code: 'B2B_TAX_INVOICE_SUPPLIER_DOCUMENT_KEY_ALREADY_USED', message: 'document key already used' };
-    if (doc.recipient.email.endsWith('@fail.test')) return { status: 'failed', code: 'SIMULATED_REFUSAL', message: '시뮬레이터: 공급받는자 이메일이 fail.test라 발급을 거절했습니다.' };
+    if (doc.recipient.email.endsWith('@fail.test')) return { status: 'failed', code: 'SIMULATED_REFUSAL', message: MESSAGES.checkout.taxInvoiceSimulatedRefusal };
     const n = String(simulated.size + 1).padStart(8, '0');
     const issued: IssuedDocument = { providerInvoiceId: `sim-ti-${doc.documentKey}`, status: 'ISSUED', ntsApprovalNumber: `${doc.writeDate.replace(/-/g, '')}-41000000-${n}`, pdfUrl: null, refused: false };
     simulated.set(doc.documentKey, issued);

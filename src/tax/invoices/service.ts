@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { enqueueJob } from '../../jobs/queue';
 import { ApiError, validationError } from '../../platform/errors';
+import { MESSAGES } from '../../platform/messages';
 import { writeEvent } from '../../platform/events';
 import { newId } from '../../platform/ids';
 import type { Mode } from '../../platform/tables';
@@ -157,14 +159,14 @@ export async function runIssue(deps: Deps, id: string): Promise<void> {
   if (inv.kind === 'amendment') {
     const original = await repo.findInvoice(deps.db, inv.original_id!);
     if (!original || original.status === 'failed' || original.status === 'canceled') {
-      await record(deps, id, { status: 'failed', code: 'ORIGINAL_NOT_ISSUED', message: '원본 세금계산서가 발급되지 않아 수정세금계산서를 발급하지 않았습니다.' });
+      await record(deps, id, { status: 'failed', code: 'ORIGINAL_NOT_ISSUED', message: MESSAGES.checkout.taxInvoiceOriginalNotIssued });
       return;
     }
     if (original.status !== 'issued') throw new TaxInvoiceRetryLater('the original is not issued yet');
     modification = { type: inv.modification_type as 'CANCELLATION_OF_CONTRACT' | 'CHANGE_IN_SUPPLY_COST', originalDocumentKey: original.document_key! };
   }
   if (!supplier || !provider) {
-    const message = !supplier ? '상점의 사업자 정보가 없어 발급하지 못했습니다.' : '라이브 모드의 세금계산서 발급 서비스(PortOne)가 설정되지 않았습니다.';
+    const message = !supplier ? MESSAGES.checkout.taxInvoiceSupplierMissing : MESSAGES.checkout.taxInvoiceProviderNotConfigured;
     await record(deps, id, { status: 'failed', code: !supplier ? 'SUPPLIER_MISSING' : 'PROVIDER_NOT_CONFIGURED', message });
     return;
   }
@@ -269,7 +271,8 @@ export async function amendAfterRefund(trx: Db, deps: Pick<AppDeps, 'clock'>, or
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('refund_id').where('kind', '=', 'amendment').doNothing())
+    // A literal, not a parameter: PostgreSQL infers the partial unique index from the predicate at plan time.
+    .onConflict((oc) => oc.column('refund_id').where('kind', '=', sql.lit('amendment')).doNothing())
     .returning('id')
     .executeTakeFirst();
   if (inserted) await enqueueIssue(trx, deps, id);
