@@ -18,6 +18,7 @@ import { enqueueCashReceiptSync, syncSellerCashReceipt } from '../checkout/selle
 import { receiptUrl } from '../orders/model';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { formatUsd, refundPresentmentCents } from '../payments/foreign';
 import { afterOrderRefunded } from '../subscriptions/cancel/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
@@ -92,9 +93,18 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     const amount = assertRefundable({ order, amount: input.amount, ...blockers });
     // A deposited 가상계좌 can only go back to the buyer's own account (Toss's refundReceiveAccount).
     if (order!.method === 'virtual_account' && order!.provider_payment_key && !(await refundAccountOf(trx, deps.config.masterKey, order!.id))) throw new ApiError('REFUND_ACCOUNT_REQUIRED', { details: { receiptUrl: receiptUrl(deps.config.publicBaseUrl, order!.id, order!.receipt_token) } });
+    // PayPal (issue 41): the seller refunds won; the dollars given back are fixed here, before the gateway is called, as
+    // the same fraction of the order (rounded half up to the cent), the last refund taking every cent left.
+    let presentmentAmount: number | null = null;
+    if (order!.presentment_currency && order!.presentment_amount != null) {
+      const refundedCents = await repo.presentmentRefunded(trx, order!.id);
+      presentmentAmount = refundPresentmentCents({ krw: order!.amount, cents: order!.presentment_amount }, { krw: order!.refunded_amount ?? 0, cents: refundedCents }, amount);
+      if (presentmentAmount <= 0) throw new ApiError('REFUND_AMOUNT_INVALID', { message: MESSAGES.refunds.presentmentTooSmall(formatUsd(1)) });
+    }
     const now = deps.clock.now();
     const id = newId('rf', deps.clock);
     const refund = await repo.insertRefund(trx, {
+      presentment_amount: presentmentAmount,
       id,
       order_id: order!.id,
       store_id: order!.store_id,
@@ -163,10 +173,13 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     // the Idempotency-Key instead, which only stops retries), so the balance is read from Toss first and the refund is
     // refused when it is not what our books say. A full refund needs no look: Toss refuses more than it holds.
     const ours = refundableAmount(order);
+    // A PayPal order's balance at Toss is in US cents: held against the cents our books still hold.
+    const presentment = order.presentment_currency && refund.presentment_amount != null ? { amount: refund.presentment_amount, currency: order.presentment_currency } : null;
+    const oursAtGateway = presentment ? order.presentment_amount! - (await repo.presentmentRefunded(deps.db, order.id)) : ours;
     if (order.provider === 'toss' && refund.amount < ours) {
       const look = await provider.lookupPayment(order.provider_payment_key);
-      if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
-        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };
+      if (look.status === 'succeeded' && look.value.balanceAmount !== oursAtGateway) {
+        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, oursAtGateway) };
       }
     }
     return await provider.refund({
@@ -175,6 +188,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
       refundReceiveAccount: order.method === 'virtual_account' ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
+      presentment,
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');

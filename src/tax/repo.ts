@@ -28,7 +28,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
     let q = db
       .selectFrom('orders as o')
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
-      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'cr.status as cash_status'])
+      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status'])
       .where('o.store_id', '=', s.storeId)
       .where('o.mode', '=', s.mode)
       .where('o.status', 'in', ['paid', 'refunded'])
@@ -48,7 +48,8 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       refundId: null,
       amount: Number(r.amount),
       method: r.method,
-      currency: r.currency,
+      // A PayPal sale was paid in USD (issue 41): a foreign-currency sale, kept apart (its won figures at the store's rate).
+      currency: r.presentment_currency ?? r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
       taxInvoiceIssued: false,
     }));
@@ -70,7 +71,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       .selectFrom('order_refunds as r')
       .innerJoin('orders as o', 'o.id', 'r.order_id')
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
-      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'cr.status as cash_status'])
+      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status'])
       .where('r.store_id', '=', s.storeId)
       .where('r.mode', '=', s.mode)
       .where('r.status', '=', 'succeeded')
@@ -90,7 +91,8 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       refundId: r.id,
       amount: Number(r.amount),
       method: r.method,
-      currency: r.currency,
+      // A PayPal sale was paid in USD (issue 41): a foreign-currency sale, kept apart (its won figures at the store's rate).
+      currency: r.presentment_currency ?? r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
       taxInvoiceIssued: false,
     }));
