@@ -250,7 +250,7 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
   <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
-  <p class="big">${won(amount)}</p>
+  ${usdCents != null ? html`<p class="big" id="approve-usd">${formatUsd(usdCents)}</p><p class="muted">${won(amount)} (상점이 정한 환율 기준)</p>` : html`<p class="big">${won(amount)}</p>`}
   <form method="post" action="${action}">
     <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : usdCents != null ? `${name}로 ${formatUsd(usdCents)} 결제 승인` : `${name}로 ${won(amount)} 결제 승인`}</button>
     <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
