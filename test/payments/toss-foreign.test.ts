@@ -91,6 +91,9 @@ test('PayPal: the window asks Toss for US$28.89 (FOREIGN_EASY_PAY, PAYPAL), the 
   assert.equal(order.refundedAmount, 10_000);
   assert.deepEqual(order.presentment, { amount: 2889, currency: 'USD', refundedAmount: 741 });
   assert.deepEqual(order.refunds[0].presentment, { amount: 741, currency: 'USD' });
+  assert.deepEqual(first.json().refund.presentment, { amount: 741, currency: 'USD' }, 'the refund record (and order.refunded) carries the dollars');
+  const refundedEvent = await t.db.selectFrom('events').select('data').where('type', '=', 'order.refunded').where('store_id', '=', s.storeId).execute();
+  assert.ok(refundedEvent.some((e: any) => e.data.refund?.presentment?.amount === 741 && e.data.order?.presentment?.refundedAmount === 741), 'order.refunded carries the dollars');
 
   // The rest (29,000원) takes every cent left: 2,889 − 741 = 2,148 (US$21.48); the sum is exact.
   const rest = await refund(t, live, orderId, {});
