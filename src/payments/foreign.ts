@@ -63,6 +63,17 @@ export function refundPresentmentCents(order: { krw: number; cents: number }, re
   return Math.max(0, Math.min(share, leftCents - 1));
 }
 
+/**
+ * The won share of a cancel made at the gateway in dollars (Toss's merchant admin on a PayPal order): the cancel that
+ * gives back every cent left takes every won left; any other the same fraction of the won, rounded half up, never all.
+ */
+export function wonShareOfCents(order: { krw: number; cents: number }, refunded: { krw: number; cents: number }, cancelCents: number): number {
+  const leftKrw = order.krw - refunded.krw;
+  if (cancelCents >= order.cents - refunded.cents) return leftKrw;
+  const share = Math.floor((cancelCents * order.krw * 2 + order.cents) / (2 * order.cents));
+  return Math.max(0, Math.min(share, leftKrw - 1));
+}
+
 /** A minor-unit amount as the gateway's API writes it: 2889 cents → 28.89 (USD), won unchanged. */
 export function gatewayAmount(minor: number, currency: 'KRW' | PresentmentCurrency | undefined): number {
   return currency === 'USD' ? Number((minor / 100).toFixed(2)) : minor;

@@ -8,6 +8,8 @@ import { ManualClock } from '../../src/platform/clock';
 import { updateModeSettings } from '../../src/stores/service';
 import { runReconciliation, startReconciliation } from '../../src/reconciliation/service';
 import { resolvePeriod, vatReport } from '../../src/tax/service';
+import { TossProvider } from '../../src/payments/toss';
+import { recordGatewayCancels } from '../../src/refunds/gateway';
 
 // Buyers abroad (issue 41) through Toss, end to end against the Toss stand-in (test/payments/fake-toss.ts, extended from
 // Toss's PayPal and 다국어 결제창 guides; test/fixtures/toss/README.md "Buyers abroad"): the payment page opens Toss's
@@ -174,4 +176,33 @@ test('a PayPal success redirect for another dollar amount is not confirmed; PayP
   } finally {
     await updateModeSettings(t.deps, s.storeId, 'live', { foreignMethods: ['foreign_card', 'paypal'] });
   }
+});
+
+test('a PayPal cancel made in Toss\'s merchant admin (US$10.00) is recorded as a refund of its won share (13,499원 of 39,000원), and the rest is refunded to the cent', async () => {
+  const { session, orderId, paymentKey } = await startPayment('paypal');
+  fake.requestPayment({ paymentKey, orderId, amount: 28.89, method: 'FOREIGN_EASY_PAY', currency: 'USD' });
+  const ok = await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '28.89' })}` });
+  assert.equal(ok.statusCode, 303, ok.body);
+  fake.cancelAtToss(paymentKey, 10);
+  const look = await new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl }).lookupPayment(paymentKey);
+  assert.equal(look.status, 'succeeded');
+  if (look.status !== 'succeeded') return;
+  assert.equal(look.value.currency, 'USD');
+  assert.deepEqual([look.value.totalAmount, look.value.balanceAmount, look.value.cancels[0].amount], [2889, 1889, 1000], 'read in cents');
+  const r = await recordGatewayCancels(t.deps, orderId, look.value.cancels);
+  assert.equal(r.kind, 'recorded');
+  // 1,000 × 39,000 / 2,889 = 13,499.48 → 13,499원.
+  let order = await getOrder(orderId);
+  assert.equal(order.refundedAmount, 13_499);
+  assert.deepEqual(order.presentment, { amount: 2889, currency: 'USD', refundedAmount: 1000 });
+  assert.equal((await recordGatewayCancels(t.deps, orderId, look.value.cancels)).kind, 'in_sync', 'the same cancel is not recorded twice');
+
+  fake.calls.length = 0;
+  const rest = await refund(t, live, orderId, {});
+  assert.equal(rest.statusCode, 200, rest.body);
+  assert.deepEqual(cancels()[0].body, { cancelReason: '판매자 환불', cancelAmount: 18.89, currency: 'USD' });
+  order = rest.json().order;
+  assert.equal(order.status, 'refunded');
+  assert.equal(order.refundedAmount, 39_000);
+  assert.deepEqual(order.presentment, { amount: 2889, currency: 'USD', refundedAmount: 2889 });
 });
