@@ -69,6 +69,8 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
       idempotencyKey: confirmIdempotencyKey(p.paymentKey),
       installmentMonths: s.attempt?.installmentMonths,
       cashReceipt: s.attempt?.cashReceipt ? { type: s.attempt.cashReceipt.type, identity: s.attempt.cashReceipt.identity } : null,
+      // PayPal: the same USD amount the first confirm asked for (recorded with the attempt before the call).
+      presentment: p.presentment ?? null,
     });
     if (outcome.status === 'unknown') throw new Error(`session ${s.id}: confirm still unknown: ${outcome.message}`);
     // Money was taken but the gateway refuses to confirm it for this order: never release silently, leave it flagged.

@@ -10,6 +10,7 @@ import { runReconciliation, startReconciliation } from '../../src/reconciliation
 import { resolvePeriod, vatReport } from '../../src/tax/service';
 import { TossProvider } from '../../src/payments/toss';
 import { recordGatewayCancels } from '../../src/refunds/gateway';
+import { reconcileSession } from '../../src/checkout/reconcile';
 
 // Buyers abroad (issue 41) through Toss, end to end against the Toss stand-in (test/payments/fake-toss.ts, extended from
 // Toss's PayPal and 다국어 결제창 guides; test/fixtures/toss/README.md "Buyers abroad"): the payment page opens Toss's
@@ -205,4 +206,24 @@ test('a PayPal cancel made in Toss\'s merchant admin (US$10.00) is recorded as a
   assert.equal(order.status, 'refunded');
   assert.equal(order.refundedAmount, 39_000);
   assert.deepEqual(order.presentment, { amount: 2889, currency: 'USD', refundedAmount: 2889 });
+});
+
+test('a PayPal confirm whose answer is lost is reconciled by asking Toss again for the same US$28.89, and recorded once', async () => {
+  const { session, orderId, paymentKey } = await startPayment('paypal');
+  fake.requestPayment({ paymentKey, orderId, amount: 28.89, method: 'FOREIGN_EASY_PAY', currency: 'USD' });
+  fake.setMode('lost_answer');
+  try {
+    await t.app.inject({ url: `${payPath(session)}/toss/success?${new URLSearchParams({ paymentKey, orderId, amount: '28.89' })}` });
+  } finally {
+    fake.setMode('ok');
+  }
+  const row = await t.db.selectFrom('checkout_sessions').select(['status', 'payment']).where('id', '=', session.id).executeTakeFirstOrThrow();
+  assert.equal(row.status, 'open');
+  assert.deepEqual((row.payment as any).presentment, { amount: 2889, currency: 'USD' }, 'the dollars were recorded before Toss was called');
+  assert.equal(await reconcileSession(t.deps, session.id), 'paid');
+  const confirms = fake.calls.filter((c) => c.path === '/v1/payments/confirm');
+  assert.ok(confirms.length >= 2 && confirms.every((c) => c.body.amount === 28.89), 'asked again for the same dollars');
+  const order = await getOrder(orderId);
+  assert.equal(order.method, 'paypal');
+  assert.deepEqual(order.presentment, { amount: 2889, currency: 'USD', refundedAmount: 0 });
 });
