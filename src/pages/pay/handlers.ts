@@ -18,6 +18,7 @@ import { MESSAGES } from '../../platform/messages';
 import { sameEmail, trialAlreadyTaken } from '../../subscriptions/trials/once';
 import { emptyValues, offeredMethods, payFlow, payPath, send } from './flow';
 import { presentmentFor } from '../../checkout/foreign';
+import { isForeignMethod } from '../../payments/foreign';
 import { tossReturnHandlers } from './toss-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -101,7 +102,7 @@ export function payHandlers(deps: Deps) {
       const entry = page.provider!.paymentEntry;
 
       // A method for buyers abroad the store has not enabled (a hand-made POST): refused before anything is authorized.
-      if (!offeredMethods(page).includes(attempt.method)) return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.methodNotOffered } });
+      if (isForeignMethod(attempt.method) && !offeredMethods(page).includes(attempt.method)) return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.methodNotOffered } });
 
       if (entry.kind === 'on_page') {
         if (attempt.method !== 'card' && attempt.method !== 'foreign_card') {
