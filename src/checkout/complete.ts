@@ -19,6 +19,7 @@ import { MESSAGES } from '../platform/messages';
 import type { TossKeyPair } from '../platform/tables';
 import type { PayResult } from './pay-result';
 import { markUnknown, settle } from './settle';
+import { findForeignSettings, foreignMethodAllowed, presentmentFor } from './foreign';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
 export interface CompleteInput {
@@ -31,6 +32,11 @@ export interface CompleteInput {
   paymentKey: string | null;
   /** The amount the buyer was shown / the gateway window charged; refused unless it equals the session amount after coupon. */
   expectedAmount: number;
+  /**
+   * PayPal: the USD amount (cents) the buyer approved in the window (Toss's success redirect; the simulator's authorize);
+   * refused unless it is what the won amount comes to at the store's rate now.
+   */
+  expectedPresentment?: number | null;
   /**
    * Subscription sessions: the gateway's billing-auth key for the buyer's card (simulator: `sim_auth_<cardNumber>`).
    * A billing key is issued from it before anything is reserved; without one the subscription starts with no card
@@ -134,6 +140,7 @@ export async function completePayment(deps: Deps, input: CompleteInput): Promise
         installmentMonths: input.attempt.installmentMonths,
         // 현금영수증: the window was told 미발행; the receipt asked is issued on its own afterwards (src/checkout/cash-receipt.ts).
         cashReceipt: null,
+        presentment: payment.presentment ?? null,
       });
     } catch (err) {
       // A provider must not throw, but if one does the charge may have happened: treat it as unknown.
@@ -176,6 +183,15 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: MESSAGES.checkout.amountChanged } as const;
       }
       if (input.paymentKey === null && q.amount > 0) throw new Error('a payment key is required for a non-zero amount');
+      // Buyers abroad: only where the store enabled the method, never for a subscription; PayPal in USD at the store's rate.
+      const foreign = await findForeignSettings(deps.db, s.store_id, s.mode, trx);
+      if (!foreignMethodAllowed(input.attempt.method, foreign, s.billing_interval !== null)) {
+        return { kind: 'refused', field: 'method', code: 'METHOD_NOT_OFFERED', message: MESSAGES.checkout.methodNotOffered } as const;
+      }
+      const presentment = presentmentFor(input.attempt.method, q.amount, foreign);
+      if (input.attempt.method === 'paypal' && q.amount > 0 && (!presentment || presentment.amount !== input.expectedPresentment)) {
+        return { kind: 'refused', field: null, code: 'AMOUNT_MISMATCH', message: MESSAGES.checkout.amountChanged } as const;
+      }
       // The recurring charge needs the buyer's own consent (전자상거래법 제13조⑥), whatever page or client sent this.
       if (s.billing_interval && !input.attempt.recurringConsent) {
         return { kind: 'refused', field: null, code: 'RECURRING_CONSENT_REQUIRED', message: MESSAGES.checkout.recurringConsentRequired } as const;
@@ -211,6 +227,7 @@ async function reserve(deps: Deps, input: CompleteInput, billing: PaymentInFligh
         billing,
         ...(providerTraits(input.provider.name).hasBillingCredentials ? { tossKeyPair: input.tossKeyPair ?? 'payments' } : {}),
         terms: termsOfProduct(product, s.plan_id),
+        ...(presentment ? { presentment } : {}),
       };
       await markAttemptStarted(trx, s.id, payment, input.attempt, new Date(now.getTime() + ATTEMPT_LOCK_MS));
       return { kind: 'started', session: s, payment } as const;

@@ -70,6 +70,8 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
       installmentMonths: s.attempt?.installmentMonths,
       // 현금영수증: the window was told 미발행; the receipt asked is issued on its own afterwards (src/checkout/cash-receipt.ts).
       cashReceipt: null,
+      // PayPal: the same USD amount the first confirm asked for (recorded with the attempt before the call).
+      presentment: p.presentment ?? null,
     });
     if (outcome.status === 'unknown') throw new Error(`session ${s.id}: confirm still unknown: ${outcome.message}`);
     // Money was taken but the gateway refuses to confirm it for this order: never release silently, leave it flagged.

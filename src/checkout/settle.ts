@@ -85,7 +85,8 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     status: awaiting ? 'awaiting_deposit' : 'paid',
     amount: p.amount,
     currency: 'KRW',
-    method: awaiting ? 'virtual_account' : (result.method ?? p.method),
+    // The window the buyer chose decides between a card and an overseas card (Toss reports both as 카드).
+    method: awaiting ? 'virtual_account' : p.method === 'foreign_card' && result.method === 'card' ? 'foreign_card' : (result.method ?? p.method),
     buyer_name: p.buyerName,
     buyer_email: p.buyerEmail,
     buyer_phone: p.buyerPhone,
@@ -107,6 +108,9 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     provider_payment_key: p.amount === 0 ? null : result.paymentKey || p.paymentKey,
     toss_key_pair: p.tossKeyPair ?? 'payments',
     installment_months: result.installmentMonths ?? null,
+    // PayPal: the USD amount reserved before the gateway was called (and held against Toss's approval by the adapter).
+    presentment_amount: p.presentment?.amount ?? null,
+    presentment_currency: p.presentment?.currency ?? null,
     terms: p.terms ?? termsOfProduct(await findProductStatus(trx, s.product_id), s.plan_id),
     subscription_id: isSubscription ? subscriptionIdForSession(s.id) : null,
     subscription_event: isSubscription ? 'initial' : null,

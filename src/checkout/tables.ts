@@ -4,6 +4,7 @@ import type { OrderCoupon } from '../orders/tables';
 import type { PaymentMethod } from '../payments/method';
 import type { PaymentProviderName } from '../payments/provider';
 import type { SaleTerms } from '../orders/terms';
+import type { Presentment } from '../payments/foreign';
 
 /** What the buyer submitted on the payment page, kept while an approval step or the gateway's window is open. */
 export interface CheckoutAttempt {
@@ -67,6 +68,11 @@ export interface PaymentInFlight {
    * started before migration 015 (the order then takes the product's terms at recording).
    */
   terms?: SaleTerms;
+  /**
+   * PayPal (issue 41): the USD amount (cents) the gateway is asked for, fixed here from the won amount and the store's
+   * rate before the call, so a retry or reconciliation asks the same amount. Absent for won payments.
+   */
+  presentment?: Presentment | null;
 }
 
 export interface CheckoutSessionsTable {

@@ -41,7 +41,7 @@ export function orderLicenseView(l: LicenseRow, masterKey: Buffer, now: Date): O
  */
 export function orderView(
   o: OrderRow,
-  refunds: Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'>[],
+  refunds: Array<Pick<OrderRefundRow, 'amount' | 'status' | 'refunded_at' | 'reason' | 'created_at'> & Partial<Pick<OrderRefundRow, 'presentment_amount'>>>,
   publicBaseUrl: string,
   licenses: OrderLicenseView[] = [],
   virtualAccount?: Selectable<OrderVirtualAccountsTable>,
@@ -73,11 +73,20 @@ export function orderView(
     confirmedAt: iso(o.confirmed_at),
     refundedAt: iso(o.refunded_at),
     refundedAmount: o.refunded_amount,
-    refunds: done.map((r) => ({ amount: r.amount, currency: 'KRW' as const, at: (r.refunded_at ?? r.created_at).toISOString(), reason: r.reason })),
+    refunds: done.map((r) => ({
+      amount: r.amount,
+      currency: 'KRW' as const,
+      at: (r.refunded_at ?? r.created_at).toISOString(),
+      reason: r.reason,
+      ...(o.presentment_currency && r.presentment_amount != null ? { presentment: { amount: r.presentment_amount, currency: o.presentment_currency } } : {}),
+    })),
     createdAt: o.created_at.toISOString(),
     licenses,
     ...(virtualAccount ? { virtualAccount: virtualAccountView(virtualAccount) } : {}),
     ...(cashReceipt ? { cashReceipt: cashReceiptView(cashReceipt) } : {}),
+    ...(o.presentment_currency && o.presentment_amount != null
+      ? { presentment: { amount: o.presentment_amount, currency: o.presentment_currency, refundedAmount: done.reduce((a, r) => a + (r.presentment_amount ?? 0), 0) } }
+      : {}),
     receiptUrl: receiptUrl(publicBaseUrl, o.id, o.receipt_token),
   };
 }

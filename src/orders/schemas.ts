@@ -12,7 +12,23 @@ export const OrderStatusSchema = Type.Union(
 export const PaymentMethodSchema = Type.Union([Type.Literal('card'), Type.Literal('kakao_pay'), Type.Literal('naver_pay'), Type.Literal('toss'), Type.Literal('transfer'), Type.Literal('virtual_account'),
   // Issue 41: 휴대폰 결제 and 상품권 (one-time payments).
   Type.Literal('mobile_phone'), Type.Literal('culture_gift'), Type.Literal('book_gift'), Type.Literal('game_gift'),
-]);
+  Type.Literal('foreign_card'), Type.Literal('paypal')], {
+  description:
+    'Extensions beyond the contract\'s four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss\'s 다국어 결제창; charged in won) and ' +
+    '`paypal` (PayPal through Toss; charged in US dollars, see `presentment`)',
+});
+
+/**
+ * Extension: the money that moved at the gateway when it was not won (PayPal: US dollars). `amount` is in the currency's
+ * minor unit (cents): 2889 = US$28.89. The order's `amount`/`currency` stay its won price.
+ */
+export const PresentmentSchema = Obj(
+  {
+    amount: Type.Integer({ minimum: 0, description: 'Minor units of `currency` (cents): 2889 = US$28.89' }),
+    currency: Type.Literal('USD'),
+  },
+  { title: 'Presentment' },
+);
 export const IntervalSchema = Type.Union([Type.Literal('monthly'), Type.Literal('yearly')]);
 
 export const OrderCouponSchema = Obj(
@@ -20,7 +36,16 @@ export const OrderCouponSchema = Obj(
   { title: 'OrderCoupon' },
 );
 
-export const OrderRefundItemSchema = Obj({ amount: Won(), currency: CurrencySchema, at: DateTime(), reason: Nullable(Type.String()) }, { title: 'OrderRefundItem' });
+export const OrderRefundItemSchema = Obj(
+  {
+    amount: Won(),
+    currency: CurrencySchema,
+    at: DateTime(),
+    reason: Nullable(Type.String()),
+    presentment: Type.Optional(Obj({ amount: Type.Integer({ minimum: 0 }), currency: Type.Literal('USD') }, { description: 'Extension, PayPal orders only: what this refund gave back in US dollars (cents)' })),
+  },
+  { title: 'OrderRefundItem' },
+);
 
 export const OrderLicenseSchema = Obj(
   {
@@ -114,6 +139,22 @@ export const OrderSchema = Obj(
     }),
     virtualAccount: Type.Optional(OrderVirtualAccountSchema),
     cashReceipt: Type.Optional(OrderCashReceiptSchema),
+    presentment: Type.Optional(
+      Obj(
+        {
+          amount: Type.Integer({ minimum: 0, description: 'What the buyer was charged, in cents (2889 = US$28.89)' }),
+          currency: Type.Literal('USD'),
+          refundedAmount: Type.Integer({ minimum: 0, description: 'Cents given back so far (the sum of `refunds[].presentment.amount`)' }),
+        },
+        {
+          title: 'OrderPresentment',
+          description:
+            'Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store\'s fixed rate; ' +
+            'this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that ' +
+            'completes the order gives back every cent left.',
+        },
+      ),
+    ),
     receiptUrl: Type.String({
       format: 'uri',
       description:

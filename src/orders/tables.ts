@@ -53,6 +53,9 @@ export interface OrdersTable {
   installment_months: ColumnType<number | null, number | null | undefined, number | null>;
   /** The terms the buyer was sold under (migration 015; src/orders/terms.ts): every refund rule reads these, never the live product. */
   terms: ColumnType<SaleTerms, RawBuilder<unknown>, RawBuilder<unknown>>;
+  /** PayPal (migration 112): what the gateway charged in USD, in cents; null for won payments. */
+  presentment_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  presentment_currency: ColumnType<'USD' | null, 'USD' | null | undefined, 'USD' | null>;
   /** Secret part of the buyer's receipt link (migration 007; filled by a column default). */
   receipt_token: ColumnType<string, string | undefined, string>;
   created_at: Timestamp;
@@ -82,6 +85,8 @@ export interface OrderRefundsTable {
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** A refund made at the gateway (source 'gateway'): the gateway's cancel transaction key, unique per store and mode (017). */
   gateway_transaction_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** PayPal orders (migration 112): this refund's share in cents, fixed before the gateway is called. */
+  presentment_amount: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Who asked for a refund; `gateway`: made at the payment gateway itself (e.g. Toss's merchant admin) and learned from it. */

@@ -1,6 +1,7 @@
 import type { PaymentMethod } from '../payments/method';
 import type { CheckoutAttempt } from '../checkout/tables';
 import { won } from './html';
+import { formatUsd, isForeignMethod } from '../payments/foreign';
 import { consentRecord, type RecurringTerms } from '../subscriptions/consent';
 import { MESSAGES } from '../platform/messages';
 import { checkRecipient } from '../tax/invoices/model';
@@ -17,6 +18,9 @@ export const METHODS: Array<{ value: PaymentMethod; label: string; payWith: stri
   { value: 'culture_gift', label: '문화상품권', payWith: '문화상품권으로' },
   { value: 'book_gift', label: '도서문화상품권', payWith: '도서문화상품권으로' },
   { value: 'game_gift', label: '게임문화상품권', payWith: '게임문화상품권으로' },
+  // Buyers abroad (issue 41): offered only where the store enabled them (src/checkout/foreign.ts).
+  { value: 'foreign_card', label: '해외 발급 카드 (Overseas card)', payWith: '해외 발급 카드로' },
+  { value: 'paypal', label: 'PayPal (USD)', payWith: 'PayPal로' },
 ];
 
 /** Methods that move the buyer's bank money (현금성 결제): no card to keep for 자동결제, and 현금영수증 applies. */
@@ -26,8 +30,10 @@ export const ONE_TIME_ONLY_METHODS: ReadonlySet<PaymentMethod> = new Set(['mobil
 export const methodLabel = (m: PaymentMethod): string => METHODS.find((x) => x.value === m)?.label ?? m;
 
 /** The pay button's text for a method: "카드로 12,000원 결제", "카카오페이로 12,000원 결제". */
-export function payText(method: string, amount: number): string {
+export function payText(method: string, amount: number, usdCents?: number | null): string {
   const m = METHODS.find((x) => x.value === method);
+  // PayPal charges dollars: the button names what PayPal will take, the won price beside it.
+  if (m && method === 'paypal' && usdCents != null) return `${m.payWith} ${formatUsd(usdCents)} (${won(amount)}) 결제`;
   return m ? `${m.payWith} ${won(amount)} 결제` : `${won(amount)} 결제하기`;
 }
 
@@ -131,7 +137,8 @@ export function validateBuyer(
   else if (!phone) errors.buyerPhone = '올바른 휴대폰 번호를 입력해 주세요. (예: 010-1234-5678)';
   const method = METHODS.find((m) => m.value === v.method)?.value;
   if (!method) errors.method = '결제 수단을 선택해 주세요.';
-  if (method === 'card' && opts.needCardNumber && !v.cardNumber) errors.cardNumber = '카드 번호를 입력해 주세요.';
+  if ((method === 'card' || method === 'foreign_card') && opts.needCardNumber && !v.cardNumber) errors.cardNumber = '카드 번호를 입력해 주세요.';
+  if (method && opts.subscription && isForeignMethod(method)) errors.method = MESSAGES.checkout.methodNotOffered;
   // 자동결제 charges a registered card; a bank payment leaves nothing to charge at renewal.
   if (method && opts.subscription && (BANK_METHODS.has(method) || ONE_TIME_ONLY_METHODS.has(method))) errors.method = MESSAGES.checkout.subscriptionNeedsCard;
   if (v.couponCode.length > 40) errors.couponCode = '쿠폰 코드가 너무 깁니다.';

@@ -34,7 +34,8 @@ legend{font-weight:600;font-size:14px;padding:0;margin:0 0 8px}
 .methods{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 .method{display:flex;align-items:center;gap:8px;border:1px solid #d1d6db;border-radius:10px;padding:12px;margin:0;font-weight:500;font-size:15px;cursor:pointer}
 .method:has(input:checked){border-color:#3182f6;background:#e8f3ff}
-form:has(input[name=method]:checked:not([value=card])) .card-fields{display:none}
+form:has(input[name=method]:checked:not([value=card]):not([value=foreign_card])) .card-fields{display:none}
+form:has(input[name=method][value=foreign_card]:checked) .installment-field{display:none}
 .cash-fields{margin-top:16px}
 .tax-invoice-fields{display:none}.cash-fields:has(input[name=cashReceiptType][value=tax_invoice]:checked) .tax-invoice-fields{display:block}.cash-fields:has(input[name=cashReceiptType][value=tax_invoice]:checked) :is(label[for=cashReceiptNumber],#cashReceiptNumber){display:none}
 form:has(input[name=method]:checked:not([value=transfer]):not([value=virtual_account])) .cash-fields,form:not(:has(input[name=method]:checked)) .cash-fields{display:none}

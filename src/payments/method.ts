@@ -15,7 +15,11 @@ export type PaymentMethod =
   | 'mobile_phone'
   | 'culture_gift'
   | 'book_gift'
-  | 'game_gift';
+  | 'game_gift'
+  // Buyers abroad (issue 41, src/payments/foreign.ts): an overseas-issued card (Toss's 다국어 카드 결제창, KRW) and
+  // PayPal (Toss's 해외간편결제, USD only).
+  | 'foreign_card'
+  | 'paypal';
 
 /** 휴대폰 결제 and the 상품권 methods (issue 41): one-time payments only (Toss documents 자동결제 for cards alone). */
 export const GIFT_CERTIFICATE_METHODS: readonly PaymentMethod[] = ['culture_gift', 'book_gift', 'game_gift'];

@@ -1,4 +1,5 @@
 import type { PaymentMethod } from './method';
+import type { Presentment } from './foreign';
 
 /**
  * Payment providers behind one interface. Every call reports one of three outcomes:
@@ -31,6 +32,11 @@ export interface ConfirmInput {
    * simulator issues a test receipt for it). Absent: none asked.
    */
   cashReceipt?: CashReceiptRequest | null;
+  /**
+   * A payment in a currency other than KRW (PayPal: USD, src/payments/foreign.ts): the gateway is asked for exactly this
+   * amount (minor units: cents) in this currency instead of `amount` (which stays the order's won price).
+   */
+  presentment?: Presentment | null;
 }
 
 /** What 현금영수증 to issue: Toss's CashReceipt.type and the buyer's identity number (digits). */
@@ -94,6 +100,8 @@ export interface ConfirmResult {
   awaitingDeposit?: VirtualAccountIssued | null;
   /** The 현금영수증 issued with the payment (계좌이체 at once; a 가상계좌 only after the deposit, see PaymentLookup). */
   cashReceipt?: CashReceiptIssued | null;
+  /** What the gateway approved when the payment was not in KRW (cents of USD); absent/null for a won payment. */
+  presentment?: Presentment | null;
 }
 
 /** A virtual account the gateway issued (Toss's Payment.virtualAccount and Payment.secret). */
@@ -123,6 +131,11 @@ export interface RefundInput {
   idempotencyKey: string;
   /** A deposited 가상계좌 payment: where the money goes back (the gateway cannot send it back to a virtual account). */
   refundReceiveAccount?: RefundReceiveAccount | null;
+  /**
+   * A payment made in another currency (PayPal: USD): the gateway cancels exactly this (cents) in that currency;
+   * `amount` is the refund's won share kept in our books (src/payments/foreign.ts, refundPresentmentCents).
+   */
+  presentment?: Presentment | null;
 }
 
 export interface RefundResult {
@@ -133,6 +146,8 @@ export interface RefundResult {
 
 export interface PaymentLookup {
   status: 'paid' | 'partially_canceled' | 'canceled' | 'failed' | 'pending' | 'unknown';
+  /** The currency of every amount below (minor units: won, or cents of USD for PayPal); absent = KRW. */
+  currency?: 'KRW' | 'USD';
   totalAmount: number;
   balanceAmount: number;
   /** The gateway's payment key and the orderId it was approved for (null where the gateway does not say). */
@@ -191,8 +206,10 @@ export interface GatewayTransaction {
   kind: 'approval' | 'cancel' | 'other';
   /** The gateway's own status word for the transaction (Toss: DONE, CANCELED, PARTIAL_CANCELED, …). */
   status: string;
-  /** What this transaction moved: the approved amount, or the canceled amount. */
+  /** What this transaction moved: the approved amount, or the canceled amount (minor units of `currency`). */
   amount: number;
+  /** The transaction's currency (Toss's Transaction.currency): KRW, or USD for PayPal (then `amount` is in cents). Absent = KRW. */
+  currency?: 'KRW' | 'USD';
   transactionAt: Date;
 }
 

@@ -21,7 +21,7 @@ export interface SimKey {
   mac: string;
 }
 
-const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss|transfer|virtual_account|mobile_phone|culture_gift|book_gift|game_gift)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
+const KEY_RE = /^sim_(success|declined|insufficient|unknown|refundfail|refundlost)_(card|kakao_pay|naver_pay|toss|transfer|virtual_account|mobile_phone|culture_gift|book_gift|game_gift|foreign_card|paypal)_(\d{1,15})_([0-9a-f]{16})_([0-9a-f]{24})$/;
 
 function mac(outcome: SimOutcome, method: PaymentMethod, amount: number, nonce: string, orderId: string): string {
   return createHmac('sha256', MAC_KEY).update(`${outcome}|${method}|${amount}|${nonce}|${orderId}`).digest('hex').slice(0, 24);

@@ -56,7 +56,7 @@ export class SimulatorMemory {
     if (!state) {
       state = { method, totalAmount: amount, approvedAt: this.clock.now(), canceled: 0, orderId };
       this.payments.set(paymentKey, state);
-      if (orderId) this.record({ paymentKey, orderId, kind: 'approval', status: 'DONE', amount, transactionAt: state.approvedAt });
+      if (orderId) this.record({ paymentKey, orderId, kind: 'approval', status: 'DONE', amount, ...(method === 'paypal' ? { currency: 'USD' as const } : {}), transactionAt: state.approvedAt });
     }
     return state;
   }

@@ -10,10 +10,17 @@ import { boundTo, makeKey, parseKey, simulatedCashReceipt, simulatedSecret } fro
 import type { SimulatorMemory } from './simulator-memory';
 
 const METHODS: readonly PaymentMethod[] = ['card', 'kakao_pay', 'naver_pay', 'toss', 'transfer', 'virtual_account',
-  'mobile_phone', 'culture_gift', 'book_gift', 'game_gift'];
+  'mobile_phone', 'culture_gift', 'book_gift', 'game_gift', 'foreign_card', 'paypal'];
 
 const kstMonthOf = (t: Date) => new Date(t.getTime() + 9 * 3_600_000).toISOString().slice(0, 7);
 const PARTIAL_CANCELABLE = (m: PaymentMethod) => m !== 'mobile_phone' && m !== 'culture_gift' && m !== 'book_gift' && m !== 'game_gift';
+/**
+ * Buyers abroad: `foreign_card` takes a test card number like `card` (the same numbers decide the outcome, README
+ * "Test mode"), approved in won; `paypal` is approved or denied on the approval page like a wallet, and its key,
+ * approvals, lookups and refunds are in US cents (the amount the page passes to `authorize` is the USD amount), as
+ * Toss answers a PayPal payment in USD.
+ */
+const usdOf = (method: PaymentMethod) => (method === 'paypal' ? ({ currency: 'USD' } as const) : {});
 
 /** How long a simulated 가상계좌 waits for its deposit (as the live page asks Toss: 72 hours). */
 export const SIM_VIRTUAL_ACCOUNT_HOURS = 72;
@@ -24,10 +31,10 @@ export function authorize(input: AuthorizeInput): AuthorizeResult {
   if (!METHODS.includes(input.method)) {
     return { ok: false, field: 'method', code: 'INVALID_METHOD', message: '결제 수단이 올바르지 않습니다.' };
   }
-  if (input.method === 'card') {
+  if (input.method === 'card' || input.method === 'foreign_card') {
     const outcome = input.cardNumber === undefined ? null : cardOutcome(input.cardNumber);
     if (!outcome) return { ok: false, field: 'cardNumber', code: 'INVALID_CARD_NUMBER', message: '카드 번호가 올바르지 않습니다.' };
-    return { ok: true, paymentKey: makeKey(outcome, 'card', input.amount, input.orderId) };
+    return { ok: true, paymentKey: makeKey(outcome, input.method, input.amount, input.orderId) };
   }
   if (input.approved === false) {
     return { ok: false, field: 'method', code: 'PAY_PROCESS_CANCELED', message: '간편결제 승인이 취소되었습니다.' };
@@ -40,7 +47,9 @@ export async function confirmPayment(mem: SimulatorMemory, input: ConfirmInput):
   if (injected) return injected;
   const key = parseKey(input.paymentKey);
   if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT_SESSION', message: '결제 정보를 찾을 수 없습니다.' };
-  if (!Number.isSafeInteger(input.amount) || !boundTo(key, input.orderId, input.amount)) {
+  // PayPal: the key is bound to the USD amount (cents) the buyer approved; anything else confirms the won amount.
+  const asked = key.method === 'paypal' ? (input.presentment?.currency === 'USD' ? input.presentment.amount : NaN) : input.presentment ? NaN : input.amount;
+  if (!Number.isSafeInteger(asked) || !boundTo(key, input.orderId, asked)) {
     return { status: 'failed', code: 'INVALID_REQUEST', message: '결제 금액 또는 주문 번호가 승인 요청과 다릅니다.' };
   }
   const months = input.installmentMonths ?? 0;
@@ -74,7 +83,8 @@ export async function confirmPayment(mem: SimulatorMemory, input: ConfirmInput):
   const state = mem.approve(input.paymentKey, key.method, key.amount, input.orderId);
   // 계좌이체 with a 현금영수증 asked for: a test receipt (issue number `T` + 8 digits, no National Tax Service report).
   const cashReceipt = key.method === 'transfer' && input.cashReceipt ? simulatedCashReceipt(input.paymentKey, input.cashReceipt, key.amount) : null;
-  return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null, ...(cashReceipt ? { cashReceipt } : {}) } };
+  const presentment = key.method === 'paypal' ? { presentment: { amount: key.amount, currency: 'USD' as const } } : {};
+  return { status: 'succeeded', value: { paymentKey: input.paymentKey, approvedAt: state.approvedAt, method: state.method, installmentMonths: key.method === 'card' ? months : null, ...(cashReceipt ? { cashReceipt } : {}), ...presentment } };
 }
 
 /**
@@ -91,7 +101,11 @@ export async function testDeposit(mem: SimulatorMemory, paymentKey: string, opts
   return { status: 'succeeded', value: { secret: simulatedSecret(paymentKey) } };
 }
 
-export async function refund(mem: SimulatorMemory, input: RefundInput): Promise<Outcome<RefundResult>> {
+export async function refund(mem: SimulatorMemory, original: RefundInput): Promise<Outcome<RefundResult>> {
+  // A PayPal payment's balance is in cents: its cancel must name USD and is counted in cents (Toss: `currency: USD`).
+  const paypal = mem.stateOf(original.paymentKey)?.method === 'paypal';
+  if (paypal !== (original.presentment?.currency === 'USD')) return { status: 'failed', code: 'INVALID_CURRENCY', message: '취소 통화가 결제 통화와 다릅니다.' };
+  const input = paypal ? { ...original, amount: original.presentment!.amount } : original;
   const previous = mem.refunds.get(input.idempotencyKey);
   if (previous) {
     if (previous.paymentKey !== input.paymentKey || previous.amount !== input.amount) {
@@ -122,7 +136,7 @@ export async function refund(mem: SimulatorMemory, input: RefundInput): Promise<
     state.canceled += input.amount;
     if (state.orderId) {
       const status = state.canceled === state.totalAmount ? 'CANCELED' : 'PARTIAL_CANCELED';
-      mem.record({ paymentKey: input.paymentKey, orderId: state.orderId, kind: 'cancel', status, amount: input.amount, transactionAt: mem.clock.now() });
+      mem.record({ paymentKey: input.paymentKey, orderId: state.orderId, kind: 'cancel', status, amount: input.amount, ...usdOf(state.method), transactionAt: mem.clock.now() });
     }
     const lost = mem.injected.findIndex((x) => x.op === 'refund' && x.result === 'lost');
     if (lost >= 0) mem.injected.splice(lost, 1);
@@ -143,13 +157,13 @@ export async function lookupPayment(mem: SimulatorMemory, paymentKey: string): P
   if (known) {
     const balanceAmount = known.totalAmount - known.canceled;
     const status = known.canceled === 0 ? 'paid' : balanceAmount === 0 ? 'canceled' : 'partially_canceled';
-    return { status: 'succeeded', value: { status, totalAmount: known.totalAmount, balanceAmount, ...identity(paymentKey), ...mem.depositReceipt(paymentKey, balanceAmount) } };
+    return { status: 'succeeded', value: { status, ...usdOf(known.method), totalAmount: known.totalAmount, balanceAmount, ...identity(paymentKey), ...mem.depositReceipt(paymentKey, balanceAmount) } };
   }
   const key = parseKey(paymentKey);
   if (!key) return { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '존재하지 않는 결제입니다.' };
   // A 가상계좌 waits for its deposit (Toss: WAITING_FOR_DEPOSIT).
   if (key.method === 'virtual_account' && !mem.deposited.has(paymentKey)) return { status: 'succeeded', value: { status: 'pending', totalAmount: key.amount, balanceAmount: key.amount, ...identity(paymentKey) } };
-  if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', totalAmount: key.amount, balanceAmount: key.amount, ...identity(paymentKey), ...mem.depositReceipt(paymentKey, key.amount) } };
+  if (APPROVED.has(key.outcome)) return { status: 'succeeded', value: { status: 'paid', ...usdOf(key.method), totalAmount: key.amount, balanceAmount: key.amount, ...identity(paymentKey), ...mem.depositReceipt(paymentKey, key.amount) } };
   // Declined, short and timed-out payments were never approved: nothing was taken from the buyer.
   return { status: 'succeeded', value: { status: 'failed', totalAmount: key.amount, balanceAmount: 0, ...identity(paymentKey) } };
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../platform/clock';
 import { histogram, LATENCY_BUCKETS } from '../platform/metrics-registry';
 import { withSpan } from '../platform/telemetry';
 import type { Outcome } from './provider';
-import { isPayment, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
+import { inMinorUnits, isPayment, TOSS_AMBIGUOUS_CODES, tossError, type TossPayment } from './toss-model';
 
 /** How one HTTP exchange with Toss ended, before it is read as a business outcome. */
 export type Reply =
@@ -121,7 +121,8 @@ export class TossClient {
     } catch {
       return { kind: 'unknown', message: `${UNKNOWN} (HTTP ${status}, 해석할 수 없는 응답)` };
     }
-    if (status >= 200 && status < 300) return { kind: 'ok', body: parsed };
+    // USD answers (PayPal) in cents from here on, like every amount of this service.
+    if (status >= 200 && status < 300) return { kind: 'ok', body: inMinorUnits(parsed) };
     const err = tossError(parsed);
     if (status >= 500 || !err || status < 400 || TOSS_AMBIGUOUS_CODES.has(err.code)) {
       return { kind: 'unknown', message: `${UNKNOWN} (HTTP ${status}${err ? ` ${err.code}: ${err.message}` : ''})` };

@@ -1,6 +1,7 @@
 import { ownValue } from '../platform/lookup';
 import type { PaymentMethod } from './method';
 import type { CashReceiptIssued, GatewaySettlement, PaymentCancel, PaymentLookup } from './provider';
+import { minorAmount } from './foreign';
 
 /** The parts of Toss Payments' Payment object this service reads (https://docs.tosspayments.com/reference#payment-객체). */
 export interface TossPayment {
@@ -8,12 +9,16 @@ export interface TossPayment {
   orderId: string;
   status: string;
   method?: string | null;
+  /** 결제 통화: KRW, or USD for PayPal (해외간편결제). After `inMinorUnits`, USD amounts below are in cents. */
+  currency?: string | null;
   totalAmount: number;
   balanceAmount: number;
   approvedAt?: string | null;
   easyPay?: { provider?: string | null } | null;
+  /** 해외간편결제 (PayPal): Toss may send the provider as an object or, as seen by integrators, a bare string. */
+  foreignEasyPay?: { provider?: string | null } | string | null;
   /** Card payments: `installmentPlanMonths` is 0 for 일시불, else the 할부 months. */
-  card?: { installmentPlanMonths?: number | null } | null;
+  card?: { installmentPlanMonths?: number | null; issuerCode?: string | null; cardType?: string | null; ownerType?: string | null } | null;
   /** 가상계좌 (WAITING_FOR_DEPOSIT until the buyer deposits); `secret` is what DEPOSIT_CALLBACK echoes. */
   virtualAccount?: { accountNumber?: string | null; bankCode?: string | null; customerName?: string | null; dueDate?: string | null } | null;
   secret?: string | null;
@@ -47,6 +52,7 @@ export interface TossTransaction {
   amount: number;
   transactionAt: string;
   method?: string | null;
+  currency?: string | null;
 }
 
 /**
@@ -86,6 +92,28 @@ export const TOSS_CARD_COMPANIES: Readonly<Record<string, string>> = {
   '4V': 'VISA',
 };
 
+/** Toss's issuer codes of the international brands: a card issued abroad (https://docs.tosspayments.com/codes/org-codes#카드사-코드). */
+export const FOREIGN_ISSUERS: ReadonlySet<string> = new Set(['4V', '4M', '4J', '7A', '3C', '6D']);
+
+/**
+ * Toss writes USD amounts with cents (PayPal: `664.98`); every amount inside this service is an integer of minor units.
+ * Turns a Payment (and its cancels) or a Transaction list answered in USD into cents; KRW bodies are left as they are.
+ * A USD amount that is not a whole number of cents becomes NaN, which the shape checks then refuse.
+ */
+export function inMinorUnits(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(inMinorUnits);
+  if (!body || typeof body !== 'object') return body;
+  const o = body as Record<string, unknown>;
+  if (o.currency !== 'USD') return body;
+  const c = o.currency;
+  const out: Record<string, unknown> = { ...o };
+  for (const k of ['totalAmount', 'balanceAmount', 'amount', 'suppliedAmount', 'vat', 'taxFreeAmount']) if (typeof o[k] === 'number') out[k] = minorAmount(o[k], c);
+  if (Array.isArray(o.cancels)) {
+    out.cancels = o.cancels.map((x) => (x && typeof x === 'object' ? { ...(x as object), cancelAmount: minorAmount((x as Record<string, unknown>).cancelAmount, c), refundableAmount: minorAmount((x as Record<string, unknown>).refundableAmount ?? 0, c) } : x));
+  }
+  return out;
+}
+
 // Korean names are what the API returns by default; the English forms come back under `Accept-Language: en-US`.
 const EASY_PAY: Record<string, PaymentMethod> = {
   카카오페이: 'kakao_pay',
@@ -112,7 +140,15 @@ const OTHER_METHODS: Record<string, PaymentMethod> = {
  * registered card can come back as method '카드' with easyPay set. Wallets and methods we do not offer (Samsung Pay,
  * Payco, …) are card payments underneath as far as refunds and receipts are concerned, so they map to `card`.
  */
-export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'>): PaymentMethod {
+export function mapTossMethod(payment: Pick<TossPayment, 'method' | 'easyPay'> & Partial<Pick<TossPayment, 'currency' | 'card' | 'foreignEasyPay'>>): PaymentMethod {
+  // 해외간편결제 (PayPal, https://docs.tosspayments.com/guides/v2/payment-widget/integration-paypal): method 해외간편결제 /
+  // FOREIGN_EASY_PAY, or a USD payment (only PayPal is charged in USD here).
+  const fm = payment.method?.replace(/\s/g, '').toUpperCase();
+  const fep = typeof payment.foreignEasyPay === 'string' ? payment.foreignEasyPay : payment.foreignEasyPay?.provider;
+  if (fm === '해외간편결제' || fm === 'FOREIGN_EASY_PAY' || (fep && /paypal|페이팔/i.test(fep)) || payment.currency === 'USD') return 'paypal';
+  // An overseas-issued card (다국어 결제창): the issuer is an international brand in Toss's code table (4V VISA, 4M 마스터,
+  // 4J JCB, 7A 아메리칸 익스프레스, 3C 유니온페이, 6D 다이너스), never a Korean card company.
+  if ((fm === '카드' || fm === 'CARD') && payment.card?.issuerCode && FOREIGN_ISSUERS.has(payment.card.issuerCode)) return 'foreign_card';
   const provider = payment.easyPay?.provider?.replace(/\s/g, '').toUpperCase();
   if (provider) {
     const mapped = ownValue(EASY_PAY, provider) ?? ownValue(EASY_PAY, payment.easyPay!.provider!.replace(/\s/g, ''));
@@ -298,6 +334,7 @@ export function lookupOf(p: TossPayment): PaymentLookup {
   const status = (s: string | null | undefined): PaymentCancel['status'] => (s === 'IN_PROGRESS' ? 'in_progress' : s === 'ABORTED' ? 'aborted' : 'done');
   return {
     status: mapTossStatus(p.status),
+    ...(p.currency === 'USD' ? { currency: 'USD' as const } : {}),
     totalAmount: p.totalAmount,
     balanceAmount: p.balanceAmount,
     paymentKey: p.paymentKey,

@@ -6,6 +6,7 @@
 import type { ConfirmInput, ConfirmResult, Outcome, PaymentLookup, RefundInput, RefundResult } from './provider';
 import { cashReceiptOf, isPayment, lookupOf, mapTossMethod, mapTossStatus, type TossPayment } from './toss-model';
 import { UNKNOWN, type TossClient } from './toss-http';
+import { formatUsd, gatewayAmount, type Presentment } from './foreign';
 
 /** Toss takes at most 200 characters of `cancelReason` (Payment cancel API); longer reasons are refused. */
 export const TOSS_CANCEL_REASON_MAX = 200;
@@ -17,9 +18,14 @@ export function tossCancelReason(reason: string): string {
 }
 
 /** A Payment answer to confirm/charge, held against what we asked for. */
-export function approved(client: TossClient, p: TossPayment, expected: { orderId: string; amount: number }): Outcome<ConfirmResult> {
-  if (p.totalAmount !== expected.amount) {
-    return { status: 'failed', code: 'AMOUNT_MISMATCH', message: `결제사 승인 금액(${p.totalAmount}원)이 주문 금액(${expected.amount}원)과 다릅니다.` };
+export function approved(client: TossClient, p: TossPayment, expected: { orderId: string; amount: number; presentment?: Presentment | null }): Outcome<ConfirmResult> {
+  // A PayPal payment is approved in USD (cents here): its total and currency are held against the USD amount asked for.
+  const want = expected.presentment ?? null;
+  const usd = p.currency === 'USD';
+  if (want ? !usd || p.totalAmount !== want.amount : usd || p.totalAmount !== expected.amount) {
+    const got = usd ? formatUsd(p.totalAmount) : `${p.totalAmount}원`;
+    const asked = want ? formatUsd(want.amount) : `${expected.amount}원`;
+    return { status: 'failed', code: 'AMOUNT_MISMATCH', message: `결제사 승인 금액(${got})이 주문 금액(${asked})과 다릅니다.` };
   }
   if (p.orderId !== expected.orderId) {
     return { status: 'failed', code: 'ORDER_MISMATCH', message: '결제사 응답의 주문 번호가 요청과 다릅니다.' };
@@ -58,6 +64,7 @@ export function approved(client: TossClient, p: TossPayment, expected: { orderId
       installmentMonths: typeof p.card?.installmentPlanMonths === 'number' ? p.card.installmentPlanMonths : null,
       // 계좌이체: the 현금영수증 the buyer chose in the window is issued with the payment (Payment.cashReceipt).
       cashReceipt: cashReceiptOf(p),
+      presentment: usd ? { amount: p.totalAmount, currency: 'USD' } : null,
     },
   };
 }
@@ -66,7 +73,7 @@ export function approved(client: TossClient, p: TossPayment, expected: { orderId
 export function settleAlreadyProcessed(
   client: TossClient,
   found: Outcome<TossPayment>,
-  expected: { orderId: string; amount: number },
+  expected: { orderId: string; amount: number; presentment?: Presentment | null },
   reply: { code: string; message: string },
 ): Outcome<ConfirmResult> {
   if (found.status !== 'succeeded') return { status: 'unknown', message: found.message };
@@ -79,7 +86,9 @@ export function settleAlreadyProcessed(
 }
 
 export async function confirmPayment(client: TossClient, input: ConfirmInput): Promise<Outcome<ConfirmResult>> {
-  const reply = await client.call('POST', '/v1/payments/confirm', { paymentKey: input.paymentKey, orderId: input.orderId, amount: input.amount }, input.idempotencyKey);
+  // PayPal: the amount Toss's window was opened with, in USD with cents (e.g. 28.89), never the won price.
+  const amount = input.presentment ? gatewayAmount(input.presentment.amount, input.presentment.currency) : input.amount;
+  const reply = await client.call('POST', '/v1/payments/confirm', { paymentKey: input.paymentKey, orderId: input.orderId, amount }, input.idempotencyKey);
   if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
   if (reply.kind === 'ok') {
     return isPayment(reply.body) ? approved(client, reply.body, input) : { status: 'unknown', message: `${UNKNOWN} (결제 정보 형식 오류)` };
@@ -98,6 +107,12 @@ export async function refund(client: TossClient, input: RefundInput): Promise<Ou
   // 대신 사용해주세요", https://docs.tosspayments.com/reference#결제-취소); the Idempotency-Key below keeps a retried
   // cancel from cancelling twice, and a cancel that exceeds the balance Toss holds is refused (NOT_CANCELABLE_AMOUNT).
   const body: Record<string, unknown> = { cancelReason: tossCancelReason(input.reason), cancelAmount: input.amount };
+  // PayPal: the cancel is in USD and names its currency ("PayPal 해외간편결제 부분 취소에는 필수 값입니다", Payment cancel API
+  // `currency`); sent on every PayPal cancel, full ones too, so the amount is never read as won.
+  if (input.presentment) {
+    body.cancelAmount = gatewayAmount(input.presentment.amount, input.presentment.currency);
+    body.currency = input.presentment.currency;
+  }
   // A deposited 가상계좌 goes back to the buyer's own account (https://docs.tosspayments.com/reference#결제-취소,
   // refundReceiveAccount { bank, accountNumber, holderName }).
   if (input.refundReceiveAccount) {
@@ -117,7 +132,7 @@ export async function refund(client: TossClient, input: RefundInput): Promise<Ou
     const sentReason = tossCancelReason(input.reason);
     const cancel = [...(found.value.cancels ?? [])]
       .reverse()
-      .find((c) => c.cancelAmount === input.amount && (c.cancelReason ?? sentReason) === sentReason && (c.cancelStatus ?? 'DONE') === 'DONE');
+      .find((c) => c.cancelAmount === (input.presentment?.amount ?? input.amount) && (c.cancelReason ?? sentReason) === sentReason && (c.cancelStatus ?? 'DONE') === 'DONE');
     if (!cancel) return { status: 'unknown', message: `${UNKNOWN} (이미 취소된 결제이나 이 환불 금액의 취소 내역이 없습니다)` };
     const at = cancel.canceledAt ? new Date(cancel.canceledAt) : null;
     return { status: 'succeeded', value: { refundedAt: at && !Number.isNaN(at.getTime()) ? at : client.clock.now(), balanceAmount: found.value.balanceAmount } };

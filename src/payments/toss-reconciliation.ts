@@ -31,6 +31,8 @@ export async function listTransactions(client: TossClient, input: ListTransactio
     kind: t.status === 'DONE' ? ('approval' as const) : t.status === 'CANCELED' || t.status === 'PARTIAL_CANCELED' ? ('cancel' as const) : ('other' as const),
     status: t.status,
     amount: t.amount,
+    // PayPal's rows are in USD (Transaction.currency), read in cents by the client.
+    ...(t.currency === 'USD' ? { currency: 'USD' as const } : {}),
     transactionAt: new Date(t.transactionAt),
   }));
   const full = transactions.length >= input.limit && transactions.length > 0;

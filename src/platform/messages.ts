@@ -64,6 +64,9 @@ export const MESSAGES = {
     tooManyReturnUrlDomains: '도메인은 50개까지 등록할 수 있습니다.',
     returnUrlDomainInvalid: '도메인 형식이 올바르지 않습니다 (예: shop.example.com, localhost:3000).',
     simulatorNotInLive: '라이브 모드에서는 시뮬레이터를 사용할 수 없습니다.',
+    // Buyers abroad (issue 41): PayPal is charged in USD at the store's fixed rate.
+    usdRateInvalid: 'PayPal 환율은 1달러당 100원에서 100,000원 사이의 정수로 입력해 주세요.',
+    paypalNeedsRate: 'PayPal을 켜려면 1달러당 원화 환율(usdKrwRate)을 함께 입력해 주세요.',
     tossWidgetClientKey: '결제위젯 연동 키(gck)는 사용할 수 없습니다. 토스페이먼츠 개발자센터의 API 개별 연동 키에서 클라이언트 키(test_ck_ 또는 live_ck_로 시작)를 입력해 주세요.',
     tossWidgetSecretKey: '결제위젯 연동 키(gsk)는 사용할 수 없습니다. 토스페이먼츠 개발자센터의 API 개별 연동 키에서 시크릿 키(test_sk_ 또는 live_sk_로 시작)를 입력해 주세요.',
     ipAllowlistEntryInvalid: 'IP 주소 또는 CIDR 형식이 올바르지 않습니다. 표준 표기(예: 10.1.2.3, 10.0.0.0/8, 2001:db8::/32)로 입력하세요.',
@@ -128,6 +131,8 @@ export const MESSAGES = {
 
   // Checkout: session creation (live setup, metadata) and the refusals of a payment attempt.
   checkout: {
+    /** A method for buyers abroad the store has not enabled (or a subscription, which they cannot pay). */
+    methodNotOffered: '이 상품은 선택한 결제 수단으로 결제할 수 없습니다. 다른 결제 수단을 선택해 주세요.',
     /** The hosted page's coupon field after too many applications (its own limit, apart from payment attempts). */
     couponTriesLimited: (minutes: number): string => `쿠폰 입력 시도가 너무 많습니다. ${minutes}분 뒤에 다시 입력해 주세요. 쿠폰 없이 결제할 수는 있습니다.`,
     /** The buyer's 가상계좌 refund account (Toss's refundReceiveAccount), checked field by field. */
@@ -177,6 +182,8 @@ export const MESSAGES = {
 
   // Refunds: outcomes recorded on a refund (and shown by the API) when the gateway could not be asked or disagreed.
   refunds: {
+    /** PayPal orders: a won refund so small its dollar share rounds to nothing (src/payments/foreign.ts). */
+    presentmentTooSmall: (minimum: string): string => `PayPal 결제는 미국 달러로 환불됩니다. 이 금액은 ${minimum} 미만이라 환불할 수 없습니다. 금액을 늘려 주세요.`,
     providerNotConfigured: '이 주문의 결제대행사 설정을 찾을 수 없어 환불을 요청하지 못했습니다.',
     providerCallFailed: '결제대행사 호출 중 오류가 발생했습니다.',
     gatewayBalanceDiffers: (theirs: number, ours: number): string =>

@@ -38,6 +38,9 @@ export interface StoreModeSettingsTable {
   /** The 자동결제 (billing) MID's pair, when Toss contracted billing under its own MID (migration 068). */
   toss_billing_client_key: ColumnType<string | null, string | null | undefined, string | null>;
   toss_billing_secret_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Buyers abroad (migration 112): which of 'foreign_card' / 'paypal' the payment page offers, and PayPal's won per US$1. */
+  foreign_methods: ColumnType<Array<'foreign_card' | 'paypal'>, Array<'foreign_card' | 'paypal'> | undefined, Array<'foreign_card' | 'paypal'>>;
+  usd_krw_rate: ColumnType<number | null, number | null | undefined, number | null>;
   updated_at: Timestamp;
 }
 

@@ -109,6 +109,10 @@ export function dailyReconciledStoreModes(db: Db, providers: readonly PaymentPro
 
 export interface OurPayment {
   id: string;
+  /**
+   * What the gateway's ledger should show: the won amount, or for a PayPal order the US cents charged (Toss lists
+   * PayPal's transactions in USD; the adapter reads them in cents).
+   */
   amount: number;
   status: string;
   paid_at: Date | null;
@@ -119,7 +123,7 @@ export interface OurPayment {
 export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date, provider: PaymentProviderName): Promise<OurPayment[]> {
   return db
     .selectFrom('orders')
-    .select(['id', 'amount', 'status', 'paid_at', 'provider_payment_key'])
+    .select((eb) => ['id', eb.fn.coalesce('presentment_amount', 'amount').as('amount'), 'status', 'paid_at', 'provider_payment_key'])
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
     .where('provider', '=', provider)
@@ -138,7 +142,7 @@ export async function ordersByKeysOrIds(db: Db, storeId: string, mode: Mode, pay
     const ids = orderIds.slice(i, i + 500);
     const rows = await db
       .selectFrom('orders')
-      .select(['id', 'amount', 'status', 'paid_at', 'provider_payment_key'])
+      .select((eb) => ['id', eb.fn.coalesce('presentment_amount', 'amount').as('amount'), 'status', 'paid_at', 'provider_payment_key'])
       .where('store_id', '=', storeId)
       .where('mode', '=', mode)
       .where((eb) => eb.or([...(keys.length ? [eb('provider_payment_key', 'in', keys)] : []), ...(ids.length ? [eb('id', 'in', ids)] : [])]))
@@ -153,7 +157,8 @@ export function refundsInRange(db: Db, storeId: string, mode: Mode, from: Date, 
   return db
     .selectFrom('order_refunds as r')
     .innerJoin('orders as o', 'o.id', 'r.order_id')
-    .select(['r.order_id', 'r.amount', 'o.provider_payment_key'])
+    // PayPal refunds: the US cents canceled at the gateway (what its cancel transactions show).
+    .select((eb) => ['r.order_id', eb.fn.coalesce('r.presentment_amount', 'r.amount').as('amount'), 'o.provider_payment_key'])
     .where('r.store_id', '=', storeId)
     .where('r.mode', '=', mode)
     .where('o.provider', '=', provider)

@@ -4,6 +4,7 @@ import { newId } from '../platform/ids';
 import type { RefundRow } from './model';
 import { countRefund, recordSucceeded } from './service';
 import * as repo from './repo';
+import { wonShareOfCents } from '../payments/foreign';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -43,7 +44,9 @@ function recordInTransaction(deps: Deps, orderId: string, cancels: PaymentCancel
     if (refundInFlight) return { kind: 'refund_in_flight' };
     const done = cancels.filter((c) => c.status === 'done');
     const gatewayCanceled = done.reduce((a, c) => a + c.amount, 0);
-    const ours = order.refunded_amount ?? 0;
+    // A PayPal order's cancels are in US cents (issue 41): compared with the cents our refunds gave back.
+    const usd = order.presentment_currency !== null && order.presentment_amount !== null;
+    const ours = usd ? await repo.presentmentRefunded(trx, order.id) : order.refunded_amount ?? 0;
     const missing = gatewayCanceled - ours;
     if (missing === 0) return { kind: 'in_sync' };
     if (missing < 0) return { kind: 'differs', gatewayCanceled, ourRefunded: ours };
@@ -58,15 +61,21 @@ function recordInTransaction(deps: Deps, orderId: string, cancels: PaymentCancel
     }
     if (sum !== missing) return { kind: 'differs', gatewayCanceled, ourRefunded: ours };
     const refunds: RefundRow[] = [];
+    let centsSoFar = ours;
     for (const c of picked) {
       const now = deps.clock.now();
       const id = newId('rf', deps.clock);
+      // PayPal: the won share of a cancel made in dollars, by the same rule as our own refunds, the other way round
+      // (src/payments/foreign.ts): the cancel that completes the dollars completes the won, else the same fraction.
+      const won = usd ? wonShareOfCents({ krw: order.amount, cents: order.presentment_amount! }, { krw: order.refunded_amount ?? 0, cents: centsSoFar }, c.amount) : c.amount;
+      centsSoFar += usd ? c.amount : 0;
       const row = await repo.insertRefund(trx, {
         id,
         order_id: order.id,
         store_id: order.store_id,
         mode: order.mode,
-        amount: c.amount,
+        amount: won,
+        presentment_amount: usd ? c.amount : null,
         reason: c.reason ?? null,
         status: 'pending',
         // Never sent anywhere (the gateway already did it); kept unique like every refund's key.

@@ -71,6 +71,8 @@ export interface RefundView {
   source: RefundRow['source'];
   failure: { code: string; message: string } | null;
   createdAt: string;
+  /** PayPal orders (issue 41): the dollars (cents) this refund gives back at the gateway. */
+  presentment?: { amount: number; currency: 'USD' };
 }
 
 export function refundView(r: RefundRow): RefundView {
@@ -87,6 +89,7 @@ export function refundView(r: RefundRow): RefundView {
     source: r.source,
     failure: r.failure_code ? { code: r.failure_code, message: r.error ?? '' } : null,
     createdAt: r.created_at.toISOString(),
+    ...(r.presentment_amount != null ? { presentment: { amount: r.presentment_amount, currency: 'USD' as const } } : {}),
   };
 }
 

@@ -45,8 +45,11 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
     outcome = { status: 'failed', code: look.code, message: look.message };
   } else {
     const canceled = look.value.totalAmount - look.value.balanceAmount;
-    const ours = order.refunded_amount ?? 0;
-    if (canceled === ours + refund.amount) {
+    // A PayPal order is canceled in US cents at the gateway: compared in cents (issue 41).
+    const usd = order.presentment_currency !== null && refund.presentment_amount !== null;
+    const ours = usd ? await repo.presentmentRefunded(deps.db, order.id) : order.refunded_amount ?? 0;
+    const thisOne = usd ? refund.presentment_amount! : refund.amount;
+    if (canceled === ours + thisOne) {
       outcome = { status: 'succeeded', value: { refundedAt: now, balanceAmount: look.value.balanceAmount } };
     } else if (canceled === ours) {
       outcome = await askGateway(deps, order, refund);
@@ -59,10 +62,10 @@ export async function reconcileRefund(deps: Deps, refundId: string): Promise<Rec
       await repo.flagReconcileMismatch(
         deps.db,
         refund.id,
-        MESSAGES.refunds.gatewayTotalMismatch(canceled, ours, refund.amount),
+        MESSAGES.refunds.gatewayTotalMismatch(canceled, ours, thisOne),
         now,
       );
-      throw new Error(`refund ${refund.id}: gateway canceled ${canceled}, we recorded ${ours} + ${refund.amount}`);
+      throw new Error(`refund ${refund.id}: gateway canceled ${canceled}, we recorded ${ours} + ${thisOne}`);
     }
   }
   const settled = await settleRefund(deps, refund.id, outcome);

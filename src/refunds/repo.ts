@@ -26,6 +26,17 @@ export function findOrderInStore(db: Db, storeId: string, mode: Mode, id: string
 }
 
 /** The gateway cancel transaction keys already recorded as refunds of the order. */
+/** PayPal orders: the cents already given back (succeeded refunds), for the next refund's share (src/payments/foreign.ts). */
+export async function presentmentRefunded(db: Db, orderId: string): Promise<number> {
+  const r = await db
+    .selectFrom('order_refunds')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('presentment_amount'), eb.val(0)).as('n'))
+    .where('order_id', '=', orderId)
+    .where('status', '=', 'succeeded')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export async function gatewayTransactionKeys(db: Db, orderId: string): Promise<Set<string>> {
   const rows = await db.selectFrom('order_refunds').select('gateway_transaction_key').where('order_id', '=', orderId).where('gateway_transaction_key', 'is not', null).execute();
   return new Set(rows.map((r) => r.gateway_transaction_key!));

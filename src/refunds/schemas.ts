@@ -37,6 +37,13 @@ export const RefundSchema = Obj(
       { description: 'Why a refund failed (or why an unknown one needs the seller\'s attention); null otherwise' },
     ),
     createdAt: DateTime(),
+    presentment: Type.Optional(
+      Obj({ amount: Type.Integer({ minimum: 0 }), currency: Type.Literal('USD') }, {
+        description:
+          'Extension, PayPal orders only: what this refund gives back at the gateway in US dollars (cents), fixed before the gateway is called: the same fraction ' +
+          'of the order\'s dollars as `amount` is of its won, rounded half up to the cent; the refund that completes the order gives back every cent left',
+      }),
+    ),
   },
   { title: 'Refund' },
 );

@@ -19,6 +19,7 @@ import { receiptUrl } from '../orders/model';
 import { fullOnlyMethodName, methodRefundRule } from './method-rules';
 import { afterRefund, assertRefundable, DEFAULT_GATEWAY_REASON, refundableAmount, refundView, type RefundRow, type RefundView } from './model';
 import * as repo from './repo';
+import { formatUsd, refundPresentmentCents } from '../payments/foreign';
 import { afterOrderRefunded } from '../subscriptions/cancel/withdrawal';
 import { MESSAGES } from '../platform/messages';
 import { counter } from '../platform/metrics-registry';
@@ -91,6 +92,14 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     }
     const blockers = order ? await repo.refundBlockers(trx, order.id, input.refundRequestId ?? null) : { activeRequest: false, refundInFlight: false };
     const amount = assertRefundable({ order, amount: input.amount, ...blockers });
+    // PayPal (issue 41): the seller refunds won; the dollars given back are fixed here, before the gateway is called, as
+    // the same fraction of the order (rounded half up to the cent), the last refund taking every cent left.
+    let presentmentAmount: number | null = null;
+    if (order!.presentment_currency && order!.presentment_amount != null) {
+      const refundedCents = await repo.presentmentRefunded(trx, order!.id);
+      presentmentAmount = refundPresentmentCents({ krw: order!.amount, cents: order!.presentment_amount }, { krw: order!.refunded_amount ?? 0, cents: refundedCents }, amount);
+      if (presentmentAmount <= 0) throw new ApiError('REFUND_AMOUNT_INVALID', { message: MESSAGES.refunds.presentmentTooSmall(formatUsd(1)) });
+    }
     const now = deps.clock.now();
     // The method's own money rules (issue 41): 휴대폰 and 상품권 refund only in full; a 휴대폰 결제 after its KST month and
     // a deposited 가상계좌 go back only to the buyer's own account (Toss's refundReceiveAccount).
@@ -107,6 +116,7 @@ export async function refundOrder(deps: Deps, input: RefundOrderInput): Promise<
     }
     const id = newId('rf', deps.clock);
     const refund = await repo.insertRefund(trx, {
+      presentment_amount: presentmentAmount,
       id,
       order_id: order!.id,
       store_id: order!.store_id,
@@ -171,10 +181,13 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
     // the Idempotency-Key instead, which only stops retries), so the balance is read from Toss first and the refund is
     // refused when it is not what our books say. A full refund needs no look: Toss refuses more than it holds.
     const ours = refundableAmount(order);
+    // A PayPal order's balance at Toss is in US cents: held against the cents our books still hold.
+    const presentment = order.presentment_currency && refund.presentment_amount != null ? { amount: refund.presentment_amount, currency: order.presentment_currency } : null;
+    const oursAtGateway = presentment ? order.presentment_amount! - (await repo.presentmentRefunded(deps.db, order.id)) : ours;
     if (providerTraits(order.provider).checksBalanceBeforePartialRefund && refund.amount < ours) {
       const look = await provider.lookupPayment(order.provider_payment_key);
-      if (look.status === 'succeeded' && look.value.balanceAmount !== ours) {
-        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, ours) };
+      if (look.status === 'succeeded' && look.value.balanceAmount !== oursAtGateway) {
+        return { status: 'failed', code: 'NOT_MATCHES_REFUNDABLE_AMOUNT', message: MESSAGES.refunds.gatewayBalanceDiffers(look.value.balanceAmount, oursAtGateway) };
       }
       // Toss's own word on the payment (Payment.isPartialCancelable false: only a full cancel), whatever the method.
       if (look.status === 'succeeded' && look.value.partialCancelable === false) {
@@ -189,6 +202,7 @@ export async function askGateway(deps: Deps, order: OrderRow, refund: RefundRow)
       reason: refund.reason ?? DEFAULT_GATEWAY_REASON,
       idempotencyKey: refund.provider_idempotency_key,
       refundReceiveAccount: needsAccount ? await refundAccountOf(deps.db, deps.config.masterKey, order.id) : null,
+      presentment,
     });
   } catch (err) {
     deps.log.warn({ err, refundId: refund.id }, 'refund gateway call threw');

@@ -38,7 +38,7 @@ export async function insertStore(
 }
 
 /** One statement for all the given rows (a new store's test and live settings). */
-export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains'> & { return_url_domains: string[] }>): Promise<void> {
+export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains' | 'foreign_methods' | 'usd_krw_rate'> & { return_url_domains: string[] }>): Promise<void> {
   await db
     .insertInto('store_mode_settings')
     .values(rows.map((r) => ({ ...r, return_url_domains: jsonb(r.return_url_domains) })))
@@ -83,9 +83,15 @@ export async function updateModeSettingsRow(
     toss_secret_key_sealed?: string | null;
     toss_billing_client_key?: string | null;
     toss_billing_secret_key_sealed?: string | null;
+    foreign_methods?: Array<'foreign_card' | 'paypal'>;
+    usd_krw_rate?: number | null;
   },
 ): Promise<void> {
-  const set = patch.return_url_domains !== undefined ? { ...patch, return_url_domains: jsonb(patch.return_url_domains) } : patch;
+  const { foreign_methods, ...rest } = patch;
+  const set = {
+    ...(patch.return_url_domains !== undefined ? { ...rest, return_url_domains: jsonb(patch.return_url_domains) } : rest),
+    ...(foreign_methods !== undefined ? { foreign_methods: jsonb(foreign_methods) } : {}),
+  };
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();
 }
 

@@ -23,6 +23,17 @@ export const ModeSettingsSchema = Obj(
     }),
     tossBillingSecretKeySet: Type.Boolean({ description: 'Whether the 자동결제 MID\'s secret key is stored (it is never returned)' }),
     checkoutConfigured: Type.Boolean(),
+    foreignMethods: Type.Array(Type.Union([Type.Literal('foreign_card'), Type.Literal('paypal')]), {
+      description:
+        'Extension (buyers abroad): the methods for buyers abroad the payment page offers for one-time products. `foreign_card`: cards issued abroad in Toss\'s ' +
+        'multi-language card window, charged and settled in won. `paypal`: PayPal through Toss, charged in US dollars at `usdKrwRate`. Each needs its own ' +
+        'contract with Toss (a MID enabled for it); both are off by default. Neither is offered for subscriptions (Toss documents no 자동결제 for them).',
+    }),
+    usdKrwRate: Nullable(Type.Integer(), {
+      description:
+        'Extension: the fixed rate the store sets for PayPal, in won per US$1 (e.g. 1350). A PayPal buyer pays the won price ÷ rate, rounded half up to the cent ' +
+        '(39,000원 at 1350 = US$28.89). Required while `paypal` is enabled.',
+    }),
     tossWebhookUrl: Type.String({
       description:
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
@@ -115,6 +126,8 @@ export const UpdateModeSettingsBody = Obj({
   tossBillingSecretKey: Type.Optional(
     Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Secret key of the 자동결제 (billing) MID, checked and stored like `tossSecretKey`; null removes it' })),
   ),
+  foreignMethods: Type.Optional(Type.Array(Type.Union([Type.Literal('foreign_card'), Type.Literal('paypal')]), { maxItems: 2, description: 'Methods for buyers abroad to offer (see ModeSettings.foreignMethods)' })),
+  usdKrwRate: Type.Optional(Nullable(Type.Integer({ description: 'Won per US$1 for PayPal (100–100000); null removes it (refused while `paypal` is enabled)' }))),
 }, { title: 'UpdateModeSettingsRequest' });
 
 export const ApiKeySchema = Obj(

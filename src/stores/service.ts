@@ -2,6 +2,7 @@
  * The store and its settings: creating it, its view with both modes' payment setup, the owner's changes, the
  * operator's verification mark, the owner token. API keys are in `api-keys.ts`, business details in `business-details.ts`.
  */
+import { USD_RATE_MAX, USD_RATE_MIN } from '../payments/foreign';
 import type { AppDeps } from '../deps';
 import type { Db } from '../db';
 import { STORE_CHANGED, storeChanged } from '../platform/changes';
@@ -39,6 +40,8 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
     tossBillingClientKey: s.toss_billing_client_key,
     tossBillingSecretKeySet: !!s.toss_billing_secret_key_sealed,
     checkoutConfigured: configured,
+    foreignMethods: s.foreign_methods ?? [],
+    usdKrwRate: s.usd_krw_rate ?? null,
   };
 }
 
@@ -177,9 +180,21 @@ export async function updateModeSettings(
     tossSecretKey?: string | null;
     tossBillingClientKey?: string | null;
     tossBillingSecretKey?: string | null;
+    foreignMethods?: Array<'foreign_card' | 'paypal'>;
+    usdKrwRate?: number | null;
   },
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
+  // PayPal is charged in USD at the store's fixed rate: it cannot be offered without one (src/payments/foreign.ts).
+  if (input.usdKrwRate != null && (!Number.isSafeInteger(input.usdKrwRate) || input.usdKrwRate < USD_RATE_MIN || input.usdKrwRate > USD_RATE_MAX)) {
+    throw validationError([{ field: 'usdKrwRate', message: MESSAGES.stores.usdRateInvalid }]);
+  }
+  if (input.foreignMethods?.includes('paypal') || input.usdKrwRate === null) {
+    const current = await repo.findModeSettings(deps.db, storeId, mode);
+    const methods = input.foreignMethods ?? current.foreign_methods ?? [];
+    const rate = input.usdKrwRate !== undefined ? input.usdKrwRate : current.usd_krw_rate;
+    if (methods.includes('paypal') && rate == null) throw validationError([{ field: 'usdKrwRate', message: MESSAGES.stores.paypalNeedsRate }]);
+  }
   if (input.paymentProvider && providerTraits(input.paymentProvider).testOnly && mode === 'live') {
     throw validationError([{ field: 'paymentProvider', message: MESSAGES.stores.simulatorNotInLive }]);
   }
@@ -204,6 +219,8 @@ export async function updateModeSettings(
   const patch: Parameters<typeof repo.updateModeSettingsRow>[3] = { updated_at: deps.clock.now() };
   if (input.returnUrlDomains !== undefined) patch.return_url_domains = [...new Set(input.returnUrlDomains.map((d) => d.toLowerCase()))];
   if (input.paymentProvider !== undefined) patch.payment_provider = input.paymentProvider;
+  if (input.foreignMethods !== undefined) patch.foreign_methods = [...new Set(input.foreignMethods)];
+  if (input.usdKrwRate !== undefined) patch.usd_krw_rate = input.usdKrwRate;
   if (tossClientKey !== undefined) patch.toss_client_key = tossClientKey;
   if (tossSecretKey !== undefined) patch.toss_secret_key_sealed = tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossSecretKey);
   if (tossBillingClientKey !== undefined) patch.toss_billing_client_key = tossBillingClientKey;

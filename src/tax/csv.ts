@@ -6,7 +6,8 @@ import { kstDate } from '../platform/calendar';
 
 /** Korean method names as the seller's statements show them (the accountant reads this file, not our codes). */
 const METHOD_KO: Record<VatLine['method'], string> = { card: '카드', kakao_pay: '카카오페이', naver_pay: '네이버페이', toss: '토스페이', transfer: '계좌이체', virtual_account: '가상계좌',
-  mobile_phone: '휴대폰', culture_gift: '문화상품권', book_gift: '도서문화상품권', game_gift: '게임문화상품권' };
+  mobile_phone: '휴대폰', culture_gift: '문화상품권', book_gift: '도서문화상품권', game_gift: '게임문화상품권',
+  foreign_card: '해외카드', paypal: 'PayPal' };
 
 export const VAT_CSV_HEADER = ['일자(KST)', '구분', '주문번호', '환불번호', '결제 수단', '분류', '합계(공급대가)', '공급가액', '세액', '시각(UTC)'];
 

@@ -26,8 +26,9 @@ import { kstMonth } from './periods';
  *                                                  and Toss issues no 현금영수증 for them (Payment.cashReceipt is for
  *                                                  계좌이체 / 가상계좌), so they are 기타 매출. The accountant may
  *                                                  class them otherwise; the CSV names the method on every line.
- *   foreign        kept apart                     a sale in a foreign currency (the order's currency is not KRW).
- *                                                  Every order is KRW today, so it is empty; whether such a sale is
+ *   foreign        kept apart                     a sale in a foreign currency: a PayPal order, charged in USD
+ *                                                  (orders.presentment_currency, issue 41); its figures are the
+ *                                                  order's won amounts at the store's fixed rate; whether such a sale is
  *                                                  영세율 (제21조~제24조) is the accountant's call, so it is split at
  *                                                  10/110 like the others and shown on its own line.
  */
@@ -62,7 +63,8 @@ const EASY_PAYS: ReadonlySet<PaymentMethod> = new Set<PaymentMethod>(['kakao_pay
 export function evidenceOf(f: SaleFacts): VatCategory {
   if (f.currency !== 'KRW') return 'foreign';
   if (f.taxInvoiceIssued) return 'tax_invoice';
-  if (f.method === 'card' || EASY_PAYS.has(f.method)) return 'card';
+  // An overseas-issued card is approved and settled in won through Toss with its card slip (신용카드매출전표): card.
+  if (f.method === 'card' || f.method === 'foreign_card' || EASY_PAYS.has(f.method)) return 'card';
   if (f.cashReceiptIssued) return 'cash_receipt';
   return 'other';
 }

@@ -30,7 +30,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
       // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
       .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
-      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
+      .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
       .where('o.store_id', '=', s.storeId)
       .where('o.mode', '=', s.mode)
       .where('o.status', 'in', ['paid', 'refunded'])
@@ -50,7 +50,8 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       refundId: null,
       amount: Number(r.amount),
       method: r.method,
-      currency: r.currency,
+      // A PayPal sale was paid in USD (issue 41): a foreign-currency sale, kept apart (its won figures at the store's rate).
+      currency: r.presentment_currency ?? r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
       taxInvoiceIssued: r.tax_invoice_id !== null,
     }));
@@ -74,7 +75,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       .leftJoin('order_cash_receipts as cr', 'cr.order_id', 'o.id')
       // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
       .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
-      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
+      .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
       .where('r.store_id', '=', s.storeId)
       .where('r.mode', '=', s.mode)
       .where('r.status', '=', 'succeeded')
@@ -94,7 +95,8 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       refundId: r.id,
       amount: Number(r.amount),
       method: r.method,
-      currency: r.currency,
+      // A PayPal sale was paid in USD (issue 41): a foreign-currency sale, kept apart (its won figures at the store's rate).
+      currency: r.presentment_currency ?? r.currency,
       cashReceiptIssued: cashIssued(r.cash_status),
       taxInvoiceIssued: r.tax_invoice_id !== null,
     }));

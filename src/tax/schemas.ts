@@ -5,7 +5,7 @@ import { VAT_CATEGORIES } from './model';
 const CATEGORY_DOC =
   '`tax_invoice`: 세금계산서 발급분 (the order\'s 세금계산서 was issued; its refunds, with their 수정세금계산서, land here too); `card`: 신용카드 — card payments and easy pays ' +
   '(카카오페이, 네이버페이, 토스페이: the pay company issues card-equivalent evidence); `cash_receipt`: 현금영수증 issued for a 계좌이체 or 가상계좌 sale; ' +
-  '`other`: 기타 매출, a 계좌이체 or 가상계좌 sale without a 현금영수증; `foreign`: sales in a foreign currency, kept apart (none today: every order is KRW).';
+  '`other`: 기타 매출, a 계좌이체 or 가상계좌 sale without a 현금영수증; `foreign`: sales in a foreign currency, kept apart: PayPal orders (charged in US dollars; their figures are the won amounts of the orders at the store\'s fixed rate). An overseas-issued card (`foreign_card`) is charged in won and counts as `card`.';
 
 export const VatCategorySchema = Type.Union(VAT_CATEGORIES.map((c) => Type.Literal(c)), { description: CATEGORY_DOC });
 

@@ -41,6 +41,17 @@ import { randomBytes } from 'node:crypto';
  * - `beforeAnswer` may return 'drop': the request has taken effect and the connection is cut before the answer (a crash
  *   or network cut between Toss's work and our record of it);
  * - `webhook(eventType, ...)`: the body Toss would post for PAYMENT_STATUS_CHANGED / CANCEL_STATUS_CHANGED / BILLING_DELETED.
+ * - Buyers abroad (test/fixtures/toss/README.md "Buyers abroad"):
+ *   - PayPal (해외간편결제): `requestPayment({ ..., method: 'FOREIGN_EASY_PAY', currency: 'USD', amount: 28.89 })` opens the
+ *     window in USD (https://docs.tosspayments.com/guides/paypal: `requestPayment('해외간편결제', { amount: 664.98,
+ *     provider: 'PAYPAL', currency: 'USD', country: 'US' })`); confirm must send that dollar amount (at most two decimals);
+ *     the Payment has currency 'USD', method '해외간편결제' and USD amounts; a partial cancel must carry `currency: 'USD'`
+ *     (Payment cancel API: "PayPal 해외간편결제 부분 취소에는 필수 값입니다. PayPal에서 사용할 수 있는 통화는 USD입니다"),
+ *     else 400 INVALID_REQUEST; its transactions are listed with currency 'USD'; it has no settlement records ("PayPal은
+ *     자동결제(빌링), 정산 API를 지원하지 않아요", https://docs.tosspayments.com/guides/v2/payment-widget/integration-paypal).
+ *   - 해외카드: `requestPayment({ ..., method: 'CARD', useInternationalCardOnly: true })` (the 다국어 결제창,
+ *     https://docs.tosspayments.com/guides/payment/international-window: Visa, Master, JCB in test): a KRW card payment
+ *     whose `card.issuerCode` is the brand's (4V VISA, https://docs.tosspayments.com/codes/org-codes#카드사-코드).
  *
  * Payment keys are whatever the caller sends (the real one comes from Toss's payment window). The fake derives the
  * payment method from the key so callers can pick one: a key containing `kakaopay` / `naverpay` / `tosspay` comes back
@@ -100,7 +111,7 @@ export interface FakeToss {
   /** 현금영수증 issued on their own (POST /v1/cash-receipts) by receiptKey: what each covers now and its CashReceipt history. */
   cashReceipts: Map<string, { mId: string; orderId: string; type: string; customerIdentityNumber: string; amount: number; history: any[] }>;
   /** The payment window's session for a key, started now on the fake's clock (confirm must follow within 10 minutes). */
-  requestPayment(input: { paymentKey: string; orderId: string; amount: number; cashReceipt?: { type: '소득공제' | '지출증빙' | '미발행' } }): void;
+  requestPayment(input: { paymentKey: string; orderId: string; amount: number; cashReceipt?: { type: '소득공제' | '지출증빙' | '미발행' }; method?: 'CARD' | 'FOREIGN_EASY_PAY'; currency?: 'KRW' | 'USD'; useInternationalCardOnly?: boolean }): void;
   /** Holds the next request of this kind unanswered until `release()`: a slow gateway without real waiting. */
   hold(kind: FakeTossHoldKind): FakeTossHold;
   /**
@@ -188,7 +199,11 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   const billingKeys = new Map<string, { customerKey: string; cardNumber: string; mId?: string }>();
   const replays = new Map<string, { status: number; body: unknown }>();
   const inFlight = new Set<string>();
-  const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date; cashReceipt?: { type: string } }>();
+  const sessions = new Map<string, { orderId: string; amount: number; startedAt: Date; cashReceipt?: { type: string }; method?: string; currency?: string; international?: boolean }>();
+  /** USD amounts are dollars with cents in Toss's JSON; the fake counts them in cents to stay exact. */
+  const cents = (dollars: number) => Math.round(dollars * 100);
+  const dollars = (c: number) => Number((c / 100).toFixed(2));
+  const isDollarAmount = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > 0 && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
   const cashReceipts: FakeToss['cashReceipts'] = new Map();
   /** Every approval and cancel, in order: what GET /v1/transactions lists. */
   const transactions: any[] = [];
@@ -210,14 +225,17 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       receiptUrl: p.receipt?.url ?? null,
       status,
       transactionAt: at,
-      currency: 'KRW',
+      currency: p.currency,
       amount,
     });
   }
 
   function newPayment(input: { paymentKey: string; orderId: string; orderName: string; amount: number; type: 'NORMAL' | 'BILLING'; method?: string; customerKey?: string }) {
     const now = clock.now();
-    const wallet = input.method === '카드' ? { provider: null, withCard: true } : easyPayFor(input.paymentKey);
+    const windowSession = sessions.get(input.paymentKey);
+    const paypal = windowSession?.method === 'FOREIGN_EASY_PAY';
+    const international = !!windowSession?.international;
+    const wallet = paypal ? { provider: null, withCard: false } : input.method === '카드' ? { provider: null, withCard: true } : easyPayFor(input.paymentKey);
     // 퀵계좌이체: a key containing `transfer` is paid from the buyer's bank account (method '계좌이체', `transfer`
     // { bankCode, settlementStatus }, no card; https://docs.tosspayments.com/reference#payment-객체 transfer).
     const isTransfer = !wallet.provider && input.paymentKey.toLowerCase().includes('transfer');
@@ -238,8 +256,9 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     const lastTransactionKey = txKey();
     const card = wallet.withCard && !isTransfer && !isVirtual && !isOther
       ? {
-          issuerCode: '41',
-          acquirerCode: '41',
+          // An overseas card in the 다국어 결제창 is issued by the brand itself in Toss's code table (4V VISA).
+          issuerCode: international ? '4V' : '41',
+          acquirerCode: international ? '4V' : '41',
           number: '43301234****123*',
           installmentPlanMonths: 0,
           isInterestFree: false,
@@ -297,13 +316,13 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       isPartialCancelable: !isOther,
       receipt: { url: `https://dashboard.tosspayments.com/receipt/redirection?transactionId=${encodeURIComponent(input.paymentKey)}&ref=PX` },
       checkout: { url: `https://api.tosspayments.com/v1/payments/${encodeURIComponent(input.paymentKey)}/checkout` },
-      currency: 'KRW',
+      currency: paypal ? 'USD' : 'KRW',
       totalAmount,
       balanceAmount: totalAmount,
-      suppliedAmount: Math.round(totalAmount / 1.1),
-      vat: totalAmount - Math.round(totalAmount / 1.1),
+      suppliedAmount: paypal ? dollars(Math.round(cents(totalAmount) / 1.1)) : Math.round(totalAmount / 1.1),
+      vat: paypal ? dollars(cents(totalAmount) - Math.round(cents(totalAmount) / 1.1)) : totalAmount - Math.round(totalAmount / 1.1),
       taxFreeAmount: 0,
-      method: wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : isVirtual ? '가상계좌' : isPhone ? '휴대폰' : gift ?? '카드',
+      method: paypal ? '해외간편결제' : wallet.provider ? '간편결제' : isTransfer ? '계좌이체' : isVirtual ? '가상계좌' : isPhone ? '휴대폰' : gift ?? '카드',
       metadata: null,
     };
     // Not a Payment field: kept aside (non-enumerable) for the transactions listing of billing payments.
@@ -336,7 +355,11 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
 
   function confirm(body: any): Answer {
     const { paymentKey, orderId, amount } = body ?? {};
-    if (typeof paymentKey !== 'string' || typeof orderId !== 'string' || !Number.isInteger(amount)) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    const usdWindow = sessions.get(paymentKey)?.currency === 'USD';
+    if (typeof paymentKey !== 'string' || typeof orderId !== 'string' || !(usdWindow ? isDollarAmount(amount) : Number.isInteger(amount))) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+    // The amount confirmed must be the one the window was opened with (USD: the same dollars and cents).
+    const opened = sessions.get(paymentKey);
+    if (opened && (usdWindow ? cents(opened.amount) !== cents(amount) : opened.amount !== amount)) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     if (!/^[A-Za-z0-9_-]{6,64}$/.test(orderId)) return err(400, 'INVALID_ORDER_ID', 'orderId는 영문 대소문자, 숫자, 특수문자(-, _) 만 허용합니다. 6자 이상 64자 이하여야 합니다.');
     const existing = payments.get(paymentKey);
     if (existing) return err(400, 'ALREADY_PROCESSED_PAYMENT', '이미 처리된 결제 입니다.');
@@ -390,6 +413,15 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     if (body.refundableAmount !== undefined && body.refundableAmount !== payment.balanceAmount) {
       return err(400, 'NOT_MATCHES_REFUNDABLE_AMOUNT', '잔액 결과가 일치하지 않습니다.');
     }
+    if (payment.currency === 'USD') {
+      // PayPal: a partial cancel must name USD; amounts are dollars with at most two decimals (counted in cents here).
+      const partial = body.cancelAmount !== undefined && !(isDollarAmount(body.cancelAmount) && cents(body.cancelAmount) === cents(payment.balanceAmount));
+      if ((partial && body.currency !== 'USD') || (body.currency !== undefined && body.currency !== 'USD')) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
+      const c = body.cancelAmount === undefined ? cents(payment.balanceAmount) : isDollarAmount(body.cancelAmount) ? cents(body.cancelAmount) : NaN;
+      if (!Number.isInteger(c) || c <= 0 || c > cents(payment.balanceAmount)) return err(403, 'NOT_CANCELABLE_AMOUNT', '취소 할 수 없는 금액 입니다.');
+      applyCancel(payment, dollars(c), body.cancelReason);
+      return { status: 200, body: payment };
+    }
     const cancelAmount = body.cancelAmount ?? payment.balanceAmount;
     if (!Number.isInteger(cancelAmount) || cancelAmount <= 0 || cancelAmount > payment.balanceAmount) return err(403, 'NOT_CANCELABLE_AMOUNT', '취소 할 수 없는 금액 입니다.');
     applyCancel(payment, cancelAmount, body.cancelReason);
@@ -397,7 +429,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
   }
 
   function applyCancel(payment: any, cancelAmount: number, cancelReason: string): void {
-    payment.balanceAmount -= cancelAmount;
+    payment.balanceAmount = payment.currency === 'USD' ? dollars(cents(payment.balanceAmount) - cents(cancelAmount)) : payment.balanceAmount - cancelAmount;
     payment.status = payment.balanceAmount === 0 ? 'CANCELED' : 'PARTIAL_CANCELED';
     // The 현금영수증 goes with the cancel: a CANCEL entry in cashReceipts for the canceled amount, and cashReceipt covers
     // what is left ("결제 및 부분 취소 건에 대한 현금영수증을 담고 있습니다", Payment.cashReceipts,
@@ -554,7 +586,8 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
     const size = query.has('size') ? Number(query.get('size')) : 100;
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 5000) return err(400, 'INVALID_REQUEST', '잘못된 요청입니다.');
     const list = transactions
-      .filter((t) => t.mId === MIDS[merchant] && (t.status === 'DONE' || t.status === 'CANCELED' || t.status === 'PARTIAL_CANCELED'))
+      // PayPal has no settlement records in Toss's settlement API (see above).
+      .filter((t) => t.mId === MIDS[merchant] && t.currency !== 'USD' && (t.status === 'DONE' || t.status === 'CANCELED' || t.status === 'PARTIAL_CANCELED'))
       .map(settlementOf)
       .filter((x) => x[dateType] >= start && x[dateType] <= end);
     return { status: 200, body: list.slice((page - 1) * size, page * size) };
@@ -744,7 +777,7 @@ export async function startFakeToss(opts?: { secretKey?: string; kind?: 'test' |
       mode = m;
     },
     requestPayment(input) {
-      sessions.set(input.paymentKey, { orderId: input.orderId, amount: input.amount, startedAt: clock.now(), cashReceipt: input.cashReceipt });
+      sessions.set(input.paymentKey, { orderId: input.orderId, amount: input.amount, startedAt: clock.now(), cashReceipt: input.cashReceipt, method: input.method, currency: input.currency, international: input.useInternationalCardOnly });
     },
     hold(kind) {
       let arrive!: () => void;

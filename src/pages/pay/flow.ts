@@ -10,6 +10,8 @@ import { sessionStatus, successRedirectUrl, type SessionRow } from '../../checko
 import type { CheckoutAttempt } from '../../checkout/tables';
 import { METHODS, type FieldErrors, type FormValues } from '../form';
 import type { PaymentMethod } from '../../payments/method';
+import { isForeignMethod } from '../../payments/foreign';
+import { presentmentFor } from '../../checkout/foreign';
 import { couponCanApply } from '../../checkout/quote';
 import { mandatoryCashReceiptApplies } from '../../checkout/cash-receipt';
 import { loadPage, priceQuote, sessionOrder, type LoadedPage } from './service';
@@ -29,8 +31,9 @@ export const payPath = (id: string) => `/pay/${encodeURIComponent(id)}`;
  * provider says leave a billing key (its capability), since renewals charge that key. validateBuyer and the submit
  * handler still refuse the others (a hand-made POST), but the page no longer offers what it would then refuse.
  */
-export function offeredMethods(page: Pick<LoadedPage, 'session' | 'provider'>): PaymentMethod[] {
-  const all = METHODS.map((m) => m.value);
+export function offeredMethods(page: Pick<LoadedPage, 'session' | 'provider'> & Partial<Pick<LoadedPage, 'foreign'>>): PaymentMethod[] {
+  // Methods for buyers abroad only where the store enabled them (each needs its own contract with Toss).
+  const all = METHODS.map((m) => m.value).filter((m) => !isForeignMethod(m) || (page.foreign?.methods ?? []).includes(m));
   if (!page.session.billing_interval) return all;
   const able = page.provider?.billingKeyMethods ?? [];
   return all.filter((m) => able.includes(m));
@@ -80,7 +83,9 @@ export function payFlow(deps: Deps) {
     // A code typed (or refused) stays on the page with its message, whatever else holds.
     const couponField = !!values.couponCode || !!errors.couponCode || (await couponCanApply(deps.db, page.session, now));
     const cashReceiptMandatory = !page.session.billing_interval && (await mandatoryCashReceiptApplies(deps.db, page.session.store_id, price.amount));
-    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now, recurring, methods: offeredMethods(page), couponField, cashReceiptMandatory }));
+    const methods = offeredMethods(page);
+    const paypalCents = methods.includes('paypal') ? presentmentFor('paypal', price.amount, page.foreign)?.amount ?? null : null;
+    return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now, recurring, methods, couponField, cashReceiptMandatory, paypalCents }));
   }
 
   const notFound = () =>
@@ -173,8 +178,8 @@ export function payFlow(deps: Deps) {
     }
   }
 
-  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null, firstChargeByBillingKey = false) {
-    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, tossKeyPair: page.tossKeyPair, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey });
+  async function pay(page: LoadedPage, values: FormValues, attempt: CheckoutAttempt, paymentKey: string | null, amount: number, billingAuthKey: string | null = null, firstChargeByBillingKey = false, expectedPresentment: number | null = null) {
+    const r = await completePayment(deps, { sessionId: page.session.id, attempt, provider: page.provider!, tossKeyPair: page.tossKeyPair, paymentKey, expectedAmount: amount, billingAuthKey, firstChargeByBillingKey, expectedPresentment });
     return renderResult(page, values, r);
   }
 

@@ -16,7 +16,9 @@ import { tossBillingLaunchPage } from './toss-billing-view';
 import { subscriptionIdForSession } from '../../subscriptions/model';
 import { MESSAGES } from '../../platform/messages';
 import { sameEmail, trialAlreadyTaken } from '../../subscriptions/trials/once';
-import { emptyValues, payFlow, payPath, send } from './flow';
+import { emptyValues, offeredMethods, payFlow, payPath, send } from './flow';
+import { presentmentFor } from '../../checkout/foreign';
+import { isForeignMethod } from '../../payments/foreign';
 import { tossReturnHandlers } from './toss-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
@@ -99,12 +101,15 @@ export function payHandlers(deps: Deps) {
       const attempt = await withMandatoryCashReceipt(deps.db, page.session.store_id, v.attempt, q.amount);
       const entry = page.provider!.paymentEntry;
 
+      // A method for buyers abroad the store has not enabled (a hand-made POST): refused before anything is authorized.
+      if (isForeignMethod(attempt.method) && !offeredMethods(page).includes(attempt.method)) return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.methodNotOffered } });
+
       if (entry.kind === 'on_page') {
-        if (attempt.method !== 'card') {
+        if (attempt.method !== 'card' && attempt.method !== 'foreign_card') {
           await saveAttempt(deps, page.session.id, attempt);
           return { redirect: `${payPath(page.session.id)}/approve` };
         }
-        const auth = entry.authorize({ method: 'card', cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
+        const auth = entry.authorize({ method: attempt.method, cardNumber: values.cardNumber, amount: q.amount, orderId: page.session.pending_order_id });
         if (!auth.ok) return renderForm(422, page, values, { errors: { [auth.field]: auth.message } });
         // A subscription keeps the card for renewals: the test card registration's auth key (see payments/README.md).
         const billingAuthKey = page.session.billing_interval ? `sim_auth_${values.cardNumber}` : null;
@@ -124,7 +129,8 @@ export function payHandlers(deps: Deps) {
         const customerKey = subscriptionIdForSession(page.session.id);
         return send(200, tossBillingLaunchPage(page, price, attempt, page.tossClientKey, customerKey, deps.config.publicBaseUrl, nonce), { 'Content-Security-Policy': csp });
       }
-      return send(200, tossLaunchPage(page, price, attempt, page.tossClientKey, deps.config.publicBaseUrl, nonce), { 'Content-Security-Policy': csp });
+      const presentment = presentmentFor(attempt.method, q.amount, page.foreign);
+      return send(200, tossLaunchPage(page, price, attempt, page.tossClientKey, deps.config.publicBaseUrl, nonce, presentment), { 'Content-Security-Policy': csp });
     },
 
     /** Test mode's simulated wallet approval (GET shows it, POST decides). */
@@ -135,14 +141,16 @@ export function payHandlers(deps: Deps) {
       if (blocked) return blocked;
       const attempt = page.session.attempt;
       const entry = page.provider?.paymentEntry;
-      if (entry?.kind !== 'on_page' || !attempt || attempt.method === 'card') return { redirect: payPath(id) };
+      if (entry?.kind !== 'on_page' || !attempt || attempt.method === 'card' || attempt.method === 'foreign_card') return { redirect: payPath(id) };
       const values = valuesFromAttempt(attempt);
       const q = await priceQuote(deps, page, attempt.couponCode);
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
-      if (decision === 'show') return send(200, approvalPage(page, attempt.method, q.amount));
-      const auth = entry.authorize({ method: attempt.method, approved: decision === 'approve', amount: q.amount, orderId: page.session.pending_order_id });
+      // PayPal: the buyer approves the USD amount (the simulator binds the key to it, as Toss's window does).
+      const usd = presentmentFor(attempt.method, q.amount, page.foreign);
+      if (decision === 'show') return send(200, approvalPage(page, attempt.method, q.amount, usd?.amount ?? null));
+      const auth = entry.authorize({ method: attempt.method, approved: decision === 'approve', amount: usd?.amount ?? q.amount, orderId: page.session.pending_order_id });
       if (!auth.ok) return renderForm(422, page, values, { errors: { method: auth.message } });
-      return pay(page, values, attempt, auth.paymentKey, q.amount);
+      return pay(page, values, attempt, auth.paymentKey, q.amount, null, false, usd?.amount ?? null);
     },
 
     /** Toss's successUrl: confirm on the server, after checking the order id and that the amount is the session's. */

@@ -8,6 +8,7 @@ import type { CheckoutAttempt } from '../../checkout/tables';
 import { recoverStaleAttempt } from '../../checkout/settle';
 import { quote, type Quote } from '../../checkout/quote';
 import type { PageContext } from './views';
+import { findForeignSettings, type ForeignSettings } from '../../checkout/foreign';
 import { findSession } from '../../checkout/complete-repo';
 import { findProductById, findSessionOrThrow, findStoreName, saveOpenSessionAttempt } from '../repo';
 
@@ -18,6 +19,8 @@ export interface LoadedPage extends PageContext {
   tossClientKey: string | null;
   /** The Toss key pair this session pays under: a subscription's the 자동결제 pair when the mode holds one (issue 32). */
   tossKeyPair: TossKeyPair;
+  /** Buyers abroad: the methods the store enabled and PayPal's rate (issue 41). */
+  foreign: ForeignSettings;
 }
 
 const SESSION_ID = /^cs_[0-9a-z]{26}$/;
@@ -42,6 +45,7 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
   const provider = providerFor(deps, settings, tossKeyPair);
   return {
     session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: clientKeyOf(settings, tossKeyPair), tossKeyPair,
+    foreign: await findForeignSettings(deps.db, session.store_id, session.mode),
   };
 }
 

@@ -8,6 +8,7 @@ import { valuesFromAttempt } from '../form';
 import { loadPage, priceQuote, sessionOrder } from './service';
 import { subscriptionIdForSession } from '../../subscriptions/model';
 import { emptyValues, type PayFlow } from './flow';
+import { minorAmount } from '../../payments/foreign';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -34,12 +35,17 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
       if (!attempt) return renderForm(422, page, emptyValues(s), { banner: '결제 정보를 찾을 수 없습니다. 다시 결제해 주세요.' });
       const values = valuesFromAttempt(attempt);
       const paymentKey = typeof query.paymentKey === 'string' ? query.paymentKey : '';
-      const amount = typeof query.amount === 'string' && /^\d{1,12}$/.test(query.amount) ? Number(query.amount) : NaN;
+      // PayPal comes back with the USD amount the window charged (e.g. 28.89): read in cents, held against the won
+      // price at the store's rate in completePayment; the won amount is the session's own.
+      const paypal = attempt.method === 'paypal';
+      const usdCents = paypal && typeof query.amount === 'string' && /^\d{1,10}(\.\d{1,2})?$/.test(query.amount) ? minorAmount(Number(query.amount), 'USD') : NaN;
+      const quoted = paypal ? await priceQuote(deps, page, attempt.couponCode) : null;
+      const amount = paypal ? (quoted?.ok && Number.isSafeInteger(usdCents) ? quoted.amount : NaN) : typeof query.amount === 'string' && /^\d{1,12}$/.test(query.amount) ? Number(query.amount) : NaN;
       if (!paymentKey || paymentKey.length > 200 || query.orderId !== s.pending_order_id || !Number.isSafeInteger(amount)) {
         deps.log.warn({ sessionId: s.id, orderId: query.orderId }, 'toss success redirect does not match the session');
         return renderForm(422, page, values, { banner: '결제 정보가 주문과 일치하지 않아 결제를 승인하지 않았습니다. 다시 결제해 주세요.' });
       }
-      return pay(page, values, attempt, paymentKey, amount);
+      return pay(page, values, attempt, paymentKey, amount, null, false, paypal ? usdCents : null);
     },
 
     /**

@@ -1,6 +1,7 @@
 import type { CheckoutAttempt } from '../../checkout/tables';
 import { html, raw, scriptJson, type SafeHtml } from '../html';
 import { layout } from '../layout';
+import { gatewayAmount, type Presentment } from '../../payments/foreign';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 
 /** How long a virtual account waits for the deposit (Toss: validHours, at most 720; the order expires after). */
@@ -14,7 +15,7 @@ const EASY_PAY = { kakao_pay: 'KAKAOPAY', naver_pay: 'NAVERPAY', toss: 'TOSSPAY'
 const ONE_TIME_WINDOW_METHODS = { mobile_phone: 'MOBILE_PHONE', culture_gift: 'CULTURE_GIFT_CERTIFICATE', book_gift: 'BOOK_GIFT_CERTIFICATE', game_gift: 'GAME_GIFT_CERTIFICATE' } as const;
 
 /** The arguments of `payment.requestPayment(...)` in Toss Payments' JavaScript SDK v2 (standard payment window). */
-export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, amount: number, baseUrl: string) {
+export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, amount: number, baseUrl: string, presentment: Presentment | null = null) {
   const base = `${baseUrl}/pay/${encodeURIComponent(ctx.session.id)}/toss`;
   const common = {
     amount: { currency: 'KRW', value: amount },
@@ -36,6 +37,18 @@ export function tossPaymentRequest(ctx: PageContext, attempt: CheckoutAttempt, a
   if (attempt.method === 'transfer') return { method: 'TRANSFER', ...common, transfer: { cashReceipt, useEscrow: false } };
   // 가상계좌 (method VIRTUAL_ACCOUNT): Toss issues an account; the order waits for the deposit (DEPOSIT_CALLBACK).
   if (attempt.method === 'virtual_account') return { method: 'VIRTUAL_ACCOUNT', ...common, virtualAccount: { cashReceipt, useEscrow: false, validHours: VIRTUAL_ACCOUNT_VALID_HOURS } };
+  // PayPal (해외간편결제, https://docs.tosspayments.com/guides/v2/payment-widget/integration-paypal,
+  // https://docs.tosspayments.com/guides/paypal): method FOREIGN_EASY_PAY, `foreignEasyPay.provider` PAYPAL, the amount in
+  // USD with cents (the won price at the store's rate, fixed on our server). `country` is where the buyer pays from as
+  // PayPal asks it; we do not know it, so KR (the merchant's) as Toss's samples allow.
+  if (attempt.method === 'paypal') {
+    if (!presentment) throw new Error('a PayPal window needs its USD amount');
+    return { method: 'FOREIGN_EASY_PAY', ...common, amount: { currency: 'USD', value: gatewayAmount(presentment.amount, 'USD') }, foreignEasyPay: { provider: 'PAYPAL', country: 'KR' } };
+  }
+  // 해외카드: the multi-language card window for cards issued abroad (`useInternationalCardOnly: true`,
+  // https://docs.tosspayments.com/guides/payment/international-window): Visa, Master, JCB, AMEX, UnionPay; charged in KRW
+  // like any card, no 할부 (a Korean card company's plan) and no direct card-company call.
+  if (attempt.method === 'foreign_card') return { method: 'CARD', ...common, card: { flowMode: 'DEFAULT', useInternationalCardOnly: true } };
   // 휴대폰 결제 and 상품권 (https://docs.tosspayments.com/sdk/v2/js#paymentrequestpayment: method MOBILE_PHONE,
   // CULTURE_GIFT_CERTIFICATE, BOOK_GIFT_CERTIFICATE, GAME_GIFT_CERTIFICATE): the window takes the phone or the
   // certificate; confirmed on /toss/success like a card. The seller's Toss contract must include the method.
@@ -126,12 +139,12 @@ ${script}`,
  * Live mode: after the form is checked on the server, this page opens Toss's payment window. Toss then sends the
  * buyer to /toss/success (confirmed on our server after the amount check) or /toss/fail.
  */
-export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, baseUrl: string, nonce: string): string {
+export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, baseUrl: string, nonce: string, presentment: Presentment | null = null): string {
   return tossWindowPage({
     call: 'requestPayment',
     clientKey,
     customerKey: null,
-    request: tossPaymentRequest(ctx, attempt, price.amount, baseUrl),
+    request: tossPaymentRequest(ctx, attempt, price.amount, baseUrl, presentment),
     nonce,
     title: `${ctx.product.name} 결제`,
     heading: '결제창을 여는 중입니다',

@@ -10,6 +10,7 @@ import { html, kstTime, won, type SafeHtml } from '../html';
 import { layout } from '../layout';
 import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, ONE_TIME_ONLY_METHODS, payText, type FieldErrors, type FormValues } from '../form';
 import { storeFooter } from '../footer';
+import { formatUsd } from '../../payments/foreign';
 import { agreementDocs, refundTerms } from '../terms';
 import { termsOfProduct } from '../../orders/terms';
 import type { RecurringTerms } from '../../subscriptions/consent';
@@ -97,6 +98,8 @@ export interface FormPage {
   recurring?: RecurringTerms;
   /** The methods offered: all of them, or for a subscription or trial only those the provider can make a billing key with. */
   methods: PaymentMethod[];
+  /** PayPal offered: what it charges in US cents (the won amount at the store's rate). */
+  paypalCents?: number | null;
   /** Whether any coupon could apply to this session (none for a free trial, nor where the store has none for the product). */
   couponField: boolean;
   /** 현금영수증 의무발행 applies to a bank payment of this amount (the store's setting and the amount after the coupon). */
@@ -122,13 +125,13 @@ function couponForm(f: FormPage, action: string): SafeHtml {
 function installmentField(f: FormPage): SafeHtml {
   if (f.price.amount < INSTALLMENT_MIN_AMOUNT || f.ctx.session.billing_interval) return html``;
   const v = f.values.installment || '0';
-  return html`<label for="installment">할부</label>
+  return html`<div class="installment-field"><label for="installment">할부</label>
     <select id="installment" name="installment"${invalid(f.errors?.installment)}${f.errors?.installment ? html` aria-describedby="installment-err"` : ''}>
       <option value="0"${v === '0' ? html` selected` : ''}>일시불</option>
       ${INSTALLMENT_MONTHS.map((m) => html`<option value="${m}"${v === String(m) ? html` selected` : ''}>${m}개월</option>`)}
     </select>
     ${fieldError('installment', f.errors?.installment)}
-    <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p>`;
+    <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p></div>`;
 }
 
 function agreementsField(f: FormPage): SafeHtml {
@@ -169,7 +172,8 @@ export function paymentFormPage(f: FormPage): string {
   const action = `/pay/${encodeURIComponent(ctx.session.id)}`;
   const remaining = Math.max(0, Math.floor((ctx.session.expires_at.getTime() - f.now.getTime()) / 1000));
   const trialButton = f.recurring?.trialEndsAt ? '카드 등록하고 무료 체험 시작' : null;
-  const methodsWithAmount = METHODS.filter((m) => f.methods.includes(m.value)).map((m) => ({ value: m.value, text: trialButton ?? payText(m.value, f.price.amount) }));
+  const usd = f.paypalCents ?? null;
+  const methodsWithAmount = METHODS.filter((m) => f.methods.includes(m.value)).map((m) => ({ value: m.value, text: trialButton ?? payText(m.value, f.price.amount, usd) }));
   const body = html`${header(ctx)}
 ${summary(ctx, f.price)}
 <section class="card">
@@ -193,6 +197,8 @@ ${summary(ctx, f.price)}
           (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> <span class="method-name">${m.label}</span></label>`,
         )}
       </div>
+      ${f.methods.includes('paypal') && usd != null ? html`<p class="hint" id="paypal-note">PayPal은 미국 달러로 결제됩니다: <strong>${formatUsd(usd)}</strong> (상점이 정한 환율 기준).</p>` : ''}
+      ${f.methods.includes('foreign_card') ? html`<p class="hint" id="foreign-card-note">해외 발급 카드(Visa·Mastercard·JCB·AMEX·UnionPay)는 원화로 결제되며 영문 결제창이 열립니다.</p>` : ''}
       ${fieldError('method', errors.method)}
     </fieldset>
 
@@ -221,7 +227,7 @@ ${summary(ctx, f.price)}
     ${agreementsField(f)}
     ${recurringField(f.recurring, f.values.agreeRecurring, f.errors?.agreeRecurring)}
 
-    <button class="pay" id="pay-button" type="submit">${trialButton ?? payText(values.method, f.price.amount)}</button>
+    <button class="pay" id="pay-button" type="submit">${trialButton ?? payText(values.method, f.price.amount, usd)}</button>
   </form>
   ${cancelLink(ctx.session)}
 </section>
@@ -234,7 +240,7 @@ export function cancelLink(s: SessionRow): SafeHtml {
 }
 
 /** Test mode's stand-in for a wallet app: the buyer approves or cancels the simple-pay payment. */
-export function approvalPage(ctx: PageContext, method: FormValues['method'], amount: number): string {
+export function approvalPage(ctx: PageContext, method: FormValues['method'], amount: number, usdCents: number | null = null): string {
   const action = `/pay/${encodeURIComponent(ctx.session.id)}/approve`;
   const name = methodLabel(method as never);
   return layout(
@@ -244,9 +250,9 @@ export function approvalPage(ctx: PageContext, method: FormValues['method'], amo
   <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
   <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'mobile_phone' ? '테스트 모드의 휴대폰 결제 승인 화면입니다(통신사 인증 대신). 휴대폰 요금에 청구되지 않습니다.' : ONE_TIME_ONLY_METHODS.has(method as never) ? '테스트 모드의 상품권 결제 승인 화면입니다(상품권 사이트 로그인 대신). 상품권 잔액이 차감되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
   <p class="product" style="margin-top:16px">${ctx.product.name}</p>
-  <p class="big">${won(amount)}</p>
+  ${usdCents != null ? html`<p class="big" id="approve-usd">${formatUsd(usdCents)}</p><p class="muted">${won(amount)} (상점이 정한 환율 기준)</p>` : html`<p class="big">${won(amount)}</p>`}
   <form method="post" action="${action}">
-    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : `${payText(method, amount)} 승인`}</button>
+    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : usdCents != null ? `${name}로 ${formatUsd(usdCents)} 결제 승인` : `${payText(method, amount)} 승인`}</button>
     <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
   </form>
 </section>`,
