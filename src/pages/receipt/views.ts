@@ -8,6 +8,7 @@ import { licensesCard } from '../license-keys';
 import { storeFooter } from '../footer';
 import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
+import { payCopy } from '../pay/copy';
 import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
 import { disputesCard, recurringCard, restrictionCard, withdrawalCard, type LegalInput } from './legal';
@@ -83,7 +84,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
     ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}
     <dt class="total">${c.order.total}</dt><dd class="total">${c.money(o.amount)}</dd>
     ${refunded > 0 ? html`<dt>${c.order.refunded}</dt><dd id="refunded-amount" class="discount">-${c.money(refunded)}</dd>` : ''}
-    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt) : ''}
+    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt, payCopy(c.lang)) : ''}
   </dl>
 </section>`;
 }
