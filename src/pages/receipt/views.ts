@@ -74,7 +74,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   const status = o.status === 'paid' && refunded > 0 ? c.order.statuses.partial : c.order.statuses[o.status] ?? o.status;
   return html`<section class="card" aria-label="${c.order.aria}">
   <h1>${c.order.heading}</h1>
-  <p class="product">${o.productName}</p>
+  <p class="product" translate="no">${o.productName}</p>
   <dl class="amounts">
     <dt>${c.order.id}</dt><dd id="order-id">${o.id}</dd>
     <dt>${c.order.status}</dt><dd id="order-status">${status}</dd>
@@ -159,7 +159,7 @@ function historyCard(r: Receipt, c: ReceiptCopy): SafeHtml {
 /** The same receipt in the other language (the token stays in the address, as it is in this one). */
 function langLink(r: Receipt, token: string, c: ReceiptCopy): SafeHtml {
   const to = c.switchTo.lang;
-  const href = `/receipt/${encodeURIComponent(r.order.id)}?t=${encodeURIComponent(token)}${to === 'en' ? '&lang=en' : ''}`;
+  const href = `/receipt/${encodeURIComponent(r.order.id)}?t=${encodeURIComponent(token)}&lang=${to}`;
   return html`<a class="lang" id="lang-switch" href="${href}" hreflang="${to}" lang="${to}">${c.switchTo.label}</a>`;
 }
 
@@ -175,7 +175,7 @@ export function receiptPage(p: ReceiptPageOptions): string {
   else requestSection = requestForm(r, p.token, action, p.form, c, p.virtualAccount?.refundAccount ?? null);
   return layout(
     { title: c.title(r.order.productName), lang, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business, lang), script: PAY_SCRIPT },
-    html`<div class="store"><span>${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
+    html`<div class="store"><span translate="no">${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
 ${orderCard(r, c)}
 ${virtualAccountCard({ order: r.order, token: p.token, c, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}
