@@ -65,7 +65,7 @@ export function summary(ctx: PageContext, price: PriceLine): SafeHtml {
   return html`<section class="card" aria-label="${c.summary.aria}">
   <p class="product" translate="no">${ctx.product.name}</p>
   ${plan ? html`<p class="muted">${plan}</p>` : ''}
-  ${ctx.product.description ? html`<p class="desc" id="product-description" translate="no">${ctx.product.description}</p>` : ''}
+  ${ctx.product.description ? html`<p class="desc" translate="no" id="product-description">${ctx.product.description}</p>` : ''}
   <dl class="amounts">
     <dt>${c.summary.price}</dt><dd>${c.money(price.originalAmount)}</dd>
     ${ctx.session.trial_days ? html`<dt>${c.summary.trial}</dt><dd id="trial-days">${c.summary.trialDays(ctx.session.trial_days)}</dd>` : ''}
