@@ -1,11 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearer, createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
+import { bearer, createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { createProduct, createSession, createSubscriptionProduct, formPost, payPath, submitPayForm } from '../checkout/factory';
 import { untranslated } from '../helpers/hangul';
 import { chooseLang, fromAcceptLanguage, switchHref } from '../../src/pages/lang';
 import { buyerPagePath } from '../../src/buyers/model';
 import { refundTerms, refundTermsEn } from '../../src/pages/terms';
+import { subscribe } from '../subscriptions/factory';
 
 /**
  * Buyers abroad (issue 41): every buyer page a payment goes through reads in English when the buyer chooses it (the
@@ -18,7 +19,7 @@ let t: TestApp;
 let s: TestStore;
 let product: { id: string; name: string };
 const EN = { 'accept-language': 'en-US,en;q=0.9,ko;q=0.3' };
-const OWN = ['테스트 상점', '전자책', '멤버십', '베이직', '김구매'];
+const OWN = ['테스트 상점', '전자책', '멤버십', '베이직', '프로', '김구매'];
 
 before(async () => {
   t = await createTestApp();
@@ -140,6 +141,23 @@ test('the receipt and the buyer sign-in page in English have no untranslated Kor
   const u = new URL(order.receiptUrl);
   assertAllEnglish((await get(`${u.pathname}${u.search}&lang=en`)).body, 'receipt');
   assertAllEnglish((await get(`${buyerPagePath(s.storeId, 'test')}?lang=en`)).body, 'buyer sign-in');
+});
+
+test('the portal in English: the subscription card, the ways to cancel, plan and card forms, its payments; Korean only where marked', async () => {
+  const sub = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }, { id: 'pro', name: '프로', monthlyPrice: 19_900, yearlyPrice: 199_000 }] });
+  const { subscriptionId } = await subscribe(t, s, { productId: sub.id });
+  const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId, returnUrl: 'https://example.com/account' } });
+  assert.equal(created.statusCode, 200, created.body);
+  const path = new URL(created.json().url).pathname;
+  const ko = (await get(path)).body;
+  assert.match(ko, /<html lang="ko">/);
+  assert.match(ko, />구독 관리</);
+  const en = (await get(path, EN)).body;
+  assertAllEnglish(en, 'portal');
+  assert.match(en, />Manage subscription</);
+  assert.match(en, />Cancel now with a refund</);
+  assert.match(en, /<p class="muted" lang="ko">[^<]*자동 결제/, 'the consent as agreed, kept in Korean beside its English');
+  assert.match(en, /id="lang-switch" href="[^"]*lang=ko"/);
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {
