@@ -80,12 +80,13 @@ test('English pay page, subscription page, paid page, receipt and buyer page at 
       await shot('buyer');
       await axe('buyer page');
 
-      // The switch: Korean, remembered for the next page.
-      await page.goto(cs.url);
+      // The switch: Korean, remembered for the next page (a fresh session: a paid one keeps the language it was paid in).
+      const fresh = await createSession(t, s.key, { productId: product.id });
+      await page.goto(fresh.url);
       await page.click('#lang-switch');
       await page.waitForLoadState('load');
       assert.equal(await page.getAttribute('html', 'lang'), 'ko');
-      await page.goto(cs.url);
+      await page.goto(fresh.url);
       assert.equal(await page.getAttribute('html', 'lang'), 'ko', 'the cookie the switch set beats the browser');
       await context.close();
     }

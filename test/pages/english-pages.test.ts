@@ -126,6 +126,8 @@ test('every view of the payment page reads in English: field errors, the paid pa
   const subPage = (await get(payPath(subSession), EN)).body;
   assertAllEnglish(subPage, 'subscription page');
   assert.match(subPage, /Recurring payment after the free trial/);
+  assert.match(subPage, /id="recurring-trial-end">[A-Z][a-z]{2} \d{1,2}, \d{4}</, 'dates in English');
+  assert.doesNotMatch(subPage, /undefined|NaN/);
   assert.match(subPage, /<span lang="ko">무료 체험 기간에는 결제되지 않으며/, 'the consent sentence kept as agreed, in Korean');
 
   const missing = await get('/pay/cs_00000000000000000000000000', EN);

@@ -8,7 +8,7 @@ import type { PaymentMethod } from '../../payments/method';
 import { MESSAGES } from '../../platform/messages';
 import { bidiMessage } from '../../platform/text';
 import { html, kst, kstTime, won, type SafeHtml } from '../html';
-import { enTime, enWon, type Lang } from '../lang';
+import { enDay, enTime, enWon, koDay, type Lang } from '../lang';
 import { INSTALLMENT_MIN_AMOUNT, METHODS } from '../form';
 import { CASH_RECEIPT_MANDATORY_MIN_AMOUNT } from '../../checkout/cash-receipt';
 
@@ -24,18 +24,14 @@ const METHOD_EN: Record<PaymentMethod, { label: string; payWith: string }> = {
 } as Record<PaymentMethod, { label: string; payWith: string }>;
 
 const enTimeOnly = (d: Date): string => enTime(d).replace(/^.*?, \d{4}, /, '');
-const enDate = (ymd: string): string => {
-  const [y, m, d] = ymd.split('-').map(Number);
-  return `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][m - 1]} ${d}, ${y}`;
-};
 
 const KO = {
   lang: 'ko' as Lang,
   money: (n: number) => won(n),
   time: (d: Date) => kst(d),
   clock: (d: Date) => kstTime(d),
-  /** A `YYYY-MM-DD` (KST) date as the page writes it. */
-  date: (ymd: string) => ymd,
+  /** A date (KST) as the page writes it: `2026년 11월 15일`, `Nov 15, 2026`. */
+  date: (d: Date) => koDay(d),
   testMode: '테스트 모드',
   interval: { monthly: '월간 구독 · 매월 결제', yearly: '연간 구독 · 매년 결제' },
   summary: {
@@ -230,7 +226,7 @@ const EN: PayCopy = {
   money: enWon,
   time: enTime,
   clock: enTimeOnly,
-  date: enDate,
+  date: enDay,
   testMode: 'Test mode',
   interval: { monthly: 'Monthly subscription · charged every month', yearly: 'Yearly subscription · charged every year' },
   summary: {

@@ -4,7 +4,7 @@
  * words before the buyer pays, and a separate, unticked checkbox whose sentence is kept with the subscription as the
  * buyer's consent.
  */
-import { consentText, kstDate, type RecurringTerms } from '../../subscriptions/consent';
+import { consentText, type RecurringTerms } from '../../subscriptions/consent';
 import { html, type SafeHtml } from '../html';
 import { payCopy, type PayCopy } from './copy';
 
@@ -18,7 +18,7 @@ import { payCopy, type PayCopy } from './copy';
 function amountRows(r: RecurringTerms, t: PayCopy): SafeHtml {
   const c = t.recurring;
   const won = t.money;
-  const day = (d: Date) => t.date(kstDate(d));
+  const day = (d: Date) => t.date(d);
   const cycle = c.cycleWord[r.interval];
   const next = html`<dt>${r.trialEndsAt ? c.firstCharge : c.nextCharge}</dt>`;
   const p = r.priceChange;
@@ -39,7 +39,7 @@ function changeNote(r: RecurringTerms, t: PayCopy): SafeHtml {
   const c = r.priceChange;
   if (!c) return html``;
   const w = t.recurring;
-  const day = (d: Date) => t.date(kstDate(d));
+  const day = (d: Date) => t.date(d);
   const cycle = w.cycleWord[r.interval];
   const firstAmount = c.from.getTime() <= r.firstChargeAt.getTime() ? c.amount : r.amount;
   return html`<p class="price-change" id="recurring-change"><strong>${w.change(c.amount > r.amount)}</strong>${w.changeText(day(c.from), `${cycle} ${t.money(r.amount)}`, `${cycle} ${t.money(c.amount)}`)}${firstAmount === c.amount ? w.changeFirst(day(r.firstChargeAt), c.amount) : ''}</p>`;
@@ -54,7 +54,7 @@ export function recurringField(r: RecurringTerms | undefined, agreed: boolean | 
   return html`<section class="recurring" id="recurring-terms" aria-labelledby="recurring-title">
     <h2 id="recurring-title">${r.trialEndsAt ? c.trialHeading : c.heading}</h2>
     <dl class="amounts">
-      ${r.trialEndsAt ? html`<dt>${c.today}</dt><dd id="recurring-now">${c.todayTrial}</dd><dt>${c.trialEnd}</dt><dd id="recurring-trial-end">${t.date(kstDate(r.trialEndsAt))}</dd>` : html`<dt>${c.today}</dt><dd id="recurring-now">${t.money(r.dueNow)}</dd>`}
+      ${r.trialEndsAt ? html`<dt>${c.today}</dt><dd id="recurring-now">${c.todayTrial}</dd><dt>${c.trialEnd}</dt><dd id="recurring-trial-end">${t.date(r.trialEndsAt)}</dd>` : html`<dt>${c.today}</dt><dd id="recurring-now">${t.money(r.dueNow)}</dd>`}
       ${amountRows(r, t)}
     </dl>
     ${changeNote(r, t)}

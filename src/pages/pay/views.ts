@@ -148,7 +148,7 @@ function agreementsField(f: FormPage, c: PayCopy): SafeHtml {
     <label class="check all"><input type="checkbox" name="agreeAll" id="agreeAll" value="on"${all ? html` checked` : ''}> ${c.agreements.all}</label>
     ${docs.map(
       (d) => html`<div class="agreement">
-      <label class="check"><input type="checkbox" name="${d.field}" id="${d.field}" value="on"${values[d.field] ? html` checked` : ''}> ${c.agreements.required} ${c.lang === 'en' ? html`${agreementEnglish(d.field).title} (<span lang="ko">${d.title}</span>)` : d.title}</label>
+      <label class="check"><input type="checkbox" name="${d.field}" id="${d.field}" value="on"${values[d.field] ? html` checked` : ''}> ${c.agreements.required} ${c.lang === 'en' ? html`<span>${agreementEnglish(d.field).title} (<span lang="ko">${d.title}</span>)</span>` : d.title}</label>
       <details><summary>${c.agreements.show}<span class="sr-only">: ${c.lang === 'en' ? agreementEnglish(d.field).title : d.title}</span></summary>${c.lang === 'en' ? html`<p>${c.agreements.note}</p><div lang="ko">${d.body}</div><p>${agreementEnglish(d.field).body}</p>` : d.body}</details>
     </div>`,
     )}
