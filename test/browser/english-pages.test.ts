@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTestStore } from '../helpers/app';
+import { createTestApp, createTestStore, post } from '../helpers/app';
+import { subscribe } from '../subscriptions/factory';
 import { createProduct, createSession, createSubscriptionProduct } from '../checkout/factory';
 import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 import { buyerPagePath } from '../../src/buyers/model';
@@ -16,7 +17,7 @@ const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots/i41b';
  * paid page, the receipt and the buyer page read in English, the switch goes back to Korean, and axe finds no
  * violation on any of them.
  */
-test('English pay page, subscription page, paid page, receipt and buyer page at 390 and 1280 px: English, a switch, axe 0 violations', async (tc) => {
+test('English pay page, subscription page, paid page, receipt, portal and buyer page at 390 and 1280 px: English, a switch, axe 0 violations', async (tc) => {
   const chromium = await chromiumOrSkip(tc);
   if (!chromium) return;
   const { default: AxeBuilder } = await import('@axe-core/playwright');
@@ -74,6 +75,14 @@ test('English pay page, subscription page, paid page, receipt and buyer page at 
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
       await shot('receipt');
       await axe('receipt');
+
+      const { subscriptionId } = await subscribe(t, s, { productId: sub.id, buyerEmail: `member-${vp.name}@example.com` });
+      const portal = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId, returnUrl: 'https://example.com/account' } });
+      await page.goto(portal.json().url);
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      assert.ok(await page.getByRole('heading', { name: 'Manage subscription' }).isVisible());
+      await shot('portal');
+      await axe('portal');
 
       await page.goto(`${address}${buyerPagePath(s.storeId, 'test')}`);
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
