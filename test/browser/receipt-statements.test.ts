@@ -67,7 +67,7 @@ test('the receipt statements render in Chromium at 390 px and 1280 px, in Korean
         }
       }
       // The language link goes to the other language and back, on the same receipt.
-      await page.goto(orders['one-time'].receiptUrl);
+      await page.goto(`${orders['one-time'].receiptUrl}&lang=ko`);
       await Promise.all([page.waitForURL(/lang=en/), page.click('#lang-switch')]);
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
       assert.match((await page.textContent('#late-interest')) ?? '', /15% a year/);
