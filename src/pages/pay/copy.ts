@@ -122,7 +122,7 @@ const KO = {
   },
   cash: {
     legend: '현금영수증 (계좌이체·가상계좌)',
-    mandatory: `이 상점은 현금영수증 의무발행 사업자입니다. ${won(CASH_RECEIPT_MANDATORY_MIN_AMOUNT)} 이상을 계좌이체·가상계좌로 결제하면 "신청 안 함"을 선택해도 현금영수증이 국세청 자진발급번호(010-000-1234)로 발급됩니다. 본인 명의로 받으려면 소득공제(휴대폰 번호) 또는 지출증빙(사업자등록번호)을 선택해 번호를 입력해 주세요.`,
+    mandatory: html`이 상점은 현금영수증 의무발행 사업자입니다. ${won(CASH_RECEIPT_MANDATORY_MIN_AMOUNT)} 이상을 계좌이체·가상계좌로 결제하면 "신청 안 함"을 선택해도 현금영수증이 국세청 자진발급번호(010-000-1234)로 발급됩니다. 본인 명의로 받으려면 소득공제(휴대폰 번호) 또는 지출증빙(사업자등록번호)을 선택해 번호를 입력해 주세요.`,
     none: '신청 안 함',
     noneMandatory: '신청 안 함 (자진발급)',
     income: '소득공제 (개인)',
@@ -315,7 +315,7 @@ const EN: PayCopy = {
   },
   cash: {
     legend: 'Cash receipt (bank transfer and virtual account)',
-    mandatory: `This store must issue cash receipts: a bank payment of ${enWon(CASH_RECEIPT_MANDATORY_MIN_AMOUNT)} or more gets one issued to the National Tax Service’s self-issue number (010-000-1234) even if you choose “No receipt”. To have it in your own name, choose income deduction (phone number) or expense proof (business registration number) and enter the number.`,
+    mandatory: html`This store must issue cash receipts: a bank payment of ${enWon(CASH_RECEIPT_MANDATORY_MIN_AMOUNT)} or more gets one issued to the National Tax Service’s self-issue number (010-000-1234) even if you choose “No receipt”. To have it in your own name, choose income deduction (phone number) or expense proof (business registration number) and enter the number.`,
     none: 'No receipt',
     noneMandatory: 'No receipt (self-issued)',
     income: 'Income deduction (personal)',
