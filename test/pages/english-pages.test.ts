@@ -160,6 +160,8 @@ test('the portal in English: the subscription card, the ways to cancel, plan and
   assert.match(en, />Cancel now with a refund</);
   assert.match(en, /<p class="muted" lang="ko">[^<]*자동 결제/, 'the consent as agreed, kept in Korean beside its English');
   assert.match(en, /id="lang-switch" href="[^"]*lang=ko"/);
+  const notice = (await get(`${path}?notice=${encodeURIComponent('결제 카드를 변경했습니다.')}`, EN)).body;
+  assert.match(notice, /role="status">The card is changed\.</, 'an action\'s notice in English');
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {

@@ -47,6 +47,8 @@ const KO = {
     past_due: '현재 기간은 결제되지 않아 환불할 금액이 없습니다.',
     nothing_refundable: '환불할 금액이 없습니다.',
   } as Record<string, string>,
+  /** A notice or error of the portal's actions (Korean, passed back in the address) in the page's language. */
+  notice: (ko: string) => ko,
   cancel: {
     scheduled: (day: string) => `${day}에 해지될 예정입니다. 그때까지 계속 이용할 수 있습니다.`,
     resume: '해지 예약 취소',
@@ -122,6 +124,7 @@ const EN: PortalCopy = {
     past_due: 'The current period was not paid, so there is nothing to refund.',
     nothing_refundable: 'There is nothing to refund.',
   },
+  notice: (ko) => NOTICES_EN[ko] ?? ko,
   cancel: {
     scheduled: (day) => `Cancels on ${day}. You can keep using it until then.`,
     resume: 'Keep the subscription',
@@ -153,6 +156,27 @@ const EN: PortalCopy = {
     hint: 'A more expensive plan with the same billing cycle applies at once and the difference for the rest of the period is charged. Any other change applies from the next charge date.',
     submit: 'Change plan',
   },
+};
+
+/** The portal actions' fixed notices in English (those carrying an amount or a date are shown as the server wrote them). */
+const NOTICES_EN: Record<string, string> = {
+  '해지 예약을 취소했습니다. 구독이 계속 유지됩니다.': 'The cancellation is undone. Your subscription continues.',
+  '요금제를 선택해 주세요.': 'Please choose a plan.',
+  '다음 결제일부터 새 요금제가 적용됩니다.': 'The new plan applies from the next charge date.',
+  '예약된 요금제 변경을 취소했습니다.': 'The scheduled plan change is canceled.',
+  '요금제 변경에 동의했습니다. 다음 결제일부터 새 요금제가 적용됩니다.': 'You agreed to the plan change. The new plan applies from the next charge date.',
+  '요금제 변경을 거절했습니다. 지금 요금제와 가격 그대로 유지됩니다.': 'You declined the plan change. Your plan and price stay as they are.',
+  '체험 종료 후 유료 전환에 동의했습니다. 체험이 끝나면 정기결제가 시작됩니다.': 'You agreed to paid service after the trial. Recurring payments start when the trial ends.',
+  '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.': 'The card registration request has expired or was already handled. Please start the card change again.',
+  '종료된 구독의 카드는 바꿀 수 없습니다.': 'The card of an ended subscription cannot be changed.',
+  '지금은 카드를 변경할 수 없습니다. 판매자에게 문의해 주세요.': 'The card cannot be changed right now. Please contact the seller.',
+  '카드 번호를 확인해 주세요.': 'Please check the card number.',
+  '카드를 변경했지만 밀린 결제는 아직 완료되지 않았습니다.': 'The card is changed, but the overdue payment has not gone through yet.',
+  '결제 카드를 변경했고 밀린 결제를 완료했습니다.': 'The card is changed and the overdue payment is complete.',
+  '결제 카드를 변경했습니다.': 'The card is changed.',
+  '카드 등록 정보가 구독과 일치하지 않아 카드를 바꾸지 않았습니다. 다시 시도해 주세요.': 'The card registration did not match the subscription, so the card was not changed. Please try again.',
+  '카드 등록을 취소했습니다. 결제 카드는 바뀌지 않았습니다.': 'You canceled the card registration. Your card has not changed.',
+  '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.': 'The card could not be registered. Please check the card details or try another card.',
 };
 
 export const PORTAL_COPY: Record<Lang, PortalCopy> = { ko: KO, en: EN };

@@ -107,7 +107,7 @@ export function portalPage(p: PortalPage): string {
     { title: c.title, lang: c.lang, head: html`${CSS}${LANG_CSS}`, footer: portalFooter(p) },
     html`${top(p)}
 <h1>${c.title}</h1>
-${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}">${p.banner.text}</div>` : ''}
+${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}">${c.notice(p.banner.text)}</div>` : ''}
 ${p.subscriptions.map((s) => subscriptionCard(p, s))}
 ${ordersCard(p.orders, p.lang)}
 ${p.returnUrl ? html`<a class="back" href="${p.returnUrl}" data-action="return">${c.backTo(own(p.storeName))}</a>` : ''}`,
