@@ -63,7 +63,7 @@ function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   const day = c.date;
   return html`<section class="card" aria-label="${c.subscriptionAria(sub.productName)}" data-subscription-id="${sub.id}">
   <div class="subhead">
-    <div><p class="product" translate="no">${sub.productName}</p><p class="muted">${own(s.planName)} · ${c.interval[sub.billingInterval]} ${c.money(sub.amount)}</p></div>
+    <div><h2 class="product" translate="no">${sub.productName}</h2><p class="muted">${own(s.planName)} · ${c.interval[sub.billingInterval]} ${c.money(sub.amount)}</p></div>
     <span class="status ${sub.status}" data-status="${sub.status}">${c.status[sub.status]}</span>
   </div>
   <dl class="amounts">
