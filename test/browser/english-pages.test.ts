@@ -31,6 +31,7 @@ test('English pay page, subscription page, paid page, receipt, portal and buyer 
     const s = await createTestStore(t);
     const product = await createProduct(t, s, { price: 60_000 });
     const sub = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, trialDays: 14 }] });
+    const plain = await createSubscriptionProduct(t, s);
     browser = await launchChromium(chromium);
     for (const vp of VIEWPORTS) {
       const context = await browser.newContext({ viewport: vp.viewport, deviceScaleFactor: vp.deviceScaleFactor, isMobile: vp.isMobile, hasTouch: vp.hasTouch, locale: 'en-US' });
@@ -76,7 +77,7 @@ test('English pay page, subscription page, paid page, receipt, portal and buyer 
       await shot('receipt');
       await axe('receipt');
 
-      const { subscriptionId } = await subscribe(t, s, { productId: sub.id, buyerEmail: `member-${vp.name}@example.com` });
+      const { subscriptionId } = await subscribe(t, s, { productId: plain.id, buyerEmail: `member-${vp.name}@example.com` });
       const portal = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId, returnUrl: 'https://example.com/account' } });
       await page.goto(portal.json().url);
       assert.equal(await page.getAttribute('html', 'lang'), 'en');
