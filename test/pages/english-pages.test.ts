@@ -162,6 +162,9 @@ test('the portal in English: the subscription card, the ways to cancel, plan and
   assert.match(en, /id="lang-switch" href="[^"]*lang=ko"/);
   const notice = (await get(`${path}?notice=${encodeURIComponent('결제 카드를 변경했습니다.')}`, EN)).body;
   assert.match(notice, /role="status">The card is changed\.</, 'an action\'s notice in English');
+  const gone = await get('/portal/not-a-real-token', EN);
+  assert.equal(gone.statusCode, 410);
+  assertAllEnglish(gone.body, 'expired portal link');
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {

@@ -38,6 +38,8 @@ const KO = {
   backTo: (store: SafeHtml) => html`${store}(으)로 돌아가기`,
   toPortal: '구독 관리로 돌아가기',
   refundParts: '환불 내역',
+  refused: { title: '요청을 처리할 수 없습니다', message: '구독 관리 페이지를 새로 열어 다시 시도해 주세요.' },
+  limited: { title: '요청이 너무 많습니다', message: '잠시 후 다시 시도해 주세요.' },
   gone: { title: '링크가 만료되었습니다', message: '구독 관리 링크는 잠시 동안만 열 수 있습니다. 이용 중인 서비스에서 구독 관리를 다시 열어 주세요.' },
   reason: {
     initial_full: '청약철회 기간 안의 미사용 결제라 전액 환불됩니다.',
@@ -115,6 +117,8 @@ const EN: PortalCopy = {
   backTo: (store) => html`Back to ${store}`,
   toPortal: 'Back to subscription management',
   refundParts: 'Refund',
+  refused: { title: 'The request could not be handled', message: 'Please open subscription management again and retry.' },
+  limited: { title: 'Too many requests', message: 'Please try again shortly.' },
   gone: { title: 'This link has expired', message: 'A subscription management link works only for a short while. Please open subscription management again from the service you use.' },
   reason: {
     initial_full: 'An unused payment within the withdrawal period: refunded in full.',
