@@ -42,8 +42,8 @@ const INSERT_CLAIMING = `with claim as (
   on conflict (store_id, mode, key) do nothing
   returning key
 )
-insert into checkout_sessions (id, store_id, mode, product_id, plan_id, billing_interval, amount, customer_name, customer_email, customer_phone, metadata, success_url, cancel_url, status, pending_order_id, expires_at, created_at, attempt, payment, trial_days, locale, customer_email_locked)
-select $8::text, $1::text, $2::text, $9::text, $10::text, $11::text, $12::bigint, $13::text, $14::text, $15::text, $16::jsonb, $17::text, $18::text, 'open', $19::text, $20::timestamptz, $5::timestamptz, 'null'::jsonb, 'null'::jsonb, $21::integer, $22::text, $23::boolean
+insert into checkout_sessions (id, store_id, mode, product_id, plan_id, billing_interval, amount, customer_name, customer_email, customer_phone, metadata, success_url, cancel_url, status, pending_order_id, expires_at, created_at, attempt, payment, trial_days, locale, customer_email_locked, locale_fixed)
+select $8::text, $1::text, $2::text, $9::text, $10::text, $11::text, $12::bigint, $13::text, $14::text, $15::text, $16::jsonb, $17::text, $18::text, 'open', $19::text, $20::timestamptz, $5::timestamptz, 'null'::jsonb, 'null'::jsonb, $21::integer, $22::text, $23::boolean, $24::boolean
 from claim
 returning id`;
 
@@ -72,6 +72,7 @@ export async function insertSessionClaimingKey(db: Db, s: SessionRow, claim: Key
     s.trial_days,
     s.locale,
     s.customer_email_locked ?? false,
+    s.locale_fixed ?? false,
   ];
   const r = await db.executeQuery(CompiledQuery.raw(INSERT_CLAIMING, params));
   return r.rows.length === 1;

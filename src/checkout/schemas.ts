@@ -67,7 +67,7 @@ export const CreateCheckoutSessionBody = Obj(
     ),
     locale: Type.Optional(
       Type.Union([Type.Literal('ko'), Type.Literal('en')], {
-        description: "The buyer's language for mails and the receipt link; the payment page stays Korean. `ko` (the default) or `en`; carried to the order and to a subscription started from the session (its renewals and subscription mails use it).",
+        description: "The buyer's language, `ko` or `en`, fixed by the seller: the payment page (all its views), the receipt, the portal and the buyer mails of this order use it. Not sent: the payment page follows the buyer's browser (`Accept-Language`, English when preferred over Korean; else Korean), and the language the buyer pays in becomes the order's (its receipt and mails). Either way the page shows a switch (`?lang=en|ko`) the buyer may use; Korean legal statements stay in Korean with an English rendering beside them. Carried to the order and to a subscription started from the session (its renewals and subscription mails use it).",
       }),
     ),
     successUrl: Type.Optional(Type.String({ maxLength: 2048, description: 'Absolute http(s) URL on a domain of the mode\'s allow-list; `order_id` and `session_id` are added to its query' })),

@@ -141,6 +141,7 @@ export async function createSession(
     customer_phone: input.customer?.phone ?? null,
     metadata,
     locale: input.locale ?? 'ko',
+    locale_fixed: input.locale !== undefined,
     success_url: input.successUrl ?? null,
     cancel_url: input.cancelUrl ?? null,
     status: 'open',

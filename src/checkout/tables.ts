@@ -104,6 +104,8 @@ export interface CheckoutSessionsTable {
   payment: Json<PaymentInFlight | null>;
   /** The buyer's language for mails and the receipt link (migration 022). */
   locale: ColumnType<'ko' | 'en', 'ko' | 'en' | undefined, 'ko' | 'en'>;
+  /** Whether the seller chose `locale` at creation (then the pages use it); else the buyer's choice on the page (migration 110). */
+  locale_fixed: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface CheckoutTables {

@@ -5,6 +5,8 @@
 export const PAY_JS = `(function () {
   'use strict';
   var $ = function (id) { return document.getElementById(id); };
+  // The page's language (<html lang>): the script's few words follow it.
+  var en = document.documentElement.lang === 'en';
 
   // Session-expiry countdown; the page itself states the expiry time.
   var expiry = $('expiry'), countdown = $('countdown');
@@ -13,7 +15,7 @@ export const PAY_JS = `(function () {
     var tick = function () {
       var left = Math.max(0, Math.round((end - Date.now()) / 1000));
       var m = Math.floor(left / 60), s = left % 60;
-      countdown.textContent = ' (남은 시간 ' + m + ':' + (s < 10 ? '0' : '') + s + ')';
+      countdown.textContent = (en ? ' (time left ' : ' (남은 시간 ') + m + ':' + (s < 10 ? '0' : '') + s + ')';
       if (left === 0) { location.reload(); return; }
       setTimeout(tick, 1000);
     };
@@ -36,7 +38,7 @@ export const PAY_JS = `(function () {
       sent = true;
       button.disabled = true;
       button.setAttribute('aria-busy', 'true');
-      button.textContent = '결제 진행 중…';
+      button.textContent = en ? 'Processing…' : '결제 진행 중…';
     });
     window.addEventListener('pageshow', function (e) {
       if (e.persisted) { sent = false; button.disabled = false; button.removeAttribute('aria-busy'); }
@@ -89,7 +91,7 @@ export const PAY_JS = `(function () {
       if (!target) return;
       navigator.clipboard.writeText(target.textContent.trim()).then(function () {
         var label = b.textContent;
-        b.textContent = b.getAttribute('data-copied') || '복사됨';
+        b.textContent = b.getAttribute('data-copied') || (en ? 'Copied' : '복사됨');
         setTimeout(function () { b.textContent = label; }, 2000);
       });
     });

@@ -1,7 +1,10 @@
 import type { BusinessDetailsView } from '../stores/schemas';
 import { html, type SafeHtml } from './html';
 
-/** The footer's labels: Korean on every page, English where a page offers it (the receipt's `?lang=en`). */
+/**
+ * The footer's labels: Korean, or English on a page in English. The seller's own details (상호, 대표자, 신고번호,
+ * 주소) are their own names, shown as registered and marked `translate="no"`.
+ */
 export const FOOTER_LABELS = {
   ko: {
     aria: '판매자 정보',
@@ -43,13 +46,13 @@ export function supportLinks(b: Pick<BusinessDetailsView, 'supportPhone' | 'supp
 export function storeFooter(storeName: string, b: BusinessDetailsView | null | undefined, lang: 'ko' | 'en' = 'ko'): SafeHtml {
   const l = FOOTER_LABELS[lang];
   if (!b) {
-    return html`<footer class="biz" aria-label="${l.aria}"><p>${l.seller}: ${storeName}</p><p>${l.missing}</p></footer>`;
+    return html`<footer class="biz" aria-label="${l.aria}"><p>${l.seller}: <span translate="no">${storeName}</span></p><p>${l.missing}</p></footer>`;
   }
   return html`<footer class="biz" aria-label="${l.aria}">
   ${b.sample ? html`<p class="sample">${l.sample}</p>` : ''}
-  <p><strong>${b.companyName}</strong> · ${l.representative} ${b.representative}</p>
-  <p>${l.businessNumber} ${b.businessNumber} · ${l.mailOrderNumber} ${b.mailOrderNumber}</p>
-  <p>${b.address}</p>
+  <p><strong translate="no">${b.companyName}</strong> · ${l.representative} <span translate="no">${b.representative}</span></p>
+  <p>${l.businessNumber} ${b.businessNumber} · ${l.mailOrderNumber} <span translate="no">${b.mailOrderNumber}</span></p>
+  <p translate="no">${b.address}</p>
   <p>${l.support} ${supportLinks(b)}</p>
 </footer>`;
 }

@@ -27,6 +27,14 @@ export async function saveOpenSessionAttempt(db: Db, sessionId: string, attempt:
   await db.updateTable('checkout_sessions').set({ attempt: jsonb(attempt) }).where('id', '=', sessionId).where('status', '=', 'open').execute();
 }
 
+/**
+ * The language the buyer pays in becomes the session's (and so the order's: its receipt link and mails), unless the
+ * seller fixed one at creation. Open sessions only; a no-op when it is already that language.
+ */
+export async function setOpenSessionLocale(db: Db, sessionId: string, locale: 'ko' | 'en'): Promise<void> {
+  await db.updateTable('checkout_sessions').set({ locale }).where('id', '=', sessionId).where('status', '=', 'open').where('locale_fixed', '=', false).where('locale', '<>', locale).execute();
+}
+
 /** The amount of the subscription's refund request still waiting for the seller (`requested` or `held`), if any. */
 export function findPendingRefundRequest(db: Db, subscriptionId: string): Promise<{ amount: number } | undefined> {
   return db.selectFrom('refund_requests').select('amount').where('subscription_id', '=', subscriptionId).where('status', 'in', ['requested', 'held']).executeTakeFirst();

@@ -5,6 +5,26 @@ import type { Module } from '../deps';
 import { payHandlers, reply as answer } from './pay/handlers';
 import { statusPage } from './status-page';
 import { createLimiter, consume } from '../platform/http/rate-limit';
+import { chooseLang, isLang } from './lang';
+import type { PageView } from './pay/handlers';
+import { payCopy } from './pay/copy';
+import type { FastifyRequest } from 'fastify';
+
+/** The language inputs of a request: the address's `lang`, or on a POST the form's hidden `lang` (src/pages/lang.ts). */
+function viewOf(req: FastifyRequest): PageView {
+  const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+  const query = req.method === 'POST' ? { lang: body.lang } : req.query;
+  return { req: { query, headers: req.headers }, here: req.url };
+}
+
+/** The switch chose a language: remembered for the buyer's next pages (cookie `lang`). */
+function rememberLang(req: FastifyRequest, reply: FastifyReply) {
+  const q = (req.query as Record<string, unknown> | undefined)?.lang;
+  if (req.method === 'GET' && isLang(q)) {
+    const cookie = chooseLang({ query: { lang: q }, headers: {} }).setCookie;
+    if (cookie) reply.header('Set-Cookie', cookie);
+  }
+}
 
 // Scripts only from this origin (src/pages/assets.ts); connect-src for the unknown-outcome page's status polling.
 const DEFAULT_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
@@ -33,10 +53,8 @@ const pagesModule: Module = async (app, deps) => {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status >= 500) req.log.error({ err: error }, 'payment page failed');
-    const page =
-      status >= 500
-        ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요. 결제가 진행 중이었다면 이 페이지를 새로 고쳐 결과를 확인할 수 있습니다.' })
-        : statusPage({ title: '요청을 처리할 수 없습니다', icon: '⚠️', message: '입력한 내용을 확인한 뒤 다시 시도해 주세요.' });
+    const c = payCopy(chooseLang(viewOf(req).req).lang);
+    const page = statusPage({ lang: c.lang, icon: '⚠️', ...(status >= 500 ? c.status.failed : c.status.badRequest) });
     reply.code(status).type('text/html; charset=utf-8').send(page);
   });
 
@@ -72,7 +90,7 @@ const pagesModule: Module = async (app, deps) => {
       .code(429)
       .header('Retry-After', String(retry))
       .type('text/html; charset=utf-8')
-      .send(statusPage({ title: '결제 시도가 너무 많습니다', icon: '⏳', message: `보안을 위해 결제 시도를 잠시 제한했습니다. ${Math.ceil(retry / 60)}분 뒤에 다시 시도해 주세요.` }));
+      .send(statusPage({ lang: payCopy(chooseLang(viewOf(req).req).lang).lang, icon: '⏳', ...payCopy(chooseLang(viewOf(req).req).lang).status.tooMany(Math.ceil(retry / 60)) }));
     return reply;
   });
 
@@ -84,19 +102,19 @@ const pagesModule: Module = async (app, deps) => {
   app.get('/favicon.ico', opts, asset('image/svg+xml', FAVICON_SVG));
 
   app.get<IdParams>('/pay/:sessionId', opts, async (req, reply) =>
-    answer(reply, await h.show(req.params.sessionId, { checking: (req.query as Record<string, unknown>).checking === '1' })),
+    answer(rememberLang(req, reply) ?? reply, await h.show(req.params.sessionId, { checking: (req.query as Record<string, unknown>).checking === '1', view: viewOf(req) })),
   );
   // The unknown-outcome page's script polls this instead of reloading the whole page.
   app.get<IdParams>('/pay/:sessionId/status', opts, async (req, reply) => reply.type('application/json; charset=utf-8').send(await h.status(req.params.sessionId)));
-  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body, { couponRetrySec: couponRefused.get(req) })));
-  app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(reply, await h.approval(req.params.sessionId, 'show')));
+  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body, { couponRetrySec: couponRefused.get(req), view: viewOf(req) })));
+  app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(rememberLang(req, reply) ?? reply, await h.approval(req.params.sessionId, 'show', viewOf(req))));
   app.post<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => {
     const decision = (req.body as Record<string, unknown> | undefined)?.decision;
-    return answer(reply, await h.approval(req.params.sessionId, decision === 'approve' ? 'approve' : 'cancel'));
+    return answer(reply, await h.approval(req.params.sessionId, decision === 'approve' ? 'approve' : 'cancel', viewOf(req)));
   });
-  app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>)));
-  app.get<IdParams>('/pay/:sessionId/toss/billing-success', opts, async (req, reply) => answer(reply, await h.tossBillingSuccess(req.params.sessionId, req.query as Record<string, unknown>)));
-  app.get<IdParams>('/pay/:sessionId/toss/fail', opts, async (req, reply) => answer(reply, await h.tossFail(req.params.sessionId, req.query as Record<string, unknown>)));
+  app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
+  app.get<IdParams>('/pay/:sessionId/toss/billing-success', opts, async (req, reply) => answer(reply, await h.tossBillingSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
+  app.get<IdParams>('/pay/:sessionId/toss/fail', opts, async (req, reply) => answer(reply, await h.tossFail(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
 };
 
 export default pagesModule;

@@ -4,11 +4,12 @@
  */
 import { ownValue } from '../platform/lookup';
 import type { OrderView } from '../orders/schemas';
-import { html, kst, won, type SafeHtml } from './html';
+import { html, type SafeHtml } from './html';
 import { layout } from './layout';
-import { methodLabel } from './form';
 import { licensesCard } from './license-keys';
-import { footerOf, header, type FooterCtx } from './pay/views';
+import { footerOf, header, LANG_CSS, type FooterCtx } from './pay/views';
+import { payCopy, type PayCopy } from './pay/copy';
+import { enDay } from './lang';
 
 interface StatusPage {
   title: string;
@@ -43,7 +44,7 @@ function statusIcon(emoji: string): SafeHtml {
 
 export function statusPage(p: StatusPage): string {
   return layout(
-    { title: p.title, lang: p.lang, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head, script: p.script },
+    { title: p.title, lang: p.lang ?? p.ctx?.lang, refresh: p.refreshUrl ? { url: p.refreshUrl, seconds: p.refreshSeconds ?? 3 } : undefined, footer: footerOf(p.ctx), head: p.head ?? (p.ctx?.here ? LANG_CSS : undefined), script: p.script },
     html`${p.ctx ? header(p.ctx) : ''}
 <section class="card center" role="status">
   <p class="big" aria-hidden="true">${statusIcon(p.icon)}</p>
@@ -57,40 +58,38 @@ export function statusPage(p: StatusPage): string {
 }
 
 /** The order summary shown on the payment page once it is paid (no successUrl), with the license keys and the receipt link. */
-export function receipt(order: OrderView): SafeHtml {
-  return html`${receiptLines(order)}
-${order.licenses.length ? html`<div style="text-align:left;margin-top:16px">${licensesCard(order.licenses)}</div>` : ''}
-<a class="button secondary" style="margin-top:16px" href="${order.receiptUrl}">영수증 페이지 열기 (환불 요청)</a>`;
+export function receipt(order: OrderView, c: PayCopy = payCopy('ko')): SafeHtml {
+  return html`${receiptLines(order, c)}
+${order.licenses.length ? html`<div style="text-align:left;margin-top:16px">${licensesCard(order.licenses, c.lang, enDay)}</div>` : ''}
+<a class="button secondary" style="margin-top:16px" href="${receiptHref(order.receiptUrl, c)}">${c.receipt.open}</a>`;
 }
 
-const CASH_RECEIPT_STATUS: Record<NonNullable<OrderView['cashReceipt']>['status'], string> = {
-  requested: '입금 확인 후 발급',
-  issued: '발급됨',
-  partially_canceled: '환불 금액만큼 부분 취소됨',
-  canceled: '취소됨 (전액 환불)',
-  failed: '발급 실패 (판매자가 다시 발급합니다)',
-};
+/** The receipt link in the page's language (the receipt reads `?lang=`). */
+export const receiptHref = (url: string, c: PayCopy): string => (c.lang === 'en' ? `${url}${url.includes('?') ? '&' : '?'}lang=en` : url);
 
 /** The order's 현금영수증: type, to whom, its number and Toss's receipt link. */
-export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>, orderStatus?: OrderView['status']): SafeHtml {
+export function cashReceiptLine(c: NonNullable<OrderView['cashReceipt']>, t: PayCopy = payCopy('ko'), orderStatus?: OrderView['status']): SafeHtml {
+  const r = t.receipt;
   // A transfer's receipt (or a deposited 가상계좌's) is being issued right after the payment; a 가상계좌 waits for the deposit.
-  const status = c.status === 'requested' && orderStatus && orderStatus !== 'awaiting_deposit' ? '발급 중' : CASH_RECEIPT_STATUS[c.status];
-  return html`<dt>현금영수증</dt><dd id="cash-receipt">${c.type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? '국세청 자진발급번호 010-000-1234' : c.identity})` : ''} · <span id="cash-receipt-status">${status}</span>${c.issueNumber ? html`<br>승인번호 <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${won(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">현금영수증 보기</a>` : ''}</dd>`;
+  const status = c.status === 'requested' && orderStatus && orderStatus !== 'awaiting_deposit' ? r.cashStatus.issuing : r.cashStatus[c.status];
+  const type = t.lang === 'en' ? html`<span lang="ko">${c.type}</span>` : c.type;
+  return html`<dt>${r.cashReceipt}</dt><dd id="cash-receipt">${type}${c.identity ? html` (${c.requestedBy === 'mandatory' ? r.cashSelfIssued : c.identity})` : ''} · <span id="cash-receipt-status">${status}</span>${c.issueNumber ? html`<br>${r.cashNo} <span id="cash-receipt-number">${c.issueNumber}</span>` : ''}${c.amount !== null && c.status === 'partially_canceled' ? html` · ${t.money(c.amount)}` : ''}${c.receiptUrl ? html`<br><a id="cash-receipt-link" href="${c.receiptUrl}" target="_blank" rel="noopener">${r.cashView}</a>` : ''}</dd>`;
 }
 
-function receiptLines(order: OrderView): SafeHtml {
+function receiptLines(order: OrderView, c: PayCopy): SafeHtml {
+  const r = c.receipt;
   return html`<dl class="amounts" style="text-align:left">
-  <dt>주문 번호</dt><dd>${order.id}</dd>
-  <dt>상품</dt><dd>${order.productName}</dd>
-  ${order.coupon ? html`<dt>쿠폰 할인 (${order.coupon.code})</dt><dd class="discount">-${won(order.coupon.discountAmount)}</dd>` : ''}
-  <dt>결제 수단</dt><dd>${methodLabel(order.method)}</dd>
+  <dt>${r.orderNo}</dt><dd>${order.id}</dd>
+  <dt>${r.product}</dt><dd translate="no">${order.productName}</dd>
+  ${order.coupon ? html`<dt>${r.coupon(order.coupon.code)}</dt><dd class="discount">-${c.money(order.coupon.discountAmount)}</dd>` : ''}
+  <dt>${r.method}</dt><dd>${c.methodLabel(order.method)}</dd>
   ${order.virtualAccount && order.status === 'awaiting_deposit'
-    ? html`<dt>입금 은행</dt><dd id="va-bank">${order.virtualAccount.bankName}</dd>
-  <dt>계좌번호</dt><dd id="va-account">${order.virtualAccount.accountNumber}</dd>
-  <dt>예금주</dt><dd>${order.virtualAccount.holderName}</dd>
-  <dt>입금 기한</dt><dd id="va-due">${kst(new Date(order.virtualAccount.dueAt))}</dd>`
-    : html`<dt>결제 일시</dt><dd>${order.paidAt ? kst(new Date(order.paidAt)) : '-'}</dd>`}
-  <dt class="total">결제 금액</dt><dd class="total">${won(order.amount)}</dd>
-  ${order.cashReceipt ? cashReceiptLine(order.cashReceipt, order.status) : ''}
+    ? html`<dt>${r.bank}</dt><dd id="va-bank" translate="no">${order.virtualAccount.bankName}</dd>
+  <dt>${r.account}</dt><dd id="va-account">${order.virtualAccount.accountNumber}</dd>
+  <dt>${r.holder}</dt><dd translate="no">${order.virtualAccount.holderName}</dd>
+  <dt>${r.due}</dt><dd id="va-due">${c.time(new Date(order.virtualAccount.dueAt))}</dd>`
+    : html`<dt>${r.paidAt}</dt><dd>${order.paidAt ? c.time(new Date(order.paidAt)) : '-'}</dd>`}
+  <dt class="total">${r.total}</dt><dd class="total">${c.money(order.amount)}</dd>
+  ${order.cashReceipt ? cashReceiptLine(order.cashReceipt, c, order.status) : ''}
 </dl>`;
 }

@@ -35,6 +35,52 @@ export function refundTerms(t: SaleTerms, type: 'one_time' | 'subscription'): st
   return lines;
 }
 
+/**
+ * refundTerms in English, line for line (the same conditions, the same order), for the English page where each
+ * Korean statement is shown beside its rendering. Change both together (test/pages/english-pages.test.ts checks
+ * they have as many lines).
+ */
+export function refundTermsEn(t: SaleTerms, type: 'one_time' | 'subscription'): string[] {
+  const days = Math.max(7, t.refundDays);
+  const lines: string[] = [`Within ${days} days of payment you can withdraw from the purchase and get a full refund.`];
+  if (t.licensed) {
+    if (restrictionValid(t)) {
+      lines.push('This product offers a trial, so once a license key has been activated on a device, withdrawal is restricted (Electronic Commerce Act, Article 17(2)).');
+    } else {
+      lines.push('You can withdraw within that period even after activating a license key on a device.');
+    }
+    lines.push('“Use” means activating a license key of this order on a device.');
+  }
+  if (type === 'subscription') {
+    lines.push(
+      `You can cancel a subscription at any time. Canceling with immediate effect after the withdrawal period refunds the amount less the days used${t.penaltyRate > 0 ? ` and a penalty of ${t.penaltyRate}% of the remainder` : ''}.`,
+    );
+    if (t.clawbackDisclosed) lines.push('Canceling a discounted yearly plan early recalculates the time used at the monthly price and deducts that part of the discount from the refund.');
+  } else {
+    lines.push('A refund after the withdrawal period is handled after the seller reviews it.');
+  }
+  lines.push('Refunds are requested on the receipt page you get after paying; a card payment is canceled through the card company.');
+  return lines;
+}
+
+/** The English rendering shown beside each Korean agreement on the English page (the Korean text is the one agreed to). */
+export function agreementEnglish(field: AgreementDoc['field']): { title: string; body: string } {
+  return {
+    agreeTerms: {
+      title: 'Terms of electronic financial transactions',
+      body: 'English rendering: payments are processed by the payment company under the Electronic Financial Transactions Act. You must be entitled to use the payment method, and tell the seller’s customer service or the payment company of any payment error or suspected misuse. Cancellations and refunds follow the seller’s refund policy and the law.',
+    },
+    agreePrivacy: {
+      title: 'Collection and use of personal data',
+      body: 'English rendering: collected: name, e-mail, phone number, payment details (method, approval number). Used for processing the order, payments and refunds, delivering licenses and answering enquiries. Kept 5 years for payment and supply records and 3 years for complaint and dispute records under the Electronic Commerce Act, then deleted.',
+    },
+    agreeThirdParty: {
+      title: 'Provision of personal data to third parties',
+      body: 'English rendering: provided to the seller and the payment company: name, e-mail, phone number, order and payment details, for providing the product and customer service (seller) and processing and canceling payments (payment company), kept until the periods the law sets after that purpose is met.',
+    },
+  }[field];
+}
+
 export interface AgreementDoc {
   field: 'agreeTerms' | 'agreePrivacy' | 'agreeThirdParty';
   title: string;

@@ -92,7 +92,8 @@ test('a one-time order: the withdrawal period, its effect (3 business days, 연 
   assert.match(text(en, 'dispute-bodies'), /E-Commerce Dispute Mediation Committee/);
   assert.match(text(en, 'window-hint'), /^Withdrawal period: until the end of Nov 9, 2026/);
   assert.match(en, /Business registration no\./, 'the footer is in English too');
-  assert.match(en, /id="lang-switch" href="\/receipt\/[^"&]+\?t=[0-9a-f]{32}" hreflang="ko" lang="ko">한국어</);
+  // Korean is asked for explicitly (lang=ko): without it an English browser's Accept-Language would choose English again.
+  assert.match(en, /id="lang-switch" href="\/receipt\/[^"&]+\?t=[0-9a-f]{32}&amp;lang=ko" hreflang="ko" lang="ko">한국어</);
   assert.doesNotMatch(en, /<input type="hidden" name="lang" value="ko">/);
   assert.match(en, /<input type="hidden" name="lang" value="en">/);
 });

@@ -39,10 +39,11 @@ const getOrder = async (key: string, id: string) => (await t.app.inject({ url: `
 function assertIssuancePage(body: string, order: any, successUrl: string) {
   const va = order.virtualAccount;
   assert.match(body, /가상계좌가 발급되었습니다/);
-  assert.ok(body.includes(`<dd id="va-bank">${va.bankName}</dd>`), 'bank');
+  // The bank's and holder's names are their own (translate="no", shown as registered on the English page too).
+  assert.ok(body.includes(`<dd id="va-bank" translate="no">${va.bankName}</dd>`), 'bank');
   assert.ok(body.includes(`<code id="va-account" tabindex="0">${va.accountNumber}</code>`), 'account number');
   assert.match(body, /data-copy="va-account"/, 'a copy button for the number');
-  assert.ok(body.includes(`<dd id="va-holder">${va.holderName}</dd>`), 'holder');
+  assert.ok(body.includes(`<dd id="va-holder" translate="no">${va.holderName}</dd>`), 'holder');
   assert.ok(body.includes(`<dd class="total" id="va-amount">${order.amount.toLocaleString('en-US')}원</dd>`), 'exact amount');
   assert.ok(body.includes(`<dd id="va-due">${kst(new Date(va.dueAt))} (한국 시간)</dd>`), 'deadline: date and minute, KST');
   const onward = new URL(successUrl);

@@ -19,6 +19,7 @@ import { findStoreName } from '../repo';
 import { statusPage } from '../status-page';
 import { sendPage, tokenPages } from '../token-pages';
 import { COPY, langOf, type Lang } from './copy';
+import { chooseLang } from '../lang';
 import { CSRF_COOKIE, SESSION_COOKIE, cookieOpts, csrfToken, field, formOk } from './access';
 import { confirmPage, messagePage, overviewPage, sentPage, signInPage, type Frame } from './views';
 import { manageLinkRoute } from './manage';
@@ -47,7 +48,9 @@ const buyerModule: Module = async (app, deps) => {
     const ctx = async (req: FastifyRequest<P>): Promise<{ at: StoreMode; f: Frame } | null> => {
       const storeId = req.params.storeId;
       if (!/^[A-Za-z0-9_]{1,64}$/.test(storeId) || !(await storeExists(deps.db, storeId))) return null;
-      const lang = langOf(field(req.body, 'lang') || (req.query as Record<string, unknown>).lang);
+      // A form's hidden `lang`, else ?lang, the cookie, Accept-Language, Korean (src/pages/lang.ts).
+      const posted = field(req.body, 'lang');
+      const lang = posted ? langOf(posted) : chooseLang({ query: req.query, headers: req.headers }).lang;
       const f: Frame = { storeName: (await findStoreName(deps.db, storeId)).name, mode, base: buyerPagePath(storeId, mode), lang, business: await getBusinessDetails(deps.db, storeId) };
       return { at: { storeId, mode }, f };
     };

@@ -47,10 +47,10 @@ button.manage{margin-top:14px}
 function frame(f: Frame, title: string, body: SafeHtml, opts: { script?: boolean; langPath?: string } = {}): string {
   const c = COPY[f.lang];
   const other: Lang = f.lang === 'en' ? 'ko' : 'en';
-  const switchHref = `${opts.langPath ?? f.base}${other === 'en' ? '?lang=en' : ''}`;
+  const switchHref = `${opts.langPath ?? f.base}?lang=${other}`;
   return layout(
     { title: `${title} · ${f.storeName}`, lang: f.lang, head: CSS, footer: storeFooter(f.storeName, f.business, f.lang), script: opts.script ? PAY_SCRIPT : undefined },
-    html`<div class="top store"><span>${f.storeName}${f.mode === 'test' ? html` <span class="badge">${c.test}</span>` : ''}</span><a href="${switchHref}" lang="${other}" hreflang="${other}">${other === 'en' ? c.english : c.korean}</a></div>
+    html`<div class="top store"><span><span translate="no">${f.storeName}</span>${f.mode === 'test' ? html` <span class="badge">${c.test}</span>` : ''}</span><a href="${switchHref}" lang="${other}" hreflang="${other}">${other === 'en' ? c.english : c.korean}</a></div>
 ${body}`,
   );
 }

@@ -21,6 +21,8 @@ import { declineMessage, OWN_REFUSALS, outcomePages, type PageResponse } from '.
 import { recurringTerms, type RecurringTerms } from '../../subscriptions/consent';
 import { latestChangeOfPlan } from '../../subscriptions/price-change/repo';
 import { virtualAccountIssuedPage } from './virtual-account-issued';
+import { payCopy } from './copy';
+import type { Lang } from '../lang';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -88,23 +90,25 @@ export function payFlow(deps: Deps) {
     return send(status, paymentFormPage({ ctx: page, price, values, errors, banner: opts.banner, couponApplied: opts.couponApplied, now, recurring, methods, couponField, cashReceiptMandatory, paypalCents }));
   }
 
-  const notFound = () =>
-    send(404, statusPage({ title: '결제 페이지를 찾을 수 없습니다', icon: '🔍', message: '주소가 올바른지 확인해 주세요. 결제는 상점에서 다시 시작할 수 있습니다.' }));
+  const notFound = (lang?: Lang) => {
+    const c = payCopy(lang);
+    return send(404, statusPage({ lang: c.lang, icon: '🔍', ...c.status.notFound }));
+  };
 
   async function completedPage(page: LoadedPage) {
     const order = await sessionOrder(deps, page.session.order_id);
     const s = page.session;
+    const c = payCopy(page.lang);
     // Back on the payment page while the 가상계좌 waits: the account again (nothing to pay twice), not "already paid".
     if (order?.status === 'awaiting_deposit' && order.virtualAccount) return send(200, virtualAccountIssuedPage(page, order));
     return send(
       409,
       statusPage({
         ctx: page,
-        title: '이미 결제가 완료되었습니다',
+        ...c.status.already,
         icon: '✅',
-        message: '이 결제 페이지의 결제는 이미 완료되었습니다. 다시 결제되지 않습니다.',
-        extra: order ? receipt(order) : undefined,
-        action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: '상점으로 돌아가기' } : undefined,
+        extra: order ? receipt(order, c) : undefined,
+        action: s.success_url && s.order_id ? { href: successRedirectUrl(s.success_url, s.order_id, s.id), label: c.status.backToStore } : undefined,
       }),
     );
   }
@@ -112,13 +116,14 @@ export function payFlow(deps: Deps) {
   /** Pages for a session that cannot take a payment now; null when it can. */
   async function gate(page: LoadedPage) {
     const s = page.session;
+    const c = payCopy(page.lang);
     const status = sessionStatus(s, deps.clock.now());
     if (status === 'completed') return completedPage(page);
     if (s.payment?.state === 'unknown') return checkingPage(page);
     if (s.payment?.state === 'confirming') {
       return send(
         202,
-        statusPage({ ctx: page, title: '결제를 처리하고 있습니다', icon: '⏳', message: '잠시만 기다려 주세요. 이 화면은 자동으로 새로 고쳐집니다.', refreshUrl: payPath(s.id) }),
+        statusPage({ ctx: page, ...c.status.processing, icon: '⏳', refreshUrl: payPath(s.id) }),
       );
     }
     if (status === 'expired') {
@@ -126,15 +131,14 @@ export function payFlow(deps: Deps) {
         410,
         statusPage({
           ctx: page,
-          title: '결제 시간이 만료되었습니다',
+          ...c.status.expired,
           icon: '⏰',
-          message: '결제 페이지는 만든 뒤 30분 동안 사용할 수 있습니다. 상점에서 결제를 다시 시작해 주세요.',
-          action: s.cancel_url ? { href: s.cancel_url, label: '상점으로 돌아가기' } : undefined,
+          action: s.cancel_url ? { href: s.cancel_url, label: c.status.backToStore } : undefined,
         }),
       );
     }
     if (!page.provider) {
-      return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다. 잠시 후 다시 시도해 주세요.' }));
+      return send(503, statusPage({ ctx: page, ...c.status.unavailable, icon: '⚠️' }));
     }
     return null;
   }
@@ -142,38 +146,39 @@ export function payFlow(deps: Deps) {
   const { checkingPage, checkedOutcome } = outcomePages(deps, send);
 
   async function renderResult(page: LoadedPage, values: FormValues, r: PayResult) {
+    const c = payCopy(page.lang);
     switch (r.kind) {
       case 'paid': {
         const s = r.session;
         // An issued 가상계좌 is not a payment yet: the buyer sees where, how much and by when before going onward.
         if (r.order.status === 'awaiting_deposit' && r.order.virtualAccount) return send(200, virtualAccountIssuedPage(page, r.order));
         if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
-        return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '주문이 접수되었습니다.', extra: receipt(r.order) }));
+        return send(200, statusPage({ ctx: page, title: c.status.paid.title, icon: '✅', message: c.status.paid.message, extra: receipt(r.order, c) }));
       }
       case 'not_found':
-        return notFound();
+        return notFound(page.lang);
       case 'unavailable': {
         const soldOut = r.code === 'SOLD_OUT';
         return send(
           409,
           statusPage({
             ctx: page,
-            title: soldOut ? '품절되었습니다' : '판매가 중단된 상품입니다',
+            ...(soldOut ? c.status.soldOut : c.status.discontinued),
             icon: '📦',
-            message: soldOut ? '상품의 재고가 모두 소진되었습니다. 결제는 이루어지지 않았습니다.' : '판매자가 이 상품의 판매를 중단했습니다. 결제는 이루어지지 않았습니다.',
-            action: page.session.cancel_url ? { href: page.session.cancel_url, label: '상점으로 돌아가기' } : undefined,
+            action: page.session.cancel_url ? { href: page.session.cancel_url, label: c.status.backToStore } : undefined,
           }),
         );
       }
       case 'refused': {
-        if (!OWN_REFUSALS.has(r.code)) return renderForm(422, page, values, { banner: declineMessage(values.method, r.message) });
+        if (!OWN_REFUSALS.has(r.code)) return renderForm(422, page, values, { banner: c.lang === 'ko' ? declineMessage(values.method, r.message) : c.decline(values.method, r.message) });
         const onField = r.field && (r.field !== 'cardNumber' || page.simulated);
         return renderForm(422, page, values, onField ? { errors: { [r.field!]: r.message } } : { banner: r.message });
       }
       default: {
         // completed, expired, processing, checking: the session moved on meanwhile; show what it is now.
-        const fresh = await loadPage(deps, page.session.id);
-        return fresh ? ((await gate(fresh)) ?? renderForm(200, fresh, values)) : notFound();
+        const loaded = await loadPage(deps, page.session.id);
+        const fresh = loaded && { ...loaded, lang: page.lang, here: page.here };
+        return fresh ? ((await gate(fresh)) ?? renderForm(200, fresh, values)) : notFound(page.lang);
       }
     }
   }

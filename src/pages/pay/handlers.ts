@@ -20,6 +20,28 @@ import { emptyValues, offeredMethods, payFlow, payPath, send } from './flow';
 import { presentmentFor } from '../../checkout/foreign';
 import { isForeignMethod } from '../../payments/foreign';
 import { tossReturnHandlers } from './toss-return';
+import { chooseLang, type LangRequest } from '../lang';
+import { setOpenSessionLocale } from '../repo';
+import { payCopy } from './copy';
+import type { LoadedPage } from './service';
+
+/** What a handler needs of the request to choose the page's language (src/pages/lang.ts) and draw its switch. */
+export interface PageView {
+  req: LangRequest;
+  /** The page's address (path and query) for the language switch. */
+  here: string;
+}
+
+/**
+ * The page's language: the address's (or a form's hidden `lang`), else the session's when the seller fixed it or the
+ * buyer already submitted in it, else the cookie, Accept-Language, Korean.
+ */
+export function withView<P extends LoadedPage | null>(page: P, view: PageView | undefined): P {
+  if (!page || !view) return page;
+  const s = page.session;
+  const fixed = s.locale_fixed || s.attempt ? s.locale : null;
+  return { ...page, lang: chooseLang(view.req, fixed).lang, here: view.here };
+}
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -46,9 +68,9 @@ export function payHandlers(deps: Deps) {
       return { status: state === 'unknown' ? 'checking' : state === 'confirming' ? 'processing' : 'done' };
     },
 
-    async show(id: string, opts: { checking?: boolean } = {}) {
-      const page = await loadPage(deps, id);
-      if (!page) return notFound();
+    async show(id: string, opts: { checking?: boolean; view?: PageView } = {}) {
+      const page = withView(await loadPage(deps, id), opts.view);
+      if (!page) return notFound(opts.view && chooseLang(opts.view.req).lang);
       if (opts.checking) {
         const outcome = await checkedOutcome(page);
         if (outcome) return outcome;
@@ -59,9 +81,9 @@ export function payHandlers(deps: Deps) {
     },
 
     /** `couponRetrySec`: the coupon-try limit is spent (routes.ts); a coupon application is answered without quoting the code. */
-    async submit(id: string, body: unknown, opts: { couponRetrySec?: number } = {}) {
-      const page = await loadPage(deps, id);
-      if (!page) return notFound();
+    async submit(id: string, body: unknown, opts: { couponRetrySec?: number; view?: PageView } = {}) {
+      const page = withView(await loadPage(deps, id), opts.view);
+      if (!page) return notFound(opts.view && chooseLang(opts.view.req).lang);
       const blocked = await gate(page);
       if (blocked) return blocked;
       const form = readForm(body);
@@ -97,6 +119,8 @@ export function payHandlers(deps: Deps) {
       // A free trial is a card registration for the first charge at its end: simple pay registers no card here.
       if (page.session.trial_days && v.attempt.method !== 'card') return renderForm(422, page, values, { errors: { method: MESSAGES.checkout.trialNeedsCard } });
       if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      // The language the buyer pays in becomes the order's (receipt link, mails) unless the seller fixed one.
+      await setOpenSessionLocale(deps.db, page.session.id, page.lang ?? 'ko');
       // 현금영수증 의무발행 (a store setting): 100,000원 or more by bank money is issued one even when the buyer chose none.
       const attempt = await withMandatoryCashReceipt(deps.db, page.session.store_id, v.attempt, q.amount);
       const entry = page.provider!.paymentEntry;
@@ -119,7 +143,7 @@ export function payHandlers(deps: Deps) {
       // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment. A free trial
       // charges nothing too, but registers the card (billing-auth window) for the first charge at its end.
       if (q.amount === 0 && !page.session.trial_days) return pay(page, values, attempt, null, 0);
-      if (!page.tossClientKey) return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다.' }));
+      if (!page.tossClientKey) return send(503, statusPage({ ctx: page, ...payCopy(page.lang).status.unavailable, icon: '⚠️' }));
       await saveAttempt(deps, page.session.id, attempt);
       const nonce = randomBytes(16).toString('base64');
       const csp = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`;
@@ -134,9 +158,9 @@ export function payHandlers(deps: Deps) {
     },
 
     /** Test mode's simulated wallet approval (GET shows it, POST decides). */
-    async approval(id: string, decision: 'show' | 'approve' | 'cancel') {
-      const page = await loadPage(deps, id);
-      if (!page) return notFound();
+    async approval(id: string, decision: 'show' | 'approve' | 'cancel', view?: PageView) {
+      const page = withView(await loadPage(deps, id), view);
+      if (!page) return notFound(view && chooseLang(view.req).lang);
       const blocked = await gate(page);
       if (blocked) return blocked;
       const attempt = page.session.attempt;

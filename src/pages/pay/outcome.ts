@@ -1,11 +1,12 @@
 import type { AppDeps } from '../../deps';
 import { sessionStatus, successRedirectUrl } from '../../checkout/model';
-import { html, kstTime } from '../html';
+import { html } from '../html';
 import { methodLabel } from '../form';
 import { sessionOrder, type LoadedPage } from './service';
 import { PAY_SCRIPT } from './views';
 import { receipt, statusPage } from '../status-page';
 import { virtualAccountIssuedPage } from './virtual-account-issued';
+import { payCopy } from './copy';
 
 /** The unknown-outcome pages and the buyer-facing words for gateway refusals (split from pay.ts). */
 
@@ -41,20 +42,19 @@ export function outcomePages(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, sen
  */
 function checkingPage(page: LoadedPage) {
   const s = page.session;
-  const next = `${payPath(s.id)}?checking=1`;
+  const c = payCopy(page.lang);
+  const next = `${payPath(s.id)}?checking=1${c.lang === 'en' ? '&lang=en' : ''}`;
   return send(
     202,
     statusPage({
       ctx: page,
-      title: '결제 결과를 확인하고 있습니다',
+      title: c.status.checking.title,
       icon: '🔄',
-      message:
-        `결제사로부터 결과를 받지 못해 확인하고 있습니다. 보통 1~2분 안에 끝나며, 길어지면 몇 분 더 걸릴 수 있습니다. 이 화면은 ${CHECKING_REFRESH_SECONDS}초마다 저절로 새로 고쳐집니다. ` +
-        '결제가 확인되면 주문이 완료되고, 확인되지 않으면 청구되지 않습니다. 중복 결제를 막기 위해 확인이 끝날 때까지 다시 결제할 수 없습니다.',
+      message: c.status.checking.message(CHECKING_REFRESH_SECONDS),
       refreshUrl: next,
       refreshSeconds: CHECKING_REFRESH_SECONDS,
-      extra: html`<p class="hint" id="checking" data-status-url="${payPath(s.id)}/status" data-next="${next}">확인을 시작한 시각: ${s.payment?.startedAt ? kstTime(new Date(s.payment.startedAt)) : '-'}</p>`,
-      secondary: s.cancel_url ? { href: s.cancel_url, label: '확인을 기다리지 않고 상점으로 돌아가기' } : undefined,
+      extra: html`<p class="hint" id="checking" data-status-url="${payPath(s.id)}/status" data-next="${next}">${c.status.checking.startedAt}${s.payment?.startedAt ? c.clock(new Date(s.payment.startedAt)) : '-'}</p>`,
+      secondary: s.cancel_url ? { href: s.cancel_url, label: c.status.checking.leave } : undefined,
       script: PAY_SCRIPT,
     }),
   );
@@ -63,23 +63,24 @@ function checkingPage(page: LoadedPage) {
 /** Where a `?checking=1` reload ends once the outcome is known: the receipt, or a failure with ways out. */
 async function checkedOutcome(page: LoadedPage) {
   const s = page.session;
+  const c = payCopy(page.lang);
   if (s.status === 'completed' && s.order_id) {
     const order = await sessionOrder(deps, s.order_id);
     // A 가상계좌 issued after the check: its account first (virtual-account-issued.ts), the seller's page after.
     if (order?.status === 'awaiting_deposit' && order.virtualAccount) return send(200, virtualAccountIssuedPage(page, order));
     if (s.success_url) return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
-    return send(200, statusPage({ ctx: page, title: '결제가 완료되었습니다', icon: '✅', message: '결제사에서 결제가 확인되어 주문이 완료되었습니다.', extra: order ? receipt(order) : undefined }));
+    return send(200, statusPage({ ctx: page, title: c.status.paid.title, icon: '✅', message: c.status.paid.confirmed, extra: order ? receipt(order, c) : undefined }));
   }
   if (s.status === 'open' && !s.payment && s.attempt && sessionStatus(s, deps.clock.now()) === 'open') {
     return send(
       200,
       statusPage({
         ctx: page,
-        title: '결제가 승인되지 않았습니다',
+        title: c.status.notApproved.title,
         icon: '❌',
-        message: '결제사에서 이 결제가 승인되지 않은 것으로 확인되어 청구되지 않았습니다. 다른 카드나 다른 결제 수단으로 다시 결제할 수 있습니다.',
-        action: { href: payPath(s.id), label: '다시 결제하기' },
-        secondary: s.cancel_url ? { href: s.cancel_url, label: '상점으로 돌아가기' } : undefined,
+        message: c.status.notApproved.message,
+        action: { href: payPath(s.id), label: c.status.notApproved.again },
+        secondary: s.cancel_url ? { href: s.cancel_url, label: c.status.backToStore } : undefined,
       }),
     );
   }

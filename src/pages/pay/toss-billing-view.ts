@@ -2,6 +2,7 @@ import type { CheckoutAttempt } from '../../checkout/tables';
 import { html } from '../html';
 import { tossWindowPage } from './toss-view';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
+import { payCopy } from './copy';
 
 /** The arguments of `payment.requestBillingAuth(...)` in Toss Payments' JavaScript SDK v2 (card registration for 자동결제). */
 export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttempt, baseUrl: string) {
@@ -22,24 +23,24 @@ export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttemp
  * first payment to it (the amount never comes from the browser).
  */
 export function tossBillingLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, customerKey: string, baseUrl: string, nonce: string): string {
+  const c = payCopy(ctx.lang);
   return tossWindowPage({
     call: 'requestBillingAuth',
     clientKey,
     customerKey,
     request: tossBillingAuthRequest(ctx, attempt, baseUrl),
     nonce,
-    title: `${ctx.product.name} 정기결제`,
-    heading: '결제 카드를 등록해 주세요',
-    text: ctx.session.trial_days
-      ? `정기결제에 사용할 카드를 토스페이먼츠 창에서 등록하면 ${ctx.session.trial_days}일 무료 체험이 시작됩니다. 지금은 결제되지 않고, 체험이 끝나는 날부터 같은 카드로 자동 결제됩니다.`
-      : '정기결제에 사용할 카드를 토스페이먼츠 창에서 등록하면 첫 결제 금액이 바로 결제되고, 이후 결제일마다 같은 카드로 자동 결제됩니다.',
-    button: '카드 등록 창 열기',
-    openFailed: '카드 등록 창을 열지 못했습니다.',
-    loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    title: c.toss.billingTitle(ctx.product.name),
+    heading: c.toss.billingHeading,
+    text: ctx.session.trial_days ? c.toss.billingTrial(ctx.session.trial_days) : c.toss.billingText,
+    button: c.toss.billingButton,
+    openFailed: c.toss.billingOpenFailed,
+    loadFailed: c.toss.billingLoadFailed,
     before: summary(ctx, price),
-    links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
-  ${cancelLink(ctx.session)}`,
+    links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">${c.toss.edit}</a>
+  ${cancelLink(ctx.session, c)}`,
     footer: footerOf(ctx),
+    lang: c.lang,
   });
 }
 

@@ -9,6 +9,7 @@ import { loadPage, priceQuote, sessionOrder } from './service';
 import { subscriptionIdForSession } from '../../subscriptions/model';
 import { emptyValues, type PayFlow } from './flow';
 import { minorAmount } from '../../payments/foreign';
+import { withView, type PageView } from './handlers';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -23,8 +24,8 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
     return completedPage(page);
   };
   return {
-    async tossSuccess(id: string, query: Record<string, unknown>) {
-      const page = await loadPage(deps, id);
+    async tossSuccess(id: string, query: Record<string, unknown>, view?: PageView) {
+      const page = withView(await loadPage(deps, id), view);
       if (!page || page.provider?.name !== 'toss') return notFound();
       const s = page.session;
       // A reload of the success URL after the order exists lands where the first visit went.
@@ -52,8 +53,8 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
      * Toss's billing-auth successUrl (live subscriptions): `authKey` and `customerKey` come back; the server issues the
      * billing key and charges the first payment to it for the session's own amount (never one from the query).
      */
-    async tossBillingSuccess(id: string, query: Record<string, unknown>) {
-      const page = await loadPage(deps, id);
+    async tossBillingSuccess(id: string, query: Record<string, unknown>, view?: PageView) {
+      const page = withView(await loadPage(deps, id), view);
       if (!page || page.provider?.name !== 'toss') return notFound();
       const s = page.session;
       if (s.status === 'completed' && s.order_id) return reloaded(page);
@@ -73,8 +74,8 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
     },
 
     /** Toss's failUrl: the window was closed or the payment refused; nothing was charged. */
-    async tossFail(id: string, query: Record<string, unknown>) {
-      const page = await loadPage(deps, id);
+    async tossFail(id: string, query: Record<string, unknown>, view?: PageView) {
+      const page = withView(await loadPage(deps, id), view);
       if (!page) return notFound();
       const blocked = await gate(page);
       if (blocked) return blocked;

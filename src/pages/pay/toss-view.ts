@@ -3,6 +3,8 @@ import { html, raw, scriptJson, type SafeHtml } from '../html';
 import { layout } from '../layout';
 import { gatewayAmount, type Presentment } from '../../payments/foreign';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
+import { payCopy } from './copy';
+import type { Lang } from '../lang';
 
 /** How long a virtual account waits for the deposit (Toss: validHours, at most 720; the order expires after). */
 export const VIRTUAL_ACCOUNT_VALID_HOURS = 72;
@@ -96,6 +98,8 @@ export interface TossWindow {
   links: SafeHtml;
   /** The seller's business details footer (src/pages/footer.ts). */
   footer?: SafeHtml;
+  /** The page's language (Korean when absent). */
+  lang?: Lang;
 }
 
 export function tossWindowPage(w: TossWindow): string {
@@ -121,12 +125,12 @@ export function tossWindowPage(w: TossWindow): string {
 })();
 </script>`;
   return layout(
-    { title: w.title, head, footer: w.footer },
+    { title: w.title, lang: w.lang, head, footer: w.footer },
     html`${w.before ?? ''}
 <section class="card center">
   <h1>${w.heading}</h1>
   <p class="muted">${w.text}</p>
-  <noscript><div class="banner error">토스페이먼츠 창을 열려면 브라우저의 자바스크립트를 켜 주세요.</div></noscript>
+  <noscript><div class="banner error">${payCopy(w.lang).toss.noscript}</div></noscript>
   <p class="err" id="toss-error" role="alert"></p>
   <button class="pay" id="toss-open" type="button">${w.button}</button>
   ${w.links}
@@ -140,21 +144,23 @@ ${script}`,
  * buyer to /toss/success (confirmed on our server after the amount check) or /toss/fail.
  */
 export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: CheckoutAttempt, clientKey: string, baseUrl: string, nonce: string, presentment: Presentment | null = null): string {
+  const c = payCopy(ctx.lang);
   return tossWindowPage({
     call: 'requestPayment',
     clientKey,
     customerKey: null,
     request: tossPaymentRequest(ctx, attempt, price.amount, baseUrl, presentment),
     nonce,
-    title: `${ctx.product.name} 결제`,
-    heading: '결제창을 여는 중입니다',
-    text: '토스페이먼츠 결제창에서 결제를 마쳐 주세요.',
-    button: '결제창 열기',
-    openFailed: '결제창을 열지 못했습니다.',
-    loadFailed: '결제창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    title: c.title(ctx.product.name),
+    heading: c.toss.heading,
+    text: c.toss.text,
+    button: c.toss.button,
+    openFailed: c.toss.openFailed,
+    loadFailed: c.toss.loadFailed,
     before: summary(ctx, price),
-    links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">결제 정보 수정하기</a>
-  ${cancelLink(ctx.session)}`,
+    links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">${c.toss.edit}</a>
+  ${cancelLink(ctx.session, c)}`,
     footer: footerOf(ctx),
+    lang: c.lang,
   });
 }

@@ -6,16 +6,18 @@ import type { SessionRow } from '../../checkout/model';
 import type { ProductRow } from '../../catalog/model';
 import { TEST_CARDS } from '../../payments';
 import type { BusinessDetailsView } from '../../stores/schemas';
-import { html, kstTime, won, type SafeHtml } from '../html';
+import { html, raw, type SafeHtml } from '../html';
 import { layout } from '../layout';
-import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, methodLabel, ONE_TIME_ONLY_METHODS, payText, type FieldErrors, type FormValues } from '../form';
+import { INSTALLMENT_MIN_AMOUNT, INSTALLMENT_MONTHS, METHODS, ONE_TIME_ONLY_METHODS, type FieldErrors, type FormValues } from '../form';
 import { storeFooter } from '../footer';
 import { formatUsd } from '../../payments/foreign';
-import { agreementDocs, refundTerms } from '../terms';
+import { agreementDocs, agreementEnglish, refundTerms, refundTermsEn } from '../terms';
 import { termsOfProduct } from '../../orders/terms';
 import type { RecurringTerms } from '../../subscriptions/consent';
 import type { PaymentMethod } from '../../payments/method';
 import { cashReceiptField } from './cash-receipt-field';
+import { payCopy, type PayCopy } from './copy';
+import { langSwitch, type Lang } from '../lang';
 import { recurringField } from './recurring-view';
 
 
@@ -27,10 +29,14 @@ export interface PageContext {
   business: BusinessDetailsView | null;
   /** Test mode on the simulator: card number field, test cards, simulated approval for simple pay. */
   simulated: boolean;
+  /** The page's language (src/pages/lang.ts); Korean when absent. */
+  lang?: Lang;
+  /** This page's address (path and query), for the language switch; no switch when absent. */
+  here?: string;
 }
 
-export type FooterCtx = Pick<PageContext, 'storeName' | 'session'> & { business?: BusinessDetailsView | null };
-export const footerOf = (ctx: FooterCtx | undefined) => (ctx ? storeFooter(ctx.storeName, ctx.business) : undefined);
+export type FooterCtx = Pick<PageContext, 'storeName' | 'session'> & { business?: BusinessDetailsView | null; lang?: Lang; here?: string };
+export const footerOf = (ctx: FooterCtx | undefined) => (ctx ? storeFooter(ctx.storeName, ctx.business, ctx.lang) : undefined);
 
 export interface PriceLine {
   originalAmount: number;
@@ -41,29 +47,31 @@ export interface PriceLine {
 
 const cardGroups = (n: string) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
 
-const INTERVAL = { monthly: '월간 구독 · 매월 결제', yearly: '연간 구독 · 매년 결제' } as const;
-
-export function planLine(s: SessionRow, p: ProductRow): string | null {
+export function planLine(s: SessionRow, p: ProductRow, c: PayCopy = payCopy('ko')): SafeHtml | null {
   if (!s.billing_interval) return null;
   const plan = p.plans.find((pl) => pl.id === s.plan_id);
-  return `${plan?.name ?? s.plan_id} · ${INTERVAL[s.billing_interval]}`;
+  return html`<span translate="no">${plan?.name ?? s.plan_id}</span> · ${c.interval[s.billing_interval]}`;
 }
 
-export function header(ctx: Pick<PageContext, 'storeName' | 'session'>): SafeHtml {
-  return html`<div class="store"><span>${ctx.storeName}</span>${ctx.session.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>`;
+/** The store's name (its own name, never translated: `translate="no"`), the test badge and the language switch. */
+export function header(ctx: Pick<PageContext, 'storeName' | 'session'> & { lang?: Lang; here?: string }): SafeHtml {
+  const c = payCopy(ctx.lang);
+  const badge = ctx.session.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : '';
+  return html`<div class="store"><span translate="no">${ctx.storeName}</span>${ctx.here ? html`<span class="tools">${badge}${langSwitch(ctx.here, c.lang)}</span>` : badge}</div>`;
 }
 
 export function summary(ctx: PageContext, price: PriceLine): SafeHtml {
-  const plan = planLine(ctx.session, ctx.product);
-  return html`<section class="card" aria-label="주문 요약">
-  <p class="product">${ctx.product.name}</p>
+  const c = payCopy(ctx.lang);
+  const plan = planLine(ctx.session, ctx.product, c);
+  return html`<section class="card" aria-label="${c.summary.aria}">
+  <p class="product" translate="no">${ctx.product.name}</p>
   ${plan ? html`<p class="muted">${plan}</p>` : ''}
-  ${ctx.product.description ? html`<p class="desc" id="product-description">${ctx.product.description}</p>` : ''}
+  ${ctx.product.description ? html`<p class="desc" translate="no" id="product-description">${ctx.product.description}</p>` : ''}
   <dl class="amounts">
-    <dt>상품 금액</dt><dd>${won(price.originalAmount)}</dd>
-    ${ctx.session.trial_days ? html`<dt>무료 체험</dt><dd id="trial-days">${ctx.session.trial_days}일 (체험 기간 결제 없음)</dd>` : ''}
-    ${price.discount > 0 ? html`<dt>쿠폰 할인${price.couponCode ? ` (${price.couponCode})` : ''}</dt><dd class="discount">-${won(price.discount)}</dd>` : ''}
-    <dt class="total">결제 금액</dt><dd class="total" id="total">${won(price.amount)}</dd>
+    <dt>${c.summary.price}</dt><dd>${c.money(price.originalAmount)}</dd>
+    ${ctx.session.trial_days ? html`<dt>${c.summary.trial}</dt><dd id="trial-days">${c.summary.trialDays(ctx.session.trial_days)}</dd>` : ''}
+    ${price.discount > 0 ? html`<dt>${c.summary.coupon}${price.couponCode ? ` (${price.couponCode})` : ''}</dt><dd class="discount">-${c.money(price.discount)}</dd>` : ''}
+    <dt class="total">${c.summary.total}</dt><dd class="total" id="total">${c.money(price.amount)}</dd>
   </dl>
 </section>`;
 }
@@ -78,10 +86,10 @@ ${fieldError(name, err)}`;
 }
 
 /** The e-mail the seller fixed on the session (customerEmailLocked): read-only, with why; the server refuses any other. */
-function lockedEmail(email: string, err: string | undefined): SafeHtml {
-  return html`<label for="buyerEmail">이메일</label>
+function lockedEmail(email: string, err: string | undefined, c: PayCopy): SafeHtml {
+  return html`<label for="buyerEmail">${c.email}</label>
 <input id="buyerEmail" name="buyerEmail" value="${email}" type="email" readonly aria-readonly="true" required${invalid(err)} aria-describedby="${err ? 'buyerEmail-locked buyerEmail-err' : 'buyerEmail-locked'}">
-<p class="hint" id="buyerEmail-locked">판매자가 지정한 이메일입니다. 주문과 구독은 이 이메일로 등록됩니다.</p>
+<p class="hint" id="buyerEmail-locked">${c.lockedEmail}</p>
 ${fieldError('buyerEmail', err)}`;
 }
 
@@ -108,43 +116,43 @@ export interface FormPage {
 
 export const PAY_SCRIPT = '/pay-assets/pay.js';
 
-function couponForm(f: FormPage, action: string): SafeHtml {
+function couponForm(f: FormPage, action: string, c: PayCopy): SafeHtml {
   const { values, errors = {} } = f;
   return html`<form class="coupon" id="coupon-form" method="post" action="${action}" novalidate>
-    <input type="hidden" name="action" value="apply_coupon">
-    <label for="couponCode">쿠폰 코드</label>
+    <input type="hidden" name="action" value="apply_coupon">${langField(c)}
+    <label for="couponCode">${c.couponCode}</label>
     <div class="row">
       <input id="couponCode" name="couponCode" type="text" value="${values.couponCode}" autocomplete="off" autocapitalize="characters"${invalid(errors.couponCode)}${errors.couponCode ? html` aria-describedby="couponCode-err"` : ''}>
-      <button class="apply" type="submit">적용</button>
+      <button class="apply" type="submit">${c.apply}</button>
     </div>
     ${fieldError('couponCode', errors.couponCode)}
-    ${f.couponApplied && !errors.couponCode && f.price.discount > 0 ? html`<p class="ok" role="status">쿠폰이 적용되어 ${won(f.price.discount)} 할인됩니다.</p>` : ''}
+    ${f.couponApplied && !errors.couponCode && f.price.discount > 0 ? html`<p class="ok" role="status">${c.couponApplied(f.price.discount)}</p>` : ''}
   </form>`;
 }
 
-function installmentField(f: FormPage): SafeHtml {
+function installmentField(f: FormPage, c: PayCopy): SafeHtml {
   if (f.price.amount < INSTALLMENT_MIN_AMOUNT || f.ctx.session.billing_interval) return html``;
   const v = f.values.installment || '0';
-  return html`<div class="installment-field"><label for="installment">할부</label>
+  return html`<div class="installment-field"><label for="installment">${c.installment}</label>
     <select id="installment" name="installment"${invalid(f.errors?.installment)}${f.errors?.installment ? html` aria-describedby="installment-err"` : ''}>
-      <option value="0"${v === '0' ? html` selected` : ''}>일시불</option>
-      ${INSTALLMENT_MONTHS.map((m) => html`<option value="${m}"${v === String(m) ? html` selected` : ''}>${m}개월</option>`)}
+      <option value="0"${v === '0' ? html` selected` : ''}>${c.lumpSum}</option>
+      ${INSTALLMENT_MONTHS.map((m) => html`<option value="${m}"${v === String(m) ? html` selected` : ''}>${c.months(m)}</option>`)}
     </select>
     ${fieldError('installment', f.errors?.installment)}
-    <p class="hint">${won(INSTALLMENT_MIN_AMOUNT)} 이상 카드 결제에서 선택할 수 있습니다. 무이자 여부는 카드사 정책을 따릅니다.</p></div>`;
+    <p class="hint">${c.installmentHint}</p></div>`;
 }
 
-function agreementsField(f: FormPage): SafeHtml {
+function agreementsField(f: FormPage, c: PayCopy): SafeHtml {
   const { ctx, values, errors = {} } = f;
   const docs = agreementDocs(ctx.storeName, ctx.business, ctx.session.mode === 'live');
   const all = docs.every((d) => values[d.field]);
   return html`<fieldset class="agreements" id="agreements"${errors.agreements ? html` aria-describedby="agreements-err"` : ''}>
-    <legend>약관 동의</legend>
-    <label class="check all"><input type="checkbox" name="agreeAll" id="agreeAll" value="on"${all ? html` checked` : ''}> 전체 동의 (필수 항목 모두)</label>
+    <legend>${c.agreements.legend}</legend>
+    <label class="check all"><input type="checkbox" name="agreeAll" id="agreeAll" value="on"${all ? html` checked` : ''}> ${c.agreements.all}</label>
     ${docs.map(
       (d) => html`<div class="agreement">
-      <label class="check"><input type="checkbox" name="${d.field}" id="${d.field}" value="on"${values[d.field] ? html` checked` : ''}> [필수] ${d.title}</label>
-      <details><summary>내용 보기<span class="sr-only">: ${d.title}</span></summary>${d.body}</details>
+      <label class="check"><input type="checkbox" name="${d.field}" id="${d.field}" value="on"${values[d.field] ? html` checked` : ''}> ${c.agreements.required} ${c.lang === 'en' ? html`<span>${agreementEnglish(d.field).title} (<span lang="ko">${d.title}</span>)</span>` : d.title}</label>
+      <details><summary>${c.agreements.show}<span class="sr-only">: ${c.lang === 'en' ? agreementEnglish(d.field).title : d.title}</span></summary>${c.lang === 'en' ? html`<p>${c.agreements.note}</p><div lang="ko">${d.body}</div><p>${agreementEnglish(d.field).body}</p>` : d.body}</details>
     </div>`,
     )}
     ${fieldError('agreements', errors.agreements)}
@@ -152,9 +160,14 @@ function agreementsField(f: FormPage): SafeHtml {
 }
 
 function refundTermsCard(ctx: PageContext): SafeHtml {
+  const c = payCopy(ctx.lang);
+  const terms = termsOfProduct(ctx.product, ctx.session.plan_id);
+  const ko = refundTerms(terms, ctx.product.type);
+  // English: each statement in Korean as the law has it (marked lang="ko"), its English rendering beneath.
+  const en = c.lang === 'en' ? refundTermsEn(terms, ctx.product.type) : null;
   return html`<section class="card" aria-labelledby="refund-terms-title" id="refund-terms">
-  <h2 id="refund-terms-title">환불 및 청약철회 안내</h2>
-  <ul class="terms">${refundTerms(termsOfProduct(ctx.product, ctx.session.plan_id), ctx.product.type).map((l) => html`<li>${l}</li>`)}</ul>
+  <h2 id="refund-terms-title">${c.refundTerms.heading}</h2>
+  <ul class="terms">${ko.map((l, i) => (en ? html`<li>${en[i]}<br><span lang="ko" class="hint">${l}</span></li>` : html`<li>${l}</li>`))}</ul>
 </section>`;
 }
 
@@ -169,91 +182,103 @@ function refundTermsCard(ctx: PageContext): SafeHtml {
  */
 export function paymentFormPage(f: FormPage): string {
   const { ctx, values, errors = {} } = f;
+  const c = payCopy(ctx.lang);
+  const msg = (m: string | undefined) => (m === undefined ? undefined : c.message(m));
+  const e = Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, msg(v)])) as typeof errors;
+  const fe: FormPage = { ...f, errors: e };
   const action = `/pay/${encodeURIComponent(ctx.session.id)}`;
   const remaining = Math.max(0, Math.floor((ctx.session.expires_at.getTime() - f.now.getTime()) / 1000));
-  const trialButton = f.recurring?.trialEndsAt ? '카드 등록하고 무료 체험 시작' : null;
+  const trialButton = f.recurring?.trialEndsAt ? c.trialButton : null;
   const usd = f.paypalCents ?? null;
-  const methodsWithAmount = METHODS.filter((m) => f.methods.includes(m.value)).map((m) => ({ value: m.value, text: trialButton ?? payText(m.value, f.price.amount, usd) }));
+  const methodsWithAmount = METHODS.filter((m) => f.methods.includes(m.value)).map((m) => ({ value: m.value, text: trialButton ?? c.payText(m.value, f.price.amount, usd) }));
   const body = html`${header(ctx)}
 ${summary(ctx, f.price)}
 <section class="card">
-  <h1>결제하기</h1>
-  <p class="expiry" id="expiry" data-remaining="${remaining}">이 결제 페이지는 <strong>${kstTime(ctx.session.expires_at)}</strong>까지 사용할 수 있습니다<span id="countdown" aria-hidden="true"></span>.</p>
-  ${f.banner ? html`<div class="banner error" role="alert" id="banner">${f.banner}</div>` : ''}
-  ${f.couponField ? couponForm(f, action) : ''}
+  <h1>${c.heading}</h1>
+  <p class="expiry" id="expiry" data-remaining="${remaining}">${c.expiryBefore}<strong>${c.clock(ctx.session.expires_at)}</strong>${c.expiryAfter}<span id="countdown" aria-hidden="true"></span>.</p>
+  ${f.banner ? html`<div class="banner error" role="alert" id="banner">${c.message(f.banner)}</div>` : ''}
+  ${f.couponField ? couponForm(fe, action, c) : ''}
   <form method="post" action="${action}" id="pay-form" novalidate data-pay-texts="${JSON.stringify(methodsWithAmount)}">
-    <input type="hidden" name="action" value="pay">
+    <input type="hidden" name="action" value="pay">${langField(c)}
     <input type="hidden" name="couponCode" value="${f.price.couponCode ?? ''}">
-    ${input('buyerName', '이름', values.buyerName, errors.buyerName, html` type="text" autocomplete="name" maxlength="50" required`)}
+    ${input('buyerName', c.name, values.buyerName, e.buyerName, html` type="text" autocomplete="name" maxlength="50" required`)}
     ${ctx.session.customer_email_locked
-      ? lockedEmail(ctx.session.customer_email ?? '', errors.buyerEmail)
-      : input('buyerEmail', '이메일', values.buyerEmail, errors.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
-    ${input('buyerPhone', '휴대폰 번호', values.buyerPhone, errors.buyerPhone, html` type="tel" autocomplete="tel" inputmode="tel" placeholder="010-1234-5678" required`)}
+      ? lockedEmail(ctx.session.customer_email ?? '', e.buyerEmail, c)
+      : input('buyerEmail', c.email, values.buyerEmail, e.buyerEmail, html` type="email" autocomplete="email" inputmode="email" required`)}
+    ${input('buyerPhone', c.phone, values.buyerPhone, e.buyerPhone, html` type="tel" autocomplete="tel" inputmode="tel" placeholder="010-1234-5678" required`)}
 
     <fieldset class="method-set">
-      <legend>결제 수단</legend>
+      <legend>${c.method}</legend>
       <div class="methods">
         ${METHODS.filter((m) => f.methods.includes(m.value)).map(
-          (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> <span class="method-name">${m.label}</span></label>`,
+          (m) => html`<label class="method"><input type="radio" name="method" value="${m.value}"${values.method === m.value ? html` checked` : ''}> <span class="method-name">${c.methodLabel(m.value)}</span></label>`,
         )}
       </div>
-      ${f.methods.includes('paypal') && usd != null ? html`<p class="hint" id="paypal-note">PayPal은 미국 달러로 결제됩니다: <strong>${formatUsd(usd)}</strong> (상점이 정한 환율 기준).</p>` : ''}
-      ${f.methods.includes('foreign_card') ? html`<p class="hint" id="foreign-card-note">해외 발급 카드(Visa·Mastercard·JCB·AMEX·UnionPay)는 원화로 결제되며 영문 결제창이 열립니다.</p>` : ''}
-      ${fieldError('method', errors.method)}
+      ${f.methods.includes('paypal') && usd != null ? html`<p class="hint" id="paypal-note">${c.paypalNote(usd)}</p>` : ''}
+      ${f.methods.includes('foreign_card') ? html`<p class="hint" id="foreign-card-note">${c.foreignCardNote}</p>` : ''}
+      ${fieldError('method', e.method)}
     </fieldset>
 
     <div class="card-fields">
       ${ctx.simulated
-        ? html`${input('cardNumber', '카드 번호', '', errors.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}`
+        ? html`${input('cardNumber', c.cardNumber, '', e.cardNumber, html` type="text" inputmode="numeric" autocomplete="cc-number" placeholder="0000 0000 0000 0000" maxlength="23"`)}`
         : ''}
-      ${installmentField(f)}
+      ${installmentField(fe, c)}
       ${ctx.simulated
-        ? html`<div class="test">테스트 모드에서는 실제 결제가 일어나지 않습니다. 테스트 카드:
+        ? html`<div class="test">${c.test.intro}
         <ul>
-          <li><code>${cardGroups(TEST_CARDS.success)}</code> 승인</li>
-          <li><code>${cardGroups(TEST_CARDS.declined)}</code> 거절</li>
-          <li><code>${cardGroups(TEST_CARDS.insufficientFunds)}</code> 잔액 부족</li>
-          <li><code>${cardGroups(TEST_CARDS.unknown)}</code> 결과 확인 지연</li>
-          <li><code>${cardGroups(TEST_CARDS.refundFails)}</code> 승인, 이후 환불 실패</li>
-          <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> 승인, 이후 환불 결과 지연(자동 확인)</li>
-          ${ctx.session.billing_interval ? html`<li><code>${cardGroups(TEST_CARDS.renewalDeclined)}</code> 첫 결제 승인, 이후 정기결제(갱신·플랜 변경 차액) 거절</li>` : ''}
+          <li><code>${cardGroups(TEST_CARDS.success)}</code> ${c.test.success}</li>
+          <li><code>${cardGroups(TEST_CARDS.declined)}</code> ${c.test.declined}</li>
+          <li><code>${cardGroups(TEST_CARDS.insufficientFunds)}</code> ${c.test.insufficient}</li>
+          <li><code>${cardGroups(TEST_CARDS.unknown)}</code> ${c.test.unknown}</li>
+          <li><code>${cardGroups(TEST_CARDS.refundFails)}</code> ${c.test.refundFails}</li>
+          <li><code>${cardGroups(TEST_CARDS.refundTimesOut)}</code> ${c.test.refundTimesOut}</li>
+          ${ctx.session.billing_interval ? html`<li><code>${cardGroups(TEST_CARDS.renewalDeclined)}</code> ${c.test.renewalDeclined}</li>` : ''}
         </ul>
-        간편결제와 계좌이체는 승인 화면을 거칩니다. 가상계좌는 발급 후 영수증 페이지에서 입금을 흉내 낼 수 있습니다.</div>`
+        ${c.test.outro}</div>`
         : ''}
     </div>
 
-    ${ctx.session.billing_interval ? '' : cashReceiptField(f)}
+    ${ctx.session.billing_interval ? '' : cashReceiptField(fe, c)}
 
-    ${agreementsField(f)}
-    ${recurringField(f.recurring, f.values.agreeRecurring, f.errors?.agreeRecurring)}
+    ${agreementsField(fe, c)}
+    ${recurringField(f.recurring, f.values.agreeRecurring, e.agreeRecurring, c)}
 
-    <button class="pay" id="pay-button" type="submit">${trialButton ?? payText(values.method, f.price.amount, usd)}</button>
+    <button class="pay" id="pay-button" type="submit">${trialButton ?? c.payText(values.method, f.price.amount, usd)}</button>
   </form>
-  ${cancelLink(ctx.session)}
+  ${cancelLink(ctx.session, c)}
 </section>
 ${refundTermsCard(ctx)}`;
-  return layout({ title: `${ctx.product.name} 결제`, footer: footerOf(ctx), script: PAY_SCRIPT }, body);
+  return layout({ title: c.title(ctx.product.name), lang: c.lang, head: LANG_CSS, footer: footerOf(ctx), script: PAY_SCRIPT }, body);
 }
 
-export function cancelLink(s: SessionRow): SafeHtml {
-  return s.cancel_url ? html`<a class="cancel" href="${s.cancel_url}">결제를 취소하고 돌아가기</a>` : html``;
+export function cancelLink(s: SessionRow, c: PayCopy = payCopy('ko')): SafeHtml {
+  return s.cancel_url ? html`<a class="cancel" href="${s.cancel_url}">${c.cancel}</a>` : html``;
 }
+
+/** The page's language carried through a POST (the form's action has no query). */
+export const langField = (c: PayCopy): SafeHtml => html`<input type="hidden" name="lang" value="${c.lang}">`;
+
+/** The language switch beside the test badge (as on the receipt). */
+export const LANG_CSS = raw('<style>.store .tools{display:flex;gap:10px;align-items:center}.store a.lang{color:#1b64da;font-weight:600;text-decoration:none;padding:4px 0}</style>');
 
 /** Test mode's stand-in for a wallet app: the buyer approves or cancels the simple-pay payment. */
 export function approvalPage(ctx: PageContext, method: FormValues['method'], amount: number, usdCents: number | null = null): string {
+  const c = payCopy(ctx.lang);
   const action = `/pay/${encodeURIComponent(ctx.session.id)}/approve`;
-  const name = methodLabel(method as never);
+  const name = c.methodLabel(method as PaymentMethod);
+  const what = `${name} ${method === 'virtual_account' ? c.approval.issue : c.approval.approve}`;
   return layout(
-    { title: `${name} ${method === 'virtual_account' ? '발급' : '결제 승인'} (테스트)`, footer: footerOf(ctx) },
+    { title: `${what}${c.approval.testSuffix}`, lang: c.lang, head: LANG_CSS, footer: footerOf(ctx) },
     html`${header(ctx)}
 <section class="card center">
-  <h1>${name} ${method === 'virtual_account' ? '발급' : '결제 승인'}</h1>
-  <p class="muted">${method === 'transfer' ? '테스트 모드의 계좌이체 승인 화면입니다(은행 앱 대신). 실제로 출금되지 않습니다.' : method === 'mobile_phone' ? '테스트 모드의 휴대폰 결제 승인 화면입니다(통신사 인증 대신). 휴대폰 요금에 청구되지 않습니다.' : ONE_TIME_ONLY_METHODS.has(method as never) ? '테스트 모드의 상품권 결제 승인 화면입니다(상품권 사이트 로그인 대신). 상품권 잔액이 차감되지 않습니다.' : method === 'virtual_account' ? '테스트 모드의 가상계좌 발급 화면입니다. 발급 후 영수증 페이지의 "입금하기" 버튼으로 입금을 흉내 낼 수 있습니다.' : '테스트 모드의 간편결제 승인 화면입니다. 실제 결제는 일어나지 않습니다.'}</p>
-  <p class="product" style="margin-top:16px">${ctx.product.name}</p>
-  ${usdCents != null ? html`<p class="big" id="approve-usd">${formatUsd(usdCents)}</p><p class="muted">${won(amount)} (상점이 정한 환율 기준)</p>` : html`<p class="big">${won(amount)}</p>`}
-  <form method="post" action="${action}">
-    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? `${won(amount)} 입금할 가상계좌 발급` : usdCents != null ? `${name}로 ${formatUsd(usdCents)} 결제 승인` : `${payText(method, amount)} 승인`}</button>
-    <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">취소</button>
+  <h1>${what}</h1>
+  <p class="muted">${method === 'transfer' ? c.approval.transfer : method === 'mobile_phone' ? c.approval.mobilePhone : ONE_TIME_ONLY_METHODS.has(method as never) ? c.approval.giftCertificate : method === 'virtual_account' ? c.approval.virtualAccount : c.approval.wallet}</p>
+  <p class="product" style="margin-top:16px" translate="no">${ctx.product.name}</p>
+  ${usdCents != null ? html`<p class="big" id="approve-usd">${formatUsd(usdCents)}</p><p class="muted">${c.approval.atStoreRate(amount)}</p>` : html`<p class="big">${c.money(amount)}</p>`}
+  <form method="post" action="${action}">${langField(c)}
+    <button class="pay" type="submit" name="decision" value="approve">${method === 'virtual_account' ? c.approval.issueButton(amount) : usdCents != null ? c.approval.approveUsdButton(name, usdCents) : c.approval.approveButton(name, amount)}</button>
+    <button class="danger" style="margin-top:8px" type="submit" name="decision" value="cancel">${c.approval.cancel}</button>
   </form>
 </section>`,
   );

@@ -13,6 +13,8 @@ import { statusPage } from '../status-page';
 import { sendPage } from '../token-pages';
 import { portalGone } from './views';
 import { buyerSubscriptions as findBuyerSubscriptions, findStoreName } from '../repo';
+import { chooseLang } from '../lang';
+import { portalCopy } from './copy';
 
 export type TokenParams = { Params: { token: string } };
 export type SubParams = { Params: { token: string; subscriptionId: string } };
@@ -38,10 +40,14 @@ export function portalAccess(deps: AppDeps) {
     return { session, sub };
   }
 
-  const refuse = (reply: FastifyReply, code: 403 | 404 | 410 | 429) =>
-    code === 410
-      ? page(reply, 410, portalGone())
-      : page(reply, code, statusPage({ title: code === 429 ? '요청이 너무 많습니다' : '요청을 처리할 수 없습니다', icon: '⚠️', message: code === 429 ? '잠시 후 다시 시도해 주세요.' : '구독 관리 페이지를 새로 열어 다시 시도해 주세요.' }));
+  const refuse = (reply: FastifyReply, code: 403 | 404 | 410 | 429) => {
+    // In the buyer's language (src/pages/lang.ts): ?lang, the cookie, Accept-Language, Korean.
+    const lang = chooseLang({ query: reply.request.query, headers: reply.request.headers }).lang;
+    const c = portalCopy(lang);
+    return code === 410
+      ? page(reply, 410, portalGone(lang))
+      : page(reply, code, statusPage({ lang, icon: '⚠️', ...(code === 429 ? c.limited : c.refused) }));
+  };
 
   const back = (token: string, params: Record<string, string>) => `/portal/${token}?${new URLSearchParams(params).toString()}`;
   const failed = (reply: FastifyReply, token: string, err: unknown) => {

@@ -6,40 +6,34 @@
 import { ownValue } from '../../platform/lookup';
 import type { CancelPreviewView } from '../../subscriptions/cancel/schemas';
 import type { SubscriptionView } from '../../subscriptions/schemas';
-import { html, won, type SafeHtml } from '../html';
-import { csrfField, dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './view-model';
-
-const REASON: Record<string, string> = {
-  initial_full: '청약철회 기간 안의 미사용 결제라 전액 환불됩니다.',
-  renewal_full: '갱신 결제의 청약철회 기간 안이고 사용하지 않아 전액 환불됩니다.',
-  statutory_full: '청약철회 기간 안이라 전액 환불됩니다.',
-  prorated: '이용한 기간만큼 차감한 금액이 환불됩니다.',
-  past_due: '현재 기간은 결제되지 않아 환불할 금액이 없습니다.',
-  nothing_refundable: '환불할 금액이 없습니다.',
-};
+import { html, type SafeHtml } from '../html';
+import { csrfField, type PortalPage, type PortalSubscription } from './view-model';
+import { portalCopy } from './copy';
 
 export function cancelChoices(p: PortalPage, s: PortalSubscription): SafeHtml {
   const { sub, preview } = s;
+  const c = portalCopy(p.lang);
+  const k = c.cancel;
   const im = preview.immediate;
   const action = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/cancel`;
   if (sub.cancelAtPeriodEnd) {
-    return html`<div class="banner info" role="status">${dateOnly(sub.currentPeriodEnd)}에 해지될 예정입니다. 그때까지 계속 이용할 수 있습니다.</div>
+    return html`<div class="banner info" role="status">${k.scheduled(c.date(sub.currentPeriodEnd))}</div>
 <div class="choices">
   <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/resume" class="choice">
     ${csrfField(p.csrf)}
-    <h3>해지 예약 취소</h3><p>구독을 계속 유지하고 다음 결제일에 갱신합니다.</p>
-    <button type="submit" class="later" data-action="resume">해지 예약 취소</button>
+    <h3>${k.resume}</h3><p>${k.resumeText}</p>
+    <button type="submit" class="later" data-action="resume">${k.resume}</button>
   </form>
   ${immediateChoice(p, action, im)}
 </div>`;
   }
-  return html`<div class="choices" aria-label="해지 방법">
+  return html`<div class="choices" aria-label="${k.ways}">
   <form method="post" action="${action}" class="choice">
     ${csrfField(p.csrf)}<input type="hidden" name="timing" value="period_end">
-    <h3>기간 종료 시 해지</h3>
-    <p class="amount">환불 없음</p>
-    <p>${dateOnly(preview.periodEnd.effectiveAt)}까지 이용하고 그 뒤로는 결제되지 않습니다.</p>
-    <button type="submit" class="later" data-action="period_end">기간 종료 시 해지</button>
+    <h3>${k.periodEnd}</h3>
+    <p class="amount">${k.noRefund}</p>
+    <p>${k.periodEndText(c.date(preview.periodEnd.effectiveAt))}</p>
+    <button type="submit" class="later" data-action="period_end">${k.periodEnd}</button>
   </form>
   ${immediateChoice(p, action, im)}
 </div>`;
@@ -47,30 +41,33 @@ export function cancelChoices(p: PortalPage, s: PortalSubscription): SafeHtml {
 
 function immediateChoice(p: PortalPage, action: string, im: CancelPreviewView['immediate']): SafeHtml {
   const blocked = im.blockedReason;
+  const c = portalCopy(p.lang);
+  const k = c.cancel;
   return html`<form method="post" action="${action}" class="choice">
     ${csrfField(p.csrf)}<input type="hidden" name="timing" value="immediate">
-    <h3>지금 해지하고 환불</h3>
-    <p class="amount" data-refund-amount="${im.refundAmount}">환불 예정 ${won(im.refundAmount)}</p>
-    <p>${blocked ? blocked.message : ownValue(REASON, im.reason) ?? ''}</p>
+    <h3>${k.now}</h3>
+    <p class="amount" data-refund-amount="${im.refundAmount}">${k.refundDue(im.refundAmount)}</p>
+    <p>${blocked ? (c.lang === 'en' ? html`<span lang="ko">${blocked.message}</span>` : blocked.message) : ownValue(c.reason, im.reason) ?? ''}</p>
     ${im.deduction + im.penalty + im.clawback > 0 && !blocked
-      ? html`<p>이용 ${im.usedDays}/${im.totalDays}일 차감 ${won(im.deduction)}${im.clawback ? html` · 할인 회수 ${won(im.clawback)}` : ''}${im.penalty ? html` · 위약금 ${won(im.penalty)}` : ''}</p>`
+      ? html`<p>${k.used(im.usedDays, im.totalDays, im.deduction)}${im.clawback ? k.clawback(im.clawback) : ''}${im.penalty ? k.penalty(im.penalty) : ''}</p>`
       : ''}
-    ${im.requiresApproval && !blocked ? html`<p>판매자 승인 후 환불됩니다 (환불 요청으로 접수).</p>` : ''}
-    <button type="submit" class="now" data-action="immediate"${blocked ? html` disabled` : ''}>지금 해지하고 환불받기</button>
+    ${im.requiresApproval && !blocked ? html`<p>${k.approval}</p>` : ''}
+    <button type="submit" class="now" data-action="immediate"${blocked ? html` disabled` : ''}>${k.nowButton}</button>
   </form>`;
 }
 
 export function cardForm(p: PortalPage, sub: SubscriptionView): SafeHtml {
   const action = `${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/card`;
-  return html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>결제 카드 변경</summary>
+  const c = portalCopy(p.lang).cardForm;
+  return html`<details${sub.status === 'past_due' ? html` open` : ''}><summary>${c.summary}</summary>
   <form method="post" action="${action}">
     ${csrfField(p.csrf)}
     ${p.cardEntry === 'card_number'
-      ? html`<label for="card-${sub.id}">카드 번호</label>
+      ? html`<label for="card-${sub.id}">${c.number}</label>
     <input type="text" id="card-${sub.id}" name="cardNumber" inputmode="numeric" autocomplete="cc-number" required pattern="[0-9 ]{12,23}">
-    <p class="hint">테스트 모드: 4242 4242 4242 4242 (성공), 4000 0000 0000 0341 (이후 결제 실패)</p>`
-      : html`<p class="hint">토스페이먼츠 창에서 새 카드를 등록합니다. 카드 정보는 토스페이먼츠에만 입력되며 이 사이트에 저장되지 않습니다.</p>`}
-    <button type="submit" class="secondary" style="margin-top:10px" data-action="card">${p.cardEntry === 'card_number' ? '카드 변경' : '새 카드 등록하기'}</button>
+    <p class="hint">${c.testHint}</p>`
+      : html`<p class="hint">${c.windowHint}</p>`}
+    <button type="submit" class="secondary" style="margin-top:10px" data-action="card">${p.cardEntry === 'card_number' ? c.change : c.register}</button>
   </form></details>`;
 }
 
@@ -83,17 +80,19 @@ export function planForm(p: PortalPage, s: PortalSubscription): SafeHtml {
   );
   if (options.length < 2) return html``;
   const pending = sub.pendingPlanChange;
-  return html`<details><summary>요금제 변경</summary>
-  ${pending ? html`<p class="hint">${dateOnly(pending.effectiveAt)}부터 ${s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId} · ${INTERVAL[pending.billingInterval]}(${won(pending.amount)})으로 바뀝니다.</p>` : ''}
+  const t = portalCopy(p.lang);
+  const c = t.plan;
+  return html`<details><summary>${c.summary}</summary>
+  ${pending ? html`<p class="hint">${c.pending(t.date(pending.effectiveAt), s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId, t.interval[pending.billingInterval], pending.amount)}</p>` : ''}
   <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan">
     ${csrfField(p.csrf)}
-    <fieldset><legend>새 요금제</legend>
+    <fieldset><legend>${c.legend}</legend>
     ${options.map(
-      (o) => html`<label class="method"><input type="radio" name="plan" value="${o.pl.id}:${o.iv}"${o.pl.id === sub.planId && o.iv === sub.billingInterval ? html` checked` : ''}> ${o.pl.name} · ${INTERVAL[o.iv]} ${won(o.price!)}</label>`,
+      (o) => html`<label class="method"><input type="radio" name="plan" value="${o.pl.id}:${o.iv}"${o.pl.id === sub.planId && o.iv === sub.billingInterval ? html` checked` : ''}> <span translate="no">${o.pl.name}</span> · ${t.interval[o.iv]} ${t.money(o.price!)}</label>`,
     )}
     </fieldset>
-    <p class="hint">같은 결제 주기의 더 비싼 요금제는 지금 바로 바뀌고 남은 기간의 차액이 결제됩니다. 그 밖의 변경은 다음 결제일부터 적용됩니다.</p>
-    <button type="submit" class="secondary" style="margin-top:10px">요금제 변경</button>
+    <p class="hint">${c.hint}</p>
+    <button type="submit" class="secondary" style="margin-top:10px">${c.submit}</button>
   </form></details>`;
 }
 

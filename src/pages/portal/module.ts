@@ -22,6 +22,7 @@ import { buyerSubscriptions, portalAccess, storeNameOf, type TokenParams } from 
 import { portalCancelRoutes } from './cancel';
 import { portalPlanRoutes } from './plans';
 import { portalCardRoutes } from './card';
+import { chooseLang, type Lang } from '../lang';
 
 /**
  * The hosted buyer portal (`/portal/{token}`), opened from POST /v1/portal-sessions. The token in the path is the
@@ -48,7 +49,10 @@ const portalModule: Module = async (app, deps) => {
     if ('error' in g) return refuse(reply, g.error!);
     const q = req.query as Record<string, string | undefined>;
     const banner = q.error ? { kind: 'error' as const, text: String(q.error).slice(0, 300) } : q.notice ? { kind: 'info' as const, text: String(q.notice).slice(0, 300) } : null;
-    return page(reply, 200, await renderPortal(deps, g.session!, req.params.token, banner));
+    // ?lang (the switch, remembered in a cookie), the cookie, Accept-Language, Korean (src/pages/lang.ts).
+    const chosen = chooseLang({ query: q, headers: req.headers });
+    if (chosen.setCookie) reply.header('Set-Cookie', chosen.setCookie);
+    return page(reply, 200, await renderPortal(deps, g.session!, req.params.token, banner, { lang: chosen.lang, here: req.url }));
   });
 
   portalCancelRoutes(app, deps, access, opts);
@@ -56,7 +60,7 @@ const portalModule: Module = async (app, deps) => {
   portalCardRoutes(app, deps, access, opts);
 };
 
-async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, banner: { kind: 'error' | 'info'; text: string } | null): Promise<string> {
+async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, banner: { kind: 'error' | 'info'; text: string } | null, view: { lang: Lang; here: string }): Promise<string> {
   const rows = (await buyerSubscriptions(deps, s)).sort((a, b) => Number(b.id === s.subscription_id) - Number(a.id === s.subscription_id));
   const subs: PortalSubscription[] = [];
   const priceChanges = await portalPriceChanges(deps.db, rows.map((r) => r.id));
@@ -93,6 +97,8 @@ async function renderPortal(deps: AppDeps, s: PortalSessionRow, token: string, b
     cardEntry: (await cardEntryFor(deps, s))?.kind ?? null,
     banner,
     business: await getBusinessDetails(deps.db, s.store_id),
+    lang: view.lang,
+    here: view.here,
   });
 }
 

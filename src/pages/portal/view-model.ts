@@ -38,6 +38,10 @@ export interface PortalPage {
   banner: { kind: 'error' | 'info'; text: string } | null;
   /** The seller's business details for the footer (src/pages/footer.ts). */
   business?: BusinessDetailsView | null;
+  /** The page's language (src/pages/lang.ts); Korean when absent. */
+  lang?: 'ko' | 'en';
+  /** This page's address, for the language switch; no switch when absent. */
+  here?: string;
 }
 
 export const INTERVAL = { monthly: '월간', yearly: '연간' } as const;

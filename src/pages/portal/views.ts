@@ -3,17 +3,27 @@
  * page after an action, and the expired-link page. The forms and consent boxes inside a card have their own files.
  */
 import type { OrderView } from '../../orders/schemas';
-import { html, kst, raw, won, type SafeHtml } from '../html';
+import { html, kst, raw, type SafeHtml } from '../html';
 import { layout } from '../layout';
-import { methodLabel } from '../form';
 import { storeFooter } from '../footer';
 import type { BusinessDetailsView } from '../../stores/schemas';
-import { dateOnly, INTERVAL, type PortalPage, type PortalSubscription } from './view-model';
+import { type PortalPage, type PortalSubscription } from './view-model';
 import { cancelChoices, cardForm, planForm } from './forms';
+import { portalCopy } from './copy';
+import { langSwitch, type Lang } from '../lang';
+import { LANG_CSS } from '../pay/views';
 import { planOfferBox, priceChangeBox, trialConsentBox } from './consent-views';
 
 /** The seller's footer once portal.ts passes the store's details (`getBusinessDetails(db, storeId)`); nothing before. */
-const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null }) => ('business' in p ? storeFooter(p.storeName, p.business) : undefined);
+const portalFooter = (p: { storeName: string; business?: BusinessDetailsView | null; lang?: Lang }) => ('business' in p ? storeFooter(p.storeName, p.business, p.lang) : undefined);
+
+/** The store's name (its own, `translate="no"`), the test badge and the language switch when the page knows its address. */
+function top(p: { storeName: string; mode: 'live' | 'test'; lang?: Lang; here?: string }): SafeHtml {
+  const c = portalCopy(p.lang);
+  const badge = p.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : '';
+  return html`<div class="store"><span translate="no">${p.storeName}</span>${p.here ? html`<span class="tools">${badge}${langSwitch(p.here, c.lang)}</span>` : badge}</div>`;
+}
+const own = (name: string) => html`<span translate="no">${name}</span>`;
 
 /** The hosted buyer portal: Korean, phone-first, server-rendered forms (no JavaScript), every form carrying the CSRF secret. */
 const CSS = raw(`<style>
@@ -46,43 +56,45 @@ button:disabled{opacity:.45;cursor:not-allowed}
 details summary{cursor:pointer;font-weight:600;font-size:14px;color:#4e5968;margin-top:14px}
 </style>`);
 
-const STATUS = { active: '이용 중', past_due: '결제 실패', ended: '종료됨' } as const;
 
 function subscriptionCard(p: PortalPage, s: PortalSubscription): SafeHtml {
   const { sub } = s;
-  return html`<section class="card" aria-label="구독 ${sub.productName}" data-subscription-id="${sub.id}">
+  const c = portalCopy(p.lang);
+  const day = c.date;
+  return html`<section class="card" aria-label="${c.subscriptionAria(sub.productName)}" data-subscription-id="${sub.id}">
   <div class="subhead">
-    <div><p class="product">${sub.productName}</p><p class="muted">${s.planName} · ${INTERVAL[sub.billingInterval]} ${won(sub.amount)}</p></div>
-    <span class="status ${sub.status}" data-status="${sub.status}">${STATUS[sub.status]}</span>
+    <div><h2 class="product" translate="no">${sub.productName}</h2><p class="muted">${own(s.planName)} · ${c.interval[sub.billingInterval]} ${c.money(sub.amount)}</p></div>
+    <span class="status ${sub.status}" data-status="${sub.status}">${c.status[sub.status]}</span>
   </div>
   <dl class="amounts">
     ${sub.status === 'ended'
-      ? html`<dt>종료일</dt><dd>${sub.endedAt ? dateOnly(sub.endedAt) : '-'}</dd>`
-      : html`<dt>현재 이용 기간</dt><dd>${dateOnly(sub.currentPeriodStart)} ~ ${dateOnly(sub.currentPeriodEnd)}</dd>
-    <dt>${sub.cancelAtPeriodEnd ? '해지 예정일' : '다음 결제일'}</dt><dd>${dateOnly(sub.currentPeriodEnd)}</dd>`}
-    <dt>결제 카드</dt><dd>${sub.card ? `${sub.card.brand ?? '카드'} ${sub.card.last4 ?? ''}` : '-'}</dd>
+      ? html`<dt>${c.endedOn}</dt><dd>${sub.endedAt ? day(sub.endedAt) : '-'}</dd>`
+      : html`<dt>${c.period}</dt><dd>${day(sub.currentPeriodStart)} ~ ${day(sub.currentPeriodEnd)}</dd>
+    <dt>${sub.cancelAtPeriodEnd ? c.cancelsOn : c.nextCharge}</dt><dd>${day(sub.currentPeriodEnd)}</dd>`}
+    <dt>${c.card}</dt><dd>${sub.card ? html`<span translate="no">${sub.card.brand ?? c.cardWord}</span> ${sub.card.last4 ?? ''}` : '-'}</dd>
   </dl>
   ${sub.status !== 'ended' && s.planOffer ? planOfferBox(p, sub, s.planOffer) : ''}
   ${sub.status !== 'ended' && s.trialConsent ? trialConsentBox(p, sub, s.trialConsent) : ''}
   ${sub.status !== 'ended' ? (s.priceChanges ?? []).map((c) => priceChangeBox(p, sub, c)) : ''}
-  ${sub.trialing && sub.trialEndsAt && !(s.trialConsent && !s.trialConsent.consentedAt) ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">무료 체험 중입니다. ${dateOnly(sub.trialEndsAt)}에 체험이 끝나면 ${won(sub.amount)}이 처음 결제됩니다. ${sub.cancelAtPeriodEnd ? '해지가 예약되어 있어 결제되지 않습니다.' : '그 전에 해지하면 결제되지 않습니다.'}</div>` : ''}
-  ${sub.recurringConsent ? html`<details class="consent" id="consent-${sub.id}"><summary>정기결제 동의 내용 (${dateOnly(sub.recurringConsent.consentedAt)} 동의)</summary><p class="muted">${sub.recurringConsent.text}</p></details>` : ''}
-  ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">정기 결제에 실패했습니다. 카드를 변경하면 바로 다시 결제합니다.</div>` : ''}
+  ${sub.trialing && sub.trialEndsAt && !(s.trialConsent && !s.trialConsent.consentedAt) ? html`<div class="banner info" style="margin-top:12px" id="trial-${sub.id}">${c.trial(day(sub.trialEndsAt), sub.amount, sub.cancelAtPeriodEnd)}</div>` : ''}
+  ${sub.recurringConsent ? html`<details class="consent" id="consent-${sub.id}"><summary>${c.consentSummary(day(sub.recurringConsent.consentedAt))}</summary>${c.lang === 'en' ? html`<p class="muted" lang="ko">${sub.recurringConsent.text}</p><p class="muted">${c.consentEn(sub.recurringConsent.text)}</p>` : html`<p class="muted">${sub.recurringConsent.text}</p>`}</details>` : ''}
+  ${sub.status === 'past_due' ? html`<div class="banner error" style="margin-top:12px">${c.pastDue}</div>` : ''}
   ${sub.status !== 'ended' ? cancelChoices(p, s) : ''}
   ${sub.status === 'active' ? planForm(p, s) : ''}
   ${sub.status !== 'ended' && p.cardEntry ? cardForm(p, sub) : ''}
 </section>`;
 }
 
-function ordersCard(orders: OrderView[]): SafeHtml {
+function ordersCard(orders: OrderView[], lang?: Lang): SafeHtml {
   if (orders.length === 0) return html``;
-  return html`<section class="card" aria-label="결제 내역">
-  <h2>결제 내역</h2>
+  const c = portalCopy(lang);
+  return html`<section class="card" aria-label="${c.orders}">
+  <h2>${c.orders}</h2>
   <ul class="orders">
   ${orders.map(
     (o) => html`<li data-order-id="${o.id}">
-      <span>${o.paidAt ? dateOnly(o.paidAt) : '-'} · ${o.productName}<br><span class="muted">${methodLabel(o.method)} · ${o.status === 'refunded' ? '환불됨' : o.refundedAmount ? `부분 환불 ${won(o.refundedAmount)}` : '결제 완료'}</span></span>
-      <span class="amt">${won(o.amount)}<br><a href="${o.receiptUrl}">영수증 · 환불 요청</a></span>
+      <span>${o.paidAt ? c.date(o.paidAt) : '-'} · ${own(o.productName)}<br><span class="muted">${c.methodLabel(o.method)} · ${o.status === 'refunded' ? c.refunded : o.refundedAmount ? c.partial(o.refundedAmount) : c.paid}</span></span>
+      <span class="amt">${c.money(o.amount)}<br><a href="${c.lang === 'en' ? `${o.receiptUrl}&lang=en` : o.receiptUrl}">${c.receipt}</a></span>
     </li>`,
   )}
   </ul>
@@ -90,14 +102,15 @@ function ordersCard(orders: OrderView[]): SafeHtml {
 }
 
 export function portalPage(p: PortalPage): string {
+  const c = portalCopy(p.lang);
   return layout(
-    { title: '구독 관리', head: CSS, footer: portalFooter(p) },
-    html`<div class="store"><span>${p.storeName}</span>${p.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
-<h1>구독 관리</h1>
-${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}">${p.banner.text}</div>` : ''}
+    { title: c.title, lang: c.lang, head: html`${CSS}${LANG_CSS}`, footer: portalFooter(p) },
+    html`${top(p)}
+<h1>${c.title}</h1>
+${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}">${c.notice(p.banner.text)}</div>` : ''}
 ${p.subscriptions.map((s) => subscriptionCard(p, s))}
-${ordersCard(p.orders)}
-${p.returnUrl ? html`<a class="back" href="${p.returnUrl}" data-action="return">${p.storeName}(으)로 돌아가기</a>` : ''}`,
+${ordersCard(p.orders, p.lang)}
+${p.returnUrl ? html`<a class="back" href="${p.returnUrl}" data-action="return">${c.backTo(own(p.storeName))}</a>` : ''}`,
   );
 }
 
@@ -111,32 +124,35 @@ export function portalDone(p: {
   business?: BusinessDetailsView | null;
   /** The parts of a cancel's refund, each with what happens to it (a portal cancel waiting for the seller). */
   parts?: Array<{ label: string; amount: number; note: string }>;
+  lang?: Lang;
 }): string {
+  const c = portalCopy(p.lang);
   return layout(
-    { title: p.title, footer: portalFooter(p) },
-    html`<div class="store"><span>${p.storeName}</span>${p.mode === 'test' ? html`<span class="badge">테스트 모드</span>` : ''}</div>
+    { title: p.title, lang: c.lang, footer: portalFooter(p) },
+    html`${top(p)}
 <section class="card center" role="status">
   <p class="big" aria-hidden="true">✅</p>
   <h1>${p.title}</h1>
   <p class="muted">${p.message}</p>
   ${p.parts && p.parts.length
-    ? html`<dl class="amounts" aria-label="환불 내역" style="text-align:left">${p.parts.map(
-        (x) => html`<dt>${x.label}</dt><dd data-part-amount="${x.amount}">${won(x.amount)}</dd><dd class="hint" style="grid-column:1/-1;text-align:left;margin:0 0 8px">${x.note}</dd>`,
+    ? html`<dl class="amounts" aria-label="${c.refundParts}" style="text-align:left">${p.parts.map(
+        (x) => html`<dt>${x.label}</dt><dd data-part-amount="${x.amount}">${c.money(x.amount)}</dd><dd class="hint" style="grid-column:1/-1;text-align:left;margin:0 0 8px">${x.note}</dd>`,
       )}</dl>`
     : ''}
-  ${p.returnUrl ? html`<a class="button pay" href="${p.returnUrl}" data-action="return">${p.storeName}(으)로 돌아가기</a>` : ''}
-  <a class="cancel" href="${p.portalPath}">구독 관리로 돌아가기</a>
+  ${p.returnUrl ? html`<a class="button pay" href="${p.returnUrl}" data-action="return">${c.backTo(own(p.storeName))}</a>` : ''}
+  <a class="cancel" href="${p.portalPath}">${c.toPortal}</a>
 </section>`,
   );
 }
 
-export function portalGone(): string {
+export function portalGone(lang?: Lang): string {
+  const c = portalCopy(lang);
   return layout(
-    { title: '링크가 만료되었습니다' },
+    { title: c.gone.title, lang: c.lang },
     html`<section class="card center" role="status">
   <p class="big" aria-hidden="true">⏳</p>
-  <h1>링크가 만료되었습니다</h1>
-  <p class="muted">구독 관리 링크는 잠시 동안만 열 수 있습니다. 이용 중인 서비스에서 구독 관리를 다시 열어 주세요.</p>
+  <h1>${c.gone.title}</h1>
+  <p class="muted">${c.gone.message}</p>
 </section>`,
   );
 }

@@ -2,7 +2,7 @@ import { ownValue } from '../../platform/lookup';
 import type { RefundRequestView } from '../../refunds/requests/model';
 import { MAX_REASON } from '../../refunds/requests/model';
 import { MESSAGES } from '../../platform/messages';
-import { kstDate } from '../../platform/calendar';
+import { enDay, enTime, koDay } from '../lang';
 import { kst, won } from '../html';
 import { methodLabel } from '../form';
 
@@ -12,31 +12,11 @@ import { methodLabel } from '../form';
  * asks for are in legal.ts.
  */
 
-export type Lang = 'ko' | 'en';
+export type { Lang } from '../lang';
+import type { Lang } from '../lang';
+export { enDay, enTime, koDay };
 
 export const langOf = (v: string): Lang => (v === 'en' ? 'en' : 'ko');
-
-const KST_OFFSET_MS = 9 * 3_600_000;
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `Nov 1, 2026` (KST date). */
-export function enDay(d: Date): string {
-  const k = new Date(d.getTime() + KST_OFFSET_MS);
-  return `${MONTHS[k.getUTCMonth()]} ${k.getUTCDate()}, ${k.getUTCFullYear()}`;
-}
-
-/** `Nov 1, 2026, 3:05 PM KST`, whatever the server's time zone and ICU data. */
-export function enTime(d: Date): string {
-  const k = new Date(d.getTime() + KST_OFFSET_MS);
-  const h = k.getUTCHours();
-  return `${enDay(d)}, ${h % 12 === 0 ? 12 : h % 12}:${String(k.getUTCMinutes()).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'} KST`;
-}
-
-/** `2026년 11월 1일` (KST date). */
-export function koDay(d: Date): string {
-  const [y, m, day] = kstDate(d).split('-').map(Number);
-  return `${y}년 ${m}월 ${day}일`;
-}
 
 /** The last day before an instant at 00:00 KST: deadlines are written as the end of that day. */
 const lastDay = (end: Date): Date => new Date(end.getTime() - 1);

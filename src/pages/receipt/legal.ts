@@ -23,7 +23,7 @@ import type { Lang, ReceiptCopy } from './copy';
 
 const KCA = { tel: '1372', url: 'https://www.kca.go.kr' };
 const ECMC = 'https://www.ecmc.or.kr';
-const ext = (href: string, text: string) => html`<a href="${href}" rel="noopener noreferrer" target="_blank">${text}</a>`;
+const ext = (href: string, text: string | SafeHtml) => html`<a href="${href}" rel="noopener noreferrer" target="_blank">${text}</a>`;
 
 interface WindowFacts {
   days: number;
@@ -139,9 +139,9 @@ const LEGAL = {
     disputesHeading: 'Questions, complaints and disputes',
     contact: (s: SellerFacts) =>
       s.contact
-        ? html`Send questions and complaints about the product, payment or refunds to the seller’s customer service: ${s.name} ${s.contact}. The seller looks into them and answers.`
-        : html`Send questions and complaints about the product, payment or refunds to the seller (${s.name}). The seller has not entered its contact details yet (test mode).`,
-    bodies: html`If it is not resolved with the seller, you can ask the ${ext(KCA.url, 'Korea Consumer Agency')} (consumer counselling: dial <a href="tel:${KCA.tel}">1372</a> in Korea) for advice and redress, or the ${ext(ECMC, 'Electronic Document and E-Commerce Dispute Mediation Committee (전자문서·전자거래분쟁조정위원회)')} for mediation.`,
+        ? html`Send questions and complaints about the product, payment or refunds to the seller’s customer service: <span translate="no">${s.name}</span> ${s.contact}. The seller looks into them and answers.`
+        : html`Send questions and complaints about the product, payment or refunds to the seller (<span translate="no">${s.name}</span>). The seller has not entered its contact details yet (test mode).`,
+    bodies: html`If it is not resolved with the seller, you can ask the ${ext(KCA.url, 'Korea Consumer Agency')} (consumer counselling: dial <a href="tel:${KCA.tel}">1372</a> in Korea) for advice and redress, or the ${ext(ECMC, html`Electronic Document and E-Commerce Dispute Mediation Committee (<span lang="ko">전자문서·전자거래분쟁조정위원회</span>)`)} for mediation.`,
     document: (version: string) => `This receipt states the contract under Article 13(2) of the Act on the Consumer Protection in Electronic Commerce; the refund terms shown at payment (${version}) apply.`,
   },
 };

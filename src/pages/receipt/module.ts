@@ -5,6 +5,7 @@ import { statusPage } from '../status-page';
 import { sendPage, tokenPages } from '../token-pages';
 import { getBusinessDetailsForOrder } from '../../stores/service';
 import { COPY, langOf, type Lang } from './copy';
+import { chooseLang } from '../lang';
 import { refundAccountSummary, saveRefundAccount, simulateDeposit, validateRefundAccount } from '../../checkout/virtual-account';
 import { phoneAccountNeeded } from './phone-gift';
 import { storeIdOfOrder } from '../repo';
@@ -71,7 +72,10 @@ const receiptModule: Module = async (app, deps) => {
   app.get<Params>('/receipt/:orderId', opts, async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const token = first(q.t);
-    const lang = langOf(first(q.lang));
+    // ?lang (the switch, remembered in a cookie), else the cookie, else Accept-Language, else Korean (src/pages/lang.ts).
+    const chosen = chooseLang({ query: q, headers: req.headers });
+    const lang = chosen.lang;
+    if (chosen.setCookie) reply.header('Set-Cookie', chosen.setCookie);
     const receipt = await loadReceipt(deps, req.params.orderId, token);
     if (!receipt) return send(reply, 404, notFound(lang));
     const business = await getBusinessDetailsForOrder(deps.db, req.params.orderId);

@@ -9,6 +9,7 @@ import { storeFooter } from '../footer';
 import { PAY_SCRIPT } from '../pay/views';
 import { cashReceiptLine } from '../status-page';
 import { phoneGiftCard, phoneNeedsAccount, phoneRequestText } from './phone-gift';
+import { payCopy } from '../pay/copy';
 import { requestAccountFields, virtualAccountCard, type RefundAccountErrors, type VirtualAccountCardInput } from './virtual-account';
 import { COPY, enDay, type Lang, type ReceiptCopy } from './copy';
 import { taxInvoiceCard, type TaxInvoiceCardInput } from './tax-invoice';
@@ -77,7 +78,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
   const status = o.status === 'paid' && refunded > 0 ? c.order.statuses.partial : c.order.statuses[o.status] ?? o.status;
   return html`<section class="card" aria-label="${c.order.aria}">
   <h1>${c.order.heading}</h1>
-  <p class="product">${o.productName}</p>
+  <p class="product" translate="no">${o.productName}</p>
   <dl class="amounts">
     <dt>${c.order.id}</dt><dd id="order-id">${o.id}</dd>
     <dt>${c.order.status}</dt><dd id="order-status">${status}</dd>
@@ -87,7 +88,7 @@ function orderCard(r: Receipt, c: ReceiptCopy): SafeHtml {
     ${o.coupon ? html`<dt>${c.order.coupon(o.coupon.code)}</dt><dd class="discount">-${c.money(o.coupon.discountAmount)}</dd>` : ''}
     <dt class="total">${c.order.total}</dt><dd class="total">${c.money(o.amount)}</dd>
     ${refunded > 0 ? html`<dt>${c.order.refunded}</dt><dd id="refunded-amount" class="discount">-${c.money(refunded)}</dd>` : ''}
-    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt, o.status) : ''}
+    ${o.cashReceipt ? cashReceiptLine(o.cashReceipt, payCopy(c.lang), o.status) : ''}
   </dl>
 </section>`;
 }
@@ -162,7 +163,7 @@ function historyCard(r: Receipt, c: ReceiptCopy): SafeHtml {
 /** The same receipt in the other language (the token stays in the address, as it is in this one). */
 function langLink(r: Receipt, token: string, c: ReceiptCopy): SafeHtml {
   const to = c.switchTo.lang;
-  const href = `/receipt/${encodeURIComponent(r.order.id)}?t=${encodeURIComponent(token)}${to === 'en' ? '&lang=en' : ''}`;
+  const href = `/receipt/${encodeURIComponent(r.order.id)}?t=${encodeURIComponent(token)}&lang=${to}`;
   return html`<a class="lang" id="lang-switch" href="${href}" hreflang="${to}" lang="${to}">${c.switchTo.label}</a>`;
 }
 
@@ -178,7 +179,7 @@ export function receiptPage(p: ReceiptPageOptions): string {
   else requestSection = requestForm(r, p.token, action, p.form, c, p.virtualAccount?.refundAccount ?? null);
   return layout(
     { title: c.title(r.order.productName), lang, head: EXTRA_CSS, footer: storeFooter(r.storeName, p.business, lang), script: PAY_SCRIPT },
-    html`<div class="store"><span>${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
+    html`<div class="store"><span translate="no">${r.storeName}</span><span class="tools">${r.order.mode === 'test' ? html`<span class="badge">${c.testMode}</span>` : ''}${langLink(r, p.token, c)}</span></div>
 ${p.banner ? html`<div class="banner ${p.banner.kind}" role="${p.banner.kind === 'error' ? 'alert' : 'status'}" id="banner">${p.banner.text}</div>` : ''}
 ${orderCard(r, c)}
 ${virtualAccountCard({ order: r.order, token: p.token, c, refundAccount: p.virtualAccount?.refundAccount ?? null, errors: p.virtualAccount?.errors, typed: p.virtualAccount?.typed })}

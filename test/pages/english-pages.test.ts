@@ -1,0 +1,177 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { bearer, createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
+import { createProduct, createSession, createSubscriptionProduct, formPost, payPath, submitPayForm } from '../checkout/factory';
+import { untranslated } from '../helpers/hangul';
+import { chooseLang, fromAcceptLanguage, switchHref } from '../../src/pages/lang';
+import { buyerPagePath } from '../../src/buyers/model';
+import { refundTerms, refundTermsEn } from '../../src/pages/terms';
+import { subscribe } from '../subscriptions/factory';
+
+/**
+ * Buyers abroad (issue 41): every buyer page a payment goes through reads in English when the buyer chooses it (the
+ * switch, then a cookie), when the browser prefers English, or when the seller fixed `locale: 'en'` on the session; and
+ * the English page has no untranslated Korean except what is marked: legal statements kept in Korean (`lang="ko"`, each
+ * with its English beside it) and the store's, seller's and product's own names (`translate="no"`).
+ */
+
+let t: TestApp;
+let s: TestStore;
+let product: { id: string; name: string };
+const EN = { 'accept-language': 'en-US,en;q=0.9,ko;q=0.3' };
+const OWN = ['테스트 상점', '전자책', '멤버십', '베이직', '프로', '김구매'];
+
+before(async () => {
+  t = await createTestApp();
+  s = await createTestStore(t);
+  product = await createProduct(t, s, { price: 60_000 });
+});
+after(() => t.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+const isEnglish = (page: string) => /<html lang="en">/.test(page);
+function assertAllEnglish(page: string, what: string) {
+  assert.ok(isEnglish(page), `${what}: <html lang="en">`);
+  assert.deepEqual(untranslated(page, OWN), [], `${what}: Korean left untranslated`);
+}
+
+test('the language is chosen one way: ?lang, then the seller\'s fixed locale, then the cookie, then Accept-Language (en over ko), else Korean', () => {
+  assert.equal(fromAcceptLanguage('en-US,en;q=0.9,ko;q=0.8'), 'en');
+  assert.equal(fromAcceptLanguage('ko-KR,ko;q=0.9,en-US;q=0.8'), 'ko');
+  assert.equal(fromAcceptLanguage('ko;q=0.5, en;q=0.7'), 'en', 'q-values, not order');
+  assert.equal(fromAcceptLanguage('fr-FR,de'), null, 'neither: the default applies');
+  assert.equal(fromAcceptLanguage(undefined), null);
+  const req = (query: Record<string, string>, headers: Record<string, string>) => ({ query, headers });
+  assert.equal(chooseLang(req({}, {})).lang, 'ko');
+  assert.equal(chooseLang(req({}, { 'accept-language': 'en' })).lang, 'en');
+  assert.equal(chooseLang(req({}, { 'accept-language': 'en', cookie: 'a=1; lang=ko' })).lang, 'ko', 'the cookie the switch set beats the browser');
+  assert.equal(chooseLang(req({}, { 'accept-language': 'en', cookie: 'lang=en' }), 'ko').lang, 'ko', 'the seller fixed Korean');
+  const clicked = chooseLang(req({ lang: 'en' }, { cookie: 'lang=ko' }), 'ko');
+  assert.equal(clicked.lang, 'en', 'the switch wins: a buyer is never locked into a language they cannot read');
+  assert.match(clicked.setCookie ?? '', /^lang=en; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+  assert.equal(switchHref('/pay/cs_1?checking=1&lang=en', 'ko'), '/pay/cs_1?checking=1&lang=ko', 'the rest of the address kept');
+});
+
+test('the payment page: Korean by default, English for an English browser with a switch back; the switch sets a cookie that later pages follow', async () => {
+  const session = await createSession(t, s.key, { productId: product.id });
+  const ko = (await get(payPath(session))).body;
+  assert.match(ko, /<html lang="ko">/);
+  assert.match(ko, /id="lang-switch" href="[^"]*lang=en" hreflang="en" lang="en">English</);
+
+  const en = (await get(payPath(session), EN)).body;
+  assertAllEnglish(en, 'payment page');
+  assert.match(en, />Checkout</);
+  assert.match(en, /Pay ₩60,000 by card/);
+  assert.match(en, /id="lang-switch" href="[^"]*lang=ko" hreflang="ko" lang="ko">한국어</);
+  // The 청약철회 statements stay in Korean beside their English, and the agreements' Korean text is kept.
+  assert.match(en, /Within 7 days of payment you can withdraw[^<]*<br><span lang="ko" class="hint">결제일로부터 7일 이내에는 청약철회/);
+  assert.match(en, /<div lang="ko"><p>결제는 전자금융거래법에 따라/);
+
+  const clicked = await get(`${payPath(session)}?lang=en`, { 'accept-language': 'ko' });
+  assert.ok(isEnglish(clicked.body));
+  assert.match(String(clicked.headers['set-cookie']), /^lang=en;/);
+  const later = await get(payPath(session), { 'accept-language': 'ko', cookie: 'lang=en' });
+  assert.ok(isEnglish(later.body), 'the cookie beats the browser');
+});
+
+test('a seller-fixed locale decides over the browser; the switch still works; without one the language the buyer pays in becomes the order\'s', async () => {
+  const fixedKo = await createSession(t, s.key, { productId: product.id, locale: 'ko' });
+  assert.match((await get(payPath(fixedKo), EN)).body, /<html lang="ko">/, 'the seller fixed Korean');
+  assert.ok(isEnglish((await get(`${payPath(fixedKo)}?lang=en`)).body), 'the buyer\'s switch wins');
+  const fixedEn = await createSession(t, s.key, { productId: product.id, locale: 'en' });
+  assertAllEnglish((await get(payPath(fixedEn), { 'accept-language': 'ko-KR' })).body, 'session fixed to en');
+
+  const open = await createSession(t, s.key, { productId: product.id, successUrl: 'https://example.com/ok' });
+  const paid = await submitPayForm(t, open, { cardNumber: '4242424242424242', lang: 'en' });
+  assert.equal(paid.statusCode, 303, paid.body);
+  const orderId = new URL(String(paid.headers.location)).searchParams.get('order_id')!;
+  const row = await t.db.selectFrom('orders').select('locale').where('id', '=', orderId).executeTakeFirstOrThrow();
+  assert.equal(row.locale, 'en', 'the order (its receipt and mails) follows the page the buyer paid on');
+  const koPaid = await createSession(t, s.key, { productId: product.id, successUrl: 'https://example.com/ok', locale: 'ko' });
+  const r2 = await submitPayForm(t, koPaid, { cardNumber: '4242424242424242', lang: 'en' });
+  const id2 = new URL(String(r2.headers.location)).searchParams.get('order_id')!;
+  assert.equal((await t.db.selectFrom('orders').select('locale').where('id', '=', id2).executeTakeFirstOrThrow()).locale, 'ko', 'a seller-fixed locale stays');
+});
+
+test('every view of the payment page reads in English: field errors, the paid page with its receipt, the approval and 가상계좌 pages, a subscription\'s recurring terms, not found', async () => {
+  const session = await createSession(t, s.key, { productId: product.id });
+  const errors = await formPost(t, payPath(session), { action: 'pay', lang: 'en', buyerName: '', buyerEmail: 'x', buyerPhone: '12', method: '', installment: '5' });
+  assert.equal(errors.statusCode, 422);
+  assertAllEnglish(errors.body, 'form with errors');
+  assert.match(errors.body, /Please enter your name\./);
+  assert.match(errors.body, /Please agree to all the required agreements to pay\./);
+
+  const paid = await submitPayForm(t, session, { cardNumber: '4242424242424242', lang: 'en' });
+  assert.equal(paid.statusCode, 200, paid.body);
+  assertAllEnglish(paid.body, 'paid page');
+  assert.match(paid.body, /Payment complete/);
+  assert.match(paid.body, /\?t=[^"]*&amp;lang=en"|\?t=[^"]*&lang=en"/, 'the receipt link keeps the language');
+  assertAllEnglish((await get(payPath(session), EN)).body, 'already paid');
+
+  const wallet = await createSession(t, s.key, { productId: product.id });
+  const toApprove = await submitPayForm(t, wallet, { method: 'kakao_pay', lang: 'en' });
+  assert.equal(toApprove.statusCode, 303);
+  assertAllEnglish((await get(`${payPath(wallet)}/approve`, EN)).body, 'approval page');
+
+  const va = await createSession(t, s.key, { productId: product.id });
+  await submitPayForm(t, va, { method: 'virtual_account', lang: 'en' });
+  const issued = await formPost(t, `${payPath(va)}/approve`, { decision: 'approve', lang: 'en' });
+  assert.equal(issued.statusCode, 200, issued.body);
+  assertAllEnglish(issued.body, '가상계좌 issued page');
+  assert.match(issued.body, /A virtual account has been issued/);
+  assert.match(issued.body, /\(Korea time\)/);
+
+  const sub = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, trialDays: 14 }] });
+  const subSession = await createSession(t, s.key, { productId: sub.id, planId: 'basic', interval: 'monthly' });
+  const subPage = (await get(payPath(subSession), EN)).body;
+  assertAllEnglish(subPage, 'subscription page');
+  assert.match(subPage, /Recurring payment after the free trial/);
+  assert.match(subPage, /id="recurring-trial-end">[A-Z][a-z]{2} \d{1,2}, \d{4}</, 'dates in English');
+  assert.doesNotMatch(subPage, /undefined|NaN/);
+  assert.match(subPage, /<span lang="ko">무료 체험 기간에는 결제되지 않으며/, 'the consent sentence kept as agreed, in Korean');
+
+  const missing = await get('/pay/cs_00000000000000000000000000', EN);
+  assert.equal(missing.statusCode, 404);
+  assertAllEnglish(missing.body, 'not found');
+});
+
+test('the receipt and the buyer sign-in page in English have no untranslated Korean', async () => {
+  const session = await createSession(t, s.key, { productId: product.id, successUrl: 'https://example.com/ok' });
+  const paid = await submitPayForm(t, session, { cardNumber: '4242424242424242', lang: 'en' });
+  const orderId = new URL(String(paid.headers.location)).searchParams.get('order_id')!;
+  const order = (await t.app.inject({ url: `/v1/orders/${orderId}`, headers: bearer(s.key) })).json();
+  const u = new URL(order.receiptUrl);
+  assertAllEnglish((await get(`${u.pathname}${u.search}&lang=en`)).body, 'receipt');
+  assertAllEnglish((await get(`${buyerPagePath(s.storeId, 'test')}?lang=en`)).body, 'buyer sign-in');
+});
+
+test('the portal in English: the subscription card, the ways to cancel, plan and card forms, its payments; Korean only where marked', async () => {
+  const sub = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }, { id: 'pro', name: '프로', monthlyPrice: 19_900, yearlyPrice: 199_000 }] });
+  const { subscriptionId } = await subscribe(t, s, { productId: sub.id });
+  const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId, returnUrl: 'https://example.com/account' } });
+  assert.equal(created.statusCode, 200, created.body);
+  const path = new URL(created.json().url).pathname;
+  const ko = (await get(path)).body;
+  assert.match(ko, /<html lang="ko">/);
+  assert.match(ko, />구독 관리</);
+  const en = (await get(path, EN)).body;
+  assertAllEnglish(en, 'portal');
+  assert.match(en, />Manage subscription</);
+  assert.match(en, />Cancel now with a refund</);
+  assert.match(en, /<p class="muted" lang="ko">[^<]*자동 결제/, 'the consent as agreed, kept in Korean beside its English');
+  assert.match(en, /id="lang-switch" href="[^"]*lang=ko"/);
+  const notice = (await get(`${path}?notice=${encodeURIComponent('결제 카드를 변경했습니다.')}`, EN)).body;
+  assert.match(notice, /role="status">The card is changed\.</, 'an action\'s notice in English');
+  const gone = await get('/portal/not-a-real-token', EN);
+  assert.equal(gone.statusCode, 410);
+  assertAllEnglish(gone.body, 'expired portal link');
+});
+
+test('refundTermsEn renders refundTerms line for line', () => {
+  for (const licensed of [false, true]) {
+    for (const type of ['one_time', 'subscription'] as const) {
+      const terms = { refundDays: 14, licensed, trialOffered: true, restrictAfterUse: licensed, penaltyRate: 10, clawbackDisclosed: true } as never;
+      assert.equal(refundTermsEn(terms, type).length, refundTerms(terms, type).length);
+    }
+  }
+});
