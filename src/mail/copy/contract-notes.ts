@@ -22,7 +22,11 @@ export function contractNotes(c: Ctx, lang: MailLang): { rows: Array<[string, st
   const terms = c.i.sold?.terms ?? null;
   if (!o) return { rows: [], notes: [] };
   const ko = lang === 'ko';
-  const EN_METHODS: Record<string, string> = { card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay' };
+  const EN_METHODS: Record<string, string> = {
+    card: 'Credit/debit card', kakao_pay: 'KakaoPay', naver_pay: 'Naver Pay', toss: 'Toss Pay', transfer: 'Bank transfer', virtual_account: 'Virtual account (bank deposit)',
+    mobile_phone: 'Mobile phone billing', culture_gift: 'Culture gift certificate', book_gift: 'Book gift certificate', game_gift: 'Game gift certificate',
+    foreign_card: 'Card issued abroad', paypal: 'PayPal',
+  };
   const rows: Array<[string, string]> = [[ko ? '결제 수단' : 'Payment method', ko ? methodLabel(o.method) : (ownValue(EN_METHODS, o.method) ?? o.method)]];
   const notes: string[] = [];
   if (terms) {
