@@ -231,11 +231,11 @@ test('cancel refusals are definite failures; cancel timeouts and 500s are unknow
 test('lookup maps Toss status and amounts', async () => {
   const key = await paid(9000);
   const orderId = fake.payments.get(key).orderId;
-  assert.deepEqual(await toss.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 9000, balanceAmount: 9000, paymentKey: key, orderId, cancels: [], cashReceipt: null } });
+  assert.deepEqual(await toss.lookupPayment(key), { status: 'succeeded', value: { status: 'paid', totalAmount: 9000, balanceAmount: 9000, paymentKey: key, orderId, cancels: [], cashReceipt: null, partialCancelable: true } });
   await toss.refund({ paymentKey: key, amount: 1000, reason: 'r', idempotencyKey: `lk-${key}` });
   const [c] = fake.payments.get(key).cancels;
   const cancels = [{ transactionKey: c.transactionKey, amount: 1000, canceledAt: new Date(c.canceledAt), reason: 'r', status: 'done' }];
-  assert.deepEqual(await toss.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 9000, balanceAmount: 8000, paymentKey: key, orderId, cancels, cashReceipt: null } });
+  assert.deepEqual(await toss.lookupPayment(key), { status: 'succeeded', value: { status: 'partially_canceled', totalAmount: 9000, balanceAmount: 8000, paymentKey: key, orderId, cancels, cashReceipt: null, partialCancelable: true } });
   // By our order id: the same payment, found through GET /v1/payments/orders/{orderId}.
   assert.deepEqual(await toss.lookupPaymentByOrderId(orderId), await toss.lookupPayment(key));
   assert.equal(fake.calls.at(-2)?.path, `/v1/payments/orders/${orderId}`);
