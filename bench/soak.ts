@@ -66,8 +66,9 @@ const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record'
   { table: 'webhook_deliveries', holds: 'deleted with their event (on delete cascade): 30 days', kind: 'retention', ageColumn: 'created_at', retentionMs: 30 * 86_400_000 },
   { table: 'webhook_attempts', holds: 'deleted with their delivery (on delete cascade): 30 days', kind: 'retention', ageColumn: 'started_at', retentionMs: 30 * 86_400_000 },
   { table: 'dashboard_sessions', holds: 'deleted at expiry, hourly (dashboard.prune-sessions)', kind: 'retention', ageColumn: 'expires_at', retentionMs: 0 },
-  { table: 'jobs', holds: 'no purge found: finished jobs stay', kind: 'none' },
-  { table: 'mail_outbox', holds: 'no purge found: sent mail stays', kind: 'none' },
+  // Judged at the longer of the two limits (dead jobs): a done job is gone after 7 days, well inside it.
+  { table: 'jobs', holds: 'JOB_RETENTION_DONE_DAYS (7) / JOB_RETENTION_DEAD_DAYS (30) after the last change, purged hourly (jobs.prune)', kind: 'retention', ageColumn: 'updated_at', retentionMs: 30 * 86_400_000 },
+  { table: 'mail_outbox', holds: 'MAIL_RETENTION_DAYS (30) after the last change, purged hourly (mail.prune)', kind: 'retention', ageColumn: 'updated_at', retentionMs: 30 * 86_400_000 },
   { table: 'checkout_sessions', holds: 'business record (kept)', kind: 'record' },
   { table: 'orders', holds: 'business record (kept)', kind: 'record' },
   { table: 'order_refunds', holds: 'business record (kept)', kind: 'record' },

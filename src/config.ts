@@ -59,6 +59,11 @@ export interface Config {
   apiKeyGraceHours: number;
   rateLimitPerMinute: number;
   idempotencyRetentionHours: number;
+  /** Days a finished job is kept after its last change: done (JOB_RETENTION_DONE_DAYS), dead/failed (JOB_RETENTION_DEAD_DAYS). */
+  jobRetentionDoneDays: number;
+  jobRetentionDeadDays: number;
+  /** Days a sent, captured (test-mode) or failed mail is kept in mail_outbox after its last change (MAIL_RETENTION_DAYS). */
+  mailRetentionDays: number;
   /** Run the background workers (webhook delivery, jobs, maintenance) inside the server process. */
   runWorkers: boolean;
   /**
@@ -199,6 +204,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     apiKeyGraceHours: int(env, 'API_KEY_GRACE_HOURS', 24, 0),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 300, 1),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24, 1),
+    jobRetentionDoneDays: int(env, 'JOB_RETENTION_DONE_DAYS', 7, 1),
+    jobRetentionDeadDays: int(env, 'JOB_RETENTION_DEAD_DAYS', 30, 1),
+    mailRetentionDays: int(env, 'MAIL_RETENTION_DAYS', 30, 1),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     drainDelayMs: atMost(int(env, 'DRAIN_DELAY_MS', databaseUrl ? 5000 : 0, 0), 600_000, 'DRAIN_DELAY_MS'),
     shutdownTimeoutMs: atMost(int(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 1000), 3_600_000, 'SHUTDOWN_TIMEOUT_MS'),

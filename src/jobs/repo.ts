@@ -131,3 +131,18 @@ export async function releaseClaimedJobs(db: Db, ids: string[], workerId: string
 export async function releaseDedupeKey(db: Db, id: string): Promise<void> {
   await db.updateTable('jobs').set({ dedupe_key: null }).where('id', '=', id).where('status', '=', 'running').execute();
 }
+
+/**
+ * Retention: deletes up to `batch` finished jobs of one status (`done`, or `failed`: dead, given up after its retries)
+ * whose last change is older than `before`. A pending or running job is never touched. Bounded batches keep each
+ * statement short and its locks few; jobs_finished_idx finds them without reading the queue.
+ */
+export async function deleteFinishedJobsBefore(db: Db, status: 'done' | 'failed', before: Date, batch = 500): Promise<number> {
+  // The status is a literal, as in the partial index's predicate, so a generic plan can use the index.
+  const st = sql.lit(status);
+  const r = await sql`
+    delete from jobs where id in (
+      select id from jobs where status = ${st} and updated_at < ${before} order by updated_at limit ${batch}
+    ) and status = ${st}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

@@ -153,3 +153,17 @@ export function firstPriceDecision(db: Db, subscriptionId: string) {
     .orderBy('decide_by')
     .executeTakeFirst();
 }
+
+/**
+ * Retention: deletes up to `batch` finished mails (sent, captured in test mode, or failed for good) whose last change
+ * is older than `before`. Pending mails and live mails parked for want of SMTP (unconfigured) are never touched.
+ * Bounded batches keep each statement short; mail_outbox_finished_idx finds them without reading the whole outbox.
+ */
+export async function deleteFinishedMailsBefore(db: Db, before: Date, batch = 500): Promise<number> {
+  // Literal statuses, as in the partial index's predicate, so a generic plan can use the index.
+  const r = await sql`
+    delete from mail_outbox where id in (
+      select id from mail_outbox where status in ('sent', 'captured', 'failed') and updated_at < ${before} order by updated_at limit ${batch}
+    ) and status in ('sent', 'captured', 'failed')`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

@@ -1,7 +1,7 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { OrderCashReceiptsTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
 import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { LicenseRow } from '../licenses/repo';
@@ -35,14 +35,26 @@ export interface OrderSearch {
   subscriptionId?: string;
 }
 
+/** An order id as newId('ord') makes it: the prefix and a 26-character Crockford base32 body (any case typed). */
+const ORDER_ID = /^ord_[0-9a-hjkmnp-tv-z]{26}$/i;
+/** A whole e-mail address (local part, @, a domain with a dot; no spaces, no LIKE wildcards needed). */
+const FULL_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+
 /** LIKE's own wildcards in what the seller typed match themselves, not any text. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function ordersQuery(db: Db, f: OrderFilter, s: OrderSearch = {}) {
+export function ordersQuery(db: Db, f: OrderFilter, s: OrderSearch = {}) {
   let q = db.selectFrom('orders').where('store_id', '=', f.storeId).where('mode', '=', f.mode);
   if (f.productIds) q = q.where('product_id', 'in', f.productIds.length ? f.productIds : ['']);
   const text = s.q?.trim();
-  if (text) {
+  if (text && ORDER_ID.test(text)) {
+    // A whole order id: the primary key, nothing else (no e-mail or name contains one).
+    q = q.where('id', '=', text.toLowerCase());
+  } else if (text && FULL_EMAIL.test(text)) {
+    // A whole e-mail address: that buyer's orders exactly (any case), by orders_buyer_email_idx instead of a substring
+    // scan of every order of the store. `a@b.com` no longer also finds `xa@b.com`; a part of an address still does below.
+    q = q.where(sql<string>`lower(buyer_email)`, '=', text.toLowerCase());
+  } else if (text) {
     const pattern = `%${likeEscape(text)}%`;
     q = q.where((eb) => eb.or([eb('id', '=', text), eb('buyer_email', 'ilike', pattern), eb('buyer_name', 'ilike', pattern)]));
   }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CompiledQuery, sql } from 'kysely';
 import { createTestApp, createTestStore } from '../helpers/app';
 import { insertPaidOrder } from '../refunds/factory';
 import { createProduct } from '../checkout/factory';
@@ -65,6 +66,46 @@ test('CSV export: every matching order once, in batches, newest first, with the 
     assert.equal(lines.length, 8);
     assert.ok(lines[1].startsWith(`${made[6]},test,paid,"'=HYPERLINK(""x"")",`), lines[1]);
     assert.ok(lines[1].includes(',"홍, ""길동""",'), lines[1]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('order search: a whole e-mail matches that address exactly (any case) by an index; a whole order id by its key; parts stay substring searches', async () => {
+  const t = await createTestApp();
+  try {
+    const s = await createTestStore(t);
+    const p = await createProduct(t, s, { name: '검색 상품', price: 1000 });
+    const mk = async (name: string, email: string) => {
+      const id = await insertPaidOrder(t, s.storeId, p.id, { amount: 1000 });
+      await t.db.updateTable('orders').set({ buyer_name: name, buyer_email: email }).where('id', '=', id).execute();
+      t.clock.advance(60_000);
+      return id;
+    };
+    const a1 = await mk('김철수', 'Chulsoo@Example.com');
+    const x = await mk('엑스', 'xchulsoo@example.com');
+    const a2 = await mk('김철수', 'chulsoo@example.com');
+    const au = await mk('호주', 'chulsoo@example.com.au');
+    const f = { storeId: s.storeId, mode: 'test' as const, productIds: null };
+    const ids = async (q: string) => (await listOrders(t.deps, f, { page: 1, limit: 20 }, { q })).data.map((o) => o.id);
+
+    assert.deepEqual(await ids('chulsoo@example.com'), [a2, a1], 'that address only, any case: not xchulsoo@…, not …com.au');
+    assert.deepEqual(await ids(' CHULSOO@EXAMPLE.COM '), [a2, a1]);
+    assert.deepEqual(await ids('chulsoo@example'), [au, a2, x, a1], 'a part of an address is still a substring search');
+    assert.deepEqual(await ids('example.com.au'), [au]);
+    assert.deepEqual(await ids(x), [x]);
+    assert.deepEqual(await ids(x.toUpperCase()), [x], 'an order id typed in capitals');
+    assert.equal((await listOrders(t.deps, f, { page: 1, limit: 20 }, { q: 'chulsoo@example.com' })).total, 2);
+
+    // The exact e-mail search is answered from orders_buyer_email_idx, not by reading every order of the store.
+    const { ordersQuery } = await import('../../src/orders/repo');
+    const c = ordersQuery(t.db, f, { q: 'chulsoo@example.com' }).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(20).compile();
+    const plan = await t.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const r = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${c.sql}`, [...c.parameters]));
+      return r.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    assert.match(plan, /orders_buyer_email_idx/, plan);
   } finally {
     await t.close();
   }
