@@ -21,7 +21,7 @@ const SHORT_MS = 300;
 before(async () => {
   fake = await startFakeToss({ secretKey: 'test_sk_zXLkKEypNArWmo50nX3lmeaxYG5R' });
   toss = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: GENEROUS_MS, clock });
-  impatient = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: SHORT_MS, clock });
+  impatient = new TossProvider({ secretKey: fake.secretKey, baseUrl: fake.baseUrl, timeoutMs: SHORT_MS, slowTimeoutMs: SHORT_MS, clock });
 });
 after(async () => {
   await fake.close();
