@@ -118,7 +118,7 @@ test('a statutory withdrawal of the difference order alone returns the subscript
 
   // The portal shows the earlier plan and price.
   const { page } = await portal(sub.subscriptionId);
-  assert.match(page, /베이직 · [^<]* 9,900원/);
+  assert.match(page, /베이직(?:<\/span>)? · [^<]* 9,900원/);
 
   // The renewal on 04-02 charges basic's 9,900 (before the fix: 19,900 for pro).
   await advanceTo(sub.subscriptionId, kst('2027-04-02T10:01:00'));

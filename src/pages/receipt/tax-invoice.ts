@@ -45,7 +45,7 @@ const TI_COPY = {
     submit: '세금계산서 요청',
   },
   en: {
-    heading: 'Tax invoice (세금계산서)',
+    heading: 'Tax invoice',
     original: 'Tax invoice',
     amendment: (t: string | null) => `Amended tax invoice (${t === 'CANCELLATION_OF_CONTRACT' ? 'contract cancelled' : 'supply value changed'})`,
     status: { requested: 'Waiting to be issued', issuing: 'Being issued', issued: 'Issued', failed: 'Not issued (the seller is checking)', canceled: 'Cancelled' } as Record<string, string>,

@@ -48,11 +48,11 @@ export const TaxInvoiceSchema = Obj(
 export const TaxInvoiceListQuery = Obj({ ...PageQueryProps, mode: Type.Optional(ModeSchema), status: Type.Optional(TaxInvoiceStatusSchema) });
 export const TaxInvoicePage = PageOf(TaxInvoiceSchema, 'TaxInvoicePage');
 export const ModeQuery = Obj({ mode: Type.Optional(ModeSchema) });
-export const ModeBody = Obj({ mode: ModeSchema });
+export const ModeBody = Obj({ mode: ModeSchema }, { title: 'IssueTaxInvoiceRequest' });
 export const RequestTaxInvoiceBody = Obj({
   mode: ModeSchema,
   businessNumber: Type.String({ maxLength: 20, description: '공급받는자 사업자등록번호 (dashes allowed); its check digit is verified' }),
   companyName: Type.String({ maxLength: 200 }),
   representative: Type.String({ maxLength: 100 }),
   email: Type.String({ maxLength: 254 }),
-});
+}, { title: 'RequestTaxInvoiceRequest' });
