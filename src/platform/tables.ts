@@ -38,6 +38,11 @@ export interface StoreModeSettingsTable {
   /** The 자동결제 (billing) MID's pair, when Toss contracted billing under its own MID (migration 068). */
   toss_billing_client_key: ColumnType<string | null, string | null | undefined, string | null>;
   toss_billing_secret_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** PortOne V2 (migration 118): store id, sealed V2 API and webhook secrets, channel key per payment method (public). */
+  portone_store_id: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_api_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_webhook_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_channel_keys: Json<Record<string, string>>;
   updated_at: Timestamp;
 }
 

@@ -38,7 +38,7 @@ export async function insertStore(
 }
 
 /** One statement for all the given rows (a new store's test and live settings). */
-export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains'> & { return_url_domains: string[] }>): Promise<void> {
+export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains' | `portone_${string}`> & { return_url_domains: string[] }>): Promise<void> {
   await db
     .insertInto('store_mode_settings')
     .values(rows.map((r) => ({ ...r, return_url_domains: jsonb(r.return_url_domains) })))
@@ -83,9 +83,15 @@ export async function updateModeSettingsRow(
     toss_secret_key_sealed?: string | null;
     toss_billing_client_key?: string | null;
     toss_billing_secret_key_sealed?: string | null;
+    portone_store_id?: string | null;
+    portone_api_secret_sealed?: string | null;
+    portone_webhook_secret_sealed?: string | null;
+    portone_channel_keys?: Record<string, string>;
   },
 ): Promise<void> {
-  const set = patch.return_url_domains !== undefined ? { ...patch, return_url_domains: jsonb(patch.return_url_domains) } : patch;
+  const { portone_channel_keys, ...rest } = patch;
+  const withKeys = portone_channel_keys !== undefined ? { ...rest, portone_channel_keys: jsonb(portone_channel_keys) } : rest;
+  const set = patch.return_url_domains !== undefined ? { ...withKeys, return_url_domains: jsonb(patch.return_url_domains) } : withKeys;
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();
 }
 

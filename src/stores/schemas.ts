@@ -22,6 +22,12 @@ export const ModeSettingsSchema = Obj(
         'subscriptions (card registration, billing key issue, renewals, card change) use it and one-time payments keep the first pair',
     }),
     tossBillingSecretKeySet: Type.Boolean({ description: 'Whether the 자동결제 MID\'s secret key is stored (it is never returned)' }),
+    portoneStoreId: Nullable(Type.String({ description: "PortOne's store id (`store-…`, 콘솔 › 결제 연동 › 연동 정보), when the mode takes payments through PortOne" })),
+    portoneApiSecretSet: Type.Boolean({ description: "Whether PortOne's V2 API Secret is stored (sealed; it is never returned)" }),
+    portoneWebhookSecretSet: Type.Boolean({ description: "Whether PortOne's webhook secret (`whsec_…`) is stored (sealed; it is never returned)" }),
+    portoneChannelKeys: Type.Record(Type.String(), Type.String(), {
+      description: "PortOne's channel key per payment method (`card`, `virtual_account`, …): the payment window opens the method's channel. A method without a key is not offered on PortOne",
+    }),
     checkoutConfigured: Type.Boolean(),
     tossWebhookUrl: Type.String({
       description:
@@ -114,6 +120,14 @@ export const UpdateModeSettingsBody = Obj({
   tossBillingClientKey: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Client key of the 자동결제 (billing) MID; null removes it' }))),
   tossBillingSecretKey: Type.Optional(
     Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Secret key of the 자동결제 (billing) MID, checked and stored like `tossSecretKey`; null removes it' })),
+  ),
+  portoneStoreId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: "PortOne's store id (`store-` + UUID); null removes it" }))),
+  portoneApiSecret: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 500, description: "PortOne's V2 API Secret: tried against PortOne's API with the store id before it is sealed (refused: VALIDATION_FAILED, nothing saved); null removes it" })),
+  ),
+  portoneWebhookSecret: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500, description: "PortOne's webhook secret (`whsec_…`), sealed; webhooks are verified with it; null removes it" }))),
+  portoneChannelKeys: Type.Optional(
+    Type.Record(Type.String(), Type.String({ maxLength: 100 }), { description: 'Channel key per payment method (`channel-key-` + UUID); replaces the stored map; an empty string drops a method' }),
   ),
 }, { title: 'UpdateModeSettingsRequest' });
 

@@ -15,6 +15,7 @@ import type { StoreView } from './schemas';
 import * as repo from './repo';
 import type { StoreSettingsSection } from './settings-section';
 import { checkTossKeys, tossWidgetKeyProblems } from './toss-keys';
+import { checkPortOneSettings, type PortOneSettingsInput } from './portone-keys';
 import { markTossKeysVerified } from './toss-state-repo';
 import { MESSAGES } from '../platform/messages';
 import { checkoutConfigured, providerTraits, type PaymentProviderName } from '../payments/registry';
@@ -29,7 +30,14 @@ export function newOwnerToken(): { token: string; hash: string } {
 }
 
 function settingsView(s: Selectable<StoreModeSettingsTable>) {
-  const configured = checkoutConfigured({ mode: s.mode, paymentProvider: s.payment_provider, tossClientKey: s.toss_client_key, tossSecretKeySet: !!s.toss_secret_key_sealed });
+  const configured = checkoutConfigured({
+    mode: s.mode,
+    paymentProvider: s.payment_provider,
+    tossClientKey: s.toss_client_key,
+    tossSecretKeySet: !!s.toss_secret_key_sealed,
+    portoneStoreId: s.portone_store_id,
+    portoneApiSecretSet: !!s.portone_api_secret_sealed,
+  });
   return {
     mode: s.mode,
     returnUrlDomains: s.return_url_domains,
@@ -38,6 +46,10 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
     tossSecretKeySet: !!s.toss_secret_key_sealed,
     tossBillingClientKey: s.toss_billing_client_key,
     tossBillingSecretKeySet: !!s.toss_billing_secret_key_sealed,
+    portoneStoreId: s.portone_store_id,
+    portoneApiSecretSet: !!s.portone_api_secret_sealed,
+    portoneWebhookSecretSet: !!s.portone_webhook_secret_sealed,
+    portoneChannelKeys: s.portone_channel_keys ?? {},
     checkoutConfigured: configured,
   };
 }
@@ -177,7 +189,7 @@ export async function updateModeSettings(
     tossSecretKey?: string | null;
     tossBillingClientKey?: string | null;
     tossBillingSecretKey?: string | null;
-  },
+  } & PortOneSettingsInput,
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
   if (input.paymentProvider && providerTraits(input.paymentProvider).testOnly && mode === 'live') {
@@ -195,6 +207,13 @@ export async function updateModeSettings(
   // 자동결제 pair is checked exactly like the first (its own MID, its own keys: issue 32).
   const keysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey, tossSecretKey });
   const billingKeysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey: tossBillingClientKey, tossSecretKey: tossBillingSecretKey }, 'billing');
+  const portone = {
+    portoneStoreId: trimmed(input.portoneStoreId),
+    portoneApiSecret: trimmed(input.portoneApiSecret),
+    portoneWebhookSecret: trimmed(input.portoneWebhookSecret),
+    portoneChannelKeys: input.portoneChannelKeys === undefined ? undefined : Object.fromEntries(Object.entries(input.portoneChannelKeys).map(([m, k]) => [m, k.trim()]).filter(([, k]) => k !== '')),
+  };
+  await checkPortOneSettings(deps, storeId, mode, portone);
   // Removing the 자동결제 secret would leave the subscriptions registered under it unchargeable (a billing key works
   // only under the MID that issued it): refused while any of them is not ended.
   if (tossBillingSecretKey === null) {
@@ -207,6 +226,10 @@ export async function updateModeSettings(
   if (tossClientKey !== undefined) patch.toss_client_key = tossClientKey;
   if (tossSecretKey !== undefined) patch.toss_secret_key_sealed = tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossSecretKey);
   if (tossBillingClientKey !== undefined) patch.toss_billing_client_key = tossBillingClientKey;
+  if (portone.portoneStoreId !== undefined) patch.portone_store_id = portone.portoneStoreId;
+  if (portone.portoneApiSecret !== undefined) patch.portone_api_secret_sealed = portone.portoneApiSecret === null ? null : encryptSecret(deps.config.masterKey, portone.portoneApiSecret);
+  if (portone.portoneWebhookSecret !== undefined) patch.portone_webhook_secret_sealed = portone.portoneWebhookSecret === null ? null : encryptSecret(deps.config.masterKey, portone.portoneWebhookSecret);
+  if (portone.portoneChannelKeys !== undefined) patch.portone_channel_keys = portone.portoneChannelKeys;
   if (tossBillingSecretKey !== undefined) {
     patch.toss_billing_secret_key_sealed = tossBillingSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossBillingSecretKey);
   }
