@@ -18,6 +18,7 @@ import { MESSAGES } from '../../platform/messages';
 import { sameEmail, trialAlreadyTaken } from '../../subscriptions/trials/once';
 import { emptyValues, payFlow, payPath, send } from './flow';
 import { tossReturnHandlers } from './toss-return';
+import { portoneLaunch, portoneReturnHandlers } from './portone-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -114,6 +115,11 @@ export function payHandlers(deps: Deps) {
       // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment. A free trial
       // charges nothing too, but registers the card (billing-auth window) for the first charge at its end.
       if (q.amount === 0 && !page.session.trial_days) return pay(page, values, attempt, null, 0);
+      if (page.provider!.name === 'portone') {
+        // PortOne's billing-key window is not wired to the page yet (issue 42): subscriptions and trials are refused before anything opens.
+        if (page.session.billing_interval) return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '이 상점은 아직 정기결제를 받을 수 없습니다.' }));
+        return portoneLaunch(deps, page, { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null }, attempt);
+      }
       if (!page.tossClientKey) return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점의 결제 설정이 완료되지 않았습니다.' }));
       await saveAttempt(deps, page.session.id, attempt);
       const nonce = randomBytes(16).toString('base64');
@@ -148,5 +154,6 @@ export function payHandlers(deps: Deps) {
     /** Toss's successUrl: confirm on the server, after checking the order id and that the amount is the session's. */
 
     ...tossReturnHandlers(deps, flow),
+    ...portoneReturnHandlers(deps, flow),
   };
 }

@@ -18,6 +18,8 @@ export interface LoadedPage extends PageContext {
   tossClientKey: string | null;
   /** The Toss key pair this session pays under: a subscription's the 자동결제 pair when the mode holds one (issue 32). */
   tossKeyPair: TossKeyPair;
+  /** A mode on PortOne: its store id and channel key per method (public: the browser SDK opens the window with them). */
+  portone: { storeId: string; channelKeys: Record<string, string> } | null;
 }
 
 const SESSION_ID = /^cs_[0-9a-z]{26}$/;
@@ -42,6 +44,7 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
   const provider = providerFor(deps, settings, tossKeyPair);
   return {
     session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: clientKeyOf(settings, tossKeyPair), tossKeyPair,
+    portone: settings.portone_store_id ? { storeId: settings.portone_store_id, channelKeys: settings.portone_channel_keys ?? {} } : null,
   };
 }
 
