@@ -13,6 +13,7 @@ export { SimulatorProvider } from './simulator';
 export { TEST_CARDS } from './simulator-cards';
 export { TossProvider } from './toss';
 export { readTossNotice } from './toss-notice';
+export { readPortOneNotice } from './portone-notice';
 export { checkPortOneInput, verifyPortOneCredentials, portoneWebhookSecretOf, type PortOneSettings } from './portone-settings';
 export type { GatewayNotice } from './provider';
 export type { PaymentProviderName, ProviderTraits, CredentialsPresence } from './registry';
