@@ -34,6 +34,12 @@ export const ModeSettingsSchema = Obj(
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
         'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss reports deleted is checked by the next charge (Toss\'s NOT_FOUND_BILLING then clears the subscription\'s card; the webhook alone changes nothing)',
     }),
+    portoneWebhookUrl: Type.String({
+      description:
+        "Register this URL in PortOne's console (결제 연동 › 연동 정보 › 웹훅, version 2024-04-25) for this mode, with its webhook secret saved as `portoneWebhookSecret`: " +
+        'each delivery is verified with that secret (unsigned or forged deliveries are refused with 400) and then only the payment read back from PortOne counts: ' +
+        'a 가상계좌 deposit marks its order paid, a payment whose answer was lost completes its checkout',
+    }),
     buyerPageUrl: Type.String({
       description:
         "The store's public buyer page in this mode (내 구매내역: `/s/{storeId}/orders`, test mode `/s/{storeId}/test/orders`). Link to it from your site: " +

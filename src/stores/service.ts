@@ -19,7 +19,7 @@ import { checkPortOneSettings, type PortOneSettingsInput } from './portone-keys'
 import { markTossKeysVerified } from './toss-state-repo';
 import { MESSAGES } from '../platform/messages';
 import { checkoutConfigured, providerTraits, type PaymentProviderName } from '../payments/registry';
-import { tossWebhookUrl } from '../gateway/url';
+import { portoneWebhookUrl, tossWebhookUrl } from '../gateway/url';
 import { buyerPagePath } from '../buyers/model';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
@@ -62,7 +62,7 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
   const { db } = deps;
   const store = await repo.findStore(db, storeId);
   const settings = await repo.listModeSettings(db, storeId);
-  const by = (m: Mode) => ({ ...settingsView(settings.find((s) => s.mode === m)!), tossWebhookUrl: tossWebhookUrl(deps.config.publicBaseUrl, storeId, m), buyerPageUrl: `${deps.config.publicBaseUrl}${buyerPagePath(storeId, m)}` });
+  const by = (m: Mode) => ({ ...settingsView(settings.find((s) => s.mode === m)!), tossWebhookUrl: tossWebhookUrl(deps.config.publicBaseUrl, storeId, m), portoneWebhookUrl: portoneWebhookUrl(deps.config.publicBaseUrl, storeId, m), buyerPageUrl: `${deps.config.publicBaseUrl}${buyerPagePath(storeId, m)}` });
   return {
     id: store.id,
     name: store.name,

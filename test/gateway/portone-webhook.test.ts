@@ -48,7 +48,9 @@ async function issuedAccount(): Promise<string> {
   return paymentId;
 }
 
-test('a deposit to a PortOne 가상계좌 reaches the order through the signed webhook, once', async () => {
+test('the store shows the PortOne webhook URL per mode; a deposit to a PortOne 가상계좌 reaches the order through it, once', async () => {
+  const view = (await t.app.inject({ url: '/admin/v1/store', headers: { authorization: `Bearer ${s.ownerToken}` } })).json();
+  assert.equal(view.settings.test.portoneWebhookUrl, `${t.deps.config.publicBaseUrl}${hookPath}${s.storeId}/test`);
   const orderId = await issuedAccount();
   const hook = fake.deposit(orderId);
   const res = await deliver(hook);
