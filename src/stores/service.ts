@@ -213,7 +213,7 @@ export async function updateModeSettings(
     portoneWebhookSecret: trimmed(input.portoneWebhookSecret),
     portoneChannelKeys: input.portoneChannelKeys === undefined ? undefined : Object.fromEntries(Object.entries(input.portoneChannelKeys).map(([m, k]) => [m, k.trim()]).filter(([, k]) => k !== '')),
   };
-  await checkPortOneSettings(deps, storeId, mode, portone);
+  const portoneVerifiedAt = await checkPortOneSettings(deps, storeId, mode, portone);
   // Removing the 자동결제 secret would leave the subscriptions registered under it unchargeable (a billing key works
   // only under the MID that issued it): refused while any of them is not ended.
   if (tossBillingSecretKey === null) {
@@ -236,6 +236,8 @@ export async function updateModeSettings(
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateModeSettingsRow(trx, storeId, mode, patch);
     if (keysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, keysVerifiedAt);
+    // The go-live checklist's "the gateway accepted the mode's credentials" mark, for PortOne's secret as for Toss's keys.
+    if (portoneVerifiedAt) await markTossKeysVerified(trx, storeId, mode, portoneVerifiedAt);
     if (billingKeysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, billingKeysVerifiedAt, 'billing');
   });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);

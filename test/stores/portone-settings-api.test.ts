@@ -4,6 +4,7 @@ import { bearer, createTestApp, createTestStore, type TestApp, type TestStore } 
 import { startFakePortOne, type FakePortOne } from '../payments/fake-portone';
 import { providerFor } from '../../src/payments';
 import { findModeSettings } from '../../src/stores/repo';
+import { getGoLiveChecklist } from '../../src/stores/go-live-service';
 
 // Issue 42: a store chooses PortOne per mode through the console API (PUT /admin/v1/store/settings/{mode}); the API
 // secret is tried against PortOne (the fake answers 401 UNAUTHORIZED for any other secret, PAYMENT_NOT_FOUND for an
@@ -47,6 +48,14 @@ test('PortOne settings verified with PortOne are sealed and make the mode take p
   // The provider built from the stored settings really speaks to the store's PortOne account.
   fake.browserPay({ paymentId: 'ord_portone_settings_1', amount: 5000 });
   assert.equal((await provider!.confirmPayment({ paymentKey: 'ord_portone_settings_1', orderId: 'ord_portone_settings_1', amount: 5000, idempotencyKey: 'k' })).status, 'succeeded');
+});
+
+test('live mode on PortOne with a verified secret ticks the go-live checklist\'s credentials item', async () => {
+  const s = await createTestStore(t);
+  const res = await save(s, 'live', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneApiSecret: fake.apiSecret });
+  assert.equal(res.statusCode, 200, res.body);
+  const list = await getGoLiveChecklist(t.deps, s.storeId);
+  assert.equal(list.items.find((i) => i.item === 'tossKeys')?.done, true);
 });
 
 test('a secret PortOne refuses is not stored; bad shapes are refused on their field without asking PortOne', async () => {
