@@ -79,9 +79,8 @@ const TRAITS: Record<PaymentProviderName, ProviderTraits> = {
     usesStoreCredentials: true,
     hasBillingCredentials: false,
     notifies: true,
-    // Its ledger reader exists (listTransactions over /payment-events-by-cursor) but the daily job is not yet proven
-    // against it end to end: off until it is (issue 42, part four).
-    reconciledDaily: false,
+    // Its ledger is PortOne's payment events (listTransactions over /payment-events-by-cursor; test/reconciliation/portone.test.ts).
+    reconciledDaily: true,
   },
 };
 

@@ -106,7 +106,7 @@ test('the traits say what each provider did before they were traits', () => {
   assert.equal(providerTraits('toss').testOnly, false);
   assert.deepEqual(providerTraits('toss').label, { ko: '토스페이먼츠', en: 'Toss Payments' });
   assert.deepEqual(providerTraits('simulator').label, { ko: '테스트 결제 (시뮬레이터)', en: 'Test payments (simulator)' });
-  assert.deepEqual(providersWith('reconciledDaily'), ['toss']);
+  assert.deepEqual(providersWith('reconciledDaily'), ['toss', 'portone']);
   assert.equal(providerNameOrDefault(null, 'test'), 'simulator');
   assert.equal(providerNameOrDefault(null, 'live'), 'toss');
   assert.equal(providerNameOrDefault('toss', 'test'), 'toss');
