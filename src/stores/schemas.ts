@@ -12,7 +12,7 @@ export const ModeSettingsSchema = Obj(
     mode: ModeSchema,
     returnUrlDomains: Type.Array(Type.String(), { description: 'Hosts a return URL may use (the host itself or any subdomain of it)' }),
     paymentProvider: Nullable(Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n))), {
-      description: '`simulator` (test mode only) or `toss`; null means payment setup is incomplete and checkout answers CHECKOUT_NOT_CONFIGURED',
+      description: '`simulator` (test mode only), `toss` or `portone` (PortOne V2 in front of the seller\'s own PG contract); null means payment setup is incomplete and checkout answers CHECKOUT_NOT_CONFIGURED',
     }),
     tossClientKey: Nullable(Type.String()),
     tossSecretKeySet: Type.Boolean({ description: 'Whether a Toss secret key is stored (it is never returned)' }),
@@ -22,13 +22,13 @@ export const ModeSettingsSchema = Obj(
         'subscriptions (card registration, billing key issue, renewals, card change) use it and one-time payments keep the first pair',
     }),
     tossBillingSecretKeySet: Type.Boolean({ description: 'Whether the 자동결제 MID\'s secret key is stored (it is never returned)' }),
+    checkoutConfigured: Type.Boolean(),
     portoneStoreId: Nullable(Type.String({ description: "PortOne's store id (`store-…`, 콘솔 › 결제 연동 › 연동 정보), when the mode takes payments through PortOne" })),
     portoneApiSecretSet: Type.Boolean({ description: "Whether PortOne's V2 API Secret is stored (sealed; it is never returned)" }),
     portoneWebhookSecretSet: Type.Boolean({ description: "Whether PortOne's webhook secret (`whsec_…`) is stored (sealed; it is never returned)" }),
     portoneChannelKeys: Type.Record(Type.String(), Type.String(), {
       description: "PortOne's channel key per payment method (`card`, `virtual_account`, …): the payment window opens the method's channel. A method without a key is not offered on PortOne",
     }),
-    checkoutConfigured: Type.Boolean(),
     tossWebhookUrl: Type.String({
       description:
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +

@@ -46,11 +46,11 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
     tossSecretKeySet: !!s.toss_secret_key_sealed,
     tossBillingClientKey: s.toss_billing_client_key,
     tossBillingSecretKeySet: !!s.toss_billing_secret_key_sealed,
+    checkoutConfigured: configured,
     portoneStoreId: s.portone_store_id,
     portoneApiSecretSet: !!s.portone_api_secret_sealed,
     portoneWebhookSecretSet: !!s.portone_webhook_secret_sealed,
     portoneChannelKeys: s.portone_channel_keys ?? {},
-    checkoutConfigured: configured,
   };
 }
 
