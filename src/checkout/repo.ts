@@ -13,7 +13,7 @@ export function findCheckoutSetup(db: Db, storeId: string, mode: Mode) {
     .selectFrom('store_mode_settings as m')
     .innerJoin('stores as s', 's.id', 'm.store_id')
     .leftJoin('store_business_details as b', 'b.store_id', 'm.store_id')
-    .select(['m.mode', 'm.return_url_domains', 'm.payment_provider', 'm.toss_client_key', 'm.toss_secret_key_sealed', 's.public_contact_verified'])
+    .select(['m.mode', 'm.return_url_domains', 'm.payment_provider', 'm.toss_client_key', 'm.toss_secret_key_sealed', 'm.portone_store_id', 'm.portone_api_secret_sealed', 's.public_contact_verified'])
     .select((eb) => eb('b.store_id', 'is not', null).as('business_details_set'))
     .where('m.store_id', '=', storeId)
     .where('m.mode', '=', mode)

@@ -3,7 +3,7 @@ import { ApiError, validationError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import { productInRange } from '../platform/http/auth';
 import type { Mode } from '../platform/tables';
-import { clientKeyOf, providerFor } from '../payments';
+import { checkoutConfigured, clientKeyOf, providerFor } from '../payments';
 import { findProduct } from '../catalog/repo';
 import { isSoldOut, priceFor, saleWindowState } from '../catalog/model';
 import { findCheckoutSetup, findStoreSession, insertSession, insertSessionClaimingKey, insertSessionStoringAnswer } from './repo';
@@ -113,8 +113,16 @@ export async function createSession(
   // The operator's check of who the seller is guards buyers' real money; test mode moves none, so it never asks.
   if (auth.mode === 'live' && !setup.public_contact_verified) throw new ApiError('PUBLIC_CONTACT_VERIFICATION_REQUIRED');
   const provider = providerFor(deps, setup);
-  // A gateway's own window (Toss's) opens in the browser with the client key, needed as well as the secret key.
-  if (!provider || (provider.paymentEntry.kind === 'gateway_window' && !clientKeyOf(setup, 'payments'))) {
+  // A gateway's own window opens in the browser with what the registry says it needs (Toss: the client key as well as the secret key).
+  const presence = {
+    mode: setup.mode,
+    paymentProvider: setup.payment_provider,
+    tossClientKey: clientKeyOf(setup, 'payments'),
+    tossSecretKeySet: !!setup.toss_secret_key_sealed,
+    portoneStoreId: setup.portone_store_id,
+    portoneApiSecretSet: !!setup.portone_api_secret_sealed,
+  };
+  if (!provider || (provider.paymentEntry.kind === 'gateway_window' && !checkoutConfigured(presence))) {
     throw new ApiError('CHECKOUT_NOT_CONFIGURED', { internal: `store ${auth.storeId} ${auth.mode}: provider ${setup.payment_provider ?? 'none'}` });
   }
   // A live payment page must name the seller (전자상거래법 제10조·제13조): no live session before the details are set.

@@ -87,6 +87,20 @@ export async function receiveDepositCallback(deps: Deps, storeId: string, mode: 
   return 'accepted';
 }
 
+/**
+ * A gateway that signs its notices (PortOne, issue 42) says an issued account's payment changed: the same deposit job
+ * reads the payment back and records the deposit only when the gateway's API says it is paid. Only for an order of
+ * this store and mode still waiting for its deposit; false otherwise.
+ */
+export async function queueDepositCheck(deps: Deps, storeId: string, mode: Mode, orderId: string): Promise<boolean> {
+  const va = await repo.findVirtualAccountInStore(deps.db, storeId, mode, orderId);
+  if (!va) return false;
+  const order = await repo.findOrderRow(deps.db, va.order_id);
+  if (!order || order.status !== 'awaiting_deposit') return false;
+  await enqueueJob(deps.db, deps.clock, { name: DEPOSIT_JOB, payload: { orderId: va.order_id }, dedupeKey: `${DEPOSIT_JOB}:${va.order_id}` });
+  return true;
+}
+
 export type DepositResult = 'paid' | 'not_waiting' | 'not_deposited';
 
 /** Thrown when the gateway cannot be asked now: the job retries. */

@@ -2,6 +2,7 @@ import type { Module } from '../deps';
 import { ApiError, validationError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
 import { receiveTossWebhook, registerTossWebhookJob } from './webhook';
+import { receivePortOneWebhook } from './portone';
 
 type Params = { Params: { storeId: string; mode: string } };
 
@@ -23,6 +24,18 @@ const gatewayModule: Module = async (app, deps) => {
     if (r.status === 'not_found') throw new ApiError('NOT_FOUND');
     if (r.status === 'invalid') throw validationError([{ field: 'eventType', message: MESSAGES.validation.required }]);
     return reply.code(200).send({ received: true });
+  });
+  // PortOne signs its deliveries over the raw bytes: this route (its own scope) keeps the body as the string received.
+  await app.register(async (raw) => {
+    raw.removeContentTypeParser('application/json');
+    raw.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
+    raw.post<Params>('/gateway/portone/webhook/:storeId/:mode', { schema: { hide: true } }, async (req, reply) => {
+      const body = typeof req.body === 'string' ? req.body : '';
+      const r = await receivePortOneWebhook(deps, req.params.storeId, req.params.mode, body, req.headers);
+      if (r.status === 'not_found') throw new ApiError('NOT_FOUND');
+      if (r.status === 'invalid') throw validationError([{ field: 'webhook-signature', message: '웹훅 서명을 확인할 수 없습니다.' }]);
+      return reply.code(200).send({ received: true });
+    });
   });
 };
 

@@ -87,6 +87,15 @@ export async function receiveTossWebhook(deps: Deps, storeId: string, mode: stri
 }
 
 /**
+ * Queues the read-back of one payment of ours a gateway's verified notice named (PortOne's route, issue 42): the same
+ * coalesced job as Toss's notices, which reads the payment through the mode's provider and applies only what it says.
+ */
+export async function queuePaymentSync(deps: Deps, storeId: string, mode: 'live' | 'test', eventType: string, ours: { subject: string; paymentKey: string | null; orderId: string }): Promise<void> {
+  const payload = { storeId, mode, eventType, paymentKey: ours.paymentKey, orderId: ours.orderId };
+  await enqueueJob(deps.db, deps.clock, { name: TOSS_WEBHOOK_JOB, lane: laneOf(storeId, mode), payload, dedupeKey: dedupeKeyOf(storeId, mode, ours.subject) });
+}
+
+/**
  * What Toss's API proved about a webhook, counted for the go-live checklist: only a payment Toss confirms under the
  * store's keys that is one of this store's orders or checkout sessions. `unknown_here` (Toss knows the payment, we do
  * not: another store's, sharing keys) and everything unconfirmed do not count.

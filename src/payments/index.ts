@@ -6,12 +6,15 @@ import type { PaymentProvider, PaymentProviderName } from './provider';
 import { providerTraits } from './registry';
 import { SimulatorProvider } from './simulator';
 import { TossProvider } from './toss';
+import { portoneProviderFromSettings } from './portone-settings';
 
 export type { VirtualAccountIssued, RefundReceiveAccount, PaymentProvider, PaymentEntry, AuthorizeInput, AuthorizeResult, Outcome, ConfirmInput, ConfirmResult, RefundInput, RefundResult, PaymentLookup, PaymentCancel, BillingKeyResult, CredentialsCheck, IssueBillingKeyInput, GatewayTransaction, ListTransactionsInput, TransactionPage, GatewaySettlement, ListSettlementsInput } from './provider';
 export { SimulatorProvider } from './simulator';
 export { TEST_CARDS } from './simulator-cards';
 export { TossProvider } from './toss';
 export { readTossNotice } from './toss-notice';
+export { readPortOneNotice } from './portone-notice';
+export { checkPortOneInput, verifyPortOneCredentials, portoneWebhookSecretOf, type PortOneSettings } from './portone-settings';
 export type { GatewayNotice } from './provider';
 export type { PaymentProviderName, ProviderTraits, CredentialsPresence } from './registry';
 export { providerTraits, providersWith, providerNameOrDefault, paidAtOf, checkoutConfigured, PROVIDER_NAMES } from './registry';
@@ -38,6 +41,11 @@ export interface GatewaySettings {
   toss_billing_secret_key_sealed?: string | null;
   toss_client_key?: string | null;
   toss_billing_client_key?: string | null;
+  /** PortOne (migration 118): absent for a caller that only builds Toss or the simulator. */
+  portone_store_id?: string | null;
+  portone_api_secret_sealed?: string | null;
+  portone_webhook_secret_sealed?: string | null;
+  portone_channel_keys?: Record<string, string> | null;
 }
 
 /**
@@ -69,6 +77,8 @@ export function providerFor(deps: Pick<AppDeps, 'config' | 'clock'>, settings: G
     if (!sealed) return null;
     return tossProviderFor(deps, decryptSecret(deps.config.masterKey, sealed).toString('utf8'));
   }
+  // PortOne holds one credential set per mode: there is no 자동결제 pair to pick.
+  if (settings.payment_provider === 'portone') return pair === 'payments' ? portoneProviderFromSettings(deps, { mode: settings.mode, portone_store_id: settings.portone_store_id ?? null, portone_api_secret_sealed: settings.portone_api_secret_sealed ?? null }) : null;
   return null;
 }
 
@@ -104,7 +114,14 @@ export async function providerOfPayment(
   const raw = providerTraits(payment.provider).usesStoreCredentials ? await loadSettings() : null;
   return providerFor(
     deps,
-    { mode: payment.mode, payment_provider: payment.provider, toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null, toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null },
+    {
+      mode: payment.mode,
+      payment_provider: payment.provider,
+      toss_secret_key_sealed: raw?.toss_secret_key_sealed ?? null,
+      toss_billing_secret_key_sealed: raw?.toss_billing_secret_key_sealed ?? null,
+      portone_store_id: raw?.portone_store_id ?? null,
+      portone_api_secret_sealed: raw?.portone_api_secret_sealed ?? null,
+    },
     payment.toss_key_pair,
   );
 }

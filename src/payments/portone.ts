@@ -75,14 +75,8 @@ export interface PortOneProviderOptions {
   timers?: PortOneTimers;
 }
 
-/**
- * The PaymentProvider interface with PortOne's name. `PaymentProvider['name']` (what orders and settings record) does
- * not list 'portone' yet: that list is being made provider-neutral beside this work (issue 42, part one, with
- * payments/registry.ts); once it lands, 'portone' joins it with its traits and this becomes `implements PaymentProvider`.
- */
-export type PortOnePaymentProvider = Omit<PaymentProvider, 'name'> & { readonly name: 'portone' };
-
-export class PortOneProvider implements PortOnePaymentProvider {
+/** PortOne V2 as a PaymentProvider ('portone' in PaymentProviderName, traits in registry.ts). */
+export class PortOneProvider implements PaymentProvider {
   readonly name = 'portone' as const;
   readonly ledger = 'gateway' as const;
   /** PortOne's browser SDK opens the PG's window; its redirect brings back the paymentId (our order id). */

@@ -294,7 +294,7 @@ export type GatewayNotice =
   | { kind: 'invalid' };
 
 /** The providers a store can choose (store_mode_settings.payment_provider, orders.provider); traits in registry.ts. */
-export type PaymentProviderName = 'simulator' | 'toss';
+export type PaymentProviderName = 'simulator' | 'toss' | 'portone';
 
 export interface PaymentProvider {
   readonly name: PaymentProviderName;

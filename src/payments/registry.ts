@@ -66,10 +66,26 @@ const TRAITS: Record<PaymentProviderName, ProviderTraits> = {
     notifies: true,
     reconciledDaily: true,
   },
+  // PortOne V2 in front of the seller's own PG contract (portone.ts): approval time is PortOne's Payment.paidAt, its
+  // ledger the payment-event cursor, a partial refund cancels against PortOne's cancellable amount, one credential set
+  // per mode (store id + V2 API secret), webhooks verified with the mode's webhook secret (portone-webhook.ts).
+  portone: {
+    name: 'portone',
+    label: { ko: '포트원', en: 'PortOne' },
+    testOnly: false,
+    approvalTimeIsGateway: true,
+    ledger: 'gateway',
+    checksBalanceBeforePartialRefund: true,
+    usesStoreCredentials: true,
+    hasBillingCredentials: false,
+    notifies: true,
+    // Its ledger is PortOne's payment events (listTransactions over /payment-events-by-cursor; test/reconciliation/portone.test.ts).
+    reconciledDaily: true,
+  },
 };
 
 /** Every provider a store can choose, in the order the API documents them. */
-export const PROVIDER_NAMES: readonly PaymentProviderName[] = ['simulator', 'toss'];
+export const PROVIDER_NAMES: readonly PaymentProviderName[] = ['simulator', 'toss', 'portone'];
 
 export function providerTraits(name: PaymentProviderName): ProviderTraits {
   return TRAITS[name];
@@ -102,14 +118,19 @@ export interface CredentialsPresence {
   paymentProvider: PaymentProviderName | null;
   tossClientKey: string | null;
   tossSecretKeySet: boolean;
+  /** PortOne: the store id and whether the V2 API secret is stored (absent: none). */
+  portoneStoreId?: string | null;
+  portoneApiSecretSet?: boolean;
 }
 
 /**
  * Whether a mode can take a payment with its settings: the simulator in test mode only; Toss with both keys of its
- * first pair (client key for the payment window, secret key for the server's calls).
+ * first pair (client key for the payment window, secret key for the server's calls); PortOne with its store id and API
+ * secret (the channel key of each method is checked when the buyer picks it).
  */
 export function checkoutConfigured(s: CredentialsPresence): boolean {
   if (s.paymentProvider === null) return false;
   if (TRAITS[s.paymentProvider].testOnly) return s.mode === 'test';
+  if (s.paymentProvider === 'portone') return !!s.portoneStoreId && s.portoneApiSecretSet === true;
   return s.tossClientKey !== null && s.tossClientKey !== '' && s.tossSecretKeySet;
 }

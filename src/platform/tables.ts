@@ -41,6 +41,11 @@ export interface StoreModeSettingsTable {
   /** Buyers abroad (migration 112): which of 'foreign_card' / 'paypal' the payment page offers, and PayPal's won per US$1. */
   foreign_methods: ColumnType<Array<'foreign_card' | 'paypal'>, Array<'foreign_card' | 'paypal'> | undefined, Array<'foreign_card' | 'paypal'>>;
   usd_krw_rate: ColumnType<number | null, number | null | undefined, number | null>;
+  /** PortOne V2 (migration 118): store id, sealed V2 API and webhook secrets, channel key per payment method (public). */
+  portone_store_id: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_api_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_webhook_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  portone_channel_keys: Json<Record<string, string>>;
   updated_at: Timestamp;
 }
 

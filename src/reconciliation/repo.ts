@@ -92,8 +92,8 @@ export function pageReconciliations(db: Db, storeId: string, mode: Mode | undefi
 }
 
 /**
- * Store modes whose payments go through one of `providers` with its (first) secret key set: what the daily run
- * reconciles. The key's column is still named for Toss, the only provider reconciled daily so far.
+ * Store modes whose payments go through one of `providers` with its (first) secret set: what the daily run
+ * reconciles. Toss's secret key, or PortOne's API secret (issue 42); a mode holds only its own provider's.
  */
 export function dailyReconciledStoreModes(db: Db, providers: readonly PaymentProviderName[]) {
   if (providers.length === 0) return Promise.resolve([]);
@@ -101,7 +101,7 @@ export function dailyReconciledStoreModes(db: Db, providers: readonly PaymentPro
     .selectFrom('store_mode_settings')
     .select(['store_id', 'mode'])
     .where('payment_provider', 'in', providers)
-    .where('toss_secret_key_sealed', 'is not', null)
+    .where((eb) => eb.or([eb('toss_secret_key_sealed', 'is not', null), eb('portone_api_secret_sealed', 'is not', null)]))
     .orderBy('store_id')
     .orderBy('mode')
     .execute();

@@ -21,7 +21,7 @@ export interface GoLiveFacts {
   businessDetails: { sample: boolean } | null;
   publicContactVerified: boolean;
   /** Live mode's payment settings. */
-  live: { paymentProvider: PaymentProviderName | null; tossClientKey: string | null; tossSecretKeySet: boolean; returnUrlDomains: string[] };
+  live: { paymentProvider: PaymentProviderName | null; tossClientKey: string | null; tossSecretKeySet: boolean; portoneStoreId?: string | null; portoneApiSecretSet?: boolean; returnUrlDomains: string[] };
   /** When Toss last accepted live mode's keys, and when its first webhook for live mode arrived (store_toss_state). */
   keysVerifiedAt: Date | null;
   firstWebhookAt: Date | null;

@@ -38,7 +38,7 @@ export async function insertStore(
 }
 
 /** One statement for all the given rows (a new store's test and live settings). */
-export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains' | 'foreign_methods' | 'usd_krw_rate'> & { return_url_domains: string[] }>): Promise<void> {
+export async function insertModeSettings(db: Db, rows: Array<Omit<ModeSettingsRow, 'return_url_domains' | 'foreign_methods' | 'usd_krw_rate' | `portone_${string}`> & { return_url_domains: string[] }>): Promise<void> {
   await db
     .insertInto('store_mode_settings')
     .values(rows.map((r) => ({ ...r, return_url_domains: jsonb(r.return_url_domains) })))
@@ -85,12 +85,17 @@ export async function updateModeSettingsRow(
     toss_billing_secret_key_sealed?: string | null;
     foreign_methods?: Array<'foreign_card' | 'paypal'>;
     usd_krw_rate?: number | null;
+    portone_store_id?: string | null;
+    portone_api_secret_sealed?: string | null;
+    portone_webhook_secret_sealed?: string | null;
+    portone_channel_keys?: Record<string, string>;
   },
 ): Promise<void> {
-  const { foreign_methods, ...rest } = patch;
+  const { foreign_methods, portone_channel_keys, ...rest } = patch;
   const set = {
     ...(patch.return_url_domains !== undefined ? { ...rest, return_url_domains: jsonb(patch.return_url_domains) } : rest),
     ...(foreign_methods !== undefined ? { foreign_methods: jsonb(foreign_methods) } : {}),
+    ...(portone_channel_keys !== undefined ? { portone_channel_keys: jsonb(portone_channel_keys) } : {}),
   };
   await db.updateTable('store_mode_settings').set(set).where('store_id', '=', storeId).where('mode', '=', mode).execute();
 }

@@ -12,7 +12,7 @@ export const ModeSettingsSchema = Obj(
     mode: ModeSchema,
     returnUrlDomains: Type.Array(Type.String(), { description: 'Hosts a return URL may use (the host itself or any subdomain of it)' }),
     paymentProvider: Nullable(Type.Union(PROVIDER_NAMES.map((n) => Type.Literal(n))), {
-      description: '`simulator` (test mode only) or `toss`; null means payment setup is incomplete and checkout answers CHECKOUT_NOT_CONFIGURED',
+      description: '`simulator` (test mode only), `toss` or `portone` (PortOne V2 in front of the seller\'s own PG contract); null means payment setup is incomplete and checkout answers CHECKOUT_NOT_CONFIGURED',
     }),
     tossClientKey: Nullable(Type.String()),
     tossSecretKeySet: Type.Boolean({ description: 'Whether a Toss secret key is stored (it is never returned)' }),
@@ -34,10 +34,22 @@ export const ModeSettingsSchema = Obj(
         'Extension: the fixed rate the store sets for PayPal, in won per US$1 (e.g. 1350). A PayPal buyer pays the won price ÷ rate, rounded half up to the cent ' +
         '(39,000원 at 1350 = US$28.89). Required while `paypal` is enabled.',
     }),
+    portoneStoreId: Nullable(Type.String({ description: "PortOne's store id (`store-…`, 콘솔 › 결제 연동 › 연동 정보), when the mode takes payments through PortOne" })),
+    portoneApiSecretSet: Type.Boolean({ description: "Whether PortOne's V2 API Secret is stored (sealed; it is never returned)" }),
+    portoneWebhookSecretSet: Type.Boolean({ description: "Whether PortOne's webhook secret (`whsec_…`) is stored (sealed; it is never returned)" }),
+    portoneChannelKeys: Type.Record(Type.String(), Type.String(), {
+      description: "PortOne's channel key per payment method (`card`, `virtual_account`, …): the payment window opens the method's channel. A method without a key is not offered on PortOne",
+    }),
     tossWebhookUrl: Type.String({
       description:
         'Register this URL in Toss\'s developer center (웹훅, events PAYMENT_STATUS_CHANGED, CANCEL_STATUS_CHANGED and BILLING_DELETED) for this mode\'s keys: ' +
         'cancels made in Toss\'s merchant admin then become refunds here (`source: gateway`), a payment Toss approved completes its checkout, and a billing key Toss reports deleted is checked by the next charge (Toss\'s NOT_FOUND_BILLING then clears the subscription\'s card; the webhook alone changes nothing)',
+    }),
+    portoneWebhookUrl: Type.String({
+      description:
+        "Register this URL in PortOne's console (결제 연동 › 연동 정보 › 웹훅, version 2024-04-25) for this mode, with its webhook secret saved as `portoneWebhookSecret`: " +
+        'each delivery is verified with that secret (unsigned or forged deliveries are refused with 400) and then only the payment read back from PortOne counts: ' +
+        'a 가상계좌 deposit marks its order paid, a payment whose answer was lost completes its checkout',
     }),
     buyerPageUrl: Type.String({
       description:
@@ -128,6 +140,14 @@ export const UpdateModeSettingsBody = Obj({
   ),
   foreignMethods: Type.Optional(Type.Array(Type.Union([Type.Literal('foreign_card'), Type.Literal('paypal')]), { maxItems: 2, description: 'Methods for buyers abroad to offer (see ModeSettings.foreignMethods)' })),
   usdKrwRate: Type.Optional(Nullable(Type.Integer({ description: 'Won per US$1 for PayPal (100–100000); null removes it (refused while `paypal` is enabled)' }))),
+  portoneStoreId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, description: "PortOne's store id (`store-` + UUID); null removes it" }))),
+  portoneApiSecret: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 500, description: "PortOne's V2 API Secret: tried against PortOne's API with the store id before it is sealed (refused: VALIDATION_FAILED, nothing saved); null removes it" })),
+  ),
+  portoneWebhookSecret: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500, description: "PortOne's webhook secret (`whsec_…`), sealed; webhooks are verified with it; null removes it" }))),
+  portoneChannelKeys: Type.Optional(
+    Type.Record(Type.String(), Type.String({ maxLength: 100 }), { description: 'Channel key per payment method (`channel-key-` + UUID); replaces the stored map; an empty string drops a method' }),
+  ),
 }, { title: 'UpdateModeSettingsRequest' });
 
 export const ApiKeySchema = Obj(

@@ -16,10 +16,11 @@ import type { StoreView } from './schemas';
 import * as repo from './repo';
 import type { StoreSettingsSection } from './settings-section';
 import { checkTossKeys, tossWidgetKeyProblems } from './toss-keys';
+import { checkPortOneSettings, type PortOneSettingsInput } from './portone-keys';
 import { markTossKeysVerified } from './toss-state-repo';
 import { MESSAGES } from '../platform/messages';
 import { checkoutConfigured, providerTraits, type PaymentProviderName } from '../payments/registry';
-import { tossWebhookUrl } from '../gateway/url';
+import { portoneWebhookUrl, tossWebhookUrl } from '../gateway/url';
 import { buyerPagePath } from '../buyers/model';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'> & Partial<Pick<AppDeps, 'database'>>;
@@ -30,7 +31,14 @@ export function newOwnerToken(): { token: string; hash: string } {
 }
 
 function settingsView(s: Selectable<StoreModeSettingsTable>) {
-  const configured = checkoutConfigured({ mode: s.mode, paymentProvider: s.payment_provider, tossClientKey: s.toss_client_key, tossSecretKeySet: !!s.toss_secret_key_sealed });
+  const configured = checkoutConfigured({
+    mode: s.mode,
+    paymentProvider: s.payment_provider,
+    tossClientKey: s.toss_client_key,
+    tossSecretKeySet: !!s.toss_secret_key_sealed,
+    portoneStoreId: s.portone_store_id,
+    portoneApiSecretSet: !!s.portone_api_secret_sealed,
+  });
   return {
     mode: s.mode,
     returnUrlDomains: s.return_url_domains,
@@ -42,6 +50,10 @@ function settingsView(s: Selectable<StoreModeSettingsTable>) {
     checkoutConfigured: configured,
     foreignMethods: s.foreign_methods ?? [],
     usdKrwRate: s.usd_krw_rate ?? null,
+    portoneStoreId: s.portone_store_id,
+    portoneApiSecretSet: !!s.portone_api_secret_sealed,
+    portoneWebhookSecretSet: !!s.portone_webhook_secret_sealed,
+    portoneChannelKeys: s.portone_channel_keys ?? {},
   };
 }
 
@@ -53,7 +65,7 @@ export async function getStoreView(deps: Pick<AppDeps, 'db' | 'config'>, storeId
   const { db } = deps;
   const store = await repo.findStore(db, storeId);
   const settings = await repo.listModeSettings(db, storeId);
-  const by = (m: Mode) => ({ ...settingsView(settings.find((s) => s.mode === m)!), tossWebhookUrl: tossWebhookUrl(deps.config.publicBaseUrl, storeId, m), buyerPageUrl: `${deps.config.publicBaseUrl}${buyerPagePath(storeId, m)}` });
+  const by = (m: Mode) => ({ ...settingsView(settings.find((s) => s.mode === m)!), tossWebhookUrl: tossWebhookUrl(deps.config.publicBaseUrl, storeId, m), portoneWebhookUrl: portoneWebhookUrl(deps.config.publicBaseUrl, storeId, m), buyerPageUrl: `${deps.config.publicBaseUrl}${buyerPagePath(storeId, m)}` });
   return {
     id: store.id,
     name: store.name,
@@ -182,7 +194,7 @@ export async function updateModeSettings(
     tossBillingSecretKey?: string | null;
     foreignMethods?: Array<'foreign_card' | 'paypal'>;
     usdKrwRate?: number | null;
-  },
+  } & PortOneSettingsInput,
 ): Promise<StoreView> {
   if (input.returnUrlDomains !== undefined) assertReturnUrlDomains(input.returnUrlDomains);
   // PayPal is charged in USD at the store's fixed rate: it cannot be offered without one (src/payments/foreign.ts).
@@ -210,6 +222,13 @@ export async function updateModeSettings(
   // 자동결제 pair is checked exactly like the first (its own MID, its own keys: issue 32).
   const keysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey, tossSecretKey });
   const billingKeysVerifiedAt = await checkTossKeys(deps, storeId, mode, { tossClientKey: tossBillingClientKey, tossSecretKey: tossBillingSecretKey }, 'billing');
+  const portone = {
+    portoneStoreId: trimmed(input.portoneStoreId),
+    portoneApiSecret: trimmed(input.portoneApiSecret),
+    portoneWebhookSecret: trimmed(input.portoneWebhookSecret),
+    portoneChannelKeys: input.portoneChannelKeys === undefined ? undefined : Object.fromEntries(Object.entries(input.portoneChannelKeys).map(([m, k]) => [m, k.trim()]).filter(([, k]) => k !== '')),
+  };
+  const portoneVerifiedAt = await checkPortOneSettings(deps, storeId, mode, portone);
   // Removing the 자동결제 secret would leave the subscriptions registered under it unchargeable (a billing key works
   // only under the MID that issued it): refused while any of them is not ended.
   if (tossBillingSecretKey === null) {
@@ -224,12 +243,18 @@ export async function updateModeSettings(
   if (tossClientKey !== undefined) patch.toss_client_key = tossClientKey;
   if (tossSecretKey !== undefined) patch.toss_secret_key_sealed = tossSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossSecretKey);
   if (tossBillingClientKey !== undefined) patch.toss_billing_client_key = tossBillingClientKey;
+  if (portone.portoneStoreId !== undefined) patch.portone_store_id = portone.portoneStoreId;
+  if (portone.portoneApiSecret !== undefined) patch.portone_api_secret_sealed = portone.portoneApiSecret === null ? null : encryptSecret(deps.config.masterKey, portone.portoneApiSecret);
+  if (portone.portoneWebhookSecret !== undefined) patch.portone_webhook_secret_sealed = portone.portoneWebhookSecret === null ? null : encryptSecret(deps.config.masterKey, portone.portoneWebhookSecret);
+  if (portone.portoneChannelKeys !== undefined) patch.portone_channel_keys = portone.portoneChannelKeys;
   if (tossBillingSecretKey !== undefined) {
     patch.toss_billing_secret_key_sealed = tossBillingSecretKey === null ? null : encryptSecret(deps.config.masterKey, tossBillingSecretKey);
   }
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateModeSettingsRow(trx, storeId, mode, patch);
     if (keysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, keysVerifiedAt);
+    // The go-live checklist's "the gateway accepted the mode's credentials" mark, for PortOne's secret as for Toss's keys.
+    if (portoneVerifiedAt) await markTossKeysVerified(trx, storeId, mode, portoneVerifiedAt);
     if (billingKeysVerifiedAt) await markTossKeysVerified(trx, storeId, mode, billingKeysVerifiedAt, 'billing');
   });
   await storeChanged(deps.database, deps.db, STORE_CHANGED, storeId);

@@ -18,6 +18,7 @@ const MAY_KNOW_TOSS: ReadonlyMap<string, string> = new Map([
   ['src/pages/pay/toss-return.ts', "Toss's return page (its success/fail redirects)"],
   ['src/pages/pay/toss-view.ts', "Toss's payment window launch page"],
   ['src/pages/pay/toss-billing-view.ts', "Toss's billing-auth window launch page"],
+  ['src/pages/pay/portone-view.ts', "PortOne's payment window launch page: `case 'toss'` there is the METHOD 토스페이 becoming PortOne's TOSSPAY"],
 ]);
 
 /** Files where `'toss'` is 토스페이, the easy-pay payment METHOD (PaymentMethod), not the provider: only comparisons are checked there. */
@@ -91,7 +92,7 @@ test('the guard sees each kind of branch it is there to stop (and not the paymen
 });
 
 test('the traits say what each provider did before they were traits', () => {
-  assert.deepEqual([...PROVIDER_NAMES], ['simulator', 'toss']);
+  assert.deepEqual([...PROVIDER_NAMES], ['simulator', 'toss', 'portone']);
   const approvedAt = new Date('2026-01-01T14:59:59.000Z');
   const now = new Date('2026-01-01T15:00:01.000Z');
   // Toss: paid when Toss approved it (the day its ledger has it); the simulator and a 0-won order: our clock.
@@ -100,12 +101,12 @@ test('the traits say what each provider did before they were traits', () => {
   assert.equal(paidAtOf('simulator', 1000, { approvedAt }, now), now);
   assert.equal(providerTraits('toss').checksBalanceBeforePartialRefund, true);
   assert.equal(providerTraits('simulator').checksBalanceBeforePartialRefund, false);
-  assert.deepEqual(providersWith('notifies'), ['toss']);
+  assert.deepEqual(providersWith('notifies'), ['toss', 'portone']);
   assert.equal(providerTraits('simulator').testOnly, true);
   assert.equal(providerTraits('toss').testOnly, false);
   assert.deepEqual(providerTraits('toss').label, { ko: '토스페이먼츠', en: 'Toss Payments' });
   assert.deepEqual(providerTraits('simulator').label, { ko: '테스트 결제 (시뮬레이터)', en: 'Test payments (simulator)' });
-  assert.deepEqual(providersWith('reconciledDaily'), ['toss']);
+  assert.deepEqual(providersWith('reconciledDaily'), ['toss', 'portone']);
   assert.equal(providerNameOrDefault(null, 'test'), 'simulator');
   assert.equal(providerNameOrDefault(null, 'live'), 'toss');
   assert.equal(providerNameOrDefault('toss', 'test'), 'toss');
@@ -116,4 +117,9 @@ test('the traits say what each provider did before they were traits', () => {
   assert.equal(checkoutConfigured({ mode: 'live', paymentProvider: 'toss', tossClientKey: null, tossSecretKeySet: true }), false);
   assert.equal(checkoutConfigured({ mode: 'live', paymentProvider: 'toss', tossClientKey: 'live_ck_x', tossSecretKeySet: false }), false);
   assert.equal(checkoutConfigured({ mode: 'test', paymentProvider: null, ...set }), false);
+  // PortOne (issue 42): paid when PortOne says it was, its balance read before a partial refund, its store id and API secret needed.
+  assert.equal(paidAtOf('portone', 1000, { approvedAt }, now), approvedAt);
+  assert.equal(providerTraits('portone').checksBalanceBeforePartialRefund, true);
+  assert.equal(checkoutConfigured({ mode: 'live', paymentProvider: 'portone', ...set }), false);
+  assert.equal(checkoutConfigured({ mode: 'live', paymentProvider: 'portone', ...set, portoneStoreId: 'store-x', portoneApiSecretSet: true }), true);
 });

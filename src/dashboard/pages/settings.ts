@@ -11,6 +11,7 @@ import { getBusinessDetails, getStoreView, updateBusinessDetails, updateModeSett
 import type { BusinessDetailsInput } from '../../stores/schemas';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { field, lines } from '../form';
+import { METHODS } from '../../pages/form';
 import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 import { goLiveCard } from './go-live-view';
@@ -91,6 +92,7 @@ ${csrfField(ctx)}
 <option value=""${s.paymentProvider === null ? html` selected` : ''}>${t('providerNone')}</option>
 ${ctx.mode === 'test' ? html`<option value="simulator"${s.paymentProvider === 'simulator' ? html` selected` : ''}>${t('simulator')}</option>` : ''}
 <option value="toss"${s.paymentProvider === 'toss' ? html` selected` : ''}>${t('toss')}</option>
+<option value="portone"${s.paymentProvider === 'portone' ? html` selected` : ''}>${t('portone')}</option>
 </select>
 <label for="ck">${t('clientKey')}</label><input type="text" id="ck" name="tossClientKey" value="${s.tossClientKey ?? ''}" maxlength="200">
 <label for="sk">${t('secretKey')}</label><input type="password" id="sk" name="tossSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="sk-hint">
@@ -105,6 +107,17 @@ ${s.tossBillingSecretKeySet ? html`<label class="method"><input type="checkbox" 
 </fieldset>
 <label for="twh">${t('webhookUrl')}</label><input type="text" id="twh" value="${s.tossWebhookUrl}" readonly aria-describedby="twh-hint" data-testid="toss-webhook-url">
 <p class="hint" id="twh-hint">${t('webhookUrlHint')}</p>
+<fieldset data-testid="portone-fields" aria-describedby="po-hint"><legend>${t('portoneFields')}</legend>
+<p class="hint" id="po-hint">${t('portoneHint')}</p>
+<label for="pos">${t('portoneStoreId')}</label><input type="text" id="pos" name="portoneStoreId" value="${s.portoneStoreId ?? ''}" maxlength="100">
+<label for="poa">${t('portoneApiSecret')}</label><input type="password" id="poa" name="portoneApiSecret" maxlength="500" autocomplete="new-password" aria-describedby="poa-hint">
+<p class="hint" id="poa-hint" data-testid="portone-secret-state">${s.portoneApiSecretSet ? t('portoneApiSecretSet') : t('portoneApiSecretUnset')}</p>
+<label for="pow">${t('portoneWebhookSecret')}</label><input type="password" id="pow" name="portoneWebhookSecret" maxlength="500" autocomplete="new-password" aria-describedby="pow-hint">
+<p class="hint" id="pow-hint">${s.portoneWebhookSecretSet ? t('portoneWebhookSecretSet') : t('portoneWebhookSecretUnset')}</p>
+${METHODS.map((mt) => html`<label for="poc-${mt.value}">${mt.label} ${t('portoneChannel')}</label><input type="text" id="poc-${mt.value}" name="portoneChannel_${mt.value}" value="${s.portoneChannelKeys[mt.value] ?? ''}" maxlength="100">`)}
+<label for="powh">${t('portoneWebhookUrl')}</label><input type="text" id="powh" value="${s.portoneWebhookUrl}" readonly aria-describedby="powh-hint" data-testid="portone-webhook-url">
+<p class="hint" id="powh-hint">${t('portoneWebhookUrlHint')}</p>
+</fieldset>
 <label for="bpu">${t('buyerPageUrl')}</label><input type="text" id="bpu" value="${s.buyerPageUrl}" readonly aria-describedby="bpu-hint" data-testid="buyer-page-url">
 <p class="hint" id="bpu-hint">${t('buyerPageUrlHint')}</p>
 <p><button type="submit" class="primary">${t('save')}</button></p>
@@ -206,7 +219,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
     const ctx = ctxOf(req);
     return attempt(deps, reply, ctx, async () => {
       const p = field(req.body, 'paymentProvider');
-      const paymentProvider = p === 'toss' || p === 'simulator' ? p : null;
+      const paymentProvider = p === 'toss' || p === 'simulator' || p === 'portone' ? p : null;
       const tossClientKey = field(req.body, 'tossClientKey', 200) || null;
       // Write-only: an empty field keeps the stored secret; only the checkbox removes it.
       const secret = field(req.body, 'tossSecretKey', 200);
@@ -215,8 +228,17 @@ const settingsPage: DashboardPage = async (app, deps) => {
       const tossBillingClientKey = field(req.body, 'tossBillingClientKey', 200) || null;
       const billingSecret = field(req.body, 'tossBillingSecretKey', 200);
       const tossBillingSecretKey = billingSecret ? billingSecret : field(req.body, 'clearBillingSecret') === '1' ? null : undefined;
+      // PortOne (issue 42): the secrets are write-only like Toss's (an empty field keeps the stored one).
+      const portoneStoreId = field(req.body, 'portoneStoreId', 100) || null;
+      const portoneApiSecret = field(req.body, 'portoneApiSecret', 500) || undefined;
+      const portoneWebhookSecret = field(req.body, 'portoneWebhookSecret', 500) || undefined;
+      const portoneChannelKeys = Object.fromEntries(METHODS.map((mt) => [mt.value, field(req.body, `portoneChannel_${mt.value}`, 100)]).filter(([, k]) => k));
       const before = (await getStoreView(deps, ctx.member.storeId)).settings[ctx.mode];
-      await updateModeSettings(deps, ctx.member.storeId, ctx.mode, { paymentProvider, tossClientKey, tossSecretKey, tossBillingClientKey, tossBillingSecretKey });
+      const portoneChanged = (before.portoneStoreId ?? null) !== portoneStoreId || portoneApiSecret !== undefined || portoneWebhookSecret !== undefined || JSON.stringify(before.portoneChannelKeys) !== JSON.stringify(portoneChannelKeys);
+      await updateModeSettings(deps, ctx.member.storeId, ctx.mode, {
+        paymentProvider, tossClientKey, tossSecretKey, tossBillingClientKey, tossBillingSecretKey,
+        ...(portoneChanged ? { portoneStoreId, portoneApiSecret, portoneWebhookSecret, portoneChannelKeys } : {}),
+      });
       const fields = [
         ...(before.paymentProvider !== paymentProvider ? ['paymentProvider'] : []),
         ...((before.tossClientKey ?? null) !== tossClientKey ? ['tossClientKey'] : []),
@@ -234,6 +256,9 @@ const settingsPage: DashboardPage = async (app, deps) => {
           tossSecretKey: tossSecretKey === undefined ? 'unchanged' : tossSecretKey === null ? 'removed' : 'replaced',
           tossBillingClientKey,
           tossBillingSecretKey: tossBillingSecretKey === undefined ? 'unchanged' : tossBillingSecretKey === null ? 'removed' : 'replaced',
+          portoneStoreId,
+          portoneApiSecret: portoneApiSecret === undefined ? 'unchanged' : 'replaced',
+          portoneWebhookSecret: portoneWebhookSecret === undefined ? 'unchanged' : 'replaced',
         },
       });
       return { ok: m(ctx.lang, 'saved') };

@@ -42,6 +42,7 @@ export function withView<P extends LoadedPage | null>(page: P, view: PageView | 
   const fixed = s.locale_fixed || s.attempt ? s.locale : null;
   return { ...page, lang: chooseLang(view.req, fixed).lang, here: view.here };
 }
+import { portoneLaunch, portoneReturnHandlers } from './portone-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -143,6 +144,11 @@ export function payHandlers(deps: Deps) {
       // Live: nothing to open for a fully discounted order; otherwise Toss's window takes the payment. A free trial
       // charges nothing too, but registers the card (billing-auth window) for the first charge at its end.
       if (q.amount === 0 && !page.session.trial_days) return pay(page, values, attempt, null, 0);
+      if (page.provider!.name === 'portone') {
+        // PortOne's billing-key window is not wired to the page yet (issue 42): subscriptions and trials are refused before anything opens.
+        if (page.session.billing_interval) return send(503, statusPage({ ctx: page, ...payCopy(page.lang).status.unavailable, icon: '⚠️' }));
+        return portoneLaunch(deps, page, { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null }, attempt);
+      }
       if (!page.tossClientKey) return send(503, statusPage({ ctx: page, ...payCopy(page.lang).status.unavailable, icon: '⚠️' }));
       await saveAttempt(deps, page.session.id, attempt);
       const nonce = randomBytes(16).toString('base64');
@@ -180,5 +186,6 @@ export function payHandlers(deps: Deps) {
     /** Toss's successUrl: confirm on the server, after checking the order id and that the amount is the session's. */
 
     ...tossReturnHandlers(deps, flow),
+    ...portoneReturnHandlers(deps, flow),
   };
 }

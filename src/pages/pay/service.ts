@@ -21,6 +21,8 @@ export interface LoadedPage extends PageContext {
   tossKeyPair: TossKeyPair;
   /** Buyers abroad: the methods the store enabled and PayPal's rate (issue 41). */
   foreign: ForeignSettings;
+  /** A mode on PortOne: its store id and channel key per method (public: the browser SDK opens the window with them). */
+  portone: { storeId: string; channelKeys: Record<string, string> } | null;
 }
 
 const SESSION_ID = /^cs_[0-9a-z]{26}$/;
@@ -46,6 +48,7 @@ export async function loadPage(deps: Deps, sessionId: string): Promise<LoadedPag
   return {
     session, product, storeName: store.name, business, simulated: provider?.paymentEntry.kind === 'on_page', provider, tossClientKey: clientKeyOf(settings, tossKeyPair), tossKeyPair,
     foreign: await findForeignSettings(deps.db, session.store_id, session.mode),
+    portone: settings.portone_store_id ? { storeId: settings.portone_store_id, channelKeys: settings.portone_channel_keys ?? {} } : null,
   };
 }
 

@@ -1,0 +1,91 @@
+/**
+ * The payment page of a store on PortOne (issue 42): the launch page (portone-view.ts) opened after our form is checked,
+ * and the return URL the buyer comes back to, `/pay/{sessionId}/portone/return?paymentId=…[&code=…&message=…]`.
+ *
+ * Nothing the return URL carries is believed but the paymentId, and only when it is the session's own order id: the
+ * payment is confirmed on the server by reading it back from PortOne (PortOneProvider.confirmPayment: status, amount,
+ * KRW) against the session's own amount, never one from the query. completePayment's lock keeps a double submit (two
+ * tabs, a reload, PortOne's redirect racing the page's) to one order.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../../deps';
+import { successRedirectUrl } from '../../checkout/model';
+import type { CheckoutAttempt } from '../../checkout/tables';
+import { valuesFromAttempt } from '../form';
+import { html } from '../html';
+import { statusPage } from '../status-page';
+import { loadPage, priceQuote, saveAttempt, sessionOrder, type LoadedPage } from './service';
+import { emptyValues, send, type PayFlow } from './flow';
+import { portoneLaunchPage } from './portone-view';
+import { VIRTUAL_ACCOUNT_VALID_HOURS } from './toss-view';
+import { cancelLink, footerOf, summary, type PriceLine } from './views';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
+
+/** The page that opens PortOne's window for a checked attempt, or a status page when the method has no channel key. */
+export async function portoneLaunch(deps: Deps, page: LoadedPage, price: PriceLine, attempt: CheckoutAttempt) {
+  const channelKey = page.portone?.channelKeys[attempt.method];
+  if (!page.portone || !channelKey) {
+    return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점이 이 결제수단을 아직 연결하지 않았습니다. 다른 결제수단을 선택해 주세요.' }));
+  }
+  await saveAttempt(deps, page.session.id, attempt);
+  const nonce = randomBytes(16).toString('base64');
+  const csp = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`;
+  const body = portoneLaunchPage({
+    payment: {
+      storeId: page.portone.storeId,
+      channelKey,
+      orderId: page.session.pending_order_id,
+      orderName: page.product.name,
+      amount: price.amount,
+      method: attempt.method,
+      installmentMonths: attempt.installmentMonths ? attempt.installmentMonths : null,
+      buyer: { name: attempt.buyerName, email: attempt.buyerEmail, phone: attempt.buyerPhone || null },
+      returnUrl: `${deps.config.publicBaseUrl}/pay/${encodeURIComponent(page.session.id)}/portone/return`,
+      virtualAccountValidHours: VIRTUAL_ACCOUNT_VALID_HOURS,
+    },
+    nonce,
+    title: `${page.product.name} 결제`,
+    before: summary(page, price),
+    links: html`<a class="cancel" href="/pay/${encodeURIComponent(page.session.id)}">결제 정보 수정하기</a>
+  ${cancelLink(page.session)}`,
+    footer: footerOf(page),
+  });
+  return send(200, body, { 'Content-Security-Policy': csp });
+}
+
+/** PortOne's return URL for the hosted payment page, sharing the page's steps (`flow`). */
+export function portoneReturnHandlers(deps: Deps, flow: PayFlow) {
+  const { renderForm, notFound, completedPage, gate, pay } = flow;
+  return {
+    async portoneReturn(id: string, query: Record<string, unknown>) {
+      const page = await loadPage(deps, id);
+      if (!page || page.provider?.name !== 'portone') return notFound();
+      const s = page.session;
+      // A reload after the order exists lands where the first visit went.
+      if (s.status === 'completed' && s.order_id) {
+        const order = await sessionOrder(deps, s.order_id);
+        if (s.success_url && order?.status !== 'awaiting_deposit') return { redirect: successRedirectUrl(s.success_url, s.order_id, s.id) };
+        return completedPage(page);
+      }
+      const blocked = await gate(page);
+      if (blocked) return blocked;
+      const attempt = s.attempt;
+      if (!attempt) return renderForm(422, page, emptyValues(s), { banner: '결제 정보를 찾을 수 없습니다. 다시 결제해 주세요.' });
+      const values = valuesFromAttempt(attempt);
+      // PortOne's redirect carries `code`/`message` when the window ended without a payment (closed, refused).
+      if (typeof query.code === 'string' && query.code) {
+        const message = typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
+        return renderForm(422, page, values, { banner: message });
+      }
+      if (query.paymentId !== s.pending_order_id) {
+        deps.log.warn({ sessionId: s.id }, 'portone return does not name the session\'s payment');
+        return renderForm(422, page, values, { banner: '결제 정보가 주문과 일치하지 않아 결제를 승인하지 않았습니다. 다시 결제해 주세요.' });
+      }
+      // The amount is the session's own (with its coupon), never the query's; PortOne's record must match it.
+      const q = await priceQuote(deps, page, attempt.couponCode);
+      if (!q.ok) return renderForm(422, page, values, { errors: { couponCode: q.message } });
+      return pay(page, values, attempt, s.pending_order_id, q.amount);
+    },
+  };
+}
