@@ -4,7 +4,7 @@
  * its English rendering beside it.
  */
 import { html, won, type SafeHtml } from '../html';
-import { enDay, enTime, enWon, koDay, type Lang } from '../lang';
+import { enTime, enWon, koDay, type Lang } from '../lang';
 import { kst } from '../html';
 import type { PaymentMethod } from '../../payments/method';
 import { payCopy } from '../pay/copy';
@@ -15,7 +15,11 @@ type Interval = 'monthly' | 'yearly';
 const koPer = (iv: Interval, n: number) => `${iv === 'monthly' ? '월' : '연'} ${won(n)}`;
 const enPer = (iv: Interval, n: number) => `${enWon(n)}/${iv === 'monthly' ? 'month' : 'year'}`;
 const koD = (iso: string) => koDay(new Date(iso));
-const enD = (iso: string) => enDay(new Date(iso));
+/** `December 1, 2026` (KST), as the portal's English dates read elsewhere on the card. */
+const enD = (iso: string) => {
+  const k = new Date(new Date(iso).getTime() + 9 * 3_600_000);
+  return `${EN_MONTHS[k.getUTCMonth()]} ${k.getUTCDate()}, ${k.getUTCFullYear()}`;
+};
 
 const KO = {
   lang: 'ko' as Lang,
@@ -317,7 +321,7 @@ const NOTICES_EN: Record<string, string> = {
 
 /** `9,900원` → `₩9,900`; `2027년 4월 27일` → `Apr 27, 2027` (the values the portal's actions put in their notices). */
 const enAmount = (ko: string) => enWon(Number(ko.replace(/[^\d]/g, '')));
-const enKoDate = (y: string, m: string, d: string) => enDay(new Date(Date.UTC(Number(y), Number(m) - 1, Number(d), 3)));
+const enKoDate = (y: string, m: string, d: string) => enD(new Date(Date.UTC(Number(y), Number(m) - 1, Number(d), 3)).toISOString());
 const DATE = '(\\d{4})년 (\\d{1,2})월 (\\d{1,2})일';
 const PAID_DIFFERENCE = '(?: 남은 기간의 차액 ([\\d,]+원)을 결제했습니다\\.)?';
 
