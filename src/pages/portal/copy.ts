@@ -111,7 +111,7 @@ const KO = {
   offer: {
     title: '요금제 변경 제안 · 동의가 필요합니다',
     intro: '판매자가 요금제 변경을 제안했습니다.',
-    now: (difference: number, periodEnd: string, price: string) => `동의하시면 바로 바뀌고${difference > 0 ? ` 남은 기간의 차액 약 ${won(difference)}이 지금 결제되며` : ''}, ${koD(periodEnd)}부터 ${price}이 결제됩니다.`,
+    now: (difference: number, periodEnd: string, price: string): SafeHtml => html`동의하시면 바로 바뀌고${difference > 0 ? html` 남은 기간의 차액 약 <strong>${won(difference)}</strong>이 지금 결제되며` : ''}, ${koD(periodEnd)}부터 ${price}이 결제됩니다.`,
     next: (periodEnd: string, price: string) => `동의하시면 ${koD(periodEnd)} 결제부터 ${price}이 결제됩니다.`,
     deadline: (deadline: string) => `${koD(deadline)}까지 동의하지 않으시면 아무것도 바뀌지 않고`,
     unchanged: '지금 요금제와 가격이 그대로 유지됩니다.',
@@ -253,7 +253,7 @@ const EN: PortalCopy = {
   offer: {
     title: 'Plan change offer · your consent is needed',
     intro: 'The seller offers you a plan change.',
-    now: (difference, periodEnd, price) => `If you agree, it changes at once${difference > 0 ? `, about ${enWon(difference)} for the rest of the period is charged now` : ''}, and from ${enD(periodEnd)} ${price} is charged.`,
+    now: (difference, periodEnd, price) => html`If you agree, it changes at once${difference > 0 ? html`, about <strong>${enWon(difference)}</strong> for the rest of the period is charged now` : ''}, and from ${enD(periodEnd)} ${price} is charged.`,
     next: (periodEnd, price) => `If you agree, ${price} is charged from the charge on ${enD(periodEnd)}.`,
     deadline: (deadline) => `If you do not agree by ${enD(deadline)}, nothing changes:`,
     unchanged: 'your plan and price stay as they are.',
