@@ -229,6 +229,15 @@ test('the portal in English, also what it asks the buyer to agree to: a price in
   const given = await form(`${pc.path}/subscriptions/${c.subscriptionId}/trial-consent`, { csrf: pc.csrf });
   assertAllEnglish((await get(String(given.headers.location), EN)).body, 'portal after the trial consent');
 
+  // A plan change the buyer scheduled: its notice and the pending hint, the plan's name marked as the seller's own.
+  const e = await subscribe(t, s, { productId: offered.id });
+  const pe = await open(e.subscriptionId);
+  const toYearly = await form(`${pe.path}/subscriptions/${e.subscriptionId}/plan`, { csrf: pe.csrf, plan: 'basic:yearly' });
+  assert.equal(toYearly.statusCode, 303, toYearly.body);
+  const pending = (await get(String(toYearly.headers.location), EN)).body;
+  assertAllEnglish(pending, 'portal with a pending plan change');
+  assert.match(pending, /Changes to <span translate="no">베이직<\/span> · Yearly \(₩99,000\) from [A-Z][a-z]+ \d{1,2}, \d{4}\./);
+
   // The pages after cancelling: at the period end, and now with a refund.
   const d = await subscribe(t, s, { productId: offered.id });
   const pd = await open(d.subscriptionId);
