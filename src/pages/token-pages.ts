@@ -1,5 +1,5 @@
 import formbody from '@fastify/formbody';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { statusPage } from './status-page';
 
 /** Forms may only go back to the service; nothing else loads (no scripts). A page may set its own (a nonce'd launch page). */
@@ -17,8 +17,8 @@ export async function tokenPages(
     /** `no-referrer` (receipt: no Origin check needed, the token is in each form) or `same-origin` (portal: its POSTs keep a real Origin). */
     referrerPolicy: 'no-referrer' | 'same-origin';
     bodyLimit: number;
-    /** What a 4xx error page says, and the log line of a 5xx. */
-    clientError: { title: string; message: string };
+    /** What a 4xx error page says (or, for a page in the buyer's language, a function of the request), and the log line of a 5xx. */
+    clientError: { title: string; message: string } | ((req: FastifyRequest) => { title: string; message: string; lang?: 'ko' | 'en' });
     failure: string;
   },
 ): Promise<void> {
@@ -39,7 +39,7 @@ export async function tokenPages(
     const page =
       status >= 500
         ? statusPage({ title: '일시적인 오류가 발생했습니다', icon: '⚠️', message: '잠시 후 다시 시도해 주세요.' })
-        : statusPage({ title: opts.clientError.title, icon: '⚠️', message: opts.clientError.message });
+        : statusPage({ icon: '⚠️', ...(typeof opts.clientError === 'function' ? opts.clientError(req) : opts.clientError) });
     return sendPage(reply, status, page);
   });
 }

@@ -1,12 +1,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { bearer, createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
-import { createProduct, createSession, createSubscriptionProduct, formPost, payPath, submitPayForm } from '../checkout/factory';
+import { createProduct, createSession, createSubscriptionProduct, formPost, owner, payPath, submitPayForm } from '../checkout/factory';
 import { untranslated } from '../helpers/hangul';
 import { chooseLang, fromAcceptLanguage, switchHref } from '../../src/pages/lang';
 import { buyerPagePath } from '../../src/buyers/model';
 import { refundTerms, refundTermsEn } from '../../src/pages/terms';
 import { subscribe } from '../subscriptions/factory';
+import { portalCardLaunchPage } from '../../src/pages/pay/toss-billing-view';
 
 /**
  * Buyers abroad (issue 41): every buyer page a payment goes through reads in English when the buyer chooses it (the
@@ -165,6 +166,97 @@ test('the portal in English: the subscription card, the ways to cancel, plan and
   const gone = await get('/portal/not-a-real-token', EN);
   assert.equal(gone.statusCode, 410);
   assertAllEnglish(gone.body, 'expired portal link');
+});
+
+test('the portal in English, also what it asks the buyer to agree to: a price increase, a seller\'s plan offer, a long trial\'s paid conversion; the cancel results, the card window and the 400 page', async () => {
+  const PLANS = [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000 }, { id: 'pro', name: '프로', monthlyPrice: 19_900, yearlyPrice: 199_000 }];
+  const DAY = 86_400_000;
+  const open = async (subscriptionId: string) => {
+    const r = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId } });
+    assert.equal(r.statusCode, 200, r.body);
+    const path = new URL(r.json().url).pathname;
+    const page = (await get(path, EN)).body;
+    return { path, page, csrf: /name="csrf" value="([A-Za-z0-9]+)"/.exec(page)![1] };
+  };
+  const form = (url: string, fields: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url, headers: { ...EN, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+
+  // A scheduled price increase: the box asks for consent, in English, with both answers.
+  const priced = await createSubscriptionProduct(t, s, { plans: PLANS });
+  const a = await subscribe(t, s, { productId: priced.id });
+  const scheduled = await t.app.inject({ method: 'POST', url: `/admin/v1/products/${priced.id}/plans/basic/price-changes`, headers: owner(s), payload: { monthlyPrice: 12_900, effectiveAt: new Date(t.clock.now().getTime() + 30 * DAY).toISOString() } });
+  assert.equal(scheduled.statusCode, 201, scheduled.body);
+  const pa = await open(a.subscriptionId);
+  assert.match(pa.page, /data-consent="required"/);
+  assertAllEnglish(pa.page, 'portal with a price increase');
+  assert.match(pa.page, /₩9,900\/month → ₩12,900\/month/);
+  assert.match(pa.page, /data-action="accept-price">Agree to the new price \(₩12,900\/month\)</);
+  assert.match(pa.page, /data-action="decline-price">Decline \(the subscription ends on [A-Z][a-z]+ \d{1,2}, \d{4}\)</);
+  // Answering it: the notice (with its date) reads in English.
+  const declined = await form(`${pa.path}/subscriptions/${a.subscriptionId}/price-changes/${scheduled.json().id}/decline`, { csrf: pa.csrf });
+  assert.equal(declined.statusCode, 303, declined.body);
+  const afterDecline = (await get(String(declined.headers.location), EN)).body;
+  assertAllEnglish(afterDecline, 'portal after declining the new price');
+  assert.match(afterDecline, /role="status">You declined the new price\. You keep the current price until [A-Z][a-z]+ \d{1,2}, \d{4};/);
+  const accepted = await form(`${pa.path}/subscriptions/${a.subscriptionId}/price-changes/${scheduled.json().id}/accept`, { csrf: pa.csrf });
+  assertAllEnglish((await get(String(accepted.headers.location), EN)).body, 'portal after accepting the new price');
+
+  // A seller's upgrade waiting for the buyer's consent: the plan names stay the seller's own.
+  const offered = await createSubscriptionProduct(t, s, { plans: PLANS });
+  const b = await subscribe(t, s, { productId: offered.id });
+  const change = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${b.subscriptionId}/change-plan`, headers: owner(s), payload: { planId: 'pro', interval: 'monthly' } });
+  assert.equal(change.json().timing, 'awaiting_consent', change.body);
+  const pb = await open(b.subscriptionId);
+  assert.match(pb.page, /data-plan-offer="/);
+  assertAllEnglish(pb.page, 'portal with a plan offer');
+  assert.match(pb.page, /<span translate="no">베이직<\/span> ₩9,900\/month → <span translate="no">프로<\/span> ₩19,900\/month/);
+  const agreed = await form(`${pb.path}/subscriptions/${b.subscriptionId}/plan-offers/${change.json().offer.id}/accept`, { csrf: pb.csrf });
+  assert.equal(agreed.statusCode, 303, agreed.body);
+  const afterOffer = (await get(String(agreed.headers.location), EN)).body;
+  assertAllEnglish(afterOffer, 'portal after accepting the offer');
+
+  // A 60-day trial 45 days in: the consent to its first charge, recorded in Korean, with its English beside it.
+  const trial = await createSubscriptionProduct(t, s, { plans: [{ id: 'basic', name: '베이직', monthlyPrice: 9_900, yearlyPrice: 99_000, trialDays: 60 }] });
+  const c = await subscribe(t, s, { productId: trial.id });
+  const pLater = await open(c.subscriptionId);
+  assert.match(pLater.page, /data-trial-consent="later"/);
+  assertAllEnglish(pLater.page, 'portal with a trial consent to come');
+  assert.equal((await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${c.subscriptionId}/test-clock/advance`, headers: owner(s), payload: { days: 45 } })).statusCode, 200);
+  const pc = await open(c.subscriptionId);
+  assert.match(pc.page, /data-trial-consent="required"/);
+  assertAllEnglish(pc.page, 'portal with a trial consent');
+  assert.match(pc.page, /<p lang="ko">무료 체험이 끝나는 [^<]*유료 전환에 동의합니다[^<]*<\/p><p>The consent as recorded, in Korean above\. In English: I agree that from [A-Z][a-z]+ \d{1,2}, \d{4}, when the free trial ends, ₩9,900 is charged automatically/);
+  const given = await form(`${pc.path}/subscriptions/${c.subscriptionId}/trial-consent`, { csrf: pc.csrf });
+  assertAllEnglish((await get(String(given.headers.location), EN)).body, 'portal after the trial consent');
+
+  // A plan change the buyer scheduled: its notice and the pending hint, the plan's name marked as the seller's own.
+  const e = await subscribe(t, s, { productId: offered.id });
+  const pe = await open(e.subscriptionId);
+  const toYearly = await form(`${pe.path}/subscriptions/${e.subscriptionId}/plan`, { csrf: pe.csrf, plan: 'basic:yearly' });
+  assert.equal(toYearly.statusCode, 303, toYearly.body);
+  const pending = (await get(String(toYearly.headers.location), EN)).body;
+  assertAllEnglish(pending, 'portal with a pending plan change');
+  assert.match(pending, /Changes to <span translate="no">베이직<\/span> · Yearly \(₩99,000\) from [A-Z][a-z]+ \d{1,2}, \d{4}\./);
+
+  // The pages after cancelling: at the period end, and now with a refund.
+  const d = await subscribe(t, s, { productId: offered.id });
+  const pd = await open(d.subscriptionId);
+  const atEnd = await form(`${pd.path}/subscriptions/${d.subscriptionId}/cancel`, { csrf: pd.csrf, timing: 'period_end' });
+  assert.equal(atEnd.statusCode, 200, atEnd.body);
+  assertAllEnglish(atEnd.body, 'cancel scheduled page');
+  assert.match(atEnd.body, /Your cancellation is scheduled/);
+  const now = await form(`${pd.path}/subscriptions/${d.subscriptionId}/cancel`, { csrf: pd.csrf, timing: 'immediate' });
+  assert.equal(now.statusCode, 200, now.body);
+  assertAllEnglish(now.body, 'cancel-now page');
+  assert.match(now.body, /Your subscription is canceled and ₩9,900 is refunded\./);
+
+  // The card-change window's launch page, and the portal's 400 page.
+  const launch = portalCardLaunchPage({ storeName: '테스트 상점', productName: '멤버십', clientKey: 'test_ck_x', customerKey: 'cus_x', buyerName: '김구매', buyerEmail: 'a@example.com', returnBase: 'https://example.com/portal/x/card/y', portalPath: '/portal/x', nonce: 'n', lang: 'en' });
+  assertAllEnglish(launch, 'card-change launch page');
+  assert.match(launch, /Register your new card/);
+  const bad = await t.app.inject({ method: 'POST', url: `${pd.path}/subscriptions/${d.subscriptionId}/cancel`, headers: { ...EN, 'content-type': 'application/json' }, payload: '{not json' });
+  assert.equal(bad.statusCode, 400, bad.body);
+  assertAllEnglish(bad.body, 'portal 400 page');
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {

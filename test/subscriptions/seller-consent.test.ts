@@ -88,7 +88,7 @@ test('issue 29 item 2: a seller\'s upgrade of a basic 9,900 buyer at day 10 char
   // The renewal before any answer charges the price the buyer agreed to: 9,900.
   const page = (await t.app.inject({ url: link })).body;
   assert.match(page, /요금제 변경 제안 · 동의가 필요합니다/);
-  assert.match(page, /베이직 월 9,900원 → 프로 월 19,900원/);
+  assert.match(page, /<span translate="no">베이직<\/span> 월 9,900원 → <span translate="no">프로<\/span> 월 19,900원/, "the plan names marked as the seller's own");
   assert.match(page, /2026년 11월 25일까지 동의하지 않으시면 아무것도 바뀌지 않고/);
 
   // The buyer agrees on day 10: the change runs as theirs, the difference charged then, the consent recorded.

@@ -3,6 +3,8 @@ import { html } from '../html';
 import { tossWindowPage } from './toss-view';
 import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
 import { payCopy } from './copy';
+import { portalCopy } from '../portal/copy';
+import type { Lang } from '../lang';
 
 /** The arguments of `payment.requestBillingAuth(...)` in Toss Payments' JavaScript SDK v2 (card registration for 자동결제). */
 export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttempt, baseUrl: string) {
@@ -59,20 +61,24 @@ export function portalCardLaunchPage(p: {
   returnBase: string;
   portalPath: string;
   nonce: string;
+  lang?: Lang;
 }): string {
+  const c = portalCopy(p.lang);
+  const k = c.cardLaunch;
   return tossWindowPage({
     call: 'requestBillingAuth',
     clientKey: p.clientKey,
     customerKey: p.customerKey,
     request: { method: 'CARD', successUrl: `${p.returnBase}/success`, failUrl: `${p.returnBase}/fail`, customerEmail: p.buyerEmail, customerName: p.buyerName },
     nonce: p.nonce,
-    title: '결제 카드 변경',
-    heading: '새 결제 카드를 등록해 주세요',
-    text: `${p.productName} 구독의 다음 결제부터 토스페이먼츠 창에서 등록한 카드로 결제됩니다. 결제가 밀려 있다면 등록 직후 바로 다시 결제합니다.`,
-    button: '카드 등록 창 열기',
-    openFailed: '카드 등록 창을 열지 못했습니다.',
-    loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
-    before: html`<div class="store"><span>${p.storeName}</span></div>`,
-    links: html`<a class="cancel" href="${p.portalPath}">구독 관리로 돌아가기</a>`,
+    title: k.title,
+    heading: k.heading,
+    text: k.text(html`<span translate="no">${p.productName}</span>`),
+    button: k.button,
+    openFailed: k.openFailed,
+    loadFailed: k.loadFailed,
+    before: html`<div class="store"><span translate="no">${p.storeName}</span></div>`,
+    links: html`<a class="cancel" href="${p.portalPath}">${c.toPortal}</a>`,
+    lang: c.lang,
   });
 }

@@ -88,7 +88,8 @@ export interface TossWindow {
   nonce: string;
   title: string;
   heading: string;
-  text: string;
+  /** Markup when it holds a name marked `translate="no"`. */
+  text: string | SafeHtml;
   button: string;
   /** Shown when the window could not be opened / the SDK could not be loaded. */
   openFailed: string;

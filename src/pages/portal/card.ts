@@ -12,6 +12,7 @@ import { openPortalSession } from '../../subscriptions/portal/service';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../../subscriptions/portal/card';
 import { portalCardLaunchPage } from '../pay/toss-billing-view';
 import { sendPage as page } from '../token-pages';
+import { chooseLang } from '../lang';
 import { buyerSubscription, storeNameOf, type PortalAccess, type SubParams } from './access';
 
 const STALE_CARD_UPDATE = '카드 등록 요청이 만료되었거나 이미 처리되었습니다. 카드 변경을 다시 시작해 주세요.';
@@ -74,6 +75,7 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
         returnBase: `${deps.config.publicBaseUrl}${base}/card/${req.params.state}`,
         portalPath: base,
         nonce,
+        lang: chooseLang({ query: req.query, headers: req.headers }).lang,
       }),
     );
   });

@@ -4,11 +4,22 @@
  * its English rendering beside it.
  */
 import { html, won, type SafeHtml } from '../html';
-import { enWon, type Lang } from '../lang';
+import { enTime, enWon, koDay, type Lang } from '../lang';
+import { kst } from '../html';
 import type { PaymentMethod } from '../../payments/method';
 import { payCopy } from '../pay/copy';
 
 const EN_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+type Interval = 'monthly' | 'yearly';
+const koPer = (iv: Interval, n: number) => `${iv === 'monthly' ? '월' : '연'} ${won(n)}`;
+const enPer = (iv: Interval, n: number) => `${enWon(n)}/${iv === 'monthly' ? 'month' : 'year'}`;
+const koD = (iso: string) => koDay(new Date(iso));
+/** `December 1, 2026` (KST), as the portal's English dates read elsewhere on the card. */
+const enD = (iso: string) => {
+  const k = new Date(new Date(iso).getTime() + 9 * 3_600_000);
+  return `${EN_MONTHS[k.getUTCMonth()]} ${k.getUTCDate()}, ${k.getUTCFullYear()}`;
+};
 
 const KO = {
   lang: 'ko' as Lang,
@@ -77,11 +88,76 @@ const KO = {
   },
   plan: {
     summary: '요금제 변경',
-    pending: (day: string, plan: string, interval: string, amount: number) => `${day}부터 ${plan} · ${interval}(${won(amount)})으로 바뀝니다.`,
+    pending: (day: string, plan: SafeHtml, interval: string, amount: number): SafeHtml => html`${day}부터 ${plan} · ${interval}(${won(amount)})으로 바뀝니다.`,
     legend: '새 요금제',
     hint: '같은 결제 주기의 더 비싼 요금제는 지금 바로 바뀌고 남은 기간의 차액이 결제됩니다. 그 밖의 변경은 다음 결제일부터 적용됩니다.',
     submit: '요금제 변경',
   },
+  /** The price-change, plan-offer and trial-consent boxes (consent-views.ts). */
+  per: koPer,
+  priceChange: {
+    decreaseTitle: '가격 인하 안내',
+    decreaseText: (decideBy: string) => `${koD(decideBy)} 결제부터 낮아진 가격으로 결제됩니다. 따로 하실 일은 없습니다.`,
+    title: '가격 변경 안내',
+    acceptedText: (acceptedAt: string, decideBy: string) => `${koD(acceptedAt)}에 새 가격에 동의하셨습니다. ${koD(decideBy)} 결제부터 새 가격으로 갱신됩니다.`,
+    acceptedHint: '원하지 않으시면 그 전에 아래에서 해지할 수 있습니다.',
+    state: (declined: boolean): string => (declined ? '거절하셨습니다' : '동의가 필요합니다'),
+    effect: (effectiveAt: string, decideBy: string) => `${koD(effectiveAt)}부터 이 요금제의 가격이 오릅니다. 동의하시면 ${koD(decideBy)} 결제부터 새 가격으로 갱신됩니다.`,
+    outcome: (declinedAt: string | null, decideBy: string) => `${declinedAt ? `${koD(declinedAt)}에 거절하셨습니다. ` : '거절하거나 동의하지 않으시면 '}구독은 ${koD(decideBy)}에 종료되고 새 가격은 결제되지 않습니다.`,
+    until: '그때까지는 지금 가격으로 이용하실 수 있습니다.',
+    accept: (price: string) => `새 가격(${price})에 동의`,
+    decline: (decideBy: string) => `거절 (${koD(decideBy)}에 구독 종료)`,
+  },
+  offer: {
+    title: '요금제 변경 제안 · 동의가 필요합니다',
+    intro: '판매자가 요금제 변경을 제안했습니다.',
+    now: (difference: number, periodEnd: string, price: string): SafeHtml => html`동의하시면 바로 바뀌고${difference > 0 ? html` 남은 기간의 차액 약 <strong>${won(difference)}</strong>이 지금 결제되며` : ''}, ${koD(periodEnd)}부터 ${price}이 결제됩니다.`,
+    next: (periodEnd: string, price: string) => `동의하시면 ${koD(periodEnd)} 결제부터 ${price}이 결제됩니다.`,
+    deadline: (deadline: string) => `${koD(deadline)}까지 동의하지 않으시면 아무것도 바뀌지 않고`,
+    unchanged: '지금 요금제와 가격이 그대로 유지됩니다.',
+    accept: '변경에 동의',
+    decline: '거절',
+  },
+  trialConsent: {
+    givenTitle: '유료 전환 동의 완료',
+    given: (consentedAt: string, trialEndsAt: string, amount: number) => `${koD(consentedAt)}에 동의하셨습니다. ${koD(trialEndsAt)}부터 ${won(amount)}이 결제됩니다.`,
+    laterTitle: '유료 전환 안내',
+    later: (opensAt: string, trialEndsAt: string) => `체험 기간이 30일보다 길어, ${koD(opensAt)}부터 체험이 끝나는 ${koD(trialEndsAt)} 전까지 유료 전환 동의를 다시 받습니다. 동의하지 않으면 결제 없이 체험이 끝나며 구독이 종료됩니다.`,
+    requiredTitle: '유료 전환 동의가 필요합니다',
+    /** The consent as recorded (Korean); English adds its rendering beside it. */
+    textEn: (_trialEndsAt: string, _amount: number, _iv: Interval) => '',
+    warn: (trialEndsAt: string) => `${koD(trialEndsAt)} 전까지 동의하지 않으시면 결제되지 않고 체험 종료와 함께 구독이 종료됩니다.`,
+    button: '유료 전환에 동의',
+  },
+  /** The pages after a cancel in the portal (cancel.ts). */
+  cancelDone: {
+    pendingTitle: '해지 요청이 접수되었습니다',
+    pending: (periodEnd: string) => `판매자가 환불 요청을 결정할 때까지 구독은 그대로 이용할 수 있고, 더는 결제되지 않습니다. 승인되면(기한까지 결정하지 않아 자동 승인되어도) 그때 구독이 종료되고, 거절되면 ${koD(periodEnd)}까지 이용한 뒤 종료됩니다. 접수 확인과 결정은 메일로 알려 드립니다.`,
+    scheduledTitle: '해지가 예약되었습니다',
+    scheduled: (periodEnd: string) => `${new Date(periodEnd).toLocaleDateString('ko-KR', { timeZone: 'Asia/Seoul' })}까지 이용할 수 있고, 그 뒤로는 결제되지 않습니다.`,
+    canceledTitle: '구독이 해지되었습니다',
+    refunded: (n: number) => `구독이 해지되었고 ${won(n)}이 환불되었습니다. 카드사 사정에 따라 환불 반영까지 영업일 기준 3~5일이 걸릴 수 있습니다.`,
+    requested: (n: number) => `구독이 해지되었습니다. 환불 요청(${won(n)})이 접수되어 판매자 확인 후 환불됩니다.`,
+    canceled: '구독이 해지되었습니다.',
+    nowLabel: '즉시 환불',
+    nowRefunded: '지금 환불되었습니다.',
+    nowNothing: '지금 바로 환불되는 금액은 없습니다. 아래 요청이 승인되는 대로 결제한 카드로 환불됩니다.',
+    statutoryLabel: '청약철회 환불 (자동 승인)',
+    statutory: (autoApproveAt: string | null) => `법정 청약철회 기간 안의 결제라 판매자가 거절할 수 없고, ${autoApproveAt ? `${koD(autoApproveAt)} 정오(12시)까지` : '영업일 3일 안에'} 자동으로 승인되어 환불됩니다.`,
+    sellerLabel: '판매자 확인 후 환불',
+    seller: (autoApproveAt: string | null, periodEnd: string) => `판매자가 ${autoApproveAt ? `${kst(new Date(autoApproveAt))}까지` : `${koD(periodEnd)}까지`} 결정합니다. 승인되거나 그때까지 결정하지 않으면 자동으로 승인되어 결제한 카드로 환불되고 구독이 종료됩니다. 거절되면 환불 없이 ${koD(periodEnd)}까지 이용할 수 있습니다.`,
+  },
+  /** The page that opens Toss's card-registration window (card.ts). */
+  cardLaunch: {
+    title: '결제 카드 변경',
+    heading: '새 결제 카드를 등록해 주세요',
+    text: (product: SafeHtml) => html`${product} 구독의 다음 결제부터 토스페이먼츠 창에서 등록한 카드로 결제됩니다. 결제가 밀려 있다면 등록 직후 바로 다시 결제합니다.`,
+    button: '카드 등록 창 열기',
+    openFailed: '카드 등록 창을 열지 못했습니다.',
+    loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+  },
+  /** The portal's 400 page (a malformed request). */
+  badRequest: { title: '요청을 처리할 수 없습니다', message: '잠시 후 다시 시도해 주세요.' },
 };
 
 export type PortalCopy = typeof KO;
@@ -128,7 +204,7 @@ const EN: PortalCopy = {
     past_due: 'The current period was not paid, so there is nothing to refund.',
     nothing_refundable: 'There is nothing to refund.',
   },
-  notice: (ko) => NOTICES_EN[ko] ?? ko,
+  notice: (ko) => NOTICES_EN[ko] ?? noticeWithValuesEn(ko) ?? ko,
   cancel: {
     scheduled: (day) => `Cancels on ${day}. You can keep using it until then.`,
     resume: 'Keep the subscription',
@@ -155,11 +231,71 @@ const EN: PortalCopy = {
   },
   plan: {
     summary: 'Change plan',
-    pending: (day, plan, interval, amount) => `Changes to ${plan} · ${interval} (${enWon(amount)}) from ${day}.`,
+    pending: (day, plan, interval, amount) => html`Changes to ${plan} · ${interval} (${enWon(amount)}) from ${day}.`,
     legend: 'New plan',
     hint: 'A more expensive plan with the same billing cycle applies at once and the difference for the rest of the period is charged. Any other change applies from the next charge date.',
     submit: 'Change plan',
   },
+  per: enPer,
+  priceChange: {
+    decreaseTitle: 'Price decrease',
+    decreaseText: (decideBy) => `From the charge on ${enD(decideBy)} the lower price is charged. Nothing for you to do.`,
+    title: 'Price change',
+    acceptedText: (acceptedAt, decideBy) => `You agreed to the new price on ${enD(acceptedAt)}. From the charge on ${enD(decideBy)} it renews at the new price.`,
+    acceptedHint: 'If you no longer want it, you can cancel below before then.',
+    state: (declined) => (declined ? 'You declined' : 'Your consent is needed'),
+    effect: (effectiveAt, decideBy) => `The price of this plan goes up from ${enD(effectiveAt)}. If you agree, it renews at the new price from the charge on ${enD(decideBy)}.`,
+    outcome: (declinedAt, decideBy) => `${declinedAt ? `You declined on ${enD(declinedAt)}. ` : 'If you decline or do not agree, '}the subscription ends on ${enD(decideBy)} and the new price is not charged.`,
+    until: 'Until then you keep the current price.',
+    accept: (price) => `Agree to the new price (${price})`,
+    decline: (decideBy) => `Decline (the subscription ends on ${enD(decideBy)})`,
+  },
+  offer: {
+    title: 'Plan change offer · your consent is needed',
+    intro: 'The seller offers you a plan change.',
+    now: (difference, periodEnd, price) => html`If you agree, it changes at once${difference > 0 ? html`, about <strong>${enWon(difference)}</strong> for the rest of the period is charged now` : ''}, and from ${enD(periodEnd)} ${price} is charged.`,
+    next: (periodEnd, price) => `If you agree, ${price} is charged from the charge on ${enD(periodEnd)}.`,
+    deadline: (deadline) => `If you do not agree by ${enD(deadline)}, nothing changes:`,
+    unchanged: 'your plan and price stay as they are.',
+    accept: 'Agree to the change',
+    decline: 'Decline',
+  },
+  trialConsent: {
+    givenTitle: 'Paid service agreed',
+    given: (consentedAt, trialEndsAt, amount) => `You agreed on ${enD(consentedAt)}. From ${enD(trialEndsAt)}, ${enWon(amount)} is charged.`,
+    laterTitle: 'About paid service after the trial',
+    later: (opensAt, trialEndsAt) => `Your trial is longer than 30 days, so from ${enD(opensAt)} until it ends on ${enD(trialEndsAt)} we ask again for your consent to paid service. Without it the trial ends with no charge and the subscription ends.`,
+    requiredTitle: 'Your consent to paid service is needed',
+    textEn: (trialEndsAt, amount, iv) => `The consent as recorded, in Korean above. In English: I agree that from ${enD(trialEndsAt)}, when the free trial ends, ${enWon(amount)} is charged automatically to my registered card every ${iv === 'monthly' ? 'month' : 'year'}. If I cancel on the subscription management page before the trial ends, nothing is charged.`,
+    warn: (trialEndsAt) => `If you do not agree before ${enD(trialEndsAt)}, nothing is charged and the subscription ends with the trial.`,
+    button: 'Agree to paid service',
+  },
+  cancelDone: {
+    pendingTitle: 'Your cancellation request is received',
+    pending: (periodEnd) => `Until the seller decides on the refund request you can keep using the subscription, and nothing more is charged. If it is approved (also automatically, when the seller does not decide in time) the subscription ends then; if it is declined, you use it until ${enD(periodEnd)} and it ends. We email you the receipt of the request and the decision.`,
+    scheduledTitle: 'Your cancellation is scheduled',
+    scheduled: (periodEnd) => `You can use it until ${enD(periodEnd)}; nothing is charged after that.`,
+    canceledTitle: 'Your subscription is canceled',
+    refunded: (n) => `Your subscription is canceled and ${enWon(n)} is refunded. Depending on the card company it can take 3 to 5 business days to show.`,
+    requested: (n) => `Your subscription is canceled. A refund request (${enWon(n)}) is filed and refunded once the seller confirms it.`,
+    canceled: 'Your subscription is canceled.',
+    nowLabel: 'Refunded now',
+    nowRefunded: 'Refunded just now.',
+    nowNothing: 'Nothing is refunded right away. The requests below are refunded to the card you paid with as soon as they are approved.',
+    statutoryLabel: 'Withdrawal refund (approved automatically)',
+    statutory: (autoApproveAt) => `A payment within the statutory withdrawal period: the seller cannot decline it, and it is approved and refunded automatically ${autoApproveAt ? `by noon on ${enD(autoApproveAt)} (Korea time)` : 'within 3 business days'}.`,
+    sellerLabel: 'Refunded once the seller confirms',
+    seller: (autoApproveAt, periodEnd) => `The seller decides by ${autoApproveAt ? enTime(new Date(autoApproveAt)) : enD(periodEnd)}. If approved, or not decided by then, it is approved automatically, refunded to the card you paid with, and the subscription ends. If declined, there is no refund and you can use it until ${enD(periodEnd)}.`,
+  },
+  cardLaunch: {
+    title: 'Change card',
+    heading: 'Register your new card',
+    text: (product) => html`From the next charge of your ${product} subscription, the card you register in the Toss Payments window is charged. If a payment is overdue, it is charged again right after you register.`,
+    button: 'Open the card registration window',
+    openFailed: 'The card registration window could not be opened.',
+    loadFailed: 'The card registration window could not be loaded. Please try again shortly.',
+  },
+  badRequest: { title: 'The request could not be handled', message: 'Please try again shortly.' },
 };
 
 /** The portal actions' fixed notices in English (those carrying an amount or a date are shown as the server wrote them). */
@@ -182,6 +318,30 @@ const NOTICES_EN: Record<string, string> = {
   '카드 등록을 취소했습니다. 결제 카드는 바뀌지 않았습니다.': 'You canceled the card registration. Your card has not changed.',
   '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.': 'The card could not be registered. Please check the card details or try another card.',
 };
+
+/** `9,900원` → `₩9,900`; `2027년 4월 27일` → `Apr 27, 2027` (the values the portal's actions put in their notices). */
+const enAmount = (ko: string) => enWon(Number(ko.replace(/[^\d]/g, '')));
+const enKoDate = (y: string, m: string, d: string) => enD(new Date(Date.UTC(Number(y), Number(m) - 1, Number(d), 3)).toISOString());
+const DATE = '(\\d{4})년 (\\d{1,2})월 (\\d{1,2})일';
+const PAID_DIFFERENCE = '(?: 남은 기간의 차액 ([\\d,]+원)을 결제했습니다\\.)?';
+
+/** The portal actions' notices that carry an amount or a date (plans.ts), read back into English; null when not one of them. */
+const NOTICE_PATTERNS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
+  [new RegExp(`^요금제를 바로 변경했습니다\\.${PAID_DIFFERENCE}$`), (m) => `The plan is changed now.${m[1] ? ` ${enAmount(m[1])} for the rest of the period is charged.` : ''}`],
+  [new RegExp(`^요금제 변경에 동의했습니다\\. 요금제가 바로 바뀌었습니다\\.${PAID_DIFFERENCE}$`), (m) => `You agreed to the plan change. The plan changed at once.${m[1] ? ` ${enAmount(m[1])} for the rest of the period is charged.` : ''}`],
+  [new RegExp(`^새 가격에 동의했습니다\\. ${DATE} 결제부터 새 가격으로 갱신됩니다\\.$`), (m) => `You agreed to the new price. It renews at the new price from the charge on ${enKoDate(m[1], m[2], m[3])}.`],
+  [
+    new RegExp(`^새 가격을 거절했습니다\\. ${DATE}까지 지금 가격으로 이용하실 수 있고, 그날 구독이 종료되며 새 가격은 결제되지 않습니다\\. 그 전에는 마음을 바꿔 동의할 수 있습니다\\.$`),
+    (m) => `You declined the new price. You keep the current price until ${enKoDate(m[1], m[2], m[3])}; the subscription ends that day and the new price is not charged. Until then you can change your mind and agree.`,
+  ],
+];
+function noticeWithValuesEn(ko: string): string | null {
+  for (const [re, en] of NOTICE_PATTERNS) {
+    const m = ko.match(re);
+    if (m) return en(m);
+  }
+  return null;
+}
 
 export const PORTAL_COPY: Record<Lang, PortalCopy> = { ko: KO, en: EN };
 export const portalCopy = (lang: Lang | undefined): PortalCopy => PORTAL_COPY[lang ?? 'ko'];

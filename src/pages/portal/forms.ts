@@ -83,7 +83,7 @@ export function planForm(p: PortalPage, s: PortalSubscription): SafeHtml {
   const t = portalCopy(p.lang);
   const c = t.plan;
   return html`<details><summary>${c.summary}</summary>
-  ${pending ? html`<p class="hint">${c.pending(t.date(pending.effectiveAt), s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId, t.interval[pending.billingInterval], pending.amount)}</p>` : ''}
+  ${pending ? html`<p class="hint">${c.pending(t.date(pending.effectiveAt), html`<span translate="no">${s.plans.find((x) => x.id === pending.planId)?.name ?? pending.planId}</span>`, t.interval[pending.billingInterval], pending.amount)}</p>` : ''}
   <form method="post" action="${p.basePath}/subscriptions/${encodeURIComponent(sub.id)}/plan">
     ${csrfField(p.csrf)}
     <fieldset><legend>${c.legend}</legend>

@@ -23,6 +23,7 @@ import { portalCancelRoutes } from './cancel';
 import { portalPlanRoutes } from './plans';
 import { portalCardRoutes } from './card';
 import { chooseLang, type Lang } from '../lang';
+import { portalCopy } from './copy';
 
 /**
  * The hosted buyer portal (`/portal/{token}`), opened from POST /v1/portal-sessions. The token in the path is the
@@ -35,7 +36,11 @@ const portalModule: Module = async (app, deps) => {
   await tokenPages(app, {
     referrerPolicy: 'same-origin',
     bodyLimit: 8 * 1024,
-    clientError: { title: '요청을 처리할 수 없습니다', message: '잠시 후 다시 시도해 주세요.' },
+    // In the buyer's language (?lang, the cookie, Accept-Language, Korean).
+    clientError: (req) => {
+      const lang = chooseLang({ query: req.query, headers: req.headers }).lang;
+      return { ...portalCopy(lang).badRequest, lang };
+    },
     failure: 'portal page failed',
   });
 
