@@ -33,7 +33,7 @@ const gatewayModule: Module = async (app, deps) => {
       const body = typeof req.body === 'string' ? req.body : '';
       const r = await receivePortOneWebhook(deps, req.params.storeId, req.params.mode, body, req.headers);
       if (r.status === 'not_found') throw new ApiError('NOT_FOUND');
-      if (r.status === 'invalid') throw validationError([{ field: 'webhook-signature', message: '웹훅 서명을 확인할 수 없습니다.' }]);
+      if (r.status === 'invalid') throw validationError([{ field: 'webhook-signature', message: MESSAGES.webhooks.gatewaySignatureInvalid }]);
       return reply.code(200).send({ received: true });
     });
   });

@@ -281,6 +281,8 @@ export const MESSAGES = {
 
   // Webhooks: a refused endpoint URL, why an endpoint was disabled, and the delivery log's omitted loopback answer.
   webhooks: {
+    /** A PortOne webhook whose Standard Webhooks signature does not verify with the mode's secret. */
+    gatewaySignatureInvalid: '웹훅 서명을 확인할 수 없습니다.',
     descriptionHasBidiControl: bidiMessage('설명'),
     urlRefused:
       `${ERROR_CATALOG.WEBHOOK_URL_NOT_ALLOWED.message} 공개된 http(s) 주소만 받을 수 있습니다. ` +

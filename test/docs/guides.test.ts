@@ -308,6 +308,13 @@ function checkEnvBlock(b: Block) {
 /** The documented shape of order.paid's `licenses`, and, where the served document declares it, the schema's. */
 async function checkJsonBlock(b: Block) {
   const sample = JSON.parse(b.code);
+  if (b.attrs.check === 'mode-settings-request') {
+    // A settings body a guide shows (e.g. choosing PortOne) names only fields the console API declares.
+    const admin = (await t.app.inject({ url: '/admin/v1/openapi.json' })).json();
+    const props = Object.keys(admin.components.schemas.UpdateModeSettingsRequest.properties);
+    for (const k of Object.keys(sample)) assert.ok(props.includes(k), `${b.file}: ${k} is not a field of UpdateModeSettingsRequest`);
+    return;
+  }
   if (b.attrs.check !== 'order-paid-licenses') return;
   assert.equal(sample.type, 'order.paid');
   for (const l of sample.data.licenses) assert.deepEqual(Object.keys(l), ['id', 'key', 'status', 'expiresAt']);
