@@ -189,7 +189,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_ACCOUNT_REQUIRED`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_ACCOUNT_REQUIRED`, `REFUND_PARTIAL_NOT_ALLOWED`, `REFUND_REQUEST_PENDING`, `REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["refundOrder"];
         delete?: never;
@@ -269,7 +269,7 @@ export interface paths {
          *
          *     Requires an `Idempotency-Key` header (1 to 255 characters after trimming).
          *
-         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
+         *     Error codes: `ORDER_NOT_FOUND`, `REFUND_REQUEST_NOT_FOUND`, `REFUND_AMOUNT_EXCEEDS`, `REFUND_AMOUNT_INVALID`, `REFUND_EXCEEDS`, `REFUND_AMOUNT_MISMATCH`, `SUBSCRIPTION_REFUND_AMOUNT_INVALID`, `REFUND_IN_PROGRESS`, `REFUND_NONE_LEFT`, `REFUND_NOT_PAID`, `REFUND_REQUEST_NOT_ACTIONABLE`, `REFUND_SETTLED`, `REFUND_STATUTORY_LOCKED`, `REFUND_ACCOUNT_REQUIRED`, `REFUND_PARTIAL_NOT_ALLOWED`, `SUBSCRIPTION_REFUND_NONE_LEFT`, `SUBSCRIPTION_REFUND_SETTLED`, `PG_REFUND_AMBIGUOUS`, `PG_REFUND_FAILED`, `VALIDATION_FAILED`, `INTERNAL_ERROR`, `SERVICE_UNAVAILABLE`, `REQUEST_TIMEOUT`, `HEADERS_TOO_LARGE`, `API_KEY_INVALID`, `API_KEY_IP_NOT_ALLOWED`, `RATE_LIMITED`, `API_KEY_SCOPE_MISSING`, `IDEMPOTENCY_IN_PROGRESS`, `IDEMPOTENCY_KEY_CONFLICT`, `PAYLOAD_TOO_LARGE`.
          */
         post: operations["approveRefundRequest"];
         delete?: never;
@@ -803,6 +803,38 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "cash_receipt.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The gateway refused an order's 현금영수증
+         * @description `data.orderId` is the order, `data.cashReceipt` its receipt with `status` `failed` and `failure` `{ code, message }` as the gateway (Toss) gave them, `data.attempts` how many issue attempts were made, `data.order` the Order. Sent for a receipt the order owes: the buyer's number asked on the payment page, a 의무발행 to the self-issue number 010-000-1234, or a retry. Retry it, or issue it by hand with another number, from the dashboard's order page (or `POST /admin/v1/orders/{id}/cash-receipt` with the number): each retry takes a new idempotency key, a double click issues once.
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_cash_receipt_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "refund_request.created": {
         parameters: {
             query?: never;
@@ -963,6 +995,102 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "tax_invoice.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A 세금계산서 was issued for an order
+         * @description `data.taxInvoice` is the TaxInvoice (`kind: original`, `status: issued`) with the provider's answer (`providerInvoiceId`, `ntsApprovalNumber`, `pdfUrl`). Sent once per document, whether the seller issued it by hand, the store issues automatically, or a retry found the document at the provider.
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_tax_invoice_issued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax_invoice.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A 수정세금계산서 was issued after a refund
+         * @description `data.taxInvoice` is the amendment (`kind: amendment`, negative amounts, `modificationType` `CANCELLATION_OF_CONTRACT` for a full refund or `CHANGE_IN_SUPPLY_COST` for a partial one, `originalId`, `refundId`).
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_tax_invoice_amended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tax_invoice.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tax-invoice provider refused a 세금계산서 or 수정세금계산서
+         * @description `data.taxInvoice` has `status: failed` and the refusal in `providerStatus` / `providerMessage`; nothing was issued. The seller may correct the cause and issue it again (`POST /admin/v1/tax-invoices/{id}/issue`).
+         *
+         *     Delivered by HTTP POST with `Content-Type: application/json`, signed with the standard-webhooks scheme using the endpoint secret (`whsec_…`).
+         *
+         *     Verify the signature over the raw body before parsing JSON, e.g. `new Webhook(secret).verify(rawBody, headers)` from the `standardwebhooks` library.
+         *
+         *     Any 2xx answer is success. A timeout (15 s), a connection error or any other status is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (8 attempts in all); after the last one the delivery is marked failed and can be resent from the seller console.
+         *
+         *     Delivery is at-least-once: the same event may arrive more than once, always with the same `webhook-id` (= event `id`); de-duplicate on it.
+         *
+         *     Answering `410 Gone` disables the endpoint at once; an endpoint failing without a break for 5 days is disabled automatically. Redirects are not followed.
+         *
+         *     An endpoint receives only events of its own mode (`live`/`test`) and of the types it subscribed to. Events stay available for resending for 30 days.
+         */
+        post: operations["webhook_tax_invoice_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "license.issue": {
         parameters: {
             query?: never;
@@ -1041,7 +1169,7 @@ export interface components {
              * @description Error code; branch on it together with the HTTP status
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_ACCOUNT_REQUIRED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
+            code: "BAD_REQUEST" | "VALIDATION_FAILED" | "CHECKOUT_URL_INVALID" | "METADATA_INVALID" | "REFUND_AMOUNT_EXCEEDS" | "REFUND_AMOUNT_INVALID" | "REFUND_EXCEEDS" | "REFUND_REASON_REQUIRED" | "RETURN_URL_NOT_ALLOWED" | "SUBSCRIPTION_REFUND_AMOUNT_INVALID" | "API_KEY_INVALID" | "API_KEY_IP_NOT_ALLOWED" | "API_KEY_SCOPE_MISSING" | "NOT_FOUND" | "CHECKOUT_SESSION_NOT_FOUND" | "LICENSE_NOT_FOUND" | "ORDER_NOT_FOUND" | "PRODUCT_NOT_FOUND" | "REFUND_REQUEST_NOT_FOUND" | "SUBSCRIPTION_NOT_FOUND" | "ALREADY_CANCELED" | "ALREADY_ENDED" | "ENDED" | "NOT_STARTED" | "PRODUCT_ARCHIVED" | "SOLD_OUT" | "PUBLIC_CONTACT_VERIFICATION_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_CONFLICT" | "REFUND_AMOUNT_MISMATCH" | "REFUND_IN_PROGRESS" | "REFUND_NONE_LEFT" | "REFUND_NOT_PAID" | "REFUND_REQUEST_NOT_ACTIONABLE" | "REFUND_REQUEST_PENDING" | "REFUND_SETTLED" | "REFUND_ACCOUNT_REQUIRED" | "REFUND_PARTIAL_NOT_ALLOWED" | "REFUND_STATUTORY_LOCKED" | "SUBSCRIPTION_REFUND_NONE_LEFT" | "SUBSCRIPTION_REFUND_SETTLED" | "MAX_ACTIVATIONS_REACHED" | "RATE_LIMITED" | "LICENSE_LOOKUP_BLOCKED" | "LICENSE_RATE_LIMITED" | "INTERNAL_ERROR" | "CHECKOUT_NOT_CONFIGURED" | "PG_REFUND_AMBIGUOUS" | "PG_REFUND_FAILED" | "PAYLOAD_TOO_LARGE" | "SERVICE_UNAVAILABLE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT";
             /** @description Korean explanation */
             message: string;
             /** @description Omitted, or one of three shapes (spec, Error body): `fields` for VALIDATION_FAILED, `required` for API_KEY_SCOPE_MISSING, a free object otherwise. */
@@ -1197,7 +1325,7 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
-            /** @description The buyer's language for mails and the receipt link; the payment page stays Korean. `ko` (the default) or `en`; carried to the order and to a subscription started from the session (its renewals and subscription mails use it). */
+            /** @description The buyer's language, `ko` or `en`, fixed by the seller: the payment page (all its views), the receipt, the portal and the buyer mails of this order use it. Not sent: the payment page follows the buyer's browser (`Accept-Language`, English when preferred over Korean; else Korean), and the language the buyer pays in becomes the order's (its receipt and mails). Either way the page shows a switch (`?lang=en|ko`) the buyer may use; Korean legal statements stay in Korean with an English rendering beside them. Carried to the order and to a subscription started from the session (its renewals and subscription mails use it). */
             locale?: "ko" | "en";
             /** @description Absolute http(s) URL on a domain of the mode's allow-list; `order_id` and `session_id` are added to its query */
             successUrl?: string;
@@ -1411,7 +1539,8 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
-            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+            /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
             buyerName: string;
             buyerEmail: string;
             buyerPhone: string;
@@ -1436,6 +1565,7 @@ export interface components {
             licenses: components["schemas"]["OrderLicense"][];
             virtualAccount?: components["schemas"]["OrderVirtualAccount"];
             cashReceipt?: components["schemas"]["OrderCashReceipt"];
+            presentment?: components["schemas"]["OrderPresentment"];
             /**
              * Format: uri
              * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
@@ -1446,14 +1576,23 @@ export interface components {
         OrderCashReceipt: {
             /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
             type: "소득공제" | "지출증빙";
-            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
-            status: "requested" | "issued" | "partially_canceled" | "canceled";
+            /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+            status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
             /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
             requestedBy: "buyer" | "mandatory" | "seller";
             identity: string | null;
             issueNumber: string | null;
             receiptUrl: string | null;
             amount: number | null;
+            /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+            failure: components["schemas"]["OrderCashReceiptFailure"] | null;
+        };
+        /** OrderCashReceiptFailure */
+        OrderCashReceiptFailure: {
+            /** @description The gateway's error code */
+            code: string;
+            /** @description The gateway's message, as it gave it */
+            message: string;
         };
         /** OrderCoupon */
         OrderCoupon: {
@@ -1485,6 +1624,18 @@ export interface components {
             page: number;
             limit: number;
         };
+        /**
+         * OrderPresentment
+         * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+         */
+        OrderPresentment: {
+            /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+            amount: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+            refundedAmount: number;
+        };
         /** OrderRefundItem */
         OrderRefundItem: {
             /** @description Integer Korean won */
@@ -1501,6 +1652,12 @@ export interface components {
              */
             at: string;
             reason: string | null;
+            /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+            presentment?: {
+                amount: number;
+                /** @enum {string} */
+                currency: "USD";
+            };
         };
         /** OrderVirtualAccount */
         OrderVirtualAccount: {
@@ -1724,6 +1881,12 @@ export interface components {
              * @example 2026-11-21T09:30:00.000Z
              */
             createdAt: string;
+            /** @description Extension, PayPal orders only: what this refund gives back at the gateway in US dollars (cents), fixed before the gateway is called: the same fraction of the order's dollars as `amount` is of its won, rounded half up to the cent; the refund that completes the order gives back every cent left */
+            presentment?: {
+                amount: number;
+                /** @enum {string} */
+                currency: "USD";
+            };
         };
         /** RefundFailure */
         RefundFailure: {
@@ -2903,7 +3066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_ACCOUNT_REQUIRED, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
+            /** @description REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_ACCOUNT_REQUIRED, REFUND_PARTIAL_NOT_ALLOWED, REFUND_REQUEST_PENDING, REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3375,7 +3538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description REFUND_AMOUNT_MISMATCH, REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_NOT_ACTIONABLE, REFUND_SETTLED, REFUND_STATUTORY_LOCKED, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
+            /** @description REFUND_AMOUNT_MISMATCH, REFUND_IN_PROGRESS, REFUND_NONE_LEFT, REFUND_NOT_PAID, REFUND_REQUEST_NOT_ACTIONABLE, REFUND_SETTLED, REFUND_STATUTORY_LOCKED, REFUND_ACCOUNT_REQUIRED, REFUND_PARTIAL_NOT_ALLOWED, SUBSCRIPTION_REFUND_NONE_LEFT, SUBSCRIPTION_REFUND_SETTLED, IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_CONFLICT */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5394,7 +5557,8 @@ export interface operations {
                          * @constant
                          */
                         currency: "KRW";
-                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                        /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
                         buyerName: string;
                         buyerEmail: string;
                         buyerPhone: string;
@@ -5435,6 +5599,12 @@ export interface operations {
                              */
                             at: string;
                             reason: string | null;
+                            /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+                            presentment?: {
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                            };
                         }[];
                         /**
                          * Format: date-time
@@ -5475,14 +5645,33 @@ export interface operations {
                         cashReceipt?: {
                             /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
                             type: "소득공제" | "지출증빙";
-                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
-                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
                             /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
                             requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
                             amount: number | null;
+                            /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                            failure: {
+                                /** @description The gateway's error code */
+                                code: string;
+                                /** @description The gateway's message, as it gave it */
+                                message: string;
+                            } | null;
+                        };
+                        /**
+                         * OrderPresentment
+                         * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+                         */
+                        presentment?: {
+                            /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+                            amount: number;
+                            /** @constant */
+                            currency: "USD";
+                            /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+                            refundedAmount: number;
                         };
                         /**
                          * Format: uri
@@ -5561,7 +5750,8 @@ export interface operations {
                          * @constant
                          */
                         currency: "KRW";
-                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                        /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
                         buyerName: string;
                         buyerEmail: string;
                         buyerPhone: string;
@@ -5602,6 +5792,12 @@ export interface operations {
                              */
                             at: string;
                             reason: string | null;
+                            /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+                            presentment?: {
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                            };
                         }[];
                         /**
                          * Format: date-time
@@ -5642,14 +5838,33 @@ export interface operations {
                         cashReceipt?: {
                             /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
                             type: "소득공제" | "지출증빙";
-                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
-                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
                             /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
                             requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
                             amount: number | null;
+                            /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                            failure: {
+                                /** @description The gateway's error code */
+                                code: string;
+                                /** @description The gateway's message, as it gave it */
+                                message: string;
+                            } | null;
+                        };
+                        /**
+                         * OrderPresentment
+                         * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+                         */
+                        presentment?: {
+                            /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+                            amount: number;
+                            /** @constant */
+                            currency: "USD";
+                            /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+                            refundedAmount: number;
                         };
                         /**
                          * Format: uri
@@ -5725,7 +5940,8 @@ export interface operations {
                          * @constant
                          */
                         currency: "KRW";
-                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                        /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+                        method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
                         buyerName: string;
                         buyerEmail: string;
                         buyerPhone: string;
@@ -5766,6 +5982,12 @@ export interface operations {
                              */
                             at: string;
                             reason: string | null;
+                            /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+                            presentment?: {
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                            };
                         }[];
                         /**
                          * Format: date-time
@@ -5806,14 +6028,33 @@ export interface operations {
                         cashReceipt?: {
                             /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
                             type: "소득공제" | "지출증빙";
-                            /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
-                            status: "requested" | "issued" | "partially_canceled" | "canceled";
+                            /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
                             /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
                             requestedBy: "buyer" | "mandatory" | "seller";
                             identity: string | null;
                             issueNumber: string | null;
                             receiptUrl: string | null;
                             amount: number | null;
+                            /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                            failure: {
+                                /** @description The gateway's error code */
+                                code: string;
+                                /** @description The gateway's message, as it gave it */
+                                message: string;
+                            } | null;
+                        };
+                        /**
+                         * OrderPresentment
+                         * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+                         */
+                        presentment?: {
+                            /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+                            amount: number;
+                            /** @constant */
+                            currency: "USD";
+                            /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+                            refundedAmount: number;
                         };
                         /**
                          * Format: uri
@@ -5906,6 +6147,12 @@ export interface operations {
                              * @example 2026-11-21T09:30:00.000Z
                              */
                             createdAt: string;
+                            /** @description Extension, PayPal orders only: what this refund gives back at the gateway in US dollars (cents), fixed before the gateway is called: the same fraction of the order's dollars as `amount` is of its won, rounded half up to the cent; the refund that completes the order gives back every cent left */
+                            presentment?: {
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                            };
                         };
                         /** Order */
                         order: {
@@ -5926,7 +6173,8 @@ export interface operations {
                              * @constant
                              */
                             currency: "KRW";
-                            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account";
+                            /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+                            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
                             buyerName: string;
                             buyerEmail: string;
                             buyerPhone: string;
@@ -5967,6 +6215,12 @@ export interface operations {
                                  */
                                 at: string;
                                 reason: string | null;
+                                /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+                                presentment?: {
+                                    amount: number;
+                                    /** @constant */
+                                    currency: "USD";
+                                };
                             }[];
                             /**
                              * Format: date-time
@@ -6007,14 +6261,33 @@ export interface operations {
                             cashReceipt?: {
                                 /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
                                 type: "소득공제" | "지출증빙";
-                                /** @description `requested` (asked; a 가상계좌 gets it at the deposit), `issued`, `partially_canceled` (reduced by a partial refund), `canceled` (the payment was refunded in full) */
-                                status: "requested" | "issued" | "partially_canceled" | "canceled";
+                                /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                                status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
                                 /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
                                 requestedBy: "buyer" | "mandatory" | "seller";
                                 identity: string | null;
                                 issueNumber: string | null;
                                 receiptUrl: string | null;
                                 amount: number | null;
+                                /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                                failure: {
+                                    /** @description The gateway's error code */
+                                    code: string;
+                                    /** @description The gateway's message, as it gave it */
+                                    message: string;
+                                } | null;
+                            };
+                            /**
+                             * OrderPresentment
+                             * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+                             */
+                            presentment?: {
+                                /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                                /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+                                refundedAmount: number;
                             };
                             /**
                              * Format: uri
@@ -6023,6 +6296,220 @@ export interface operations {
                             receiptUrl: string;
                         };
                         licensesRevoked: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_cash_receipt_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "cash_receipt.failed";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** CashReceiptFailedData */
+                    data: {
+                        orderId: string;
+                        cashReceipt: {
+                            /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                            type: "소득공제" | "지출증빙";
+                            /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                            status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
+                            /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                            requestedBy: "buyer" | "mandatory" | "seller";
+                            identity: string | null;
+                            issueNumber: string | null;
+                            receiptUrl: string | null;
+                            amount: number | null;
+                            /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                            failure: {
+                                /** @description The gateway's error code */
+                                code: string;
+                                /** @description The gateway's message, as it gave it */
+                                message: string;
+                            } | null;
+                        } | null;
+                        attempts: number;
+                        /** Order */
+                        order: {
+                            id: string;
+                            /** @description `live` 또는 `test` */
+                            mode: "live" | "test";
+                            productId: string;
+                            productName: string;
+                            planId: string | null;
+                            billingInterval: ("monthly" | "yearly") | null;
+                            checkoutSessionId: string | null;
+                            /** @description `pending` (payment not finished), `awaiting_deposit` (a 가상계좌 was issued; the buyer has not deposited yet), `paid` (also while partially refunded), `refunded` (fully refunded), `failed`, `canceled`, `expired` (a 가상계좌 whose due date passed without the deposit) */
+                            status: "pending" | "awaiting_deposit" | "paid" | "refunded" | "failed" | "canceled" | "expired";
+                            /** @description Amount paid (after any coupon), integer won */
+                            amount: number;
+                            /**
+                             * @description Always `KRW`
+                             * @constant
+                             */
+                            currency: "KRW";
+                            /** @description Extensions beyond the contract's four: `transfer` (계좌이체), `virtual_account` (가상계좌), `mobile_phone` (휴대폰 결제), `culture_gift` / `book_gift` / `game_gift` (문화상품권 / 도서문화상품권 / 게임문화상품권), `foreign_card` (a card issued abroad, Toss's 다국어 결제창; charged in won) and `paypal` (PayPal through Toss; charged in US dollars, see `presentment`) */
+                            method: "card" | "kakao_pay" | "naver_pay" | "toss" | "transfer" | "virtual_account" | "mobile_phone" | "culture_gift" | "book_gift" | "game_gift" | "foreign_card" | "paypal";
+                            buyerName: string;
+                            buyerEmail: string;
+                            buyerPhone: string;
+                            metadata: {
+                                [key: string]: string;
+                            } | null;
+                            coupon: {
+                                code: string;
+                                name: string;
+                                /** @description Integer Korean won */
+                                discountAmount: number;
+                                /** @description Integer Korean won */
+                                originalAmount: number;
+                                /**
+                                 * @description Always `KRW`
+                                 * @constant
+                                 */
+                                currency: "KRW";
+                            } | null;
+                            periodStart: string | null;
+                            periodEnd: string | null;
+                            paidAt: string | null;
+                            confirmedAt: string | null;
+                            refundedAt: string | null;
+                            refundedAmount: number | null;
+                            refunds: {
+                                /** @description Integer Korean won */
+                                amount: number;
+                                /**
+                                 * @description Always `KRW`
+                                 * @constant
+                                 */
+                                currency: "KRW";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC, millisecond precision
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                at: string;
+                                reason: string | null;
+                                /** @description Extension, PayPal orders only: what this refund gave back in US dollars (cents) */
+                                presentment?: {
+                                    amount: number;
+                                    /** @constant */
+                                    currency: "USD";
+                                };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /** @description Extension: the licenses this order gave the buyer, oldest first (`[]` when the product issues none). A subscription order lists the subscription's license, whose `expiresAt` each renewal moves forward. `key` is there whenever the service knows it: service-issued keys at once (in `order.paid` too), seller-issued keys once the seller answered `license.issue` (`pending` with `key: null` before). Hand the key to the buyer from here or from `order.paid`; the receipt page (`receiptUrl`) shows it as well. */
+                            licenses: {
+                                /** @description License id (`lic_…`); read it in full with GET /v1/licenses/{id} */
+                                id: string;
+                                key: string | null;
+                                /** @description `active`, `pending` (seller-issued, key not yet received), `expired` (past `expiresAt`), `revoked` */
+                                status: "active" | "pending" | "expired" | "revoked";
+                                expiresAt: string | null;
+                            }[];
+                            /** OrderVirtualAccount */
+                            virtualAccount?: {
+                                /** @description Toss's bank code (https://docs.tosspayments.com/codes/org-codes#은행-코드) */
+                                bankCode: string;
+                                /** @description The bank, in Korean (e.g. 신한) */
+                                bankName: string;
+                                /** @description The account the buyer deposits to */
+                                accountNumber: string;
+                                /** @description 예금주 shown for the account */
+                                holderName: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Deposit deadline; the order expires after it
+                                 * @example 2026-11-21T09:30:00.000Z
+                                 */
+                                dueAt: string;
+                                depositedAt: string | null;
+                                /** @description Whether the buyer has given the account refunds go to (needed before any refund after the deposit) */
+                                refundAccountSet: boolean;
+                            };
+                            /** OrderCashReceipt */
+                            cashReceipt?: {
+                                /** @description Toss's CashReceipt.type: 소득공제 (a person) or 지출증빙 (a business) */
+                                type: "소득공제" | "지출증빙";
+                                /** @description `requested` (being issued through the gateway: a transfer right after the payment, a 가상계좌 after its deposit), `issued` (the gateway answered with its receipt), `partially_canceled` (reduced by a partial refund), `canceled` (refunded in full), `failed` (the gateway refused it: `failure` says why; the seller retries it or issues it by hand with another number, and `cash_receipt.failed` was sent) */
+                                status: "requested" | "issued" | "partially_canceled" | "canceled" | "failed";
+                                /** @description `buyer`: the buyer's choice; `mandatory`: 의무발행 (100,000원 or more at a 현금영수증 의무발행업종 store) to the National Tax Service's self-issue number 010-000-1234; `seller`: issued afterwards by the seller (`POST /admin/v1/orders/{id}/cash-receipt` or the dashboard), a receipt of its own that refunds reduce through the gateway */
+                                requestedBy: "buyer" | "mandatory" | "seller";
+                                identity: string | null;
+                                issueNumber: string | null;
+                                receiptUrl: string | null;
+                                amount: number | null;
+                                /** @description `failed` only: why the gateway refused the receipt; null otherwise */
+                                failure: {
+                                    /** @description The gateway's error code */
+                                    code: string;
+                                    /** @description The gateway's message, as it gave it */
+                                    message: string;
+                                } | null;
+                            };
+                            /**
+                             * OrderPresentment
+                             * @description Extension, PayPal orders only: the payment was made in US dollars (Toss requires USD for PayPal). `amount` (won) is the price at the store's fixed rate; this is the money that moved. A refund is entered in won; its dollars are the same fraction of the order, rounded half up to the cent, and the refund that completes the order gives back every cent left.
+                             */
+                            presentment?: {
+                                /** @description What the buyer was charged, in cents (2889 = US$28.89) */
+                                amount: number;
+                                /** @constant */
+                                currency: "USD";
+                                /** @description Cents given back so far (the sum of `refunds[].presentment.amount`) */
+                                refundedAmount: number;
+                            };
+                            /**
+                             * Format: uri
+                             * @description Extension: the buyer's receipt page (Korean, mobile-friendly), an unguessable link `{base}/receipt/{orderId}?t=<token>`. It shows the order and its refunds and lets the buyer file a refund request or cancel an open one, so the seller never builds that page. Put it in your own e-mails; treat it like a password (whoever holds it can ask for a refund).
+                             */
+                            receiptUrl: string;
+                        };
                     };
                 };
             };
@@ -6754,6 +7241,327 @@ export interface operations {
                         createdAt: string;
                         /** @description When it completed or failed; null while running */
                         completedAt: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_tax_invoice_issued: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "tax_invoice.issued";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** TaxInvoiceEventData */
+                    data: {
+                        /** TaxInvoice */
+                        taxInvoice: {
+                            /** @description `ti_…` */
+                            id: string;
+                            orderId: string;
+                            /** @description `live` 또는 `test` */
+                            mode: "live" | "test";
+                            /** @description `original`: the order's 세금계산서; `amendment`: a 수정세금계산서 a refund caused */
+                            kind: "original" | "amendment";
+                            /** @description `requested`: asked, waiting for the payment (a 가상계좌: the deposit) or for the seller; `issuing`: sent (or about to be) to the provider, its answer not recorded yet (a retry asks the provider for the same document key first, so it is never issued twice); `issued`: the provider issued it; `failed`: the provider refused (`providerMessage`), nothing was issued, the seller may issue it again; `canceled`: ended without a document (refunded in full before it was issued). */
+                            status: "requested" | "issuing" | "issued" | "failed" | "canceled";
+                            requestedBy: "buyer" | "seller" | "refund";
+                            /** @description An amendment's original */
+                            originalId: string | null;
+                            /** @description The refund that caused an amendment */
+                            refundId: string | null;
+                            /** @description 수정 사유 (부가가치세법 시행령 제70조 ①): `CANCELLATION_OF_CONTRACT` 계약의 해제 (a full refund), `CHANGE_IN_SUPPLY_COST` 공급가액 변동 (a partial refund) */
+                            modificationType: ("CANCELLATION_OF_CONTRACT" | "CHANGE_IN_SUPPLY_COST") | null;
+                            recipient: {
+                                /** @description 공급받는자 사업자등록번호, 10 digits */
+                                businessNumber: string;
+                                /** @description 상호 */
+                                companyName: string;
+                                /** @description 대표자명 */
+                                representative: string;
+                                email: string;
+                            };
+                            /** @description 합계 (VAT included), won; negative for an amendment; null until sent */
+                            totalAmount: number | null;
+                            /** @description 공급가액 = total − tax */
+                            supplyAmount: number | null;
+                            /** @description 세액 = round(|total| × 10 / 110), the VAT report's rule */
+                            taxAmount: number | null;
+                            writeDate: string | null;
+                            documentKey: string | null;
+                            provider: string | null;
+                            providerInvoiceId: string | null;
+                            providerStatus: string | null;
+                            ntsApprovalNumber: string | null;
+                            providerMessage: string | null;
+                            pdfUrl: string | null;
+                            issuedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_tax_invoice_amended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "tax_invoice.amended";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** TaxInvoiceAmendedData */
+                    data: {
+                        /** TaxInvoice */
+                        taxInvoice: {
+                            /** @description `ti_…` */
+                            id: string;
+                            orderId: string;
+                            /** @description `live` 또는 `test` */
+                            mode: "live" | "test";
+                            /** @description `original`: the order's 세금계산서; `amendment`: a 수정세금계산서 a refund caused */
+                            kind: "original" | "amendment";
+                            /** @description `requested`: asked, waiting for the payment (a 가상계좌: the deposit) or for the seller; `issuing`: sent (or about to be) to the provider, its answer not recorded yet (a retry asks the provider for the same document key first, so it is never issued twice); `issued`: the provider issued it; `failed`: the provider refused (`providerMessage`), nothing was issued, the seller may issue it again; `canceled`: ended without a document (refunded in full before it was issued). */
+                            status: "requested" | "issuing" | "issued" | "failed" | "canceled";
+                            requestedBy: "buyer" | "seller" | "refund";
+                            /** @description An amendment's original */
+                            originalId: string | null;
+                            /** @description The refund that caused an amendment */
+                            refundId: string | null;
+                            /** @description 수정 사유 (부가가치세법 시행령 제70조 ①): `CANCELLATION_OF_CONTRACT` 계약의 해제 (a full refund), `CHANGE_IN_SUPPLY_COST` 공급가액 변동 (a partial refund) */
+                            modificationType: ("CANCELLATION_OF_CONTRACT" | "CHANGE_IN_SUPPLY_COST") | null;
+                            recipient: {
+                                /** @description 공급받는자 사업자등록번호, 10 digits */
+                                businessNumber: string;
+                                /** @description 상호 */
+                                companyName: string;
+                                /** @description 대표자명 */
+                                representative: string;
+                                email: string;
+                            };
+                            /** @description 합계 (VAT included), won; negative for an amendment; null until sent */
+                            totalAmount: number | null;
+                            /** @description 공급가액 = total − tax */
+                            supplyAmount: number | null;
+                            /** @description 세액 = round(|total| × 10 / 110), the VAT report's rule */
+                            taxAmount: number | null;
+                            writeDate: string | null;
+                            documentKey: string | null;
+                            provider: string | null;
+                            providerInvoiceId: string | null;
+                            providerStatus: string | null;
+                            ntsApprovalNumber: string | null;
+                            providerMessage: string | null;
+                            pdfUrl: string | null;
+                            issuedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; the body is ignored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once and receives nothing more. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_tax_invoice_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id; identical on every retry of the same event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds when this attempt was signed. Reject messages too far from your clock (the library allows 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`. After a secret rotation it carries one signature per secret still valid (the old secret signs for 24 h more). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Event id (`evt_…`), the `webhook-id` header; stable across retries */
+                    id: string;
+                    /** @constant */
+                    type: "tax_invoice.failed";
+                    /** @description `live` 또는 `test` */
+                    mode: "live" | "test";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened
+                     * @example 2026-11-21T09:30:00.000Z
+                     */
+                    createdAt: string;
+                    /** TaxInvoiceFailedData */
+                    data: {
+                        /** TaxInvoice */
+                        taxInvoice: {
+                            /** @description `ti_…` */
+                            id: string;
+                            orderId: string;
+                            /** @description `live` 또는 `test` */
+                            mode: "live" | "test";
+                            /** @description `original`: the order's 세금계산서; `amendment`: a 수정세금계산서 a refund caused */
+                            kind: "original" | "amendment";
+                            /** @description `requested`: asked, waiting for the payment (a 가상계좌: the deposit) or for the seller; `issuing`: sent (or about to be) to the provider, its answer not recorded yet (a retry asks the provider for the same document key first, so it is never issued twice); `issued`: the provider issued it; `failed`: the provider refused (`providerMessage`), nothing was issued, the seller may issue it again; `canceled`: ended without a document (refunded in full before it was issued). */
+                            status: "requested" | "issuing" | "issued" | "failed" | "canceled";
+                            requestedBy: "buyer" | "seller" | "refund";
+                            /** @description An amendment's original */
+                            originalId: string | null;
+                            /** @description The refund that caused an amendment */
+                            refundId: string | null;
+                            /** @description 수정 사유 (부가가치세법 시행령 제70조 ①): `CANCELLATION_OF_CONTRACT` 계약의 해제 (a full refund), `CHANGE_IN_SUPPLY_COST` 공급가액 변동 (a partial refund) */
+                            modificationType: ("CANCELLATION_OF_CONTRACT" | "CHANGE_IN_SUPPLY_COST") | null;
+                            recipient: {
+                                /** @description 공급받는자 사업자등록번호, 10 digits */
+                                businessNumber: string;
+                                /** @description 상호 */
+                                companyName: string;
+                                /** @description 대표자명 */
+                                representative: string;
+                                email: string;
+                            };
+                            /** @description 합계 (VAT included), won; negative for an amendment; null until sent */
+                            totalAmount: number | null;
+                            /** @description 공급가액 = total − tax */
+                            supplyAmount: number | null;
+                            /** @description 세액 = round(|total| × 10 / 110), the VAT report's rule */
+                            taxAmount: number | null;
+                            writeDate: string | null;
+                            documentKey: string | null;
+                            provider: string | null;
+                            providerInvoiceId: string | null;
+                            providerStatus: string | null;
+                            ntsApprovalNumber: string | null;
+                            providerMessage: string | null;
+                            pdfUrl: string | null;
+                            issuedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC, millisecond precision
+                             * @example 2026-11-21T09:30:00.000Z
+                             */
+                            updatedAt: string;
+                        };
                     };
                 };
             };
