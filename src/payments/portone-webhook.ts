@@ -7,7 +7,7 @@
  * amount we act on. `believePortOneWebhook` reads the payment back through the provider, and only that read is the
  * payment's state. Redeliveries carry the same `webhook-id` (and `timestamp`), the key to coalesce them on.
  */
-import { Webhook } from '@portone/server-sdk';
+import * as Webhook from '@portone/server-sdk/webhook';
 import type { Outcome, PaymentLookup, PaymentProvider } from './provider';
 
 /** The payment events we act on; others (Ready, DisputeCreated …) and unknown types are acknowledged and ignored. */

@@ -1,4 +1,4 @@
-import { TaxInvoiceClient, type B2bTaxInvoice } from '@portone/server-sdk/b2b/taxInvoice';
+import type { B2bTaxInvoice } from '@portone/server-sdk/b2b/taxInvoice';
 import type { InvoiceDocument, IssuedDocument, Outcome, Party, TaxInvoiceProvider } from './provider';
 
 /**
@@ -38,14 +38,17 @@ const company = (p: Party) => ({ brn: p.brn, name: p.name, representativeName: p
 const REFUSED = new Set(['ISSUE_FAILED', 'DRAFT_FAILED', 'REQUEST_FAILED', 'REQUEST_REFUSED', 'ISSUANCE_CANCELLED', 'REQUEST_CANCELLED']);
 
 export function portoneProvider(init: { secret: string; baseUrl: string; test: boolean }): TaxInvoiceProvider {
-  const client = TaxInvoiceClient({ secret: init.secret, baseUrl: init.baseUrl });
+  // The SDK's client (about 8 MB of modules) is loaded on the first call, not at startup: most stores issue no
+  // 세금계산서 through PortOne, and the embedded server's idle memory is held to a budget (test/platform/embedded-memory).
+  let loaded: ReturnType<typeof import('@portone/server-sdk/b2b/taxInvoice').TaxInvoiceClient> | null = null;
+  const sdk = async () => (loaded ??= (await import('@portone/server-sdk/b2b/taxInvoice')).TaxInvoiceClient({ secret: init.secret, baseUrl: init.baseUrl }));
   const test = init.test;
 
   async function answer(doc: B2bTaxInvoice, brn: string): Promise<IssuedDocument> {
     let pdfUrl: string | null = null;
     if (!REFUSED.has(doc.status)) {
       try {
-        pdfUrl = (await withTimeout(client.getB2bTaxInvoicePdfDownloadUrl({ taxInvoiceKey: doc.id, taxInvoiceKeyType: 'TAX_INVOICE_ID', brn, test }))).url;
+        pdfUrl = (await withTimeout((await sdk()).getB2bTaxInvoicePdfDownloadUrl({ taxInvoiceKey: doc.id, taxInvoiceKeyType: 'TAX_INVOICE_ID', brn, test }))).url;
       } catch {
         pdfUrl = null;
       }
@@ -57,7 +60,7 @@ export function portoneProvider(init: { secret: string; baseUrl: string; test: b
     name: 'portone',
     async find(documentKey, supplierBrn) {
       try {
-        const doc = await withTimeout(client.getB2bTaxInvoice({ taxInvoiceKey: documentKey, taxInvoiceKeyType: 'SUPPLIER', brn: supplierBrn, test }));
+        const doc = await withTimeout((await sdk()).getB2bTaxInvoice({ taxInvoiceKey: documentKey, taxInvoiceKeyType: 'SUPPLIER', brn: supplierBrn, test }));
         return { status: 'succeeded', value: await answer(doc, supplierBrn) };
       } catch (err) {
         const type = errorType(err);
@@ -68,7 +71,7 @@ export function portoneProvider(init: { secret: string; baseUrl: string; test: b
     async issue(doc: InvoiceDocument): Promise<Outcome<IssuedDocument>> {
       try {
         const res = await withTimeout(
-          client.issueB2bTaxInvoiceImmediately({
+          (await sdk()).issueB2bTaxInvoiceImmediately({
             test,
             taxInvoice: {
               taxationType: 'TAXABLE',
