@@ -9,7 +9,7 @@ import { loadPage, priceQuote, sessionOrder } from './service';
 import { subscriptionIdForSession } from '../../subscriptions/model';
 import { emptyValues, type PayFlow } from './flow';
 import { minorAmount } from '../../payments/foreign';
-import { withView, type PageView } from './handlers';
+import { withView, type PageView } from './page-view';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 

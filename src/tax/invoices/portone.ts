@@ -1,5 +1,5 @@
 import type { B2bTaxInvoice } from '@portone/server-sdk/b2b/taxInvoice';
-import type { InvoiceDocument, IssuedDocument, Outcome, Party, TaxInvoiceProvider } from './provider';
+import type { InvoiceDocument, IssuedDocument, Outcome, Party, TaxInvoiceProvider } from './types';
 
 /**
  * PortOne's V2 B2B tax-invoice API (paths `/b2b/tax-invoices/...` of PortOne's published OpenAPI) through the official
