@@ -14,6 +14,7 @@ import type { ReconciliationTables } from '../reconciliation/tables';
 import type { MailTables } from '../mail/tables';
 import type { BuyersTables } from '../buyers/tables';
 import type { TaxInvoiceTables } from '../tax/invoices/tables';
+import type { GatewayTables } from '../gateway/tables';
 
 /** The whole database as Kysely sees it: each module owns the table types in its own tables.ts. */
 export interface DB
@@ -32,4 +33,5 @@ export interface DB
     ReconciliationTables,
     MailTables,
     BuyersTables,
-    TaxInvoiceTables {}
+    TaxInvoiceTables,
+    GatewayTables {}

@@ -41,3 +41,23 @@ export async function anyBillingKeyHeld(db: Db, storeId: string, mode: Mode): Pr
   const row = await db.selectFrom('subscriptions').select('id').where('store_id', '=', storeId).where('mode', '=', mode).where('status', '<>', 'ended').where('billing_key_sealed', 'is not', null).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Records that a store and mode took a gateway's webhook message (its delivery id, the same on every retry; migration
+ * 130). True the first time; false when it was taken before, and the delivery is a retry to acknowledge and ignore.
+ */
+export async function takeWebhookDelivery(db: Db, storeId: string, mode: Mode, deliveryId: string, now: Date): Promise<boolean> {
+  const row = await db
+    .insertInto('gateway_webhook_deliveries')
+    .values({ store_id: storeId, mode, delivery_id: deliveryId, received_at: now })
+    .onConflict((oc) => oc.columns(['store_id', 'mode', 'delivery_id']).doNothing())
+    .returning('delivery_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Deletes the delivery ids taken before `before` (hourly: about an hour's deliveries a run); returns how many went. */
+export async function pruneWebhookDeliveries(db: Db, before: Date): Promise<number> {
+  const r = await db.deleteFrom('gateway_webhook_deliveries').where('received_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -2,7 +2,8 @@ import type { Module } from '../deps';
 import { ApiError, validationError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
 import { receiveTossWebhook, registerTossWebhookJob } from './webhook';
-import { receivePortOneWebhook } from './portone';
+import { receivePortOneWebhook, WEBHOOK_DELIVERY_RETENTION_MS } from './portone';
+import { pruneWebhookDeliveries } from './repo';
 
 type Params = { Params: { storeId: string; mode: string } };
 
@@ -19,6 +20,7 @@ type Params = { Params: { storeId: string; mode: string } };
 
 const gatewayModule: Module = async (app, deps) => {
   registerTossWebhookJob(deps);
+  deps.worker.addTask({ name: 'gateway.webhook-deliveries.prune', intervalMs: 3_600_000, run: (now) => pruneWebhookDeliveries(deps.db, new Date(now.getTime() - WEBHOOK_DELIVERY_RETENTION_MS)) });
   app.post<Params>('/gateway/toss/webhook/:storeId/:mode', { schema: { hide: true } }, async (req, reply) => {
     const r = await receiveTossWebhook(deps, req.params.storeId, req.params.mode, req.body);
     if (r.status === 'not_found') throw new ApiError('NOT_FOUND');

@@ -21,5 +21,5 @@ export async function readPortOneNotice(
   if (hint.kind !== 'payment') return { kind: 'ignored' };
   if (hint.storeId !== null && portoneStoreId !== null && hint.storeId !== portoneStoreId) return { kind: 'ignored' };
   if (!/^[A-Za-z0-9_\-=.:]{1,200}$/.test(hint.paymentId)) return { kind: 'ignored' };
-  return { kind: 'payment', eventType: hint.type, paymentKey: hint.paymentId, orderId: hint.paymentId };
+  return { kind: 'payment', eventType: hint.type, paymentKey: hint.paymentId, orderId: hint.paymentId, ...(hint.webhookId ? { deliveryId: hint.webhookId } : {}) };
 }

@@ -288,7 +288,11 @@ export type PaymentEntry = { kind: 'on_page'; authorize(input: AuthorizeInput): 
  */
 export type GatewayNotice =
   | { kind: 'deposit'; orderId: string; secret: string }
-  | { kind: 'payment'; eventType: string; paymentKey: string | null; orderId: string | null }
+  /**
+   * `deliveryId`: the gateway's id of this message, the same on each of its retries (Standard Webhooks `webhook-id`;
+   * PortOne), so a retry is taken once; absent where the gateway gives none (Toss).
+   */
+  | { kind: 'payment'; eventType: string; paymentKey: string | null; orderId: string | null; deliveryId?: string }
   | { kind: 'billing_key_deleted'; eventType: string; billingKey: string | null }
   | { kind: 'ignored' }
   | { kind: 'invalid' };

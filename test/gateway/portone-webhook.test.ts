@@ -83,3 +83,49 @@ test('a correctly signed Paid webhook for an account PortOne has not seen paid i
   await t.deps.worker.runOnce();
   assert.equal((await orderOf(orderId))?.status, 'awaiting_deposit', 'PortOne still says VIRTUAL_ACCOUNT_ISSUED');
 });
+
+test('a redelivery with the same webhook-id queues no second read-back; messages with other ids about one payment coalesce', async () => {
+  const orderId = await issuedAccount();
+  const readBacks = () => fake.calls.filter((c) => c.op === 'get_payment' && c.path.startsWith(`/payments/${encodeURIComponent(orderId)}?`)).length;
+  const before = readBacks();
+  // PortOne retries one message (it did not see our 200 in time): the same webhook-id, after our read-back has run.
+  const hook = fake.webhook('Transaction.Paid', orderId);
+  assert.equal((await deliver(hook)).statusCode, 200);
+  await t.deps.worker.runOnce();
+  assert.equal(readBacks(), before + 1, 'the message is read back once');
+  const retry = await deliver(hook);
+  assert.equal(retry.statusCode, 200, 'a retry is acknowledged');
+  await t.deps.worker.runOnce();
+  assert.equal(readBacks(), before + 1, 'the retry of a message already taken is not read back again');
+
+  // Two messages (two webhook-ids) about the same payment before the job runs: one pending read-back, as Toss's coalesce.
+  const [a, b] = [fake.webhook('Transaction.Paid', orderId), fake.webhook('Transaction.Paid', orderId)];
+  assert.notEqual(a.headers['webhook-id'], b.headers['webhook-id']);
+  assert.equal((await deliver(a)).statusCode, 200);
+  assert.equal((await deliver(b)).statusCode, 200);
+  await t.deps.worker.runOnce();
+  assert.equal(readBacks(), before + 2, 'the two new messages are one read-back');
+  assert.equal((await orderOf(orderId))?.status, 'awaiting_deposit');
+
+  // After the deposit, PortOne's Paid message still reaches the order (a new webhook-id), and only once.
+  const paid = fake.deposit(orderId);
+  assert.equal((await deliver(paid)).statusCode, 200);
+  assert.equal((await deliver(paid)).statusCode, 200);
+  await t.deps.worker.runOnce();
+  assert.equal((await orderOf(orderId))?.status, 'paid');
+  assert.equal(readBacks(), before + 3);
+});
+
+test('taken webhook-ids are forgotten after a week by the hourly prune, never before', async () => {
+  const orderId = await issuedAccount();
+  const hook = fake.webhook('Transaction.Paid', orderId);
+  assert.equal((await deliver(hook)).statusCode, 200);
+  const held = () => t.db.selectFrom('gateway_webhook_deliveries').select('delivery_id').where('delivery_id', '=', hook.headers['webhook-id']).execute();
+  assert.equal((await held()).length, 1);
+  t.clock.advance(6 * 86_400_000);
+  await t.deps.worker.runOnce();
+  assert.equal((await held()).length, 1, 'kept for 6 days');
+  t.clock.advance(86_400_000 + 60_000);
+  await t.deps.worker.runOnce();
+  assert.deepEqual(await held(), [], 'gone after a week');
+});
