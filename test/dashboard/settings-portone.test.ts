@@ -51,4 +51,11 @@ test('Settings › payments: PortOne chosen with its store id, secrets and chann
   const log = (await t.app.inject({ url: '/admin/v1/audit-log?action=settings.payments_updated', headers: bearer(s.ownerToken) })).json().data;
   assert.ok(log.length >= 1);
   assert.ok(!JSON.stringify(log).includes(fake.apiSecret) && !JSON.stringify(log).includes(fake.webhookSecret), 'no secret in the audit log');
+
+  // The choice offered is the provider registry's: every provider in test mode; in live mode none that is test-only.
+  const offered = (body: string) => [...body.matchAll(/<select id="provider"[^>]*>([\s\S]*?)<\/select>/g)][0][1].match(/value="[a-z]*"/g);
+  assert.deepEqual(offered(page.body), ['value=""', 'value="simulator"', 'value="toss"', 'value="portone"']);
+  assert.equal((await postForm(t, owner, '/dashboard/mode', { mode: 'live' })).statusCode, 303);
+  const livePage = await t.app.inject({ url: '/dashboard/settings', headers: owner.headers });
+  assert.deepEqual(offered(livePage.body), ['value=""', 'value="toss"', 'value="portone"']);
 });

@@ -12,6 +12,7 @@ import type { BusinessDetailsInput } from '../../stores/schemas';
 import { auditAction, csrfField, ctxOf, notice, requireRole, sendPage, type DashboardContext } from '../frame';
 import { field, lines } from '../form';
 import { METHODS } from '../../pages/form';
+import { PROVIDER_NAMES, providerTraits } from '../../payments';
 import { settingsTabs } from './settings-nav';
 import { errorText } from './errors';
 import { goLiveCard } from './go-live-view';
@@ -90,10 +91,8 @@ ${csrfField(ctx)}
 <label for="provider">${t('provider')}</label>
 <select id="provider" name="paymentProvider">
 <option value=""${s.paymentProvider === null ? html` selected` : ''}>${t('providerNone')}</option>
-${ctx.mode === 'test' ? html`<option value="simulator"${s.paymentProvider === 'simulator' ? html` selected` : ''}>${t('simulator')}</option>` : ''}
-<option value="toss"${s.paymentProvider === 'toss' ? html` selected` : ''}>${t('toss')}</option>
-<option value="portone"${s.paymentProvider === 'portone' ? html` selected` : ''}>${t('portone')}</option>
-</select>
+${PROVIDER_NAMES.filter((n) => ctx.mode === 'test' || !providerTraits(n).testOnly).map((n) => html`<option value="${n}"${s.paymentProvider === n ? html` selected` : ''}>${t(n)}</option>
+`)}</select>
 <label for="ck">${t('clientKey')}</label><input type="text" id="ck" name="tossClientKey" value="${s.tossClientKey ?? ''}" maxlength="200">
 <label for="sk">${t('secretKey')}</label><input type="password" id="sk" name="tossSecretKey" maxlength="200" autocomplete="new-password" aria-describedby="sk-hint">
 <p class="hint" id="sk-hint" data-testid="secret-state">${s.tossSecretKeySet ? t('secretSet') : t('secretUnset')}</p>
@@ -219,7 +218,7 @@ const settingsPage: DashboardPage = async (app, deps) => {
     const ctx = ctxOf(req);
     return attempt(deps, reply, ctx, async () => {
       const p = field(req.body, 'paymentProvider');
-      const paymentProvider = p === 'toss' || p === 'simulator' || p === 'portone' ? p : null;
+      const paymentProvider = PROVIDER_NAMES.find((n) => n === p) ?? null;
       const tossClientKey = field(req.body, 'tossClientKey', 200) || null;
       // Write-only: an empty field keeps the stored secret; only the checkbox removes it.
       const secret = field(req.body, 'tossSecretKey', 200);
