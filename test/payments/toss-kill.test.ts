@@ -1,11 +1,10 @@
 // @slow: starts servers as their own processes and kills them with kill -9 (npm run test:slow)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createTestApp, createTestDatabase, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { createProduct, createSession, createSubscriptionProduct, payPath, submitPayForm } from '../checkout/factory';
 import { startFakeToss, type FakeToss } from './fake-toss';
+import { killAll, settled, startKillServer, type KillServer } from './kill-harness';
 import { updateModeSettings } from '../../src/stores/service';
 import { ATTEMPT_LOCK_MS } from '../../src/checkout/model';
 import { RECONCILE_DELAY_MS as CHECKOUT_RECONCILE_DELAY_MS } from '../../src/checkout/settle';
@@ -24,16 +23,12 @@ import { CHARGE_LEASE_MS } from '../../src/subscriptions/model';
 
 const PG = process.env.TEST_DATABASE_URL;
 const skip = PG ? false : 'needs PostgreSQL (SIGKILL of a server process sharing a database): set TEST_DATABASE_URL=postgres://…';
-const SERVER = fileURLToPath(new URL('./kill-server.ts', import.meta.url));
-/** Only a bound on failure (a server that never starts or a command that never answers), never waited for otherwise. */
-const PROCESS_DEADLINE_MS = 60_000;
 
 let fake: FakeToss;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let t: TestApp;
 let s: TestStore;
 let live: string;
-const children = new Set<ChildProcess>();
 
 before(async () => {
   if (!PG) return;
@@ -46,97 +41,17 @@ before(async () => {
 });
 after(async () => {
   if (!PG) return;
-  for (const c of children) c.kill('SIGKILL');
+  killAll();
   await t?.close();
   await db?.drop();
   await fake?.close();
 });
 
-interface Server {
-  base: string;
-  /** Moves the server's clock forward. */
-  advance(ms: number): Promise<void>;
-  /** One pass of the server's background work (every sweep and task, then every due job); resolves with the work done. */
-  run(): Promise<number>;
-  /** SIGKILL, resolved once the process is gone. */
-  kill(): Promise<void>;
-  /** SIGTERM: the server shuts down as in production. */
-  stop(): Promise<void>;
-}
+type Server = KillServer;
 
 /** Starts a server process on the test database with its clock at `at`. */
-async function startServer(at: Date): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url!,
-      DATABASE_POOL_SIZE: '4',
-      MASTER_KEY: ((db as any).testMasterKey as Buffer).toString('hex'),
-      TOSS_API_BASE_URL: fake.baseUrl,
-      TOSS_TIMEOUT_MS: '10000',
-      PORT: '0',
-      PUBLIC_BASE_URL: 'http://localhost:3000',
-      RUN_WORKERS: 'false',
-      SETTLEMENT_SCHEDULE: 'off',
-      REDIS_URL: '',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      LOG_FORMAT: 'json',
-      KILL_TEST_CLOCK: at.toISOString(),
-    },
-    stdio: ['ignore', process.env.TEST_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit', 'ipc'],
-  });
-  children.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  let seq = 0;
-  child.on('message', (m: any) => {
-    const w = waiting.get(m?.id);
-    if (!w) return;
-    waiting.delete(m.id);
-    if ('error' in m) w.reject(new Error(m.error));
-    else w.resolve(m.result);
-  });
-  child.once('exit', (code, signal) => {
-    children.delete(child);
-    for (const w of waiting.values()) w.reject(new Error(`server process ended (${signal ?? code})`));
-    waiting.clear();
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server process did not start')), PROCESS_DEADLINE_MS);
-    child.on('message', (m: any) => {
-      if (m?.type !== 'ready') return;
-      clearTimeout(timer);
-      resolve(m.port);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server process ended before it listened (${signal ?? code})`));
-    });
-  });
-  const command = (cmd: string, extra: Record<string, unknown> = {}) =>
-    new Promise<unknown>((resolve, reject) => {
-      const id = ++seq;
-      const timer = setTimeout(() => reject(new Error(`server did not answer ${cmd}`)), PROCESS_DEADLINE_MS);
-      waiting.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      });
-      child.send({ id, cmd, ...extra });
-    });
-  return {
-    base: `http://127.0.0.1:${port}`,
-    advance: async (ms) => void (await command('advance', { ms })),
-    run: async () => (await command('run')) as number,
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
+const startServer = (at: Date): Promise<Server> =>
+  startKillServer({ databaseUrl: db.url!, masterKey: (db as any).testMasterKey as Buffer, at, env: { TOSS_API_BASE_URL: fake.baseUrl, TOSS_TIMEOUT_MS: '10000' } });
 
 type Call = FakeToss['calls'][number];
 
@@ -155,8 +70,6 @@ function killAfterToss(server: Server, match: (c: Call) => boolean): Promise<Cal
   });
 }
 
-/** A promise's outcome, observed from the start (a call cut by the kill rejects before the test looks at it). */
-const settled = <T>(p: Promise<T>): Promise<{ value?: T; error?: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
 
 const sessionRow = (id: string) => t.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const ordersOf = (id: string) => t.db.selectFrom('orders').selectAll().where('id', '=', id).execute();
