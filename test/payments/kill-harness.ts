@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Starts and drives the kill tests' server processes (test/payments/kill-server.ts: the app as `commerce start` builds
- * it, with a ManualClock and background work run on command). The same harness as toss-kill.test.ts's, with the
- * gateway's environment (base URL, timeouts) passed in, for the other providers' kill tests.
+ * it, with a ManualClock and background work run on command), for each gateway's kill test (toss-kill.test.ts,
+ * portone-kill.test.ts), which passes in its gateway's environment (base URL, timeouts).
  */
 
 const SERVER = fileURLToPath(new URL('./kill-server.ts', import.meta.url));
