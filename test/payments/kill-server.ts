@@ -5,8 +5,8 @@ import { ManualClock } from '../../src/platform/clock';
 
 /**
  * One server process for the kill tests (toss-kill.test.ts, portone-kill.test.ts, through kill-harness.ts), started as a
- * child of the test process with an IPC channel: the app as `commerce start` assembles it (createRuntime: configuration from the environment,
- * migrations, every module, route and background task), listening on a free port. Two differences, both about time:
+ * child of the test process with an IPC channel: the app as `commerce start` assembles it (createRuntime: configuration
+ * from the environment, migrations, every module, route and background task), listening on a free port. Two differences, both about time:
  * - the clock is a ManualClock starting at KILL_TEST_CLOCK, moved by the test (`{ cmd: 'advance', ms }`), so a
  *   restart can happen "ten minutes later" without waiting ten minutes;
  * - background work (sweeps, reconciliation jobs, the billing run) runs when the test asks (`{ cmd: 'run' }`: one
