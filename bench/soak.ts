@@ -507,6 +507,8 @@ async function drive(
   clearInterval(sampler);
   const drainUntil = Date.now() + 30_000;
   while (inFlight > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+  // An operation still unanswered 30 s after the mix stopped is a hang, not a slow machine: an error in either mode.
+  for (let i = 0; i < inFlight; i++) fail('no answer 30 s after the mix stopped');
 
   // Webhooks: every event fanned out, every delivery settled, every one recorded as sent received. The worker gets up
   // to 60 s after the mix stops to finish what is due (a first retry comes after 5 s; a delivery still pending then is
