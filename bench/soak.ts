@@ -13,6 +13,14 @@
 // those, p50/p99 per route, the row counts of the tables that grow and the errors. At the end it writes
 // minutes.csv, samples.csv and soak.svg (hand-written SVG) to the output directory and judges the run (see JUDGE
 // below); the exit code is 1 when any judgement fails.
+//
+// `--ci` (CI runs `npm run soak -- --minutes 5 --ci` on PostgreSQL): the same run and figures, but on a shared machine
+// only what load cannot excuse fails it: an error (an unexpected answer, a 5xx, a failed payment, the metrics not
+// answering), a webhook delivery lost (an event not fanned out, a delivery pending or failed at the end, or one the
+// receiver never got), an error line in a log, a retention that leaves rows older than itself (the rows seeded past
+// it before the worker started included), and a table that grows with nothing to hold it. The memory slopes, the p99
+// flatness and the overload count (more than 64 operations in flight) are printed, not judged: a five-minute run on
+// a shared machine measures the neighbours as much as the service; the hour-long run (`--minutes 60`) judges them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,6 +41,7 @@ import { TEST_BUSINESS_DETAILS } from '../test/helpers/app';
 import { TEST_CARDS } from '../src/payments/simulator-cards';
 
 const ROOT = join(import.meta.dirname, '..');
+const STARTED = Date.now();
 
 // ---------- arguments ----------
 function arg(name: string, fallback: string): string {
@@ -41,6 +50,7 @@ function arg(name: string, fallback: string): string {
   const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
   return eq ? eq.slice(name.length + 3) : fallback;
 }
+const CI = process.argv.includes('--ci');
 const MINUTES = Number(arg('minutes', '60'));
 const RATE = Number(arg('rate', '20'));
 /** Minutes left out of the slope and flatness judgements: a sixth of the run, at least 1 and at most 10. */
@@ -50,30 +60,116 @@ const SAMPLE_MS = 5_000;
 const MAX_IN_FLIGHT = 64;
 const SUBSCRIPTIONS = 12;
 if (!(MINUTES > 0) || !(RATE > 0) || !(WARMUP >= 0) || WARMUP >= MINUTES) {
-  console.error('usage: npm run soak -- --minutes N [--rate R] [--warmup M < N] [--out DIR]');
+  console.error('usage: npm run soak -- --minutes N [--rate R] [--warmup M < N] [--out DIR] [--ci]');
   process.exit(2);
 }
 const DATABASE = process.env.SOAK_DATABASE_URL ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
  * The tables that grow under the mix, and what holds each. `retention` in ms for the tables a periodic task purges,
- * `record` for what the service keeps as the seller's business record (grows with sales, by design), `none` where no
- * purge exists: the judge fails a `none` table that grew during the run.
+ * `record` for what the service keeps as the seller's business record (grows with sales, by design). Any other table
+ * that grows during the run has nothing to hold it: the judge fails it (every table is counted at the start and the end).
+ *
+ * `past`: the SQL condition of a row the retention should have deleted by now: older than the retention plus the
+ * sweep's interval and 5 minutes (between two hourly sweeps a row may outlive its limit by up to an hour). The limits
+ * are the service's defaults (the soak's processes set none of IDEMPOTENCY_RETENTION_HOURS, JOB_RETENTION_*_DAYS,
+ * MAIL_RETENTION_DAYS).
  */
-const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record' | 'none'; ageColumn?: string; retentionMs?: number }> = [
-  { table: 'idempotency_keys', holds: 'IDEMPOTENCY_RETENTION_HOURS (24 h), purged every minute (idempotency.purge)', kind: 'retention', ageColumn: 'created_at', retentionMs: 24 * 3_600_000 },
-  { table: 'events', holds: '30 days (EVENT_RETENTION_MS), purged hourly (webhooks.prune)', kind: 'retention', ageColumn: 'created_at', retentionMs: 30 * 86_400_000 },
-  { table: 'webhook_deliveries', holds: 'deleted with their event (on delete cascade): 30 days', kind: 'retention', ageColumn: 'created_at', retentionMs: 30 * 86_400_000 },
-  { table: 'webhook_attempts', holds: 'deleted with their delivery (on delete cascade): 30 days', kind: 'retention', ageColumn: 'started_at', retentionMs: 30 * 86_400_000 },
-  { table: 'dashboard_sessions', holds: 'deleted at expiry, hourly (dashboard.prune-sessions)', kind: 'retention', ageColumn: 'expires_at', retentionMs: 0 },
-  // Judged at the longer of the two limits (dead jobs): a done job is gone after 7 days, well inside it.
-  { table: 'jobs', holds: 'JOB_RETENTION_DONE_DAYS (7) / JOB_RETENTION_DEAD_DAYS (30) after the last change, purged hourly (jobs.prune)', kind: 'retention', ageColumn: 'updated_at', retentionMs: 30 * 86_400_000 },
-  { table: 'mail_outbox', holds: 'MAIL_RETENTION_DAYS (30) after the last change, purged hourly (mail.prune)', kind: 'retention', ageColumn: 'updated_at', retentionMs: 30 * 86_400_000 },
-  { table: 'checkout_sessions', holds: 'business record (kept)', kind: 'record' },
-  { table: 'orders', holds: 'business record (kept)', kind: 'record' },
-  { table: 'order_refunds', holds: 'business record (kept)', kind: 'record' },
-  { table: 'audit_log', holds: 'business record (kept)', kind: 'record' },
+const HOURLY_SLACK = `interval '65 minutes'`;
+const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record'; retentionMs?: number; past?: string }> = [
+  { table: 'idempotency_keys', holds: 'IDEMPOTENCY_RETENTION_HOURS (24 h), purged at expiry every minute (idempotency.purge)', kind: 'retention', retentionMs: 24 * 3_600_000, past: `expires_at < now() - interval '6 minutes'` },
+  { table: 'events', holds: '30 days (EVENT_RETENTION_MS), purged hourly (webhooks.prune)', kind: 'retention', retentionMs: 30 * 86_400_000, past: `created_at < now() - interval '30 days' - ${HOURLY_SLACK}` },
+  { table: 'webhook_deliveries', holds: 'deleted with their event (on delete cascade): 30 days', kind: 'retention', retentionMs: 30 * 86_400_000, past: `created_at < now() - interval '30 days' - ${HOURLY_SLACK}` },
+  { table: 'webhook_attempts', holds: 'deleted with their delivery (on delete cascade): 30 days', kind: 'retention', retentionMs: 30 * 86_400_000, past: `started_at < now() - interval '30 days' - ${HOURLY_SLACK}` },
+  { table: 'dashboard_sessions', holds: 'deleted at expiry, hourly (dashboard.prune-sessions)', kind: 'retention', retentionMs: 0, past: `expires_at < now() - ${HOURLY_SLACK}` },
+  {
+    table: 'jobs',
+    holds: 'done JOB_RETENTION_DONE_DAYS (7), dead JOB_RETENTION_DEAD_DAYS (30) after the last change, purged hourly (jobs.prune)',
+    kind: 'retention',
+    retentionMs: 30 * 86_400_000,
+    past: `(status = 'done' and updated_at < now() - interval '7 days' - ${HOURLY_SLACK}) or (status = 'failed' and updated_at < now() - interval '30 days' - ${HOURLY_SLACK})`,
+  },
+  {
+    table: 'mail_outbox',
+    holds: 'sent, captured and failed mail MAIL_RETENTION_DAYS (30) after the last change, purged hourly (mail.prune)',
+    kind: 'retention',
+    retentionMs: 30 * 86_400_000,
+    past: `status in ('sent', 'captured', 'failed') and updated_at < now() - interval '30 days' - ${HOURLY_SLACK}`,
+  },
+  { table: 'checkout_sessions', holds: 'business record (kept; grows with sales)', kind: 'record' },
+  { table: 'orders', holds: 'business record (kept; grows with sales)', kind: 'record' },
+  { table: 'order_refunds', holds: 'business record (kept; grows with sales)', kind: 'record' },
+  { table: 'subscription_charges', holds: 'business record (kept; grows with sales): the renewals under the test clocks', kind: 'record' },
+  { table: 'audit_log', holds: 'business record (kept; grows with sales)', kind: 'record' },
+  { table: 'signing_keys', holds: 'licence signing keys: the first made at the first verify, another only on a rotation an operator asks for', kind: 'record' },
 ];
+
+/**
+ * Rows seeded before the worker starts, so a run of minutes still watches every retention work in the soak's own
+ * worker, on its own clock: `aged` ones past their limit (the worker's first pass of each sweep must delete them) and
+ * `young` ones just inside it (they must stay). Ids start with `soakseed`; the seeded events are dispatched already
+ * and their deliveries succeeded, so nothing sends them.
+ */
+const SEED = 'soakseed';
+async function seedRetentionProbes(db: pg.Client, storeId: string): Promise<Map<string, { aged: number; young: number }>> {
+  const day = `interval '1 day'`;
+  const { rows: ep } = await db.query<{ id: string }>('select id from webhook_endpoints where store_id = $1 limit 1', [storeId]);
+  const { rows: mb } = await db.query<{ id: string }>('select id from store_members where store_id = $1 limit 1', [storeId]);
+  const seeded = new Map<string, { aged: number; young: number }>();
+  // ages in days: aged past the limit, young inside it
+  const events: Array<[string, string]> = [['aged', `now() - 31 * ${day}`], ['young', `now() - 29 * ${day}`]];
+  for (const [which, at] of events) {
+    const id = `evt_${SEED}_${which}`;
+    await db.query(`insert into events (id, store_id, mode, type, data, created_at, dispatched_at) values ($1, $2, 'test', 'soak.seeded', '{}', ${at}, ${at})`, [id, storeId]);
+    await db.query(
+      `insert into webhook_deliveries (id, event_id, endpoint_id, store_id, mode, trigger, status, attempts, created_at, updated_at) values ($1, $2, $3, $4, 'test', 'event', 'succeeded', 1, ${at}, ${at})`,
+      [`whd_${SEED}_${which}`, id, ep[0].id, storeId],
+    );
+    await db.query(
+      `insert into webhook_attempts (id, delivery_id, event_id, endpoint_id, attempt, started_at, url, succeeded, status_code, duration_ms) values ($1, $2, $3, $4, 1, ${at}, 'http://127.0.0.1/hooks', true, 204, 1)`,
+      [`wha_${SEED}_${which}`, `whd_${SEED}_${which}`, id, ep[0].id],
+    );
+  }
+  for (const t of ['events', 'webhook_deliveries', 'webhook_attempts']) seeded.set(t, { aged: 1, young: 1 });
+  await db.query(
+    `insert into idempotency_keys (store_id, mode, key, fingerprint, state, response_status, created_at, locked_until, expires_at) values ($1, 'test', '${SEED}_aged', 'x', 'done', 200, now() - interval '25 hours', now() - interval '25 hours', now() - interval '1 hour')`,
+    [storeId],
+  );
+  seeded.set('idempotency_keys', { aged: 1, young: 0 });
+  await db.query(
+    `insert into dashboard_sessions (id, token_hash, member_id, store_id, mode, created_at, expires_at, last_seen_at) values ('${SEED}_aged', '${SEED}_aged', $1, $2, 'test', now() - 3 * ${day}, now() - 2 * ${day}, now() - 3 * ${day})`,
+    [mb[0].id, storeId],
+  );
+  seeded.set('dashboard_sessions', { aged: 1, young: 0 });
+  // Jobs: done past 7 days and dead past 30 go; done at 6 days and dead at 29 stay.
+  const jobs: Array<[string, string, string]> = [['aged_done', 'done', `now() - 8 * ${day}`], ['aged_failed', 'failed', `now() - 31 * ${day}`], ['young_done', 'done', `now() - 6 * ${day}`], ['young_failed', 'failed', `now() - 29 * ${day}`]];
+  for (const [which, status, at] of jobs) {
+    await db.query(`insert into jobs (id, name, payload, status, run_at, attempts, created_at, updated_at) values ($1, 'soak.seeded', '{}', $2, ${at}, 1, ${at}, ${at})`, [`job_${SEED}_${which}`, status]);
+  }
+  seeded.set('jobs', { aged: 2, young: 2 });
+  // Mail: captured (test) and failed past 30 days go; captured at 29 days stays.
+  const mails: Array<[string, string, string]> = [['aged_captured', 'captured', `now() - 31 * ${day}`], ['aged_failed', 'failed', `now() - 40 * ${day}`], ['young_captured', 'captured', `now() - 29 * ${day}`]];
+  for (const [which, status, at] of mails) {
+    await db.query(
+      `insert into mail_outbox (id, store_id, mode, kind, event_id, event_type, data, recipient, status, attempts, next_attempt_at, created_at, updated_at) values ($1, $2, 'test', 'order_confirmation', $1, 'order.paid', '{}', 'seeded@example.com', $3, 1, ${at}, ${at}, ${at})`,
+      [`mail_${SEED}_${which}`, storeId, status],
+    );
+  }
+  seeded.set('mail_outbox', { aged: 2, young: 1 });
+  return seeded;
+}
+
+const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
+
+/** The column the seeded rows are named in. */
+const idColumn = (table: string) => (table === 'idempotency_keys' ? 'key' : 'id');
+
+/** Exact row counts of every table of the service's schema. */
+async function countAllTables(db: pg.Client): Promise<Map<string, number>> {
+  const { rows: tables } = await db.query<{ t: string }>(`select table_name as t from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`);
+  const { rows } = await db.query<{ t: string; n: string }>(tables.map(({ t }) => `select '${t}' as t, count(*)::text as n from "${t}"`).join(' union all '));
+  return new Map(rows.map((r) => [r.t, Number(r.n)]));
+}
 
 type Op = 'checkout' | 'pay' | 'verify' | 'refund' | 'renewal' | 'orders list' | 'dashboard';
 /** Share of each operation in the mix (the weights sum to 100). */
@@ -96,6 +192,8 @@ let errorsInAll = 0;
 let overloaded = 0;
 let inFlight = 0;
 let received = 0;
+/** The event ids (`webhook-id`, the same on every retry) the receiver got: a delivery recorded as sent must be here. */
+const receivedIds = new Set<string>();
 
 function record(route: string, ms: number): void {
   let a = windowLat.get(route);
@@ -123,6 +221,8 @@ function receiver(): Promise<{ port: number; close(): Promise<void> }> {
     req.resume();
     req.on('end', () => {
       received++;
+      const id = req.headers['webhook-id'];
+      if (typeof id === 'string') receivedIds.add(id);
       res.writeHead(204).end();
     });
   });
@@ -179,16 +279,18 @@ async function main(): Promise<void> {
     return { storeId: store.id, ownerToken, productId: product.id, subProductId: sub.id, key: secret, lic };
   }, hookEnv, DATABASE);
   if (server.kind !== 'postgres') throw new Error('the soak runs on PostgreSQL');
+  const db = new pg.Client({ connectionString: server.env.DATABASE_URL });
+  await db.connect();
+  // Before the worker starts: its first pass runs every sweep, which must delete the rows seeded past their retention.
+  const probes = await seedRetentionProbes(db, seeded.storeId);
   const workerLog = join(OUT, 'worker.log');
   const worker: ChildProcess = spawn(process.execPath, [join(ROOT, 'bin/commerce.js'), 'worker'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...server.env, ...hookEnv },
     stdio: ['ignore', openSync(workerLog, 'a'), openSync(workerLog, 'a')],
   });
-  const db = new pg.Client({ connectionString: server.env.DATABASE_URL });
-  await db.connect();
   let code = 1;
   try {
-    code = await drive(server, worker, db, seeded, memberEmail, memberPassword);
+    code = await drive(server, worker, db, seeded, memberEmail, memberPassword, probes);
   } finally {
     await db.end();
     worker.kill('SIGTERM');
@@ -198,6 +300,7 @@ async function main(): Promise<void> {
     await server.close();
     await rx.close();
   }
+  console.log(`soak: ${code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - STARTED) / 60_000).toFixed(1)} min including setup and teardown`);
   process.exit(code);
 }
 
@@ -208,6 +311,7 @@ async function drive(
   seeded: { storeId: string; ownerToken: string; productId: string; subProductId: string; key: string; lic: { key: string; productId: string } },
   memberEmail: string,
   memberPassword: string,
+  probes: Map<string, { aged: number; young: number }>,
 ): Promise<number> {
   const { url } = server;
   const api = { authorization: `Bearer ${seeded.key}` };
@@ -328,12 +432,13 @@ async function drive(
   };
 
   // ---------- the run ----------
+  const rowsAtStart = await countAllTables(db);
   const t0 = Date.now();
   const minutes: Array<Record<string, number | string>> = [];
   const routeP99ByMinute = new Map<string, number[]>();
   const tableRows = new Map<string, number[]>();
   console.log(
-    `soak: ${MINUTES} min at ${RATE} operations/s (warm-up ${WARMUP} min), server pid ${server.pid} and worker pid ${worker.pid} on PostgreSQL; output in ${OUT}`,
+    `soak${CI ? ' (CI mode)' : ''}: ${MINUTES} min at ${RATE} operations/s (warm-up ${WARMUP} min), setup ${((t0 - STARTED) / 1000).toFixed(0)} s, server pid ${server.pid} and worker pid ${worker.pid} on PostgreSQL; output in ${OUT}`,
   );
   const sampleOnce = async () => {
     try {
@@ -402,10 +507,32 @@ async function drive(
   clearInterval(sampler);
   const drainUntil = Date.now() + 30_000;
   while (inFlight > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+  // An operation still unanswered 30 s after the mix stopped is a hang, not a slow machine: an error in either mode.
+  for (let i = 0; i < inFlight; i++) fail('no answer 30 s after the mix stopped');
 
-  // Webhook deliveries that failed for good, and error lines in the processes' logs (pino level ≥ 50).
-  const { rows: failedRows } = await db.query<{ n: string }>(`select count(*)::text as n from webhook_deliveries where status = 'failed'`);
-  const failedDeliveries = Number(failedRows[0].n);
+  // Webhooks: every event fanned out, every delivery settled, every one recorded as sent received. The worker gets up
+  // to 60 s after the mix stops to finish what is due (a first retry comes after 5 s; a delivery still pending then is
+  // counted lost, as one failed for good is).
+  const deliveryState = async () => {
+    const { rows } = await db.query<{ undispatched: string; pending: string; failed: string }>(
+      `select (select count(*) from events where dispatched_at is null)::text as undispatched,
+              (select count(*) from webhook_deliveries where status = 'pending')::text as pending,
+              (select count(*) from webhook_deliveries where status = 'failed')::text as failed`,
+    );
+    return { undispatched: Number(rows[0].undispatched), pending: Number(rows[0].pending), failed: Number(rows[0].failed) };
+  };
+  const settleUntil = Date.now() + 60_000;
+  let hooks = await deliveryState();
+  while ((hooks.undispatched > 0 || hooks.pending > 0) && Date.now() < settleUntil) {
+    await new Promise((r) => setTimeout(r, 500));
+    hooks = await deliveryState();
+  }
+  const { rows: sentRows } = await db.query<{ event_id: string }>(`select distinct event_id from webhook_deliveries where status = 'succeeded' and event_id not like $1`, [`evt_${SEED}%`]);
+  const notReceived = sentRows.filter((r) => !receivedIds.has(r.event_id)).length;
+  const lostDeliveries = hooks.undispatched + hooks.pending + hooks.failed + notReceived;
+  const rowsAtEnd = await countAllTables(db);
+
+  // Error lines in the processes' logs (pino level ≥ 50).
   const logErrors = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => /"level":(5\d|60)/.test(l));
   const serverErrors = logErrors(server.logFile);
   const workerErrors = logErrors(join(OUT, 'worker.log'));
@@ -423,7 +550,9 @@ async function drive(
   writeFileSync(join(OUT, 'errors.txt'), errors.join('\n') + '\n');
 
   // ---------- JUDGE ----------
-  const verdicts: Array<[boolean, string]> = [];
+  // [verdict, text, judged]: in CI mode what a shared machine can excuse (memory slopes, p99 flatness, overload) is
+  // printed with its figure but not judged (`info`).
+  const verdicts: Array<[boolean, string, boolean]> = [];
   const after = samples.filter((s) => s.t >= WARMUP);
   for (const [name, get] of [
     ['server RSS', (s: Sample) => s.serverRss],
@@ -431,44 +560,65 @@ async function drive(
     ['worker RSS', (s: Sample) => s.workerRss],
   ] as const) {
     const slope = slopePer10Min(after.map((s) => [s.t, get(s)]));
-    verdicts.push([slope < 1, `${name} slope after warm-up: ${slope.toFixed(2)} MB per 10 min (limit 1; ${after.length} samples over ${(MINUTES - WARMUP).toFixed(0)} min)`]);
+    verdicts.push([slope < 1, `${name} slope after warm-up: ${slope.toFixed(2)} MB per 10 min (limit 1; ${after.length} samples over ${(MINUTES - WARMUP).toFixed(0)} min)`, !CI]);
   }
   // p99 flat: the worst minute of the last third against the first post-warm-up third's worst, per route (≤ 1.5× + 5 ms).
   for (const [route, series] of [...routeP99ByMinute.entries()].sort()) {
     const f = p99Flat(series, WARMUP);
     if (!f) {
-      verdicts.push([true, `p99 flat ${route}: not judged (fewer than 2 minutes after warm-up)`]);
+      verdicts.push([true, `p99 flat ${route}: not judged (fewer than 2 minutes after warm-up)`, !CI]);
       continue;
     }
-    verdicts.push([f.flat, `p99 flat ${route}: ${f.early.toFixed(1)} ms early → ${f.late.toFixed(1)} ms late (limit 1.5× + 5 ms)`]);
+    verdicts.push([f.flat, `p99 flat ${route}: ${f.early.toFixed(1)} ms early → ${f.late.toFixed(1)} ms late (limit 1.5× + 5 ms)`, !CI]);
   }
-  verdicts.push([errorsInAll === 0, `errors from the driver: ${errorsInAll} (overload ${overloaded}); the first 200 in errors.txt`]);
-  verdicts.push([serverErrors.length + workerErrors.length === 0, `error lines in the logs: server ${serverErrors.length}, worker ${workerErrors.length}`]);
-  verdicts.push([failedDeliveries === 0 && received > 0, `webhook deliveries received ${received}, failed for good ${failedDeliveries}`]);
+  const otherErrors = errorsInAll - overloaded;
+  if (CI) {
+    verdicts.push([overloaded === 0, `overload (more than ${MAX_IN_FLIGHT} operations in flight: the machine fell behind the rate): ${overloaded}`, false]);
+    verdicts.push([otherErrors === 0, `errors (unexpected answers, 5xx, failed payments, metrics not answering): ${otherErrors}; the first 200 in errors.txt`, true]);
+  } else {
+    verdicts.push([errorsInAll === 0, `errors from the driver: ${errorsInAll} (overload ${overloaded}); the first 200 in errors.txt`, true]);
+  }
+  verdicts.push([serverErrors.length + workerErrors.length === 0, `error lines in the logs: server ${serverErrors.length}, worker ${workerErrors.length}`, true]);
+  verdicts.push([
+    lostDeliveries === 0 && received > 0,
+    `webhooks: ${received} requests received (${receivedIds.size} events); lost ${lostDeliveries} (events not fanned out ${hooks.undispatched}, deliveries pending ${hooks.pending}, failed for good ${hooks.failed}, recorded as sent but not received ${notReceived})`,
+    true,
+  ]);
   const runMinutes = MINUTES;
   for (const t of TABLES) {
-    const s = tableRows.get(t.table) ?? [];
-    const grew = s.length > 1 ? s[s.length - 1] - s[0] : 0;
-    const perMinute = s.length > 1 ? grew / (s.length - 1) : 0;
+    let grew = (rowsAtEnd.get(t.table) ?? 0) - (rowsAtStart.get(t.table) ?? 0);
     if (t.kind === 'retention') {
-      // Bounded: nothing older than its retention is left (checked on the database now), and the steady state it
-      // implies at this rate is printed. A run shorter than the retention cannot see the purge itself delete rows.
-      const { rows } = await db.query<{ n: string }>(
-        t.ageColumn === 'expires_at' ? `select count(*)::text as n from ${t.table} where expires_at < now() - interval '1 hour'` : `select count(*)::text as n from ${t.table} where ${t.ageColumn} < now() - ($1::bigint * interval '1 millisecond')`,
-        t.ageColumn === 'expires_at' ? [] : [t.retentionMs],
+      // Bounded: nothing past its retention is left (the seeded aged rows included: the sweep ran in the soak's worker,
+      // on its clock), the seeded rows inside it are kept, and the steady state it implies at this rate is printed.
+      // A run shorter than the retention cannot watch the purge delete the rows the run itself wrote.
+      const { rows } = await db.query<{ past: string; aged: string; young: string }>(
+        `select (select count(*) from ${t.table} where ${t.past})::text as past,
+                (select count(*) from ${t.table} where ${idColumn(t.table)} like $1)::text as aged,
+                (select count(*) from ${t.table} where ${idColumn(t.table)} like $2)::text as young`,
+        [`%${SEED}_aged%`, `%${SEED}_young%`],
       );
-      const steady = t.retentionMs ? Math.round((perMinute * t.retentionMs) / 60_000) : 0;
-      verdicts.push([Number(rows[0].n) === 0, `${t.table}: +${grew} rows in ${runMinutes} min; held by ${t.holds}; rows past retention now ${rows[0].n}; steady state at this rate ≈ ${steady.toLocaleString('en')} rows`]);
-    } else if (t.kind === 'record') {
-      verdicts.push([true, `${t.table}: +${grew} rows (${t.holds}; grows with sales)`]);
+      const probe = probes.get(t.table) ?? { aged: 0, young: 0 };
+      // What the run wrote: the seeded rows are left out at both ends.
+      grew -= Number(rows[0].aged) + Number(rows[0].young) - (probe.aged + probe.young);
+      const ok = Number(rows[0].past) === 0 && Number(rows[0].aged) === 0 && Number(rows[0].young) === probe.young;
+      const steady = t.retentionMs ? Math.round(((grew / MINUTES) * t.retentionMs) / 60_000) : 0;
+      verdicts.push([
+        ok,
+        `${t.table}: ${signed(grew)} rows in ${runMinutes} min; held by ${t.holds}; rows past retention now ${rows[0].past} (seeded past it ${probe.aged}, left ${rows[0].aged}; seeded inside it ${probe.young}, kept ${rows[0].young}); steady state at this rate ≈ ${steady.toLocaleString('en')} rows`,
+        true,
+      ]);
     } else {
-      verdicts.push([grew === 0, `${t.table}: +${grew} rows in ${runMinutes} min; ${t.holds}${grew > 0 ? ' → unbounded' : ''}`]);
+      verdicts.push([true, `${t.table}: ${signed(grew)} rows (${t.holds})`, true]);
     }
   }
-  console.log('\njudgement:');
-  for (const [ok, text] of verdicts) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
+  // Any other table that grew: nothing holds it.
+  const listed = new Set(TABLES.map((t) => t.table));
+  const unheld = [...rowsAtEnd.entries()].filter(([table, n]) => !listed.has(table) && n > (rowsAtStart.get(table) ?? 0));
+  verdicts.push([unheld.length === 0, `tables that grew with nothing listed to hold them: ${unheld.length ? unheld.map(([table, n]) => `${table} +${n - (rowsAtStart.get(table) ?? 0)}`).join(', ') : 'none'}`, true]);
+  console.log(`\njudgement${CI ? ' (CI mode: "info" lines are printed, not judged)' : ''}:`);
+  for (const [ok, text, judged] of verdicts) console.log(`  ${!judged ? 'info' : ok ? 'ok  ' : 'FAIL'} ${text}`);
   console.log(`\nfiles: ${join(OUT, 'minutes.csv')}, samples.csv, soak.svg, errors.txt, server.log, worker.log`);
-  return verdicts.every(([ok]) => ok) ? 0 : 1;
+  return verdicts.every(([ok, , judged]) => ok || !judged) ? 0 : 1;
 }
 
 await main();
