@@ -4,7 +4,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { parseCardSummary, subscriptionView } from './model';
 import { encryptSecret } from '../platform/crypto';
-import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome } from '../payments';
+import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome, type PaymentProviderName } from '../payments';
 import { getModeSettings } from '../stores/service';
 import { claimRetry, executeCharge, type ChargeResult } from './renewal/service';
 import { writeSubscriptionUpdated } from './events';
@@ -28,6 +28,11 @@ export async function listSubscriptions(deps: Deps, f: repo.SubscriptionFilter, 
     (offset, limit) => repo.pageSubscriptions(deps.db, f, l, offset, limit),
     subscriptionView,
   );
+}
+
+/** The gateway a subscription's billing key belongs to (its rail), for the seller's dashboard; null when not in range. */
+export async function subscriptionRail(deps: Deps, f: repo.SubscriptionFilter, id: string): Promise<PaymentProviderName | null> {
+  return (await repo.findSubscription(deps.db, f, id))?.provider ?? null;
 }
 
 type BillingDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;

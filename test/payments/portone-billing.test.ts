@@ -5,6 +5,7 @@ import { updateModeSettings } from '../../src/stores/service';
 import { runBilling } from '../../src/subscriptions/renewal/service';
 import { startFakePortOne, type FakePortOne } from './fake-portone';
 import { createSession, createSubscriptionProduct, payPath, submitPayForm } from '../checkout/factory';
+import { signIn } from '../dashboard/helpers';
 
 // Subscriptions and free trials on PortOne billing keys (issue 42), end to end through the pay page: the buyer
 // registers the card in PortOne's window (requestIssueBillingKey, played by the fake's `issueBillingKey`), PortOne
@@ -125,6 +126,11 @@ test('a renewal charges the same billing key on PortOne under the test clock, ev
     const after = await subRow(subscriptionId);
     assert.equal(after.current_period_start.toISOString(), sub.current_period_end.toISOString());
     assert.equal(after.status, 'active');
+    // The seller's dashboard says which rail the subscription is on, not the mode's current provider.
+    const owner = await signIn(t, { store: s });
+    const detail = await t.app.inject({ url: `/dashboard/subscriptions/${subscriptionId}`, headers: owner.headers });
+    assert.equal(detail.statusCode, 200, detail.body.slice(0, 300));
+    assert.match(detail.body, /data-testid="sub-rail">포트원</);
   } finally {
     await onPortOne();
   }
