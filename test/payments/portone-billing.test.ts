@@ -1,6 +1,6 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestApp, createTestStore, bearer, type TestApp, type TestStore } from '../helpers/app';
+import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { updateModeSettings } from '../../src/stores/service';
 import { runBilling } from '../../src/subscriptions/renewal/service';
 import { startFakePortOne, type FakePortOne } from './fake-portone';
@@ -225,4 +225,52 @@ test('a free trial on PortOne stores the key and charges nothing; the first char
   const made = charges(billingKey);
   assert.equal(made.length, 1);
   assert.equal(made[0].body.amount.total, 9_900);
+});
+
+test('the buyer portal changes the card of a PortOne subscription through PortOne\'s card registration window; the next renewal charges the new key', async () => {
+  const { subscriptionId, billingKey: oldKey } = await subscribed();
+  const created = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId } });
+  assert.equal(created.statusCode, 200, created.body);
+  const path = new URL(created.json().url).pathname;
+  const startChange = async () => {
+    const portal = (await t.app.inject({ url: path })).body;
+    const csrf = /name="csrf" value="([A-Za-z0-9]+)"/.exec(portal)![1];
+    const res = await t.app.inject({ method: 'POST', url: `${path}/subscriptions/${subscriptionId}/card`, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000' }, payload: new URLSearchParams({ csrf }).toString() });
+    assert.equal(res.statusCode, 303, res.body);
+    const launchPath = new URL(String(res.headers.location), 'http://x').pathname;
+    const launch = await t.app.inject({ url: launchPath });
+    assert.equal(launch.statusCode, 200, launch.body.slice(0, 300));
+    return { launchPath, request: requestOf(launch.body), body: launch.body };
+  };
+
+  const first = await startChange();
+  assert.ok(first.body.includes('PortOne.requestIssueBillingKey(cfg.request)'));
+  assert.equal(first.request.channelKey, CARD_CHANNEL);
+  assert.equal(first.request.customer.customerId, subscriptionId);
+  assert.equal(new URL(first.request.redirectUrl).pathname, `${first.launchPath}/success`);
+  // A key PortOne issued for someone else changes nothing.
+  const foreign = await t.app.inject({ url: `${first.launchPath}/success?billingKey=${encodeURIComponent(fake.issueBillingKey({ customerId: 'sub_someone_else' }))}` });
+  assert.equal(foreign.statusCode, 303);
+  assert.match(decodeURIComponent(String(foreign.headers.location)), /error=/);
+  const { current_period_end, billing_key_sealed } = await subRow(subscriptionId);
+
+  // The window closed (PortOne's code on the redirect): nothing changes either.
+  const closed = await startChange();
+  const gaveUp = await t.app.inject({ url: `${closed.launchPath}/success?code=FAILURE_TYPE_PG&message=x` });
+  assert.equal(gaveUp.statusCode, 303);
+  assert.equal((await subRow(subscriptionId)).billing_key_sealed, billing_key_sealed, 'the card is unchanged');
+
+  const ok = await startChange();
+  const newKey = fake.issueBillingKey({ customerId: subscriptionId, cardNumber: '4000000000004321' });
+  const done = await t.app.inject({ url: `${ok.launchPath}/success?billingKey=${encodeURIComponent(newKey)}` });
+  assert.equal(done.statusCode, 303);
+  assert.match(decodeURIComponent(String(done.headers.location)), /notice=/);
+  const changed = await subRow(subscriptionId);
+  assert.notEqual(changed.billing_key_sealed, billing_key_sealed);
+  assert.equal(changed.card_last4, '4321');
+  assert.equal(changed.provider, 'portone');
+  t.clock.set(new Date(current_period_end.getTime() + 1_000));
+  await runBilling(t.deps, t.clock.now());
+  assert.equal(charges(newKey).length, 1, 'the renewal charges the new key');
+  assert.equal(charges(oldKey).length, 1, 'only the first payment on the old key');
 });

@@ -18,8 +18,8 @@ export interface PortOneBillingInput {
   storeId: string;
   /** The seller's card channel (their PG contract for cards, which must allow 정기결제). */
   channelKey: string;
-  /** Our order id of this attempt: PortOne's issueId here, and the paymentId of the first charge. */
-  orderId: string;
+  /** Our order id of this attempt: PortOne's issueId here, and the paymentId of the first charge (none for a card change). */
+  orderId: string | null;
   issueName: string;
   /** The subscription's id: PortOne's customer.customerId, which the billing key must carry when it is read back. */
   customerId: string;
@@ -33,7 +33,7 @@ export function portoneBillingRequest(i: PortOneBillingInput): Record<string, un
     storeId: i.storeId,
     channelKey: i.channelKey,
     billingKeyMethod: 'CARD',
-    issueId: i.orderId,
+    ...(i.orderId ? { issueId: i.orderId } : {}),
     issueName: i.issueName.slice(0, 100),
     customer: { customerId: i.customerId, fullName: i.buyer.name, email: i.buyer.email, ...(i.buyer.phone ? { phoneNumber: i.buyer.phone } : {}) },
     redirectUrl: i.returnUrl,
@@ -47,6 +47,8 @@ export interface PortOneBillingLaunchPage {
   title: string;
   /** A free trial's length: nothing is charged now. */
   trialDays: number | null;
+  /** The portal's card change words its page itself (heading, text, button, errors); absent: the pay page's. */
+  words?: { heading: string; text: SafeHtml | string; button: string; openFailed: string; loadFailed: string };
   before?: SafeHtml;
   links: SafeHtml;
   footer?: SafeHtml;
@@ -56,7 +58,8 @@ export interface PortOneBillingLaunchPage {
 
 export function portoneBillingLaunchPage(p: PortOneBillingLaunchPage): string {
   const c = payCopy(p.lang).portoneBilling;
-  const config = { request: portoneBillingRequest(p.billing), returnUrl: p.billing.returnUrl, openFailed: c.openFailed, loadFailed: c.loadFailed };
+  const w = p.words ?? { heading: c.heading, text: p.trialDays ? c.trial(p.trialDays) : c.text, button: c.button, openFailed: c.openFailed, loadFailed: c.loadFailed };
+  const config = { request: portoneBillingRequest(p.billing), returnUrl: p.billing.returnUrl, openFailed: w.openFailed, loadFailed: w.loadFailed };
   const head = html`<script src="${p.sdkUrl ?? PORTONE_SDK_URL}" nonce="${p.nonce}"></script>`;
   const script = html`<script nonce="${p.nonce}">
 (function () {
@@ -89,11 +92,11 @@ export function portoneBillingLaunchPage(p: PortOneBillingLaunchPage): string {
     { title: p.title, lang: p.lang, head, footer: p.footer },
     html`${p.before ?? ''}
 <section class="card center">
-  <h1>${c.heading}</h1>
-  <p class="muted">${p.trialDays ? c.trial(p.trialDays) : c.text}</p>
+  <h1>${w.heading}</h1>
+  <p class="muted">${w.text}</p>
   <noscript><div class="banner error">${c.noscript}</div></noscript>
   <p class="err" id="portone-error" role="alert"></p>
-  <button class="pay" id="portone-open" type="button">${c.button}</button>
+  <button class="pay" id="portone-open" type="button">${w.button}</button>
   ${p.links}
 </section>
 ${script}`,
