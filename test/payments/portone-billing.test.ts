@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { updateModeSettings } from '../../src/stores/service';
 import { runBilling } from '../../src/subscriptions/renewal/service';
+import { reconcileSession } from '../../src/checkout/reconcile';
 import { startFakePortOne, type FakePortOne } from './fake-portone';
 import { createSession, createSubscriptionProduct, payPath, submitPayForm } from '../checkout/factory';
 import { signIn } from '../dashboard/helpers';
@@ -273,4 +274,26 @@ test('the buyer portal changes the card of a PortOne subscription through PortOn
   await runBilling(t.deps, t.clock.now());
   assert.equal(charges(newKey).length, 1, 'the renewal charges the new key');
   assert.equal(charges(oldKey).length, 1, 'only the first payment on the old key');
+});
+
+test('a first charge whose answer is lost is reconciled under the same paymentId: PortOne answers ALREADY_PAID, the read-back finds the one payment', async () => {
+  const { session, subscriptionId } = await launch();
+  const billingKey = fake.issueBillingKey({ customerId: subscriptionId });
+  fake.beforeAnswer = (call) => (call.op === 'billing_charge' || call.op === 'get_payment' ? 'drop' : undefined);
+  const lost = await back(session, { billingKey });
+  fake.beforeAnswer = null;
+  assert.equal(lost.statusCode, 202, lost.body.slice(0, 300));
+  assert.equal((await t.db.selectFrom('orders').select('id').where('checkout_session_id', '=', session.id).execute()).length, 0, 'no order on a guess');
+  // The buyer comes back again meanwhile: the page waits, nothing is charged.
+  assert.equal((await back(session, { billingKey })).statusCode, 202);
+  assert.equal(charges(billingKey).length, 1);
+  assert.equal(await reconcileSession(t.deps, session.id), 'paid');
+  const made = charges(billingKey);
+  assert.equal(made.length, 2, 'asked again');
+  assert.equal(made[1].path, made[0].path, 'under the same paymentId');
+  assert.equal([...fake.payments.values()].filter((p) => p.billingKey === billingKey && p.status === 'PAID').length, 1, 'charged once');
+  const order = await t.db.selectFrom('orders').selectAll().where('checkout_session_id', '=', session.id).executeTakeFirstOrThrow();
+  assert.equal(order.status, 'paid');
+  assert.equal(made[0].path, `/payments/${order.id}/billing-key`);
+  assert.equal((await subRow(subscriptionId)).status, 'active');
 });
