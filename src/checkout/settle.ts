@@ -130,7 +130,7 @@ async function recordPaid(trx: Db, deps: Deps, s: SessionRow, p: PaymentInFlight
     return { kind: 'paid', session: { ...s, status: 'completed', order_id: row.id, completed_at: now, payment: null }, order: waiting };
   }
   // The subscription starts in the same transaction as its first order: both exist, or neither.
-  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null, tossKeyPair: p.tossKeyPair ?? 'payments' }) : null;
+  const sub = isSubscription ? await startSubscription(trx, deps, { session: s, order: row, billing: p.billing ?? null, tossKeyPair: p.tossKeyPair ?? 'payments', provider: p.provider }) : null;
   await markSessionCompleted(trx, s.id, row.id, now);
   await issueLicensesForOrder(trx, deps, row.id);
   // The licenses just issued travel with the order (service keys at once; seller-issued ones `pending`, key null).

@@ -65,6 +65,21 @@ export function clientKeyOf(settings: GatewaySettings, pair: TossKeyPair): strin
 }
 
 /**
+ * What the buyer's browser opens to register a card for 자동결제 with the mode's gateway: its SDK and the public keys
+ * it opens with (Toss: the pair's client key for `requestBillingAuth`; PortOne: the store id and the card channel for
+ * `requestIssueBillingKey`). Null when the mode holds none (no card change offered).
+ */
+export type BillingWindow = { sdk: 'toss'; clientKey: string } | { sdk: 'portone'; storeId: string; channelKey: string };
+export function billingWindowOf(settings: GatewaySettings, pair: TossKeyPair): BillingWindow | null {
+  if (settings.payment_provider === 'portone') {
+    const channelKey = settings.portone_channel_keys?.card;
+    return settings.portone_store_id && channelKey ? { sdk: 'portone', storeId: settings.portone_store_id, channelKey } : null;
+  }
+  const clientKey = clientKeyOf(settings, pair);
+  return clientKey ? { sdk: 'toss', clientKey } : null;
+}
+
+/**
  * The gateway a store uses in one mode, or null when it has none (the caller answers CHECKOUT_NOT_CONFIGURED).
  * The simulator is test-mode only: a live store can never take a simulated payment. `pair` picks which of the mode's
  * Toss key pairs signs the calls (default the first); a pair the settings no longer hold gives null, never the other

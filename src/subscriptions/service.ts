@@ -4,7 +4,7 @@ import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { parseCardSummary, subscriptionView } from './model';
 import { encryptSecret } from '../platform/crypto';
-import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome } from '../payments';
+import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome, type PaymentProviderName } from '../payments';
 import { getModeSettings } from '../stores/service';
 import { claimRetry, executeCharge, type ChargeResult } from './renewal/service';
 import { writeSubscriptionUpdated } from './events';
@@ -30,10 +30,16 @@ export async function listSubscriptions(deps: Deps, f: repo.SubscriptionFilter, 
   );
 }
 
+/** The gateway a subscription's billing key belongs to (its rail), for the seller's dashboard; null when not in range. */
+export async function subscriptionRail(deps: Deps, f: repo.SubscriptionFilter, id: string): Promise<PaymentProviderName | null> {
+  return (await repo.findSubscription(deps.db, f, id))?.provider ?? null;
+}
+
 type BillingDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 /**
- * The gateway a new card is registered with: under the 자동결제 MID when the mode holds its pair (issue 32), which the
+ * The gateway a new card is registered with: the mode's gateway now (the subscription moves to its rail with the new
+ * key, since the old key's gateway cannot charge the new one), under the 자동결제 MID when the mode holds its pair (issue 32), which the
  * portal's card window opened with too (portal-card.ts); the subscription then charges under that pair.
  */
 async function providerOf(deps: BillingDeps, sub: { store_id: string; mode: 'live' | 'test' }) {
@@ -81,7 +87,7 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
     const sub = await repo.lockSubscription(trx, subscriptionId);
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
-    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
+    const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, provider: provider.name, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
     await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'card_updated', card: { brand: card.brand, last4: card.last4 } });
     return updated.status === 'past_due' ? claimRetry(trx, deps, updated, now) : null;
   });

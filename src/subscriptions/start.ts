@@ -7,6 +7,7 @@ import { parseCardSummary, subscriptionIdForSession, type SubscriptionRow } from
 import { insertSubscription } from './repo';
 import { noticeIfMissed } from './price-change/notice';
 import type { TossKeyPair } from '../platform/tables';
+import type { PaymentProviderName } from '../payments/provider';
 import { cardFingerprint } from './trials/once';
 import { trialEmailKey, trialPhoneKey } from './trials/identity';
 
@@ -18,7 +19,7 @@ import { trialEmailKey, trialPhoneKey } from './trials/identity';
 export async function startSubscription(
   trx: Db,
   deps: Pick<AppDeps, 'clock'>,
-  input: { session: SessionRow; order: OrderRow; billing: { keySealed: string; cardSummary: string | null } | null; tossKeyPair?: TossKeyPair },
+  input: { session: SessionRow; order: OrderRow; billing: { keySealed: string; cardSummary: string | null } | null; tossKeyPair?: TossKeyPair; provider: PaymentProviderName },
 ): Promise<SubscriptionRow> {
   const { session: s, order: o } = input;
   const now = deps.clock.now();
@@ -52,6 +53,8 @@ export async function startSubscription(
     billing_key_sealed: input.billing?.keySealed ?? null,
     // The MID that issued the billing key: renewals and the key's delete go there (issue 32).
     toss_key_pair: input.tossKeyPair ?? 'payments',
+    // The gateway that issued the billing key: the subscription stays on that rail (a key cannot move between PGs).
+    provider: input.provider,
     customer_key: id,
     latest_order_id: o.id,
     metadata: jsonb(s.metadata ?? null),

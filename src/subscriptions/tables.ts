@@ -2,6 +2,7 @@
 import type { ColumnType, Generated, RawBuilder } from 'kysely';
 import type { Json, Mode, Timestamp, TossKeyPair } from '../platform/tables';
 import type { SaleTerms } from '../orders/terms';
+import type { PaymentProviderName } from '../payments/provider';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'ended';
 export type BillingInterval = 'monthly' | 'yearly';
@@ -71,6 +72,11 @@ export interface SubscriptionsTable {
   billing_key_sealed: string | null;
   /** Which of the mode's Toss key pairs issued the billing key (migration 068): its charges and delete go to that MID. */
   toss_key_pair: ColumnType<TossKeyPair, TossKeyPair | undefined, TossKeyPair>;
+  /**
+   * The gateway that issued the billing key (migration 128): a key is known only to its issuer, so renewals, retries
+   * and the key's delete go there whatever the store's mode uses now; a new card (updateCard) moves it.
+   */
+  provider: PaymentProviderName;
   /**
    * When a Toss BILLING_DELETED webhook named this card's billing key (migration 060); null: none. Not believed on its
    * word: the next charge settles it (a success clears it, Toss's NOT_FOUND_BILLING removes the card).

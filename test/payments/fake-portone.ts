@@ -36,7 +36,7 @@ import { portoneErrorSchemaFor, portoneErrorStatus, portoneSchemaErrors } from '
  *
  * Test hooks stand for what happens outside the API: `browserPay` is the buyer finishing `PortOne.requestPayment` in
  * the PG's window (a card paid at once, a 가상계좌 issued), refused for a paymentId already paid (checkout guide: "같은
- * paymentId에 대해 여러 번의 결제 시도가 가능하나, 최종적으로 결제에 성공하는 것은 단 한 번만 가능합니다. (중복 결제 방지)"); `issueBillingKey` is `PortOne.requestIssueBillingKey`;
+ * paymentId에 대해 여러 번의 결제 시도가 가능하나, 최종적으로 결제에 성공하는 것은 단 한 번만 가능합니다. (중복 결제 방지)"); `issueBillingKey` is `PortOne.requestIssueBillingKey` (the stub's `requestIssueBillingKey` calls it);
  * `deposit` is the buyer's bank deposit to a 가상계좌; `cancelInConsole` is a cancel made in PortOne's console; `hold`,
  * `answerNext` and `beforeAnswer` delay, replace or cut an answer (the kill and lost-answer tests).
  */
@@ -107,6 +107,20 @@ const BROWSER_SDK_STUB = `(function () {
           var body = JSON.parse(JSON.stringify(request));
           if (close) body.__close = true;
           return fetch('__FAKE__/__browser/request-payment', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) })
+            .then(function (r) { return r.json(); })
+            .then(function (answer) { resolve(answer); return answer; });
+        };
+      });
+    },
+    // PortOne.requestIssueBillingKey (browser-sdk.yml IssueBillingKeyRequest): the card registration window, finished
+    // the same way; resolves with IssueBillingKeyResponse { transactionType: 'ISSUE_BILLING_KEY', billingKey } or { code, message }.
+    requestIssueBillingKey: function (request) {
+      window.__portoneRequests = (window.__portoneRequests || []).concat([request]);
+      return new Promise(function (resolve) {
+        window.__portoneFinish = function (close) {
+          var body = JSON.parse(JSON.stringify(request));
+          if (close) body.__close = true;
+          return fetch('__FAKE__/__browser/issue-billing-key', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(body) })
             .then(function (r) { return r.json(); })
             .then(function (answer) { resolve(answer); return answer; });
         };
@@ -359,7 +373,7 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
     // The browser SDK stand-in (see BROWSER_SDK_STUB): its script, and the "window" it reports back to.
     if (url.pathname === '/browser-sdk.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'access-control-allow-origin': '*' });
-      res.end(BROWSER_SDK_STUB.replace('__FAKE__', `http://127.0.0.1:${port}`));
+      res.end(BROWSER_SDK_STUB.replaceAll('__FAKE__', `http://127.0.0.1:${port}`));
       return;
     }
     if (url.pathname === '/__browser/request-payment' && method === 'POST') {
@@ -370,6 +384,16 @@ export async function startFakePortOne(opts: { clock: Clock; apiSecret?: string;
       res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       // The browser SDK's answer: PaymentResponse { transactionType, txId, paymentId, code?, message? }.
       res.end(JSON.stringify(done.ok ? { transactionType: 'PAYMENT', txId: done.txId, paymentId: r.paymentId } : { transactionType: 'PAYMENT', paymentId: r.paymentId, code: done.code, message: done.code === 'USER_CANCEL' ? '사용자가 결제를 취소했습니다.' : '이미 결제된 건입니다.' }));
+      return;
+    }
+    if (url.pathname === '/__browser/issue-billing-key' && method === 'POST') {
+      const r = JSON.parse(text);
+      browserRequests.push(r);
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      const answer = r.__close
+        ? { transactionType: 'ISSUE_BILLING_KEY', code: 'FAILURE_TYPE_PG', message: '사용자가 카드 등록을 취소했습니다.' }
+        : { transactionType: 'ISSUE_BILLING_KEY', billingKey: fake.issueBillingKey({ customerId: r.customer?.customerId }) };
+      res.end(JSON.stringify(answer));
       return;
     }
     const op = opOf(method, url.pathname);

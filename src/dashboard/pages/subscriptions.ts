@@ -4,7 +4,8 @@ import type { DashboardPage } from './page';
 import type { AppDeps } from '../../deps';
 import { html } from '../../pages/html';
 import { ApiError } from '../../platform/errors';
-import { getSubscription, listSubscriptions } from '../../subscriptions/service';
+import { getSubscription, listSubscriptions, subscriptionRail } from '../../subscriptions/service';
+import { providerTraits } from '../../payments/registry';
 import { cancelSubscription, previewCancel } from '../../subscriptions/cancel/service';
 import { advanceTestClockBy, readTestClock } from '../../subscriptions/test-clock';
 import type { SubscriptionStatus } from '../../subscriptions/tables';
@@ -39,10 +40,11 @@ async function renderDetail(deps: AppDeps, req: FastifyRequest, reply: FastifyRe
   const L = (ko: string, en: string) => tr(ctx.lang, ko, en);
   const scope = { storeId: ctx.member.storeId, mode: ctx.mode, productIds: null };
   const sub = await getSubscription(deps, scope, id);
-  const [preview, orders, clock] = await Promise.all([
+  const [preview, orders, clock, rail] = await Promise.all([
     previewCancel(deps, scope, id),
     listOrders(deps, scope, { page: 1, limit: 50 }, { subscriptionId: id }),
     readTestClock(deps, ctx.member.storeId, id),
+    subscriptionRail(deps, scope, id),
   ]);
   const im = preview.immediate;
   const base = `/dashboard/subscriptions/${encodeURIComponent(sub.id)}`;
@@ -69,6 +71,7 @@ ${problemBox(problem)}
   <dt>${L('현재 기간', 'Current period')}</dt><dd>${when(sub.currentPeriodStart)} – ${when(sub.currentPeriodEnd)}</dd>
   <dt>${L('구매자', 'Buyer')}</dt><dd>${sub.buyerName} · ${sub.buyerEmail}</dd>
   <dt>${L('카드', 'Card')}</dt><dd>${sub.card ? `${sub.card.brand ?? ''} ${sub.card.last4 ? `•••• ${sub.card.last4}` : ''}` : '—'}</dd>
+  <dt>${L('결제대행 (자동결제 키)', 'Gateway (billing key)')}</dt><dd data-testid="sub-rail">${rail ? L(providerTraits(rail).label.ko, providerTraits(rail).label.en) : '—'}</dd>
   <dt>${L('시작', 'Started')}</dt><dd>${when(sub.startedAt)}</dd>
   ${ended ? html`<dt>${L('종료', 'Ended')}</dt><dd>${when(sub.endedAt)} (${sub.endReason ?? ''})</dd>` : ''}
 </dl></section>

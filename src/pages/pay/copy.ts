@@ -226,6 +226,17 @@ const KO = {
     billingOpenFailed: '카드 등록 창을 열지 못했습니다.',
     billingLoadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
   },
+  /** PortOne's card registration window (PortOne.requestIssueBillingKey) for a subscription or a free trial. */
+  portoneBilling: {
+    noscript: '카드 등록 창을 열려면 브라우저의 자바스크립트를 켜 주세요.',
+    heading: '결제 카드를 등록해 주세요',
+    trial: (days: number) => `정기결제에 사용할 카드를 카드 등록 창에서 등록하면 ${days}일 무료 체험이 시작됩니다. 지금은 결제되지 않고, 체험이 끝나는 날부터 같은 카드로 자동 결제됩니다.`,
+    text: '정기결제에 사용할 카드를 카드 등록 창에서 등록하면 첫 결제 금액이 바로 결제되고, 이후 결제일마다 같은 카드로 자동 결제됩니다.',
+    button: '카드 등록 창 열기',
+    openFailed: '카드 등록 창을 열지 못했습니다.',
+    loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    noChannel: '상점이 정기결제용 카드 채널을 아직 연결하지 않았습니다. 상점에 문의해 주세요.',
+  },
   decline: (method: string, gatewayMessage: string) => {
     const who = method === 'card' ? '카드사가' : `${KO.methodLabel(method as PaymentMethod)}에서`;
     const reason = gatewayMessage.replace(/[.。]\s*$/, '');
@@ -431,6 +442,16 @@ const EN: PayCopy = {
     billingButton: 'Open the card registration window',
     billingOpenFailed: 'The card registration window could not be opened.',
     billingLoadFailed: 'The card registration window could not be loaded. Please try again shortly.',
+  },
+  portoneBilling: {
+    noscript: 'Please turn on JavaScript in your browser to open the card registration window.',
+    heading: 'Register your card',
+    trial: (days) => `Register the card for the recurring payment in the card registration window and your ${days}-day free trial starts. Nothing is charged now; from the day the trial ends the same card is charged automatically.`,
+    text: 'Register the card for the recurring payment in the card registration window: the first payment is charged at once, then the same card on each charge date.',
+    button: 'Open the card registration window',
+    openFailed: 'The card registration window could not be opened.',
+    loadFailed: 'The card registration window could not be loaded. Please try again shortly.',
+    noChannel: 'The store has not connected a card channel for recurring payments yet. Please contact the store.',
   },
   decline: (method, gatewayMessage) => {
     const who = method === 'card' ? 'The card company' : METHOD_EN[method as PaymentMethod]?.label ?? method;

@@ -26,7 +26,7 @@ import { payCopy } from './copy';
 
 export { withView, type PageView } from './page-view';
 import { withView, type PageView } from './page-view';
-import { portoneLaunch, portoneReturnHandlers } from './portone-return';
+import { portoneBillingLaunch, portoneLaunch, portoneReturnHandlers } from './portone-return';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
@@ -129,9 +129,10 @@ export function payHandlers(deps: Deps) {
       // charges nothing too, but registers the card (billing-auth window) for the first charge at its end.
       if (q.amount === 0 && !page.session.trial_days) return pay(page, values, attempt, null, 0);
       if (page.provider!.name === 'portone') {
-        // PortOne's billing-key window is not wired to the page yet (issue 42): subscriptions and trials are refused before anything opens.
-        if (page.session.billing_interval) return send(503, statusPage({ ctx: page, ...payCopy(page.lang).status.unavailable, icon: '⚠️' }));
-        return portoneLaunch(deps, page, { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null }, attempt);
+        const price: PriceLine = { originalAmount: q.originalAmount, discount: q.discount, amount: q.amount, couponCode: q.coupon?.code ?? null };
+        // A subscription or a trial registers the card for 자동결제 (PortOne's billing-key window) instead of a one-off payment.
+        if (page.session.billing_interval) return portoneBillingLaunch(deps, page, price, attempt);
+        return portoneLaunch(deps, page, price, attempt);
       }
       if (!page.tossClientKey) return send(503, statusPage({ ctx: page, ...payCopy(page.lang).status.unavailable, icon: '⚠️' }));
       await saveAttempt(deps, page.session.id, attempt);

@@ -11,6 +11,9 @@ import { updateCard } from '../../subscriptions/service';
 import { openPortalSession } from '../../subscriptions/portal/service';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../../subscriptions/portal/card';
 import { portalCardLaunchPage } from '../pay/toss-billing-view';
+import { portoneBillingLaunchPage } from '../pay/portone-billing-view';
+import { portalCopy } from './copy';
+import { html } from '../html';
 import { sendPage as page } from '../token-pages';
 import { chooseLang } from '../lang';
 import { buyerSubscription, storeNameOf, type PortalAccess, type SubParams } from './access';
@@ -62,20 +65,42 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
     const nonce = randomBytes(16).toString('base64');
     const base = `/portal/${req.params.token}`;
     reply.header('Content-Security-Policy', `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`);
+    const lang = chooseLang({ query: req.query, headers: req.headers }).lang;
+    const returnBase = `${deps.config.publicBaseUrl}${base}/card/${req.params.state}`;
+    if (entry.window.sdk === 'portone') {
+      // PortOne's card registration window for the subscription's own customer id; PortOne redirects to /success with
+      // `billingKey` (or `code`/`message`), and the key is read back from PortOne before it is stored.
+      const k = portalCopy(lang).cardLaunch;
+      const c = portalCopy(lang);
+      return page(
+        reply,
+        200,
+        portoneBillingLaunchPage({
+          billing: { storeId: entry.window.storeId, channelKey: entry.window.channelKey, orderId: null, issueName: k.title, customerId: sub.customer_key, buyer: { name: sub.buyer_name, email: sub.buyer_email, phone: sub.buyer_phone || null }, returnUrl: `${returnBase}/success` },
+          nonce,
+          lang,
+          title: k.title,
+          trialDays: null,
+          words: { heading: k.heading, text: k.textAny(html`<span translate="no">${sub.product_name}</span>`), button: k.button, openFailed: k.openFailed, loadFailed: k.loadFailed },
+          before: html`<div class="store"><span translate="no">${await storeNameOf(deps, session.store_id)}</span></div>`,
+          links: html`<a class="cancel" href="${base}">${c.toPortal}</a>`,
+        }),
+      );
+    }
     return page(
       reply,
       200,
       portalCardLaunchPage({
         storeName: await storeNameOf(deps, session.store_id),
         productName: sub.product_name,
-        clientKey: entry.clientKey,
+        clientKey: entry.window.clientKey,
         customerKey: sub.customer_key,
         buyerName: sub.buyer_name,
         buyerEmail: sub.buyer_email,
-        returnBase: `${deps.config.publicBaseUrl}${base}/card/${req.params.state}`,
+        returnBase,
         portalPath: base,
         nonce,
-        lang: chooseLang({ query: req.query, headers: req.headers }).lang,
+        lang,
       }),
     );
   });
@@ -91,14 +116,20 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
     const limited = await consume(perSession, session.id);
     if (!limited.allowed) return refuse(reply, 429);
     const q = req.query as Record<string, unknown>;
+    // PortOne comes back here whatever happened: `code` set means no card was registered (the fail route's answer).
+    if (typeof q.code === 'string' && q.code) return failRoute(reply, session, req.params.token, req.params.state, q.code);
     const subId = await takeCardUpdate(deps, session, req.params.state, 'used');
     if (!subId) {
       req.log.warn({ portalSessionId: session.id }, 'portal card registration redirect with an unknown, used or expired state');
       return reply.redirect(back(req.params.token, { error: STALE_CARD_UPDATE }), 303);
     }
     const sub = await buyerSubscription(deps, session, subId);
-    const authKey = typeof q.authKey === 'string' ? q.authKey : '';
-    if (!sub || !authKey || authKey.length > 300 || q.customerKey !== sub.customer_key) {
+    // Toss brings `authKey` and `customerKey`; PortOne brings `billingKey`, whose customer PortOne itself reports when
+    // the key is read back (issueBillingKey refuses another customer's key).
+    const entry = await cardEntryFor(deps, session);
+    const portone = entry?.kind === 'gateway_window' && entry.window.sdk === 'portone';
+    const authKey = portone ? (typeof q.billingKey === 'string' ? q.billingKey : '') : typeof q.authKey === 'string' ? q.authKey : '';
+    if (!sub || !authKey || authKey.length > 300 || (!portone && q.customerKey !== sub.customer_key)) {
       req.log.warn({ portalSessionId: session.id, subscriptionId: subId }, 'portal card registration redirect does not match the subscription');
       return reply.redirect(back(req.params.token, { error: '카드 등록 정보가 구독과 일치하지 않아 카드를 바꾸지 않았습니다. 다시 시도해 주세요.' }), 303);
     }
@@ -109,13 +140,16 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
   app.get<StateParams>('/portal/:token/card/:state/fail', opts, async (req, reply) => {
     const session = await openPortalSession(deps, req.params.token);
     if (!session) return refuse(reply, 410);
-    await takeCardUpdate(deps, session, req.params.state, 'failed');
-    const code = (req.query as Record<string, unknown>).code;
-    req.log.info({ portalSessionId: session.id, code }, 'portal card registration not completed');
+    return failRoute(reply, session, req.params.token, req.params.state, (req.query as Record<string, unknown>).code);
+  });
+
+  async function failRoute(reply: FastifyReply, session: NonNullable<Awaited<ReturnType<typeof openPortalSession>>>, token: string, state: string, code: unknown) {
+    await takeCardUpdate(deps, session, state, 'failed');
+    reply.log.info({ portalSessionId: session.id, code }, 'portal card registration not completed');
     const canceled = code === 'PAY_PROCESS_CANCELED' || code === 'USER_CANCEL';
     return reply.redirect(
-      back(req.params.token, { error: canceled ? '카드 등록을 취소했습니다. 결제 카드는 바뀌지 않았습니다.' : '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.' }),
+      back(token, { error: canceled ? '카드 등록을 취소했습니다. 결제 카드는 바뀌지 않았습니다.' : '카드를 등록하지 못했습니다. 카드 정보를 확인하거나 다른 카드로 다시 시도해 주세요.' }),
       303,
     );
-  });
+  }
 }

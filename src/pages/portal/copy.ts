@@ -152,6 +152,8 @@ const KO = {
     title: '결제 카드 변경',
     heading: '새 결제 카드를 등록해 주세요',
     text: (product: SafeHtml) => html`${product} 구독의 다음 결제부터 토스페이먼츠 창에서 등록한 카드로 결제됩니다. 결제가 밀려 있다면 등록 직후 바로 다시 결제합니다.`,
+    /** The same, for a gateway whose window is the PG's own (PortOne). */
+    textAny: (product: SafeHtml) => html`${product} 구독의 다음 결제부터 카드 등록 창에서 등록한 카드로 결제됩니다. 결제가 밀려 있다면 등록 직후 바로 다시 결제합니다.`,
     button: '카드 등록 창 열기',
     openFailed: '카드 등록 창을 열지 못했습니다.',
     loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
@@ -291,6 +293,7 @@ const EN: PortalCopy = {
     title: 'Change card',
     heading: 'Register your new card',
     text: (product) => html`From the next charge of your ${product} subscription, the card you register in the Toss Payments window is charged. If a payment is overdue, it is charged again right after you register.`,
+    textAny: (product) => html`From the next charge of your ${product} subscription, the card you register in the card registration window is charged. If a payment is overdue, it is charged again right after you register.`,
     button: 'Open the card registration window',
     openFailed: 'The card registration window could not be opened.',
     loadFailed: 'The card registration window could not be loaded. Please try again shortly.',

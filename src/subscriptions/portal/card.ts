@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import { newId } from '../../platform/ids';
 import { randomBase62, sha256Hex } from '../../platform/crypto';
-import { providerFor, clientKeyOf, credentialSetFor } from '../../payments';
+import { providerFor, billingWindowOf, credentialSetFor, type BillingWindow } from '../../payments';
 import { getModeSettings } from '../../stores/service';
 import type { PortalSessionRow } from './service';
 import * as portalRepo from './repo';
@@ -14,10 +14,11 @@ export const CARD_UPDATE_TTL_MS = 30 * 60_000;
 /**
  * How the portal registers a new card with the store's gateway in the session's mode:
  * - `card_number`: the simulator (test mode) takes a test card number on our own form;
- * - `gateway_window`: Toss opens its card-registration window (`requestBillingAuth`) and redirects back;
+ * - `gateway_window`: the gateway's card-registration window (Toss: `requestBillingAuth`; PortOne:
+ *   `requestIssueBillingKey` on the card channel) opens and redirects back;
  * - null: no gateway is configured (the portal offers no card change).
  */
-export type CardEntry = { kind: 'card_number' } | { kind: 'gateway_window'; clientKey: string } | null;
+export type CardEntry = { kind: 'card_number' } | { kind: 'gateway_window'; window: BillingWindow } | null;
 
 export async function cardEntryFor(deps: Deps, session: Pick<PortalSessionRow, 'store_id' | 'mode'>): Promise<CardEntry> {
   const settings = (await getModeSettings(deps.db, session.store_id, session.mode)).raw;
@@ -27,8 +28,8 @@ export async function cardEntryFor(deps: Deps, session: Pick<PortalSessionRow, '
   if (!provider) return null;
   // A provider that takes the card on our own page (the simulator) takes the new card there too.
   if (provider.paymentEntry.kind === 'on_page') return { kind: 'card_number' };
-  const clientKey = clientKeyOf(settings, pair);
-  return clientKey ? { kind: 'gateway_window', clientKey } : null;
+  const window = billingWindowOf(settings, pair);
+  return window ? { kind: 'gateway_window', window } : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { enqueueJob } from '../../jobs/queue';
-import { providerFor } from '../../payments';
+import { providerOfPayment } from '../../payments';
 import { decryptSecret } from '../../platform/crypto';
 import { getModeSettings } from '../../stores/service';
 import type { SubscriptionRow } from '../model';
@@ -31,8 +31,8 @@ export async function deleteEndedBillingKey(deps: Pick<AppDeps, 'db' | 'clock' |
   const sub = await repo.getSubscription(deps.db, subscriptionId);
   if (!sub || sub.status !== 'ended' || !sub.billing_key_sealed) return 'nothing';
   const sealed = sub.billing_key_sealed;
-  // A billing key is only known to the MID that issued it (issue 32).
-  const provider = providerFor(deps, (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw, sub.toss_key_pair);
+  // A billing key is only known to the gateway and MID that issued it (issues 32, 42), whatever the mode uses now.
+  const provider = await providerOfPayment(deps, sub, async () => (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw);
   if (!provider) throw new Error(`subscription ${sub.id}: no payment provider configured to delete its billing key`);
   const outcome = await provider.deleteBillingKey({ billingKey: decryptSecret(deps.config.masterKey, sealed).toString('utf8') });
   if (outcome.status === 'unknown') throw new Error(`billing key delete for ${sub.id}: ${outcome.message}`);

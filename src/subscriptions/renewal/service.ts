@@ -3,7 +3,7 @@ import { jsonb } from '../../db';
 import { newId } from '../../platform/ids';
 import { decryptSecret } from '../../platform/crypto';
 import { periodEnd } from '../../checkout/model';
-import { providerFor, type Outcome, type ConfirmResult } from '../../payments';
+import { providerOfPayment, type Outcome, type ConfirmResult } from '../../payments';
 import { getModeSettings } from '../../stores/service';
 import type { BackgroundTask } from '../../platform/background';
 import { countRenewal, endSubscription, recordCharge, type ChargeResult, type Deps } from './charge-outcome';
@@ -170,9 +170,9 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
   const charge = await renewalRepo.getCharge(deps.db, chargeId);
   const sub = await repo.getSubscription(deps.db, charge.subscription_id);
   if (!sub) throw new Error(`subscription ${charge.subscription_id} of charge ${chargeId} is gone`);
-  const settings = (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw;
-  // Charged under the MID that issued the billing key (issue 32: the 자동결제 MID when it did).
-  const provider = providerFor(deps, settings, sub.toss_key_pair);
+  // Charged by the gateway that issued the billing key, under the MID that issued it (issue 32: the 자동결제 MID when
+  // it did), even when the store's mode has moved to another provider since: a key cannot move between PGs (issue 42).
+  const provider = await providerOfPayment(deps, sub, async () => (await getModeSettings(deps.db, sub.store_id, sub.mode)).raw);
   let outcome: Outcome<ConfirmResult>;
   if (sub.status === 'ended' && Number(charge.unknown_attempts) === 0) {
     // Ended after the charge was claimed and before the gateway was ever asked (a withdrawal refunded meanwhile,
@@ -200,7 +200,7 @@ export async function executeCharge(deps: Deps, chargeId: string): Promise<Charg
       outcome = { status: 'unknown', message: err instanceof Error ? err.message : String(err) };
     }
   }
-  const result = await recordCharge(deps, chargeId, outcome, provider?.name ?? settings.payment_provider ?? 'simulator');
+  const result = await recordCharge(deps, chargeId, outcome, provider?.name ?? sub.provider);
   // What the charge proved about the card (a BILLING_DELETED webhook is only a report; see card-gone.ts): charged, the
   // report (if any) was false; refused because the gateway no longer holds the key, the card is gone.
   const used = sub.billing_key_sealed;
