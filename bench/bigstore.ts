@@ -145,10 +145,10 @@ async function fill(): Promise<State> {
       'checkout_sessions',
       `insert into checkout_sessions (id, store_id, mode, product_id, plan_id, billing_interval, amount, customer_name, customer_email, customer_phone,
          success_url, cancel_url, status, order_id, pending_order_id, expires_at, completed_at, created_at)
-       select 'cs_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when g % 10 = 0 then '${sub.id}' else '${product.id}' end,
+       select 'cs_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when g % 10 = 0 then '${sub.id}' else '${product.id}' end,
          case when g % 10 = 0 then 'basic' end, case when g % 10 = 0 then 'monthly' end, case when g % 10 = 0 then 9900 else 15000 end,
          '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
-         'https://example.com/thanks', 'https://example.com/cart', 'completed', 'ord_bs' || lpad(g::text, 22, '0'), 'ord_bs' || lpad(g::text, 22, '0'),
+         'https://example.com/thanks', 'https://example.com/cart', 'completed', 'ord_bs' || lpad(g::text, 24, '0'), 'ord_bs' || lpad(g::text, 24, '0'),
          ${at} + interval '1 day', ${at} + interval '30 seconds', ${at}
        from generate_series($1::bigint, $2::bigint) g, bs_params p`,
       ORDERS,
@@ -158,11 +158,11 @@ async function fill(): Promise<State> {
       `insert into subscriptions (id, store_id, mode, status, product_id, product_name, plan_id, billing_interval, amount, current_period_start,
          current_period_end, cancel_at_period_end, ended_at, end_reason, started_at, checkout_session_id, buyer_name, buyer_email, buyer_phone,
          card_brand, card_last4, customer_key, latest_order_id, created_at, updated_at, terms)
-       select 'sub_bs' || lpad(s::text, 22, '0'), '${S}', 'test', case when s % 10 < 7 then 'active' else 'ended' end, '${sub.id}', '멤버십', 'basic', 'monthly', 9900,
+       select 'sub_bs' || lpad(s::text, 24, '0'), '${S}', 'test', case when s % 10 < 7 then 'active' else 'ended' end, '${sub.id}', '멤버십', 'basic', 'monthly', 9900,
          case when s % 10 < 7 then p.t_end - interval '10 days' else ${at} end, case when s % 10 < 7 then p.t_end + interval '20 days' else ${at} + interval '1 month' end,
          false, case when s % 10 < 7 then null else ${at} + interval '1 month' end, case when s % 10 < 7 then null else 'canceled' end,
-         ${at}, 'cs_bs' || lpad(g::text, 22, '0'), '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
-         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 22, '0'), ${at}, ${at}, '${TERMS}'::jsonb
+         ${at}, 'cs_bs' || lpad(g::text, 24, '0'), '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
+         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 24, '0'), ${at}, ${at}, '${TERMS}'::jsonb
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
@@ -172,13 +172,13 @@ async function fill(): Promise<State> {
       `insert into orders (id, store_id, mode, product_id, product_name, plan_id, billing_interval, checkout_session_id, status, amount, method, buyer_name,
          buyer_email, buyer_phone, period_start, period_end, paid_at, refunded_at, refunded_amount, provider, provider_payment_key, subscription_id,
          subscription_event, created_at, updated_at, terms)
-       select 'ord_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when sub then '${sub.id}' else '${product.id}' end, case when sub then '멤버십' else '전자책 묶음' end,
-         case when sub then 'basic' end, case when sub then 'monthly' end, 'cs_bs' || lpad(g::text, 22, '0'), st, case when sub then 9900 else 15000 end,
+       select 'ord_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when sub then '${sub.id}' else '${product.id}' end, case when sub then '멤버십' else '전자책 묶음' end,
+         case when sub then 'basic' end, case when sub then 'monthly' end, 'cs_bs' || lpad(g::text, 24, '0'), st, case when sub then 9900 else 15000 end,
          'card', '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
          case when sub then ${at} end, case when sub then ${at} + interval '1 month' end,
          case when st in ('paid', 'refunded') then ${at} + interval '20 seconds' end, case when st = 'refunded' then ${at} + interval '2 days' end,
          case when st = 'refunded' then case when sub then 9900 else 15000 end end, 'simulator',
-         case when st in ('paid', 'refunded') then 'sim_success_card_' || g || '_' || md5(g::text) end, case when sub then 'sub_bs' || lpad((g / 10)::text, 22, '0') end,
+         case when st in ('paid', 'refunded') then 'sim_success_card_' || g || '_' || md5(g::text) end, case when sub then 'sub_bs' || lpad((g / 10)::text, 24, '0') end,
          case when sub then 'initial' end, ${at}, ${at}, '${TERMS}'::jsonb
        from (select g, g % 10 = 0 as sub,
                case when g % 20 = 7 then 'refunded' when g % 100 between 1 and 3 then 'failed' when g % 100 = 4 then 'canceled' else 'paid' end as st
@@ -188,7 +188,7 @@ async function fill(): Promise<State> {
     await step(
       'order_refunds',
       `insert into order_refunds (id, order_id, store_id, mode, amount, reason, status, provider_idempotency_key, created_at, refunded_at, updated_at, source)
-       select 'rf_bs' || lpad(g::text, 22, '0'), 'ord_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when g % 10 = 0 then 9900 else 15000 end, '단순 변심',
+       select 'rf_bs' || lpad(g::text, 24, '0'), 'ord_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when g % 10 = 0 then 9900 else 15000 end, '단순 변심',
          'succeeded', 'rfk_bs' || g, ${at} + interval '2 days', ${at} + interval '2 days', ${at} + interval '2 days', 'api'
        from (select g * 20 + 7 as g from generate_series(($1::bigint + 19) / 20, $2::bigint / 20) g0(g)) x, bs_params p where g <= p.n`,
       ORDERS,
@@ -198,7 +198,7 @@ async function fill(): Promise<State> {
       'licenses',
       `insert into licenses (id, store_id, mode, product_id, order_id, issuer, key_hash, key_sealed, buyer_email, buyer_name, status, max_activations,
          issued_at, created_at, updated_at)
-       select 'lic_bs' || lpad(g::text, 22, '0'), '${S}', 'test', '${product.id}', 'ord_bs' || lpad(g::text, 22, '0'), 'service',
+       select 'lic_bs' || lpad(g::text, 24, '0'), '${S}', 'test', '${product.id}', 'ord_bs' || lpad(g::text, 24, '0'), 'service',
          encode(sha256(('bigstore-' || g)::bytea), 'hex'), '${sealed}', 'buyer' || (g % 200000) || '@example.com', '구매자' || (g % 200000),
          'active', 3, ${at} + interval '20 seconds', ${at} + interval '20 seconds', ${at} + interval '20 seconds'
        from generate_series($1::bigint, $2::bigint) g, bs_params p where g % 5 = 1 and g % 100 not between 1 and 4`,
@@ -208,8 +208,8 @@ async function fill(): Promise<State> {
     await step(
       'subscription_charges',
       `insert into subscription_charges (id, subscription_id, kind, period_start, period_end, attempt, order_id, amount, status, created_at, updated_at)
-       select 'sch_bs' || lpad(s::text, 22, '0'), 'sub_bs' || lpad(s::text, 22, '0'), 'renewal', ${at} + interval '1 month', ${at} + interval '2 months', 1,
-         'ord_bs' || lpad(g::text, 22, '0'), 9900, 'succeeded', ${at} + interval '1 month', ${at} + interval '1 month'
+       select 'sch_bs' || lpad(s::text, 24, '0'), 'sub_bs' || lpad(s::text, 24, '0'), 'renewal', ${at} + interval '1 month', ${at} + interval '2 months', 1,
+         'ord_bs' || lpad(g::text, 24, '0'), 9900, 'succeeded', ${at} + interval '1 month', ${at} + interval '1 month'
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
@@ -220,11 +220,11 @@ async function fill(): Promise<State> {
     await step(
       'events',
       `insert into events (id, store_id, mode, type, data, created_at, dispatched_at)
-       select 'evt_bs' || lpad(e::text, 22, '0'), '${S}', 'test',
+       select 'evt_bs' || lpad(e::text, 24, '0'), '${S}', 'test',
          case when e % 20 = 7 then 'order.refunded' when e % 200 = 11 then 'refund_request.created' when e % 2 = 0 then 'order.paid' else 'subscription.updated' end,
-         case when e % 20 = 7 then jsonb_build_object('id', 'rf_bs' || lpad(e::text, 22, '0'), 'order', jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0')))
-              when e % 200 = 11 then jsonb_build_object('id', 'rr_bs' || lpad(e::text, 22, '0'), 'orderId', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'))
-              else jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'), 'amount', 15000, 'currency', 'KRW') end,
+         case when e % 20 = 7 then jsonb_build_object('id', 'rf_bs' || lpad(e::text, 24, '0'), 'order', jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0')))
+              when e % 200 = 11 then jsonb_build_object('id', 'rr_bs' || lpad(e::text, 24, '0'), 'orderId', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0'))
+              else jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0'), 'amount', 15000, 'currency', 'KRW') end,
          ${evAt}, ${evAt} + interval '1 second'
        from generate_series($1::bigint, $2::bigint) e, bs_params p`,
       2 * ORDERS,
@@ -232,7 +232,7 @@ async function fill(): Promise<State> {
     await step(
       'webhook_deliveries',
       `insert into webhook_deliveries (id, event_id, endpoint_id, store_id, mode, trigger, status, attempts, last_status_code, last_attempt_at, created_at, updated_at)
-       select 'whd_bs' || lpad(e::text, 22, '0'), 'evt_bs' || lpad(e::text, 22, '0'), '${endpoint.id}', '${S}', 'test', 'event', 'succeeded', 1, 200,
+       select 'whd_bs' || lpad(e::text, 24, '0'), 'evt_bs' || lpad(e::text, 24, '0'), '${endpoint.id}', '${S}', 'test', 'event', 'succeeded', 1, 200,
          ${evAt} + interval '2 seconds', ${evAt} + interval '1 second', ${evAt} + interval '2 seconds'
        from generate_series($1::bigint, $2::bigint) e, bs_params p`,
       2 * ORDERS,
@@ -344,9 +344,9 @@ async function check(state: State): Promise<boolean> {
     const cookie = { cookie: dash };
     // A real order id, e-mail and subscription from the middle of the store.
     const mid = Math.floor(state.orders / 2 / 10) * 10 + 3;
-    const orderId = `ord_bs${String(mid).padStart(22, '0')}`;
+    const orderId = `ord_bs${String(mid).padStart(24, '0')}`;
     const email = `buyer${mid % 200000}@example.com`;
-    const subId = `sub_bs${String(Math.floor(state.orders / 20)).padStart(22, '0')}`;
+    const subId = `sub_bs${String(Math.floor(state.orders / 20)).padStart(24, '0')}`;
     const deep = 1000;
     const now = new Date();
     const year = now.getUTCFullYear();
@@ -367,7 +367,7 @@ async function check(state: State): Promise<boolean> {
       ['console events, deep page', `/admin/v1/events?mode=test&limit=20&page=${deep}`, owner],
       ['console refunds, first page', '/admin/v1/refunds?mode=test&limit=20', owner],
       ['console refunds, filtered', '/admin/v1/refunds?mode=test&status=succeeded&limit=20', owner],
-      ['console refunds, by order', `/admin/v1/refunds?mode=test&orderId=ord_bs${String(mid * 0 + 27).padStart(22, '0')}`, owner],
+      ['console refunds, by order', `/admin/v1/refunds?mode=test&orderId=ord_bs${String(mid * 0 + 27).padStart(24, '0')}`, owner],
       ['console refunds, deep page', `/admin/v1/refunds?mode=test&limit=20&page=${deep}`, owner],
       ['console subscriptions, first page', '/admin/v1/subscriptions?mode=test&limit=20', owner],
       ['console subscriptions, deep page', `/admin/v1/subscriptions?mode=test&limit=20&page=${deep}`, owner],
@@ -555,7 +555,7 @@ async function migrationLocks(state: State): Promise<[boolean, string]> {
     // The probe: what a payment writes (its order and its event in one transaction), every 20 ms.
     const probe = new pg.Client({ connectionString: dbUrl });
     await probe.connect();
-    const orderId = `ord_bs${String(1).padStart(22, '0')}`;
+    const orderId = `ord_bs${String(1).padStart(24, '0')}`;
     let worst = 0;
     let probes = 0;
     let running = true;
