@@ -1,4 +1,5 @@
-// `npm run bigstore -- [--orders N] [--database NAME] [--check] [--requests N]` and `npm run bigstore:check` (issue 43).
+// `npm run bigstore -- [--orders N] [--database NAME] [--check | --check-only | --ci] [--requests N]` and
+// `npm run bigstore:check` (issue 43). `npm run bigstore -- --help` prints the usage below.
 //
 // FILL (unless --check-only): drops and creates the PostgreSQL database NAME (default commerce_bigstore) on the server of
 // BIGSTORE_DATABASE_URL, BENCH_DATABASE_URL or TEST_DATABASE_URL (else postgres://postgres@127.0.0.1:5432/postgres),
@@ -13,15 +14,24 @@
 // (workers off, so nothing but the requests runs), signs the dashboard owner in, then
 //   1. p50/p99 over --requests (default 50) sequential requests of every list and search of the API, the console and the
 //      dashboard: first page, a filtered page, a deep page, search by e-mail and by order id; Home; the VAT report;
+//      and the answers themselves: each page's `total` against a count made here in SQL, the VAT report's figures
+//      against the lines' own sums, the searches finding the order they look for;
 //   2. the CSV exports, streamed to the end, with the server's RSS sampled every 100 ms (constant memory: the peak of
 //      the export's second half may not exceed the first half's by more than 64 MB);
 //   3. EXPLAIN of every SELECT each list request sent (the server runs with bench/capture-queries.mjs preloaded, its
 //      capture switched on only for this pass): no Seq Scan on a big table;
-//   4. the weekly settlement run over the store's unsettled orders, timed (in this process, through the service);
-//   5. the migration-lock check: the indexes of migrations 122–125 are dropped and their versions forgotten, then
-//      `commerce migrate` builds them again while a probe runs a payment's writes (an order update and an event insert
-//      in one transaction) every 20 ms; the slowest probe must stay under 1 s.
-// Pages must answer in p99 ≤ 50 ms. Exit code 1 when any check fails.
+//   4. the weekly settlement run over the store's unsettled orders, timed (in this process, through the service), its
+//      round's figures against the sum of its orders;
+//   5. the migration-lock check: the concurrent indexes of the performance migrations (122–125, 132–135) are dropped
+//      and their versions forgotten, then `commerce migrate` builds them again while a probe runs a payment's writes
+//      (an order update and an event insert in one transaction) every 20 ms; the slowest probe must stay under 1 s.
+// Pages must answer in p99 ≤ 50 ms (--p99). Exit code 1 when any check fails.
+//
+// CI (--ci: fill, then check; --requests defaults to 10): the short version CI runs on PostgreSQL
+// (`npm run bigstore -- --orders 100000 --ci`, under 8 minutes on a 2-core machine). Timings are printed against the
+// 50 ms target but do not fail (a shared CI machine cannot promise them); exit 1 only on what no machine excuses: a
+// sequential scan of a big table in a list's plan, an export not streaming in bounded memory, a migration lock that
+// blocks a payment's writes for a second, an error answer or a wrong one (a total, a figure, a search).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
@@ -40,6 +50,7 @@ import { createMember } from '../src/dashboard/members';
 import { runWeeklySettlement } from '../src/refunds/settlement';
 import { TEST_BUSINESS_DETAILS } from '../test/helpers/app';
 import { keyColumns } from '../src/licenses/keys';
+import { periodInstants, periodOf } from '../src/tax/periods';
 
 const ROOT = join(import.meta.dirname, '..');
 function arg(name: string, fallback: string): string {
@@ -51,9 +62,14 @@ function arg(name: string, fallback: string): string {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const ORDERS = Number(arg('orders', '1000000'));
 const DB_NAME = arg('database', 'commerce_bigstore');
-const REQUESTS = Number(arg('requests', '50'));
+const CI = flag('ci');
+const REQUESTS = Number(arg('requests', CI ? '10' : '50'));
 const CHECK_ONLY = flag('check-only');
-const CHECK = CHECK_ONLY || flag('check');
+const CHECK = CHECK_ONLY || CI || flag('check');
+if (flag('help')) {
+  console.log(readFileSync(import.meta.filename, 'utf8').split('\n').filter((l) => l.startsWith('//')).slice(0, 40).map((l) => l.slice(3)).join('\n'));
+  process.exit(0);
+}
 const PAGE_P99_MS = Number(arg('p99', '50'));
 // Garbage awaiting collection swings the RSS of a busy export by ~60 MB (five 100,000-row exports in a row: peaks of 266–300
 // MB, 176–276 MB 15 s after each, heap back to 63–115 MB once idle); rows kept per row sent would grow far beyond it.
@@ -61,7 +77,7 @@ const EXPORT_RSS_GROWTH_MB = 64;
 const BATCH = 100_000;
 const SERVER = process.env.BIGSTORE_DATABASE_URL ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || !(ORDERS >= 1000)) {
-  console.error('usage: npm run bigstore -- [--orders N ≥ 1000] [--database name] [--check | --check-only] [--requests N]');
+  console.error('usage: npm run bigstore -- [--orders N ≥ 1000] [--database name] [--check | --check-only | --ci] [--requests N] [--p99 ms] (--help)');
   process.exit(2);
 }
 const dbUrl = (() => {
@@ -326,9 +342,16 @@ async function signIn(url: string, email: string, password: string): Promise<str
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function planNodes(plan: any, out: Array<{ type: string; relation?: string; rows: number }> = []): Array<{ type: string; relation?: string; rows: number }> {
-  out.push({ type: plan['Node Type'], relation: plan['Relation Name'], rows: Number(plan['Plan Rows']) });
-  for (const child of plan.Plans ?? []) planNodes(child, out);
+/**
+ * Every node of a plan with its estimated rows. A parallel-aware node's `Plan Rows` is per process: PostgreSQL divides
+ * the scan's rows by workers + the leader's share (1 − 0.3 × workers, at least 0), so that is multiplied back here
+ * (with 2 workers, a scan of all 200,000 events shows 83,333).
+ */
+function planNodes(plan: any, out: Array<{ type: string; relation?: string; rows: number }> = [], workers = 0): Array<{ type: string; relation?: string; rows: number }> {
+  const w = Number(plan['Workers Planned'] ?? workers);
+  const divisor = plan['Parallel Aware'] && w > 0 ? w + Math.max(0, 1 - 0.3 * w) : 1;
+  out.push({ type: plan['Node Type'], relation: plan['Relation Name'], rows: Number(plan['Plan Rows']) * divisor });
+  for (const child of plan.Plans ?? []) planNodes(child, out, w);
   return out;
 }
 
@@ -423,7 +446,59 @@ async function check(state: State): Promise<boolean> {
       times.sort((a, b) => a - b);
       const p99 = pct(times, 99);
       console.log(`${name.padEnd(40)} ${pct(times, 50).toFixed(1).padStart(6)}ms ${p99.toFixed(1).padStart(6)}ms${p99 > PAGE_P99_MS ? '  > limit' : ''}`);
-      verdicts.push([p99 <= PAGE_P99_MS, `${name}: p99 ${p99.toFixed(1)} ms (limit ${PAGE_P99_MS})`]);
+      // --ci: printed against the target, never failed (a shared machine's timings are not the service's).
+      verdicts.push([CI || p99 <= PAGE_P99_MS, `${name}: p99 ${p99.toFixed(1)} ms (target ${PAGE_P99_MS})${CI && p99 > PAGE_P99_MS ? ', over the target (timings do not fail --ci)' : ''}`]);
+    }
+
+    // 1b. The answers: totals against counts made here, the deep page's first row, the searches, the VAT figures.
+    {
+      const json = async (path: string, headers: Record<string, string>) => (await fetch(`${server.url}${path}`, { headers })).json() as Promise<any>;
+      const n = async (q: string, values: unknown[]) => Number((await db.query<{ n: string }>(q, values)).rows[0].n);
+      const S = state.storeId;
+      const answers: Array<[string, boolean]> = [];
+      const orders = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test'`, [S]);
+      const first = await json('/v1/orders?limit=20', api);
+      const newest = (await db.query<{ id: string }>(`select id from orders where store_id = $1 and mode = 'test' order by created_at desc, id desc limit 1`, [S])).rows[0].id;
+      answers.push([`API orders, first page: total ${first.total} = ${orders}, ${first.data?.length} rows, newest first`, first.total === orders && first.data?.length === 20 && first.data[0].id === newest]);
+      const deepPage = await json(`/v1/orders?limit=20&page=${deep}`, api);
+      const atOffset = (await db.query<{ id: string }>(`select id from orders where store_id = $1 and mode = 'test' order by created_at desc, id desc offset $2 limit 1`, [S, (deep - 1) * 20])).rows[0]?.id;
+      answers.push([`API orders, deep page: total ${deepPage.total}, first row the ${((deep - 1) * 20 + 1).toLocaleString('en')}th newest`, deepPage.total === orders && deepPage.data?.[0]?.id === atOffset]);
+      const refunded = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test' and status = 'refunded'`, [S]);
+      const events = await n(`select count(*)::text as n from events where store_id = $1 and mode = 'test'`, [S]);
+      const evPage = await json('/admin/v1/events?mode=test&limit=20', owner);
+      answers.push([`console events: total ${evPage.total} = ${events}`, evPage.total === events && evPage.data?.length === 20]);
+      const licenses = await n(`select count(*)::text as n from licenses where store_id = $1 and mode = 'test'`, [S]);
+      const licPage = await json('/v1/licenses?limit=20', api);
+      answers.push([`API licenses: total ${licPage.total} = ${licenses}`, licPage.total === licenses]);
+      const subs = await n(`select count(*)::text as n from subscriptions where store_id = $1 and mode = 'test' and status = 'ended'`, [S]);
+      const subPage = await json('/v1/subscriptions?limit=20&status=ended', api);
+      answers.push([`API subscriptions, ended: total ${subPage.total} = ${subs}`, subPage.total === subs]);
+      // A result row links to its order (the search box echoes the query, so the link is what tells).
+      const link = `href="/dashboard/orders/${orderId}"`;
+      const byId = await (await fetch(`${server.url}/dashboard/orders?q=${orderId}`, { headers: cookie })).text();
+      const byEmail = await (await fetch(`${server.url}/dashboard/orders?q=${encodeURIComponent(email)}`, { headers: cookie })).text();
+      const ofBuyer = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test' and lower(buyer_email) = $2`, [S, email]);
+      const linksOf = (html: string) => (html.match(/href="\/dashboard\/orders\/ord_[^"]+"/g) ?? []).length;
+      answers.push([
+        `dashboard search: the order by its id (${linksOf(byId)} row), the ${ofBuyer} order(s) of ${email} (${linksOf(byEmail)} rows); refunded filter total of ${refunded.toLocaleString('en')}`,
+        byId.includes(link) && linksOf(byId) === 1 && byEmail.includes(link) && linksOf(byEmail) === Math.min(ofBuyer, 20),
+      ]);
+      // The VAT report: each figure is the sum of the lines, read here straight from the tables.
+      const { start, end } = periodInstants(periodOf(vatPeriod)!);
+      const sales = (await db.query<{ n: string; t: string }>(`select count(*)::text as n, coalesce(sum(amount), 0)::text as t from orders where store_id = $1 and mode = 'test' and status in ('paid', 'refunded') and paid_at >= $2 and paid_at < $3 and amount > 0`, [S, start, end])).rows[0];
+      const refunds = (await db.query<{ n: string; t: string }>(`select count(*)::text as n, coalesce(sum(amount), 0)::text as t from order_refunds where store_id = $1 and mode = 'test' and status = 'succeeded' and refunded_at >= $2 and refunded_at < $3 and amount > 0`, [S, start, end])).rows[0];
+      const report = await json(`/admin/v1/tax/vat-report?mode=test&period=${vatPeriod}`, owner);
+      const lines = await json(`/admin/v1/tax/vat-report/lines?mode=test&period=${vatPeriod}&limit=20`, owner);
+      const o = report.overall;
+      answers.push([
+        `VAT ${vatPeriod}: ${o?.sales.count} sales of ${o?.sales.total}원 (tables: ${sales.n}, ${sales.t}), ${o?.refunds.count} refunds of ${o?.refunds.total}원 (tables: ${refunds.n}, −${refunds.t}), lines total ${lines.total}`,
+        o?.sales.count === Number(sales.n) && o?.sales.total === Number(sales.t) && o?.refunds.count === Number(refunds.n) && o?.refunds.total === -Number(refunds.t) &&
+          lines.total === Number(sales.n) + Number(refunds.n) && o.sales.supplyAmount + o.sales.vat === o.sales.total,
+      ]);
+      for (const [text, ok] of answers) {
+        verdicts.push([ok, `answer: ${text}`]);
+        if (!ok) console.log(`  WRONG ${text}`);
+      }
     }
 
     // 2. Exports, streamed, the server's RSS sampled.
@@ -512,7 +587,20 @@ async function check(state: State): Promise<boolean> {
       await rt.close();
       rmSync(dataDir, { recursive: true, force: true });
       const { rows } = await db.query<{ n: string }>('select count(*)::text as n from settlement_orders');
-      verdicts.push([!error, `weekly settlement run: ${made} round(s), ${rows[0].n} orders settled in ${(ms / 1000).toFixed(1)} s${error ? `; failed: ${error}` : ''}`]);
+      // The round's figures, added batch by batch, against its orders' lines; every round closed.
+      const sums = (
+        await db.query<{ bad: string; open: string }>(
+          `select count(*) filter (where r.order_count <> l.n or r.gross <> l.gross or r.refunds <> l.refunded or r.fees <> l.fee or r.net <> l.net)::text as bad,
+             count(*) filter (where r.closed_at is null)::text as open
+           from settlement_rounds r
+           join (select round_id, count(*) as n, sum(gross) as gross, sum(refunded) as refunded, sum(fee) as fee, sum(net) as net from settlement_orders group by round_id) l on l.round_id = r.id`,
+        )
+      ).rows[0];
+      const figuresOk = sums.bad === '0' && sums.open === '0';
+      verdicts.push([
+        !error && figuresOk,
+        `weekly settlement run: ${made} round(s), ${rows[0].n} orders settled in ${(ms / 1000).toFixed(1)} s${figuresOk ? ', figures = the sum of the orders' : `; ${sums.bad} round(s) whose figures differ from their orders, ${sums.open} left open`}${error ? `; failed: ${error}` : ''}`,
+      ]);
       console.log(verdicts[verdicts.length - 1][1]);
     }
   } finally {
@@ -529,20 +617,29 @@ async function check(state: State): Promise<boolean> {
   return verdicts.every(([ok]) => ok);
 }
 
-/** The index migrations of this round (122–125): their index names, parsed from the files. */
+/**
+ * The index migrations of the performance rounds (122–125, 132–135): their index names, parsed from the files. Only
+ * those that build indexes concurrently and nothing else can be replayed (dropping their indexes undoes them).
+ */
 function roundMigrations(): Array<{ version: string; indexes: string[] }> {
   const dir = join(ROOT, 'src/db/migrations');
   return readdirSync(dir)
-    .filter((f) => /^12[2-5]_.*\.sql$/.test(f))
-    .map((f) => ({
-      version: f.replace(/\.sql$/, ''),
-      indexes: [...readFileSync(join(dir, f), 'utf8').matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]),
-    }));
+    .filter((f) => /^(12[2-5]|13[2-5])_.*\.sql$/.test(f))
+    .map((f) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
+      const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
+      return {
+        version: f.replace(/\.sql$/, ''),
+        indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
+      };
+    })
+    .filter((m) => m.indexes.length > 0);
 }
 
 async function migrationLocks(state: State): Promise<[boolean, string]> {
   const ms = roundMigrations();
-  if (ms.length === 0) return [true, 'migration locks: no migrations 122–125 to replay'];
+  if (ms.length === 0) return [true, 'migration locks: no index migrations of 122–125, 132–135 to replay'];
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
