@@ -423,6 +423,14 @@ async function check(state: State): Promise<boolean> {
       ['dashboard audit', '/dashboard/audit', cookie],
     ];
 
+    // What the planner may answer from an index alone: the share of each big table's pages marked all-visible (a count
+    // reads the heap, or scans it whole, where they are not).
+    const vm = await db.query<{ relname: string; pct: string }>(
+      `select relname, round(100.0 * relallvisible / greatest(relpages, 1))::text as pct from pg_class where relname = any($1) order by relname`,
+      [[...BIG_TABLES]],
+    );
+    console.log(`all-visible pages: ${vm.rows.map((r) => `${r.relname} ${r.pct}%`).join(', ')}`);
+
     // 1. Timings, capture off.
     console.log(`\n${'page'.padEnd(40)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}  (${REQUESTS} requests each, sequential)`);
     for (const [name, path, headers] of pages) {

@@ -178,16 +178,18 @@ export async function lineGroups(db: Db, s: LineScope): Promise<LineGroup[]> {
 export type LineKey = Pick<LineGroup, 'kind' | 'method' | 'currency' | 'cashReceiptIssued' | 'taxInvoiceIssued'>;
 
 /**
- * One page of the lines of the given groups, oldest first (a sale before a refund at the same instant, then by id),
- * an index-ordered LIMIT/OFFSET; none when no group is given.
+ * One page of the lines of the given groups (null: every line), oldest first (a sale before a refund at the same
+ * instant, then by id), an ordered LIMIT/OFFSET; none when the list of groups is empty.
  */
-export async function pageLines(db: Db, s: LineScope, keys: LineKey[], offset: number, limit: number): Promise<LineFacts[]> {
-  if (keys.length === 0) return [];
-  const tuples = sql.join(keys.map((k) => sql`(${k.kind}::text, ${k.method}::text, ${k.currency}::text, ${k.cashReceiptIssued}::boolean, ${k.taxInvoiceIssued}::boolean)`));
+export async function pageLines(db: Db, s: LineScope, keys: LineKey[] | null, offset: number, limit: number): Promise<LineFacts[]> {
+  if (keys?.length === 0) return [];
+  const tuples = keys
+    ? sql`(kind, method, currency, cash_issued, ti_issued) in (${sql.join(keys.map((k) => sql`(${k.kind}::text, ${k.method}::text, ${k.currency}::text, ${k.cashReceiptIssued}::boolean, ${k.taxInvoiceIssued}::boolean)`))})`
+    : sql`true`;
   const { rows } = await sql<{ kind: 'sale' | 'refund'; at: Date; order_id: string; refund_id: string | null; amount: string; method: LineFacts['method']; currency: string; cash_issued: boolean; ti_issued: boolean }>`
     select kind, at, order_id, refund_id, amount, method, currency, cash_issued, ti_issued
     from ${linesRelation(s)}
-    where (kind, method, currency, cash_issued, ti_issued) in (${tuples})
+    where ${tuples}
     order by at, kind_rank, line_id
     offset ${offset} limit ${limit}`.execute(db);
   return rows.map((r) => ({

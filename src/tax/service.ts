@@ -144,12 +144,13 @@ export const lineView = (l: VatLine): VatLineView => ({
  */
 export async function vatLines(deps: Deps, s: VatScope, f: LineFilter, page: PageParams): Promise<Page<VatLineView>> {
   const scope = lineScope(s);
-  const groups = await repo.lineGroups(deps.db, scope);
-  const kept = groups.filter((g) => (!f.kind || g.kind === f.kind) && (!f.category || categoryOf(g) === f.category));
-  const keys = [...new Map(kept.map((g) => [JSON.stringify([g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]), g] as const)).values()];
+  const keep = (g: repo.LineGroup) => (!f.kind || g.kind === f.kind) && (!f.category || categoryOf(g) === f.category);
+  // Unfiltered, the page needs no group and both statements start at once; filtered, the groups name the page's lines.
+  const groups = f.kind || f.category ? await repo.lineGroups(deps.db, scope) : null;
+  const keys = groups && [...new Map(groups.filter(keep).map((g) => [JSON.stringify([g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]), g] as const)).values()];
   return listPage(
     page,
-    async () => kept.reduce((n, g) => n + g.count, 0),
+    async () => (groups ?? (await repo.lineGroups(deps.db, scope))).filter(keep).reduce((n, g) => n + g.count, 0),
     (offset, limit) => repo.pageLines(deps.db, scope, keys, offset, limit),
     (facts) => lineView(lineOf(facts)),
   );
