@@ -74,11 +74,15 @@ export const SETTLEMENT_BATCH = 1_000;
  * with its cutoff (the weekly job's round of the period, or the store's open console round), settling only orders not
  * settled yet. Returns null when nothing qualifies (no round is written) or the period's round is already closed.
  */
-export async function createRound(
-  deps: Deps,
-  input: { storeId: string; mode: Mode; cutoff: Date; source: 'job' | 'console'; createdBy: string; periodKey?: string | null },
-  batch = SETTLEMENT_BATCH,
-): Promise<SettlementWithOrders | null> {
+export async function createRound(deps: Deps, input: RoundInput, batch = SETTLEMENT_BATCH): Promise<SettlementWithOrders | null> {
+  const id = await fillRound(deps, input, batch);
+  return id ? getRound(deps, input.storeId, id) : null;
+}
+
+type RoundInput = { storeId: string; mode: Mode; cutoff: Date; source: 'job' | 'console'; createdBy: string; periodKey?: string | null };
+
+/** createRound's work, answering the round's id (or null): the weekly job does not read back every order it settled. */
+async function fillRound(deps: Deps, input: RoundInput, batch: number): Promise<string | null> {
   const now = deps.clock.now();
   const open = await repo.roundToResume(deps.db, input.storeId, input.mode, input.source, input.periodKey ?? null);
   if (open?.closed_at) return null;
@@ -128,7 +132,7 @@ export async function createRound(
     });
     if (done) break;
   }
-  return id ? getRound(deps, input.storeId, id) : null;
+  return id;
 }
 
 /** The console's "settle now": a round of what qualifies up to `cutoff` (default now); SETTLEMENT_EMPTY when nothing does. */
@@ -150,7 +154,7 @@ export async function runWeeklySettlement(deps: Deps, now: Date): Promise<number
   let made = 0;
   for (const w of work) {
     try {
-      const round = await createRound(deps, { storeId: w.store_id, mode: w.mode, cutoff, source: 'job', createdBy: 'job', periodKey: week });
+      const round = await fillRound(deps, { storeId: w.store_id, mode: w.mode, cutoff, source: 'job', createdBy: 'job', periodKey: week }, SETTLEMENT_BATCH);
       if (round) made++;
     } catch (err) {
       // Another process made this week's round first (the unique index): nothing to do.
