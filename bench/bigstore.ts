@@ -1,4 +1,5 @@
-// `npm run bigstore -- [--orders N] [--database NAME] [--check] [--requests N]` and `npm run bigstore:check` (issue 43).
+// `npm run bigstore -- [--orders N] [--database NAME] [--check | --check-only | --ci] [--requests N]` and
+// `npm run bigstore:check` (issue 43). `npm run bigstore -- --help` prints the usage below.
 //
 // FILL (unless --check-only): drops and creates the PostgreSQL database NAME (default commerce_bigstore) on the server of
 // BIGSTORE_DATABASE_URL, BENCH_DATABASE_URL or TEST_DATABASE_URL (else postgres://postgres@127.0.0.1:5432/postgres),
@@ -13,15 +14,25 @@
 // (workers off, so nothing but the requests runs), signs the dashboard owner in, then
 //   1. p50/p99 over --requests (default 50) sequential requests of every list and search of the API, the console and the
 //      dashboard: first page, a filtered page, a deep page, search by e-mail and by order id; Home; the VAT report;
+//      and the answers themselves: each page's `total` against a count made here in SQL, the VAT report's figures
+//      against the lines' own sums, the searches finding the order they look for;
 //   2. the CSV exports, streamed to the end, with the server's RSS sampled every 100 ms (constant memory: the peak of
 //      the export's second half may not exceed the first half's by more than 64 MB);
 //   3. EXPLAIN of every SELECT each list request sent (the server runs with bench/capture-queries.mjs preloaded, its
-//      capture switched on only for this pass): no Seq Scan on a big table;
-//   4. the weekly settlement run over the store's unsettled orders, timed (in this process, through the service);
-//   5. the migration-lock check: the indexes of migrations 122–125 are dropped and their versions forgotten, then
-//      `commerce migrate` builds them again while a probe runs a payment's writes (an order update and an event insert
-//      in one transaction) every 20 ms; the slowest probe must stay under 1 s.
-// Pages must answer in p99 ≤ 50 ms. Exit code 1 when any check fails.
+//      capture switched on only for this pass): no Seq Scan on a big table that no index serves (a scan of half the
+//      table or more, or one the planner costed below the index's plan, is listed, not failed);
+//   4. the weekly settlement run over the store's unsettled orders, timed (in this process, through the service), its
+//      round's figures against the sum of its orders;
+//   5. the migration-lock check: the concurrent indexes of the performance migrations (122–125, 132–135) are dropped
+//      and their versions forgotten, then `commerce migrate` builds them again while a probe runs a payment's writes
+//      (an order update and an event insert in one transaction) every 20 ms; the slowest probe must stay under 1 s.
+// Pages must answer in p99 ≤ 50 ms (--p99). Exit code 1 when any check fails.
+//
+// CI (--ci: fill, then check; --requests defaults to 10): the short version CI runs on PostgreSQL
+// (`npm run bigstore -- --orders 100000 --ci`, under 8 minutes on a 2-core machine). Timings are printed against the
+// 50 ms target but do not fail (a shared CI machine cannot promise them); exit 1 only on what no machine excuses: a
+// sequential scan of a big table that no index serves in a list's plan, an export not streaming in bounded memory, a migration lock that
+// blocks a payment's writes for a second, an error answer or a wrong one (a total, a figure, a search).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
@@ -40,6 +51,7 @@ import { createMember } from '../src/dashboard/members';
 import { runWeeklySettlement } from '../src/refunds/settlement';
 import { TEST_BUSINESS_DETAILS } from '../test/helpers/app';
 import { keyColumns } from '../src/licenses/keys';
+import { periodInstants, periodOf } from '../src/tax/periods';
 
 const ROOT = join(import.meta.dirname, '..');
 function arg(name: string, fallback: string): string {
@@ -51,9 +63,15 @@ function arg(name: string, fallback: string): string {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const ORDERS = Number(arg('orders', '1000000'));
 const DB_NAME = arg('database', 'commerce_bigstore');
-const REQUESTS = Number(arg('requests', '50'));
+const CI = flag('ci');
+const REQUESTS = Number(arg('requests', CI ? '10' : '50'));
 const CHECK_ONLY = flag('check-only');
-const CHECK = CHECK_ONLY || flag('check');
+const CHECK = CHECK_ONLY || CI || flag('check');
+if (flag('help')) {
+  const lines = readFileSync(import.meta.filename, 'utf8').split('\n');
+  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.slice(3)).join('\n'));
+  process.exit(0);
+}
 const PAGE_P99_MS = Number(arg('p99', '50'));
 // Garbage awaiting collection swings the RSS of a busy export by ~60 MB (five 100,000-row exports in a row: peaks of 266–300
 // MB, 176–276 MB 15 s after each, heap back to 63–115 MB once idle); rows kept per row sent would grow far beyond it.
@@ -61,7 +79,7 @@ const EXPORT_RSS_GROWTH_MB = 64;
 const BATCH = 100_000;
 const SERVER = process.env.BIGSTORE_DATABASE_URL ?? process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 if (!/^[a-z_][a-z0-9_]*$/.test(DB_NAME) || !(ORDERS >= 1000)) {
-  console.error('usage: npm run bigstore -- [--orders N ≥ 1000] [--database name] [--check | --check-only] [--requests N]');
+  console.error('usage: npm run bigstore -- [--orders N ≥ 1000] [--database name] [--check | --check-only | --ci] [--requests N] [--p99 ms] (--help)');
   process.exit(2);
 }
 const dbUrl = (() => {
@@ -145,10 +163,10 @@ async function fill(): Promise<State> {
       'checkout_sessions',
       `insert into checkout_sessions (id, store_id, mode, product_id, plan_id, billing_interval, amount, customer_name, customer_email, customer_phone,
          success_url, cancel_url, status, order_id, pending_order_id, expires_at, completed_at, created_at)
-       select 'cs_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when g % 10 = 0 then '${sub.id}' else '${product.id}' end,
+       select 'cs_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when g % 10 = 0 then '${sub.id}' else '${product.id}' end,
          case when g % 10 = 0 then 'basic' end, case when g % 10 = 0 then 'monthly' end, case when g % 10 = 0 then 9900 else 15000 end,
          '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
-         'https://example.com/thanks', 'https://example.com/cart', 'completed', 'ord_bs' || lpad(g::text, 22, '0'), 'ord_bs' || lpad(g::text, 22, '0'),
+         'https://example.com/thanks', 'https://example.com/cart', 'completed', 'ord_bs' || lpad(g::text, 24, '0'), 'ord_bs' || lpad(g::text, 24, '0'),
          ${at} + interval '1 day', ${at} + interval '30 seconds', ${at}
        from generate_series($1::bigint, $2::bigint) g, bs_params p`,
       ORDERS,
@@ -158,11 +176,11 @@ async function fill(): Promise<State> {
       `insert into subscriptions (id, store_id, mode, status, product_id, product_name, plan_id, billing_interval, amount, current_period_start,
          current_period_end, cancel_at_period_end, ended_at, end_reason, started_at, checkout_session_id, buyer_name, buyer_email, buyer_phone,
          card_brand, card_last4, customer_key, latest_order_id, created_at, updated_at, terms)
-       select 'sub_bs' || lpad(s::text, 22, '0'), '${S}', 'test', case when s % 10 < 7 then 'active' else 'ended' end, '${sub.id}', '멤버십', 'basic', 'monthly', 9900,
+       select 'sub_bs' || lpad(s::text, 24, '0'), '${S}', 'test', case when s % 10 < 7 then 'active' else 'ended' end, '${sub.id}', '멤버십', 'basic', 'monthly', 9900,
          case when s % 10 < 7 then p.t_end - interval '10 days' else ${at} end, case when s % 10 < 7 then p.t_end + interval '20 days' else ${at} + interval '1 month' end,
          false, case when s % 10 < 7 then null else ${at} + interval '1 month' end, case when s % 10 < 7 then null else 'canceled' end,
-         ${at}, 'cs_bs' || lpad(g::text, 22, '0'), '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
-         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 22, '0'), ${at}, ${at}, '${TERMS}'::jsonb
+         ${at}, 'cs_bs' || lpad(g::text, 24, '0'), '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
+         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 24, '0'), ${at}, ${at}, '${TERMS}'::jsonb
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
@@ -172,13 +190,13 @@ async function fill(): Promise<State> {
       `insert into orders (id, store_id, mode, product_id, product_name, plan_id, billing_interval, checkout_session_id, status, amount, method, buyer_name,
          buyer_email, buyer_phone, period_start, period_end, paid_at, refunded_at, refunded_amount, provider, provider_payment_key, subscription_id,
          subscription_event, created_at, updated_at, terms)
-       select 'ord_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when sub then '${sub.id}' else '${product.id}' end, case when sub then '멤버십' else '전자책 묶음' end,
-         case when sub then 'basic' end, case when sub then 'monthly' end, 'cs_bs' || lpad(g::text, 22, '0'), st, case when sub then 9900 else 15000 end,
+       select 'ord_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when sub then '${sub.id}' else '${product.id}' end, case when sub then '멤버십' else '전자책 묶음' end,
+         case when sub then 'basic' end, case when sub then 'monthly' end, 'cs_bs' || lpad(g::text, 24, '0'), st, case when sub then 9900 else 15000 end,
          'card', '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
          case when sub then ${at} end, case when sub then ${at} + interval '1 month' end,
          case when st in ('paid', 'refunded') then ${at} + interval '20 seconds' end, case when st = 'refunded' then ${at} + interval '2 days' end,
          case when st = 'refunded' then case when sub then 9900 else 15000 end end, 'simulator',
-         case when st in ('paid', 'refunded') then 'sim_success_card_' || g || '_' || md5(g::text) end, case when sub then 'sub_bs' || lpad((g / 10)::text, 22, '0') end,
+         case when st in ('paid', 'refunded') then 'sim_success_card_' || g || '_' || md5(g::text) end, case when sub then 'sub_bs' || lpad((g / 10)::text, 24, '0') end,
          case when sub then 'initial' end, ${at}, ${at}, '${TERMS}'::jsonb
        from (select g, g % 10 = 0 as sub,
                case when g % 20 = 7 then 'refunded' when g % 100 between 1 and 3 then 'failed' when g % 100 = 4 then 'canceled' else 'paid' end as st
@@ -188,7 +206,7 @@ async function fill(): Promise<State> {
     await step(
       'order_refunds',
       `insert into order_refunds (id, order_id, store_id, mode, amount, reason, status, provider_idempotency_key, created_at, refunded_at, updated_at, source)
-       select 'rf_bs' || lpad(g::text, 22, '0'), 'ord_bs' || lpad(g::text, 22, '0'), '${S}', 'test', case when g % 10 = 0 then 9900 else 15000 end, '단순 변심',
+       select 'rf_bs' || lpad(g::text, 24, '0'), 'ord_bs' || lpad(g::text, 24, '0'), '${S}', 'test', case when g % 10 = 0 then 9900 else 15000 end, '단순 변심',
          'succeeded', 'rfk_bs' || g, ${at} + interval '2 days', ${at} + interval '2 days', ${at} + interval '2 days', 'api'
        from (select g * 20 + 7 as g from generate_series(($1::bigint + 19) / 20, $2::bigint / 20) g0(g)) x, bs_params p where g <= p.n`,
       ORDERS,
@@ -198,7 +216,7 @@ async function fill(): Promise<State> {
       'licenses',
       `insert into licenses (id, store_id, mode, product_id, order_id, issuer, key_hash, key_sealed, buyer_email, buyer_name, status, max_activations,
          issued_at, created_at, updated_at)
-       select 'lic_bs' || lpad(g::text, 22, '0'), '${S}', 'test', '${product.id}', 'ord_bs' || lpad(g::text, 22, '0'), 'service',
+       select 'lic_bs' || lpad(g::text, 24, '0'), '${S}', 'test', '${product.id}', 'ord_bs' || lpad(g::text, 24, '0'), 'service',
          encode(sha256(('bigstore-' || g)::bytea), 'hex'), '${sealed}', 'buyer' || (g % 200000) || '@example.com', '구매자' || (g % 200000),
          'active', 3, ${at} + interval '20 seconds', ${at} + interval '20 seconds', ${at} + interval '20 seconds'
        from generate_series($1::bigint, $2::bigint) g, bs_params p where g % 5 = 1 and g % 100 not between 1 and 4`,
@@ -208,8 +226,8 @@ async function fill(): Promise<State> {
     await step(
       'subscription_charges',
       `insert into subscription_charges (id, subscription_id, kind, period_start, period_end, attempt, order_id, amount, status, created_at, updated_at)
-       select 'sch_bs' || lpad(s::text, 22, '0'), 'sub_bs' || lpad(s::text, 22, '0'), 'renewal', ${at} + interval '1 month', ${at} + interval '2 months', 1,
-         'ord_bs' || lpad(g::text, 22, '0'), 9900, 'succeeded', ${at} + interval '1 month', ${at} + interval '1 month'
+       select 'sch_bs' || lpad(s::text, 24, '0'), 'sub_bs' || lpad(s::text, 24, '0'), 'renewal', ${at} + interval '1 month', ${at} + interval '2 months', 1,
+         'ord_bs' || lpad(g::text, 24, '0'), 9900, 'succeeded', ${at} + interval '1 month', ${at} + interval '1 month'
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
@@ -220,11 +238,11 @@ async function fill(): Promise<State> {
     await step(
       'events',
       `insert into events (id, store_id, mode, type, data, created_at, dispatched_at)
-       select 'evt_bs' || lpad(e::text, 22, '0'), '${S}', 'test',
+       select 'evt_bs' || lpad(e::text, 24, '0'), '${S}', 'test',
          case when e % 20 = 7 then 'order.refunded' when e % 200 = 11 then 'refund_request.created' when e % 2 = 0 then 'order.paid' else 'subscription.updated' end,
-         case when e % 20 = 7 then jsonb_build_object('id', 'rf_bs' || lpad(e::text, 22, '0'), 'order', jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0')))
-              when e % 200 = 11 then jsonb_build_object('id', 'rr_bs' || lpad(e::text, 22, '0'), 'orderId', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'))
-              else jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 22, '0'), 'amount', 15000, 'currency', 'KRW') end,
+         case when e % 20 = 7 then jsonb_build_object('id', 'rf_bs' || lpad(e::text, 24, '0'), 'order', jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0')))
+              when e % 200 = 11 then jsonb_build_object('id', 'rr_bs' || lpad(e::text, 24, '0'), 'orderId', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0'))
+              else jsonb_build_object('id', 'ord_bs' || lpad((e % p.n + 1)::text, 24, '0'), 'amount', 15000, 'currency', 'KRW') end,
          ${evAt}, ${evAt} + interval '1 second'
        from generate_series($1::bigint, $2::bigint) e, bs_params p`,
       2 * ORDERS,
@@ -232,7 +250,7 @@ async function fill(): Promise<State> {
     await step(
       'webhook_deliveries',
       `insert into webhook_deliveries (id, event_id, endpoint_id, store_id, mode, trigger, status, attempts, last_status_code, last_attempt_at, created_at, updated_at)
-       select 'whd_bs' || lpad(e::text, 22, '0'), 'evt_bs' || lpad(e::text, 22, '0'), '${endpoint.id}', '${S}', 'test', 'event', 'succeeded', 1, 200,
+       select 'whd_bs' || lpad(e::text, 24, '0'), 'evt_bs' || lpad(e::text, 24, '0'), '${endpoint.id}', '${S}', 'test', 'event', 'succeeded', 1, 200,
          ${evAt} + interval '2 seconds', ${evAt} + interval '1 second', ${evAt} + interval '2 seconds'
        from generate_series($1::bigint, $2::bigint) e, bs_params p`,
       2 * ORDERS,
@@ -326,9 +344,16 @@ async function signIn(url: string, email: string, password: string): Promise<str
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function planNodes(plan: any, out: Array<{ type: string; relation?: string; rows: number }> = []): Array<{ type: string; relation?: string; rows: number }> {
-  out.push({ type: plan['Node Type'], relation: plan['Relation Name'], rows: Number(plan['Plan Rows']) });
-  for (const child of plan.Plans ?? []) planNodes(child, out);
+/**
+ * Every node of a plan with its estimated rows. A parallel-aware node's `Plan Rows` is per process: PostgreSQL divides
+ * the scan's rows by workers + the leader's share (1 − 0.3 × workers, at least 0), so that is multiplied back here
+ * (with 2 workers, a scan of all 200,000 events shows 83,333).
+ */
+function planNodes(plan: any, out: Array<{ type: string; relation?: string; rows: number }> = [], workers = 0): Array<{ type: string; relation?: string; rows: number }> {
+  const w = Number(plan['Workers Planned'] ?? workers);
+  const divisor = plan['Parallel Aware'] && w > 0 ? w + Math.max(0, 1 - 0.3 * w) : 1;
+  out.push({ type: plan['Node Type'], relation: plan['Relation Name'], rows: Number(plan['Plan Rows']) * divisor });
+  for (const child of plan.Plans ?? []) planNodes(child, out, w);
   return out;
 }
 
@@ -344,9 +369,9 @@ async function check(state: State): Promise<boolean> {
     const cookie = { cookie: dash };
     // A real order id, e-mail and subscription from the middle of the store.
     const mid = Math.floor(state.orders / 2 / 10) * 10 + 3;
-    const orderId = `ord_bs${String(mid).padStart(22, '0')}`;
+    const orderId = `ord_bs${String(mid).padStart(24, '0')}`;
     const email = `buyer${mid % 200000}@example.com`;
-    const subId = `sub_bs${String(Math.floor(state.orders / 20)).padStart(22, '0')}`;
+    const subId = `sub_bs${String(Math.floor(state.orders / 20)).padStart(24, '0')}`;
     const deep = 1000;
     const now = new Date();
     const year = now.getUTCFullYear();
@@ -367,7 +392,7 @@ async function check(state: State): Promise<boolean> {
       ['console events, deep page', `/admin/v1/events?mode=test&limit=20&page=${deep}`, owner],
       ['console refunds, first page', '/admin/v1/refunds?mode=test&limit=20', owner],
       ['console refunds, filtered', '/admin/v1/refunds?mode=test&status=succeeded&limit=20', owner],
-      ['console refunds, by order', `/admin/v1/refunds?mode=test&orderId=ord_bs${String(mid * 0 + 27).padStart(22, '0')}`, owner],
+      ['console refunds, by order', `/admin/v1/refunds?mode=test&orderId=ord_bs${String(mid * 0 + 27).padStart(24, '0')}`, owner],
       ['console refunds, deep page', `/admin/v1/refunds?mode=test&limit=20&page=${deep}`, owner],
       ['console subscriptions, first page', '/admin/v1/subscriptions?mode=test&limit=20', owner],
       ['console subscriptions, deep page', `/admin/v1/subscriptions?mode=test&limit=20&page=${deep}`, owner],
@@ -400,6 +425,14 @@ async function check(state: State): Promise<boolean> {
       ['dashboard audit', '/dashboard/audit', cookie],
     ];
 
+    // What the planner may answer from an index alone: the share of each big table's pages marked all-visible (a count
+    // reads the heap, or scans it whole, where they are not).
+    const vm = await db.query<{ relname: string; pct: string }>(
+      `select relname, round(100.0 * relallvisible / greatest(relpages, 1))::text as pct from pg_class where relname = any($1) order by relname`,
+      [[...BIG_TABLES]],
+    );
+    console.log(`all-visible pages: ${vm.rows.map((r) => `${r.relname} ${r.pct}%`).join(', ')}`);
+
     // 1. Timings, capture off.
     console.log(`\n${'page'.padEnd(40)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}  (${REQUESTS} requests each, sequential)`);
     for (const [name, path, headers] of pages) {
@@ -423,7 +456,59 @@ async function check(state: State): Promise<boolean> {
       times.sort((a, b) => a - b);
       const p99 = pct(times, 99);
       console.log(`${name.padEnd(40)} ${pct(times, 50).toFixed(1).padStart(6)}ms ${p99.toFixed(1).padStart(6)}ms${p99 > PAGE_P99_MS ? '  > limit' : ''}`);
-      verdicts.push([p99 <= PAGE_P99_MS, `${name}: p99 ${p99.toFixed(1)} ms (limit ${PAGE_P99_MS})`]);
+      // --ci: printed against the target, never failed (a shared machine's timings are not the service's).
+      verdicts.push([CI || p99 <= PAGE_P99_MS, `${name}: p99 ${p99.toFixed(1)} ms (target ${PAGE_P99_MS})${CI && p99 > PAGE_P99_MS ? ', over the target (timings do not fail --ci)' : ''}`]);
+    }
+
+    // 1b. The answers: totals against counts made here, the deep page's first row, the searches, the VAT figures.
+    {
+      const json = async (path: string, headers: Record<string, string>) => (await fetch(`${server.url}${path}`, { headers })).json() as Promise<any>;
+      const n = async (q: string, values: unknown[]) => Number((await db.query<{ n: string }>(q, values)).rows[0].n);
+      const S = state.storeId;
+      const answers: Array<[string, boolean]> = [];
+      const orders = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test'`, [S]);
+      const first = await json('/v1/orders?limit=20', api);
+      const newest = (await db.query<{ id: string }>(`select id from orders where store_id = $1 and mode = 'test' order by created_at desc, id desc limit 1`, [S])).rows[0].id;
+      answers.push([`API orders, first page: total ${first.total} = ${orders}, ${first.data?.length} rows, newest first`, first.total === orders && first.data?.length === 20 && first.data[0].id === newest]);
+      const deepPage = await json(`/v1/orders?limit=20&page=${deep}`, api);
+      const atOffset = (await db.query<{ id: string }>(`select id from orders where store_id = $1 and mode = 'test' order by created_at desc, id desc offset $2 limit 1`, [S, (deep - 1) * 20])).rows[0]?.id;
+      answers.push([`API orders, deep page: total ${deepPage.total}, first row the ${((deep - 1) * 20 + 1).toLocaleString('en')}th newest`, deepPage.total === orders && deepPage.data?.[0]?.id === atOffset]);
+      const refunded = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test' and status = 'refunded'`, [S]);
+      const events = await n(`select count(*)::text as n from events where store_id = $1 and mode = 'test'`, [S]);
+      const evPage = await json('/admin/v1/events?mode=test&limit=20', owner);
+      answers.push([`console events: total ${evPage.total} = ${events}`, evPage.total === events && evPage.data?.length === 20]);
+      const licenses = await n(`select count(*)::text as n from licenses where store_id = $1 and mode = 'test'`, [S]);
+      const licPage = await json('/v1/licenses?limit=20', api);
+      answers.push([`API licenses: total ${licPage.total} = ${licenses}`, licPage.total === licenses]);
+      const subs = await n(`select count(*)::text as n from subscriptions where store_id = $1 and mode = 'test' and status = 'ended'`, [S]);
+      const subPage = await json('/v1/subscriptions?limit=20&status=ended', api);
+      answers.push([`API subscriptions, ended: total ${subPage.total} = ${subs}`, subPage.total === subs]);
+      // A result row links to its order (the search box echoes the query, so the link is what tells).
+      const link = `href="/dashboard/orders/${orderId}"`;
+      const byId = await (await fetch(`${server.url}/dashboard/orders?q=${orderId}`, { headers: cookie })).text();
+      const byEmail = await (await fetch(`${server.url}/dashboard/orders?q=${encodeURIComponent(email)}`, { headers: cookie })).text();
+      const ofBuyer = await n(`select count(*)::text as n from orders where store_id = $1 and mode = 'test' and lower(buyer_email) = $2`, [S, email]);
+      const linksOf = (html: string) => (html.match(/href="\/dashboard\/orders\/ord_[^"]+"/g) ?? []).length;
+      answers.push([
+        `dashboard search: the order by its id (${linksOf(byId)} row), the ${ofBuyer} order(s) of ${email} (${linksOf(byEmail)} rows); refunded filter total of ${refunded.toLocaleString('en')}`,
+        byId.includes(link) && linksOf(byId) === 1 && byEmail.includes(link) && linksOf(byEmail) === Math.min(ofBuyer, 20),
+      ]);
+      // The VAT report: each figure is the sum of the lines, read here straight from the tables.
+      const { start, end } = periodInstants(periodOf(vatPeriod)!);
+      const sales = (await db.query<{ n: string; t: string }>(`select count(*)::text as n, coalesce(sum(amount), 0)::text as t from orders where store_id = $1 and mode = 'test' and status in ('paid', 'refunded') and paid_at >= $2 and paid_at < $3 and amount > 0`, [S, start, end])).rows[0];
+      const refunds = (await db.query<{ n: string; t: string }>(`select count(*)::text as n, coalesce(sum(amount), 0)::text as t from order_refunds where store_id = $1 and mode = 'test' and status = 'succeeded' and refunded_at >= $2 and refunded_at < $3 and amount > 0`, [S, start, end])).rows[0];
+      const report = await json(`/admin/v1/tax/vat-report?mode=test&period=${vatPeriod}`, owner);
+      const lines = await json(`/admin/v1/tax/vat-report/lines?mode=test&period=${vatPeriod}&limit=20`, owner);
+      const o = report.overall;
+      answers.push([
+        `VAT ${vatPeriod}: ${o?.sales.count} sales of ${o?.sales.total}원 (tables: ${sales.n}, ${sales.t}), ${o?.refunds.count} refunds of ${o?.refunds.total}원 (tables: ${refunds.n}, −${refunds.t}), lines total ${lines.total}`,
+        o?.sales.count === Number(sales.n) && o?.sales.total === Number(sales.t) && o?.refunds.count === Number(refunds.n) && o?.refunds.total === -Number(refunds.t) &&
+          lines.total === Number(sales.n) + Number(refunds.n) && o.sales.supplyAmount + o.sales.vat === o.sales.total,
+      ]);
+      for (const [text, ok] of answers) {
+        verdicts.push([ok, `answer: ${text}`]);
+        if (!ok) console.log(`  WRONG ${text}`);
+      }
     }
 
     // 2. Exports, streamed, the server's RSS sampled.
@@ -478,20 +563,39 @@ async function check(state: State): Promise<boolean> {
         seen.add(text);
         const { rows } = await db.query(`explain (format json) ${text}`, values);
         explained++;
-        const nodes = planNodes((rows[0] as any)['QUERY PLAN'][0].Plan);
+        const plan = (rows[0] as any)['QUERY PLAN'][0].Plan;
+        const nodes = planNodes(plan);
+        let indexPlan: any = undefined;
         for (const n of nodes) {
           if (n.type !== 'Seq Scan' || !n.relation || !BIG_TABLES.has(n.relation)) continue;
           const total = tableRows.get(n.relation) ?? 0;
           const line = `${name}: Seq Scan on ${n.relation} (${Math.round(n.rows).toLocaleString('en')} of ${Math.round(total).toLocaleString('en')} rows) in: ${text.replace(/\s+/g, ' ').slice(0, 200)}`;
           // A scan that keeps at least half the table reads what no index would spare (a count of the store's every
-          // row): listed, not failed. Any other sequential scan of a big table fails.
-          if (n.rows >= total / 2) wholeStore.push(line);
-          else scans.push(line);
+          // row): listed, not failed.
+          if (n.rows >= total / 2) {
+            wholeStore.push(line);
+            continue;
+          }
+          // A smaller share: the same statement planned with sequential scans disabled tells whether an index serves
+          // it at all. None (a sequential scan still): fails. One the planner costed above the scan (a count reading a
+          // large share of a table, e.g. 45% of the events by type): listed with both costs, not failed.
+          if (indexPlan === undefined) {
+            await db.query('begin');
+            try {
+              await db.query('set local enable_seqscan = off');
+              indexPlan = ((await db.query(`explain (format json) ${text}`, values)).rows[0] as any)['QUERY PLAN'][0].Plan;
+            } finally {
+              await db.query('rollback');
+            }
+          }
+          const stillSeq = planNodes(indexPlan).some((m) => m.type === 'Seq Scan' && m.relation === n.relation);
+          if (stillSeq) scans.push(line);
+          else wholeStore.push(`${line} (planner's choice: cost ${Number(plan['Total Cost']).toFixed(0)} against ${Number(indexPlan['Total Cost']).toFixed(0)} by index)`);
         }
       }
     }
     process.kill(server.pid, 'SIGUSR2');
-    verdicts.push([scans.length === 0, `EXPLAIN: ${explained} distinct statements of ${pages.length} pages; ${scans.length} sequential scans of a big table that an index would spare; ${wholeStore.length} that read at least half of it (counts of a whole store)`]);
+    verdicts.push([scans.length === 0, `EXPLAIN: ${explained} distinct statements of ${pages.length} pages; ${scans.length} sequential scans of a big table that no index serves; ${wholeStore.length} that read at least half of it (counts of a whole store) or that the planner costed below an index's plan`]);
     for (const s of scans) console.log(`  FAIL ${s}`);
     for (const s of wholeStore) console.log(`  whole-store read: ${s}`);
 
@@ -512,7 +616,20 @@ async function check(state: State): Promise<boolean> {
       await rt.close();
       rmSync(dataDir, { recursive: true, force: true });
       const { rows } = await db.query<{ n: string }>('select count(*)::text as n from settlement_orders');
-      verdicts.push([!error, `weekly settlement run: ${made} round(s), ${rows[0].n} orders settled in ${(ms / 1000).toFixed(1)} s${error ? `; failed: ${error}` : ''}`]);
+      // The round's figures, added batch by batch, against its orders' lines; every round closed.
+      const sums = (
+        await db.query<{ bad: string; open: string }>(
+          `select count(*) filter (where r.order_count <> l.n or r.gross <> l.gross or r.refunds <> l.refunded or r.fees <> l.fee or r.net <> l.net)::text as bad,
+             count(*) filter (where r.closed_at is null)::text as open
+           from settlement_rounds r
+           join (select round_id, count(*) as n, sum(gross) as gross, sum(refunded) as refunded, sum(fee) as fee, sum(net) as net from settlement_orders group by round_id) l on l.round_id = r.id`,
+        )
+      ).rows[0];
+      const figuresOk = sums.bad === '0' && sums.open === '0';
+      verdicts.push([
+        !error && figuresOk,
+        `weekly settlement run: ${made} round(s), ${rows[0].n} orders settled in ${(ms / 1000).toFixed(1)} s${figuresOk ? ', figures = the sum of the orders' : `; ${sums.bad} round(s) whose figures differ from their orders, ${sums.open} left open`}${error ? `; failed: ${error}` : ''}`,
+      ]);
       console.log(verdicts[verdicts.length - 1][1]);
     }
   } finally {
@@ -529,20 +646,29 @@ async function check(state: State): Promise<boolean> {
   return verdicts.every(([ok]) => ok);
 }
 
-/** The index migrations of this round (122–125): their index names, parsed from the files. */
+/**
+ * The index migrations of the performance rounds (122–125, 132–135): their index names, parsed from the files. Only
+ * those that build indexes concurrently and nothing else can be replayed (dropping their indexes undoes them).
+ */
 function roundMigrations(): Array<{ version: string; indexes: string[] }> {
   const dir = join(ROOT, 'src/db/migrations');
   return readdirSync(dir)
-    .filter((f) => /^12[2-5]_.*\.sql$/.test(f))
-    .map((f) => ({
-      version: f.replace(/\.sql$/, ''),
-      indexes: [...readFileSync(join(dir, f), 'utf8').matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]),
-    }));
+    .filter((f) => /^(12[2-5]|13[2-5])_.*\.sql$/.test(f))
+    .map((f) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
+      const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
+      return {
+        version: f.replace(/\.sql$/, ''),
+        indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
+      };
+    })
+    .filter((m) => m.indexes.length > 0);
 }
 
 async function migrationLocks(state: State): Promise<[boolean, string]> {
   const ms = roundMigrations();
-  if (ms.length === 0) return [true, 'migration locks: no migrations 122–125 to replay'];
+  if (ms.length === 0) return [true, 'migration locks: no index migrations of 122–125, 132–135 to replay'];
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
@@ -555,7 +681,7 @@ async function migrationLocks(state: State): Promise<[boolean, string]> {
     // The probe: what a payment writes (its order and its event in one transaction), every 20 ms.
     const probe = new pg.Client({ connectionString: dbUrl });
     await probe.connect();
-    const orderId = `ord_bs${String(1).padStart(22, '0')}`;
+    const orderId = `ord_bs${String(1).padStart(24, '0')}`;
     let worst = 0;
     let probes = 0;
     let running = true;

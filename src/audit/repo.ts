@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { AuditLogTable } from './tables';
 
 /** Audit-log queries. Every function takes the executor, so a write joins the transaction of the change it records. */
@@ -37,5 +36,5 @@ export async function countAudit(db: Db, storeId: string, f: AuditFilter): Promi
 }
 
 export async function listAudit(db: Db, storeId: string, f: AuditFilter, offset: number, limit: number) {
-  return filtered(db, storeId, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return filtered(db, storeId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }

@@ -4,7 +4,6 @@ import { jsonb } from '../db';
 import type { Mode } from '../platform/tables';
 import type { CouponRow, ProductRow } from './model';
 import type { CouponsTable, PlanRecord, ProductsTable } from './tables';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // Kysely only; every function takes the executor so a use case can compose them inside one transaction.
 
@@ -28,7 +27,7 @@ export async function countProducts(db: Db, storeId: string, f: { mode?: Mode; p
 
 /** Newest first; the id breaks ties between rows created in the same millisecond. */
 export function pageProducts(db: Db, storeId: string, f: { mode?: Mode; productIds?: string[] | null }, offset: number, limit: number): Promise<ProductRow[]> {
-  return productsQuery(db, storeId, f).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return productsQuery(db, storeId, f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 export function insertProduct(db: Db, row: Omit<Insertable<ProductsTable>, 'plans'> & { plans: PlanRecord[] }): Promise<ProductRow> {
@@ -129,8 +128,8 @@ export async function countCoupons(db: Db, storeId: string, mode?: Mode): Promis
 }
 
 /** Newest first; the id breaks ties between rows created in the same millisecond. */
-export function pageCoupons(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<Array<CouponRow & { total_count: string }>> {
-  return couponsQuery(db, storeId, mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+export function pageCoupons(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<Array<CouponRow>> {
+  return couponsQuery(db, storeId, mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 /** A new coupon; undefined when the store already has this code in this mode (the unique key, no error raised). */

@@ -3,7 +3,6 @@ import type { Db, DB } from '../db';
 import { compiledQuery } from '../db/compiled';
 import type { Mode } from '../platform/tables';
 import type { LicenseActivationsTable, LicenseIssueAttemptsTable, LicensesTable } from './tables';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // Kysely queries of the licenses module. Every function takes the executor, so a use case can compose them in one
 // transaction (pass `trx`) or run them alone (pass `db`).
@@ -46,7 +45,7 @@ export async function countLicenses(db: Db, f: LicenseFilter): Promise<number> {
 
 /** Newest first (issue time, then id), the contract's list order. */
 export async function listLicenses(db: Db, f: LicenseFilter, offset: number, limit: number): Promise<LicenseWithProduct[]> {
-  return filtered(withProduct(db).selectAll('licenses').select(['products.name as product_name', TOTAL_COUNT]), f)
+  return filtered(withProduct(db).selectAll('licenses').select('products.name as product_name'), f)
     .orderBy('licenses.issued_at', 'desc')
     .orderBy('licenses.id', 'desc')
     .offset(offset)

@@ -3,7 +3,6 @@ import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
 import { sql, type Selectable } from 'kysely';
 import type { OrderCashReceiptsTable, OrderStatus, OrderVirtualAccountsTable } from './tables';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { LicenseRow } from '../licenses/repo';
 
 export interface OrderFilter {
@@ -70,8 +69,8 @@ export async function countOrders(db: Db, f: OrderFilter, s: OrderSearch = {}): 
 }
 
 /** Newest first by creation time; the time-sortable id breaks ties. */
-export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number, s: OrderSearch = {}): Promise<Array<OrderRow & { total_count: string }>> {
-  return ordersQuery(db, f, s).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number, s: OrderSearch = {}): Promise<Array<OrderRow>> {
+  return ordersQuery(db, f, s).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 /**

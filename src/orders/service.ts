@@ -58,10 +58,9 @@ export async function listOrders(deps: Deps, f: repo.OrderFilter, page: PagePara
       const rows = await repo.pageOrders(deps.db, f, offset, limit, search);
       // One query each for the refunds and the licenses of the whole page rather than one per order.
       const refunds = await repo.refundsOf(deps.db, rows.map((r) => r.id));
-      const views = await withLicenses(deps.db, deps, rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [] })));
-      return views.map((view, i) => ({ view, total_count: rows[i].total_count }));
+      return withLicenses(deps.db, deps, rows.map((row) => ({ row, refunds: refunds.get(row.id) ?? [] })));
     },
-    ({ view }) => view,
+    (view) => view,
   );
 }
 

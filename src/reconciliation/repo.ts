@@ -2,7 +2,6 @@ import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { PaymentProviderName } from '../payments/provider';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 import type { ReconciliationDifferencesTable, ReconciliationSettlementsTable, ReconciliationsTable, ReconciliationStatus } from './tables';
 
 // reconciliations and reconciliation_differences, plus the reads of our own orders and refunds a run compares.
@@ -88,7 +87,7 @@ export async function countReconciliations(db: Db, storeId: string, mode: Mode |
 }
 
 export function pageReconciliations(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number) {
-  return listQuery(db, storeId, mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return listQuery(db, storeId, mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 /**

@@ -190,8 +190,14 @@ export interface SettlementCandidate {
  * them waits for the round (and then answers REFUND_SETTLED). Orders with a refund in flight or an active refund
  * request are left out: their outcome is not known yet.
  */
-export async function lockSettlementCandidates(trx: Db, storeId: string, mode: Mode, paidBefore: Date): Promise<SettlementCandidate[]> {
-  return trx
+export async function lockSettlementCandidates(
+  trx: Db,
+  storeId: string,
+  mode: Mode,
+  paidBefore: Date,
+  page?: { after: { paid_at: Date; id: string } | null; limit: number },
+): Promise<SettlementCandidate[]> {
+  let q = trx
     .selectFrom('orders')
     // The window is the order's own (its terms as sold), not the product's as it is now.
     .select(['orders.id', 'orders.amount', 'orders.refunded_amount', 'orders.paid_at', sql<number>`(orders.terms->>'refundDays')::int`.as('refund_days')])
@@ -205,11 +211,14 @@ export async function lockSettlementCandidates(trx: Db, storeId: string, mode: M
     )
     .where(({ not, exists, selectFrom }) =>
       not(exists(selectFrom('refund_requests').select('refund_requests.id').whereRef('refund_requests.order_id', '=', 'orders.id').where('refund_requests.status', 'in', ['requested', 'held']))),
-    )
-    .orderBy('orders.paid_at')
-    .orderBy('orders.id')
-    .forUpdate('orders')
-    .execute();
+    );
+  // A batch: the next `limit` candidates after the last one read (paid_at, id), so a batch whose orders all fall
+  // inside their window does not stop the ones after it.
+  const a = page?.after;
+  if (a) q = q.where((eb) => eb.or([eb('orders.paid_at', '>', a.paid_at), eb.and([eb('orders.paid_at', '=', a.paid_at), eb('orders.id', '>', a.id)])]));
+  q = q.orderBy('orders.paid_at').orderBy('orders.id');
+  if (page) q = q.limit(page.limit);
+  return q.forUpdate('orders').execute();
 }
 
 /** Stores and modes that have unsettled paid orders from before `paidBefore` (the weekly job's work list). */
@@ -224,16 +233,33 @@ export function storesWithUnsettled(db: Db, paidBefore: Date): Promise<Array<{ s
     .execute();
 }
 
-export async function jobRoundExists(db: Db, storeId: string, mode: Mode, periodKey: string): Promise<boolean> {
-  const r = await db
-    .selectFrom('settlement_rounds')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('mode', '=', mode)
-    .where('source', '=', 'job')
-    .where('period_key', '=', periodKey)
-    .executeTakeFirst();
-  return r !== undefined;
+/**
+ * The round a run continues or skips: the weekly job's round of the period (open or closed), or for the console the
+ * store's open console round (left open by a crash between batches).
+ */
+export function roundToResume(db: Db, storeId: string, mode: Mode, source: 'job' | 'console', periodKey: string | null) {
+  let q = db.selectFrom('settlement_rounds').select(['id', 'cutoff', 'closed_at']).where('store_id', '=', storeId).where('mode', '=', mode).where('source', '=', source);
+  q = periodKey !== null && source === 'job' ? q.where('period_key', '=', periodKey) : q.where('closed_at', 'is', null);
+  return q.orderBy('created_at').executeTakeFirst();
+}
+
+/** Adds one batch's figures to its round (in the batch's transaction). */
+export async function addToRound(trx: Db, id: string, add: { order_count: number; gross: number; refunds: number; fees: number; net: number }): Promise<void> {
+  await trx
+    .updateTable('settlement_rounds')
+    .set((eb) => ({
+      order_count: eb('order_count', '+', add.order_count),
+      gross: eb('gross', '+', add.gross),
+      refunds: eb('refunds', '+', add.refunds),
+      fees: eb('fees', '+', add.fees),
+      net: eb('net', '+', add.net),
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function closeRound(trx: Db, id: string, at: Date): Promise<void> {
+  await trx.updateTable('settlement_rounds').set({ closed_at: at }).where('id', '=', id).where('closed_at', 'is', null).execute();
 }
 
 export async function insertRound(trx: Db, row: Insertable<SettlementRoundsTable>): Promise<void> {
@@ -251,8 +277,9 @@ export async function markSettled(trx: Db, roundId: string, orderIds: string[], 
   }
 }
 
+/** A closed round (an open one is still being filled and is not shown). */
 export function findRound(db: Db, storeId: string, id: string) {
-  return db.selectFrom('settlement_rounds').selectAll().where('id', '=', id).where('store_id', '=', storeId).executeTakeFirst();
+  return db.selectFrom('settlement_rounds').selectAll().where('id', '=', id).where('store_id', '=', storeId).where('closed_at', 'is not', null).executeTakeFirst();
 }
 
 export function roundOrders(db: Db, roundId: string) {
@@ -267,7 +294,7 @@ export function roundOrders(db: Db, roundId: string) {
 }
 
 function roundsQuery(db: Db, storeId: string, mode: Mode | undefined) {
-  let q = db.selectFrom('settlement_rounds').where('store_id', '=', storeId);
+  let q = db.selectFrom('settlement_rounds').where('store_id', '=', storeId).where('closed_at', 'is not', null);
   if (mode) q = q.where('mode', '=', mode);
   return q;
 }

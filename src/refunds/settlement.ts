@@ -58,52 +58,81 @@ export function kstWeekStart(t: Date): string {
   return addDays(d, -((dow + 6) % 7));
 }
 
+/** Orders settled per transaction: each batch locks, writes and releases this many at most. */
+export const SETTLEMENT_BATCH = 1_000;
+
 /**
  * Closes a store's paid orders (one mode) paid up to `cutoff` whose withdrawal window (max(7, refundDays) days,
- * rolled to a business day, see calendar.ts) has ended by now into one round, in one transaction: the round, what
- * each order contributed (frozen), and `orders.settlement_id` (from then on a refund answers REFUND_SETTLED).
- * Returns null when nothing qualifies (no round is written).
+ * rolled to a business day, see calendar.ts) has ended by now into one round: the round, what each order contributed
+ * (frozen), and `orders.settlement_id` (from then on a refund answers REFUND_SETTLED).
+ *
+ * In batches of `batch` candidate orders, one transaction each (a big store's weekly run no longer holds every
+ * settled order locked until one commit at the end): each batch locks its orders, writes their lines, marks them
+ * settled and adds their figures to the round, so after any commit the round's figures are exactly the sum of its
+ * orders. The first batch with an order to settle writes the round (still open: not shown); the batch that finds no
+ * more candidates closes it. A run stopped between batches (a crash) leaves the round open; the next run resumes it
+ * with its cutoff (the weekly job's round of the period, or the store's open console round), settling only orders not
+ * settled yet. Returns null when nothing qualifies (no round is written) or the period's round is already closed.
  */
-export async function createRound(
-  deps: Deps,
-  input: { storeId: string; mode: Mode; cutoff: Date; source: 'job' | 'console'; createdBy: string; periodKey?: string | null },
-): Promise<SettlementWithOrders | null> {
-  const now = deps.clock.now();
-  const cutoff = input.cutoff.getTime() > now.getTime() ? now : input.cutoff;
-  const id = await deps.db.transaction().execute(async (trx) => {
-    if (input.periodKey && (await repo.jobRoundExists(trx, input.storeId, input.mode, input.periodKey))) return null;
-    const candidates = (await repo.lockSettlementCandidates(trx, input.storeId, input.mode, cutoff)).filter(
-      (o) => o.paid_at && withdrawalWindowEnd(o.paid_at, o.refund_days).getTime() <= now.getTime(),
-    );
-    if (candidates.length === 0) return null;
-    const id = newId('stl', deps.clock);
-    const lines = candidates.map((o) => {
-      const refunded = o.refunded_amount ?? 0;
-      const fee = orderFee(o.amount - refunded);
-      return { round_id: id, order_id: o.id, gross: o.amount, refunded, fee, net: o.amount - refunded - fee };
-    });
-    const sum = (k: 'gross' | 'refunded' | 'fee' | 'net') => lines.reduce((a, l) => a + l[k], 0);
-    await repo.insertRound(trx, {
-      id,
-      store_id: input.storeId,
-      mode: input.mode,
-      cutoff,
-      order_count: lines.length,
-      gross: sum('gross'),
-      refunds: sum('refunded'),
-      fees: sum('fee'),
-      net: sum('net'),
-      fee_rate_bps: SETTLEMENT_FEE_BPS,
-      source: input.source,
-      period_key: input.periodKey ?? null,
-      created_by: input.createdBy,
-      created_at: now,
-    });
-    await repo.insertRoundOrders(trx, lines);
-    await repo.markSettled(trx, id, lines.map((l) => l.order_id), now);
-    return id;
-  });
+export async function createRound(deps: Deps, input: RoundInput, batch = SETTLEMENT_BATCH): Promise<SettlementWithOrders | null> {
+  const id = await fillRound(deps, input, batch);
   return id ? getRound(deps, input.storeId, id) : null;
+}
+
+type RoundInput = { storeId: string; mode: Mode; cutoff: Date; source: 'job' | 'console'; createdBy: string; periodKey?: string | null };
+
+/** createRound's work, answering the round's id (or null): the weekly job does not read back every order it settled. */
+async function fillRound(deps: Deps, input: RoundInput, batch: number): Promise<string | null> {
+  const now = deps.clock.now();
+  const open = await repo.roundToResume(deps.db, input.storeId, input.mode, input.source, input.periodKey ?? null);
+  if (open?.closed_at) return null;
+  let id: string | null = open?.id ?? null;
+  const cutoff = open ? open.cutoff : input.cutoff.getTime() > now.getTime() ? now : input.cutoff;
+  let after: { paid_at: Date; id: string } | null = null;
+  for (;;) {
+    const done = await deps.db.transaction().execute(async (trx) => {
+      const read = await repo.lockSettlementCandidates(trx, input.storeId, input.mode, cutoff, { after, limit: batch });
+      const candidates = read.filter((o) => o.paid_at && withdrawalWindowEnd(o.paid_at, o.refund_days).getTime() <= now.getTime());
+      if (read.length) after = { paid_at: read[read.length - 1].paid_at!, id: read[read.length - 1].id };
+      if (candidates.length) {
+        if (!id) {
+          id = newId('stl', deps.clock);
+          await repo.insertRound(trx, {
+            id,
+            store_id: input.storeId,
+            mode: input.mode,
+            cutoff,
+            order_count: 0,
+            gross: 0,
+            refunds: 0,
+            fees: 0,
+            net: 0,
+            fee_rate_bps: SETTLEMENT_FEE_BPS,
+            source: input.source,
+            period_key: input.periodKey ?? null,
+            created_by: input.createdBy,
+            created_at: now,
+            closed_at: null,
+          });
+        }
+        const roundId = id;
+        const lines = candidates.map((o) => {
+          const refunded = o.refunded_amount ?? 0;
+          const fee = orderFee(o.amount - refunded);
+          return { round_id: roundId, order_id: o.id, gross: o.amount, refunded, fee, net: o.amount - refunded - fee };
+        });
+        const sum = (k: 'gross' | 'refunded' | 'fee' | 'net') => lines.reduce((a, l) => a + l[k], 0);
+        await repo.insertRoundOrders(trx, lines);
+        await repo.markSettled(trx, roundId, lines.map((l) => l.order_id), now);
+        await repo.addToRound(trx, roundId, { order_count: lines.length, gross: sum('gross'), refunds: sum('refunded'), fees: sum('fee'), net: sum('net') });
+      }
+      const last = read.length < batch;
+      if (last && id) await repo.closeRound(trx, id, now);
+      return last;
+    });
+    if (done) break;
+  }
+  return id;
 }
 
 /** The console's "settle now": a round of what qualifies up to `cutoff` (default now); SETTLEMENT_EMPTY when nothing does. */
@@ -125,7 +154,7 @@ export async function runWeeklySettlement(deps: Deps, now: Date): Promise<number
   let made = 0;
   for (const w of work) {
     try {
-      const round = await createRound(deps, { storeId: w.store_id, mode: w.mode, cutoff, source: 'job', createdBy: 'job', periodKey: week });
+      const round = await fillRound(deps, { storeId: w.store_id, mode: w.mode, cutoff, source: 'job', createdBy: 'job', periodKey: week }, SETTLEMENT_BATCH);
       if (round) made++;
     } catch (err) {
       // Another process made this week's round first (the unique index): nothing to do.

@@ -47,6 +47,8 @@ export interface SettlementRoundsTable {
   period_key: string | null;
   created_by: string;
   created_at: Timestamp;
+  /** Null while the round is filled batch by batch (migration 132); set by the batch that finds nothing more. */
+  closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SettlementOrdersTable {

@@ -2,7 +2,6 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db';
 import { jsonb } from '../db';
 import type { ApiKeysTable, Mode } from '../platform/tables';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 
 // api_keys queries of the seller console. Every function takes the executor, so a use case can compose them in one
 // transaction. (The request-time lookup by hash and its cache live in platform/http/auth.)
@@ -46,8 +45,8 @@ export async function countApiKeys(db: Db, storeId: string, mode?: Mode): Promis
 }
 
 /** Newest first; the id breaks ties between keys created in the same millisecond. */
-export function pageApiKeys(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<Array<ApiKeyRow & { total_count: string }>> {
-  return apiKeysQuery(db, storeId, mode).selectAll().select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+export function pageApiKeys(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<Array<ApiKeyRow>> {
+  return apiKeysQuery(db, storeId, mode).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 export function findApiKey(db: Db, storeId: string, id: string): Promise<ApiKeyRow | undefined> {

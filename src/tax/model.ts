@@ -148,11 +148,11 @@ export interface VatTotals {
 }
 
 const zero = (): Figure => ({ count: 0, total: 0, supplyAmount: 0, vat: 0 });
-const addTo = (f: Figure, l: VatSplit) => {
-  f.count += 1;
-  f.total += l.total;
-  f.supplyAmount += l.supplyAmount;
-  f.vat += l.vat;
+const addFigure = (f: Figure, g: Figure) => {
+  f.count += g.count;
+  f.total += g.total;
+  f.supplyAmount += g.supplyAmount;
+  f.vat += g.vat;
 };
 const sum = (a: Figure, b: Figure): Figure => ({ count: a.count + b.count, total: a.total + b.total, supplyAmount: a.supplyAmount + b.supplyAmount, vat: a.vat + b.vat });
 
@@ -164,11 +164,14 @@ export class VatAccumulator {
     this.#months = new Map(months.map((m) => [m, zero()]));
   }
   add(l: VatLine): void {
-    const c = this.#cats.get(l.category)!;
-    addTo(l.kind === 'sale' ? c.sales : c.refunds, l);
-    const month = kstMonth(l.at);
+    this.addGroup(l.kind, l.category, kstMonth(l.at), { count: 1, total: l.total, supplyAmount: l.supplyAmount, vat: l.vat });
+  }
+  /** Adds `f`, the sum of lines of one kind, category and KST month (signed as the lines are: a refund negative). */
+  addGroup(kind: 'sale' | 'refund', category: VatCategory, month: string, f: Figure): void {
+    const c = this.#cats.get(category)!;
+    addFigure(kind === 'sale' ? c.sales : c.refunds, f);
     if (!this.#months.has(month)) this.#months.set(month, zero());
-    addTo(this.#months.get(month)!, l);
+    addFigure(this.#months.get(month)!, f);
   }
   totals(): VatTotals {
     const categories = VAT_CATEGORIES.map((category) => {

@@ -1,5 +1,6 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
+import { sql } from 'kysely';
 import type { LineFacts } from './model';
 
 export interface LineScope {
@@ -104,4 +105,102 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
     const last = rows[rows.length - 1];
     after = { at: last.refunded_at!, id: last.id };
   }
+}
+
+/**
+ * The period's sales and refunds as one relation of the facts that decide a line (the same rows, joins and filters as
+ * scanSales and scanRefunds): `kind_rank` orders a sale before a refund at the same instant, as scanLines merges them.
+ */
+function linesRelation(s: LineScope) {
+  return sql`(
+    select 'sale' as kind, 0 as kind_rank, o.paid_at as at, o.id as order_id, null::text as refund_id, o.id as line_id, o.amount,
+      o.method, coalesce(o.presentment_currency, o.currency) as currency,
+      coalesce(cr.status not in ('requested', 'failed'), false) as cash_issued, ti.id is not null as ti_issued
+    from orders o
+    left join order_cash_receipts cr on cr.order_id = o.id
+    left join tax_invoices ti on ti.order_id = o.id and ti.kind = 'original' and ti.status = 'issued'
+    where o.store_id = ${s.storeId} and o.mode = ${s.mode} and o.status in ('paid', 'refunded')
+      and o.paid_at >= ${s.start} and o.paid_at < ${s.end} and o.amount > 0
+    union all
+    select 'refund', 1, r.refunded_at, r.order_id, r.id, r.id, r.amount,
+      o.method, coalesce(o.presentment_currency, o.currency),
+      coalesce(cr.status not in ('requested', 'failed'), false), ti.id is not null
+    from order_refunds r
+    join orders o on o.id = r.order_id
+    left join order_cash_receipts cr on cr.order_id = o.id
+    left join tax_invoices ti on ti.order_id = o.id and ti.kind = 'original' and ti.status = 'issued'
+    where r.store_id = ${s.storeId} and r.mode = ${s.mode} and r.status = 'succeeded'
+      and r.refunded_at >= ${s.start} and r.refunded_at < ${s.end} and r.amount > 0
+  ) as l`;
+}
+
+/** One group of lines sharing the facts that decide their category, their kind and their KST month. */
+export interface LineGroup {
+  kind: 'sale' | 'refund';
+  /** KST month, YYYY-MM. */
+  month: string;
+  method: LineFacts['method'];
+  currency: string;
+  cashReceiptIssued: boolean;
+  taxInvoiceIssued: boolean;
+  count: number;
+  /** Sum of the lines' amounts (positive, refunds too). */
+  amount: number;
+  /** Sum of each line's 세액 taken apart (per line: floor((amount + 5) / 11), as splitVat rounds), positive. */
+  vat: number;
+}
+
+/**
+ * The period's lines added up in SQL, grouped by the facts that decide their category (evidenceOf stays the one place
+ * that decides it, applied per group), kind and KST month: a handful of rows instead of every line through Node.
+ * 세액 is rounded per line before the sum (integer division of bigints), as the report always has.
+ */
+export async function lineGroups(db: Db, s: LineScope): Promise<LineGroup[]> {
+  const { rows } = await sql<{ kind: 'sale' | 'refund'; month: string; method: LineFacts['method']; currency: string; cash_issued: boolean; ti_issued: boolean; n: string; amount: string; vat: string }>`
+    select kind, to_char((at at time zone 'UTC') + interval '9 hours', 'YYYY-MM') as month, method, currency, cash_issued, ti_issued,
+      count(*)::text as n, sum(amount)::text as amount, sum((amount + 5) / 11)::text as vat
+    from ${linesRelation(s)}
+    group by 1, 2, 3, 4, 5, 6`.execute(db);
+  return rows.map((r) => ({
+    kind: r.kind,
+    month: r.month,
+    method: r.method,
+    currency: r.currency,
+    cashReceiptIssued: r.cash_issued,
+    taxInvoiceIssued: r.ti_issued,
+    count: Number(r.n),
+    amount: Number(r.amount),
+    vat: Number(r.vat),
+  }));
+}
+
+/** The facts a group of lines shares (a filter of the drill-down names the groups it keeps). */
+export type LineKey = Pick<LineGroup, 'kind' | 'method' | 'currency' | 'cashReceiptIssued' | 'taxInvoiceIssued'>;
+
+/**
+ * One page of the lines of the given groups (null: every line), oldest first (a sale before a refund at the same
+ * instant, then by id), an ordered LIMIT/OFFSET; none when the list of groups is empty.
+ */
+export async function pageLines(db: Db, s: LineScope, keys: LineKey[] | null, offset: number, limit: number): Promise<LineFacts[]> {
+  if (keys?.length === 0) return [];
+  const tuples = keys
+    ? sql`(kind, method, currency, cash_issued, ti_issued) in (${sql.join(keys.map((k) => sql`(${k.kind}::text, ${k.method}::text, ${k.currency}::text, ${k.cashReceiptIssued}::boolean, ${k.taxInvoiceIssued}::boolean)`))})`
+    : sql`true`;
+  const { rows } = await sql<{ kind: 'sale' | 'refund'; at: Date; order_id: string; refund_id: string | null; amount: string; method: LineFacts['method']; currency: string; cash_issued: boolean; ti_issued: boolean }>`
+    select kind, at, order_id, refund_id, amount, method, currency, cash_issued, ti_issued
+    from ${linesRelation(s)}
+    where ${tuples}
+    order by at, kind_rank, line_id
+    offset ${offset} limit ${limit}`.execute(db);
+  return rows.map((r) => ({
+    kind: r.kind,
+    at: r.at,
+    orderId: r.order_id,
+    refundId: r.refund_id,
+    amount: Number(r.amount),
+    method: r.method,
+    currency: r.currency,
+    cashReceiptIssued: r.cash_issued,
+    taxInvoiceIssued: r.ti_issued,
+  }));
 }

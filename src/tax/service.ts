@@ -3,9 +3,9 @@ import { validationError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
 import { kstDate, addDays } from '../platform/calendar';
 import type { Page } from '../platform/http/schemas';
-import type { PageParams } from '../platform/http/pagination';
+import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode } from '../platform/tables';
-import { lineOf, VatAccumulator, type VatCategory, type VatLine, type VatTotals } from './model';
+import { evidenceOf, lineOf, VatAccumulator, type VatCategory, type VatLine, type VatTotals } from './model';
 import { customPeriod, monthsOf, periodInstants, periodOf, quarterOf, type VatPeriod } from './periods';
 import * as repo from './repo';
 
@@ -89,10 +89,23 @@ export interface VatReport extends VatTotals {
   period: VatPeriod;
 }
 
-/** The period's figures by category and by month (every line of the period is read once, in batches). */
+const lineScope = (s: VatScope): repo.LineScope => ({ storeId: s.storeId, mode: s.mode, ...periodInstants(s.period) });
+const categoryOf = (g: repo.LineKey) => evidenceOf(g);
+
+/**
+ * The period's figures by category and by month: the lines are added up in SQL by the facts that decide their
+ * category, kind and KST month (a handful of rows, whatever the store's size), and each group lands in the category
+ * evidenceOf gives its facts. Per-line rounding is kept: 세액 is summed per line in SQL as splitVat rounds it, so every
+ * figure equals the sum of its drill-down's lines.
+ */
 export async function vatReport(deps: Deps, s: VatScope): Promise<VatReport> {
   const acc = new VatAccumulator(monthsOf(s.period));
-  for await (const lines of scanLines(deps, s)) for (const l of lines) acc.add(l);
+  for (const g of await repo.lineGroups(deps.db, lineScope(s))) {
+    const sign = g.kind === 'refund' ? -1 : 1;
+    const total = sign * g.amount || 0;
+    const vat = sign * g.vat || 0;
+    acc.addGroup(g.kind, categoryOf(g), g.month, { count: g.count, total, supplyAmount: total - vat || 0, vat });
+  }
   return { mode: s.mode, period: s.period, ...acc.totals() };
 }
 
@@ -123,23 +136,22 @@ export const lineView = (l: VatLine): VatLineView => ({
   vat: l.vat,
 });
 
-const matches = (l: VatLine, f: LineFilter) => (!f.category || l.category === f.category) && (!f.kind || l.kind === f.kind);
-
 /**
- * The lines behind a figure, oldest first, one page of them. The category is decided per line by `evidenceOf` (one
- * function, not a second copy in SQL), so the page is cut from the period's stream: the time is that of reading the
- * period once, the memory one page.
+ * The lines behind a figure, oldest first, one page of them. The category is decided by `evidenceOf` (one function,
+ * not a second copy in SQL) for each group of facts the period holds; the filter becomes the list of groups it keeps.
+ * The page is an ordered LIMIT/OFFSET over those groups' lines and the total the sum of their counts, both in SQL
+ * and started together, as every list's page and total are (src/platform/http/pagination.ts).
  */
 export async function vatLines(deps: Deps, s: VatScope, f: LineFilter, page: PageParams): Promise<Page<VatLineView>> {
-  const offset = (page.page - 1) * page.limit;
-  const data: VatLineView[] = [];
-  let total = 0;
-  for await (const lines of scanLines(deps, s)) {
-    for (const l of lines) {
-      if (!matches(l, f)) continue;
-      if (total >= offset && data.length < page.limit) data.push(lineView(l));
-      total += 1;
-    }
-  }
-  return { data, total, page: page.page, limit: page.limit };
+  const scope = lineScope(s);
+  const keep = (g: repo.LineGroup) => (!f.kind || g.kind === f.kind) && (!f.category || categoryOf(g) === f.category);
+  // Unfiltered, the page needs no group and both statements start at once; filtered, the groups name the page's lines.
+  const groups = f.kind || f.category ? await repo.lineGroups(deps.db, scope) : null;
+  const keys = groups && [...new Map(groups.filter(keep).map((g) => [JSON.stringify([g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]), g] as const)).values()];
+  return listPage(
+    page,
+    async () => (groups ?? (await repo.lineGroups(deps.db, scope))).filter(keep).reduce((n, g) => n + g.count, 0),
+    (offset, limit) => repo.pageLines(deps.db, scope, keys, offset, limit),
+    (facts) => lineView(lineOf(facts)),
+  );
 }

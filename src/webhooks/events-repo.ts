@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { AttemptRow } from './repo';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 
 /** Event-log queries of the seller console and the retention sweep. Every function takes the executor. */
 
@@ -17,7 +16,7 @@ export async function listEvents(db: Db, storeId: string, f: { mode?: Mode; type
   let q = db.selectFrom('events').selectAll().where('store_id', '=', storeId);
   if (f.mode) q = q.where('mode', '=', f.mode);
   if (f.type) q = q.where('type', '=', f.type);
-  return q.select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 export async function findEvent(db: Db, storeId: string, id: string) {

@@ -3,7 +3,6 @@ import type { Db } from '../db';
 import { jsonb } from '../db';
 import type { Mode } from '../platform/tables';
 import type { DeliveryTrigger, StoredSecret, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables';
-import { TOTAL_COUNT } from '../platform/http/pagination';
 
 /** Kysely queries of the webhooks module. Every function takes the executor, so a use case can compose them in one transaction. */
 
@@ -67,7 +66,7 @@ export async function countEndpoints(db: Db, storeId: string, mode: Mode | undef
 export async function listEndpoints(db: Db, storeId: string, mode: Mode | undefined, offset: number, limit: number): Promise<EndpointRow[]> {
   let q = db.selectFrom('webhook_endpoints').selectAll().where('store_id', '=', storeId);
   if (mode) q = q.where('mode', '=', mode);
-  return q.select(TOTAL_COUNT).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
 export async function updateEndpoint(

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { MAX_PAGE, type Page } from './schemas';
 import { validationError } from '../errors';
 import { MESSAGES } from '../messages';
@@ -18,18 +17,15 @@ export function pageParams(q: { page?: number; limit?: number }): PageParams {
 }
 
 /**
- * The column a page query selects so the total comes back with its rows, in the same statement:
- * `count(*) over ()` counts every row the WHERE clause matches before OFFSET/LIMIT apply.
- */
-export const TOTAL_COUNT = sql<string>`count(*) over ()`.as('total_count');
-
-/**
- * The one list helper: runs the page query (offset from page/limit) and wraps it in the contract's envelope.
- * Callers order their query newest first before handing it over.
+ * The one list helper: runs the page query (offset from page/limit) and the count, and wraps them in the contract's
+ * envelope `{ data, total, page, limit }` with an exact total. Callers order their query newest first (by an index)
+ * before handing it over.
  *
- * One statement, one pool connection: when the page query selects `TOTAL_COUNT` the total comes with the rows. The
- * count query runs (afterwards, on the same single connection at a time) only when the rows cannot tell: a page
- * past the end, or a full page from a query without the column. A short page without the column is its own total.
+ * Two statements, started together on the pool (not one transaction, not one connection): the rows are a plain
+ * index-ordered LIMIT/OFFSET that stops after the page, and the total is a bare `count(*)` of the same filter, which the
+ * planner answers from an index (index-only when the visibility map allows). A `count(*) over ()` column in the page
+ * query would instead make every matching row (whole rows, wide ones) pass through a window before the first page
+ * leaves it: 1.1 s for the first page of a store's 100,000 orders (docs/manual/13-performance.md, "Big store").
  */
 export async function listPage<Row, T>(
   params: PageParams,
@@ -38,12 +34,6 @@ export async function listPage<Row, T>(
   map: (row: Row) => T,
 ): Promise<Page<T>> {
   const offset = (params.page - 1) * params.limit;
-  const data = await rows(offset, params.limit);
-  const first = data[0] as { total_count?: string | number | bigint } | undefined;
-  let total: number;
-  if (first && first.total_count !== undefined && first.total_count !== null) total = Number(first.total_count);
-  else if (data.length === 0) total = offset === 0 ? 0 : await count();
-  else if (data.length < params.limit) total = offset + data.length;
-  else total = await count();
+  const [data, total] = await Promise.all([rows(offset, params.limit), count()]);
   return { data: data.map(map), total, page: params.page, limit: params.limit };
 }

@@ -1,5 +1,4 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { TOTAL_COUNT } from '../../platform/http/pagination';
 import type { Db } from '../../db';
 import type { Mode } from '../../platform/tables';
 import type { RefundRequestsTable, RefundRequestStatus } from '../tables';
@@ -48,10 +47,10 @@ export function pageRequests(db: Db, f: RequestListFilter, offset: number, limit
  * The seller's work queue: undecided requests (`requested`, `held`), the statutory deadline first: those with an
  * auto-approval time soonest first, then the rest oldest first (nothing forces those, but a buyer is waiting).
  */
-export function pageQueue(db: Db, f: RequestScope, offset: number, limit: number): Promise<Array<RefundRequestRow & { total_count: string }>> {
+export function pageQueue(db: Db, f: RequestScope, offset: number, limit: number): Promise<Array<RefundRequestRow>> {
   return scoped(db, f)
     .selectAll('rr')
-    .select(TOTAL_COUNT)
+    
     .where('rr.status', 'in', ['requested', 'held'])
     .orderBy(sql`rr.auto_approve_at asc nulls last`)
     .orderBy('rr.requested_at', 'asc')

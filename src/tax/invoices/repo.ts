@@ -3,7 +3,6 @@ import type { Db } from '../../db';
 import type { Mode } from '../../platform/tables';
 import type { OrderRow } from '../../orders/model';
 import type { TaxInvoicesTable } from './tables';
-import { TOTAL_COUNT } from '../../platform/http/pagination';
 
 // The queries of 세금계산서 (src/tax/invoices/service.ts); writes run on the caller's transaction.
 
@@ -59,7 +58,7 @@ export async function amendedTotal(db: Db, originalId: string): Promise<number> 
 
 /** A store's invoices of one mode, newest first, optionally of one status. */
 export function listInvoices(db: Db, storeId: string, mode: Mode, status: string | undefined, offset: number, limit: number) {
-  let q = db.selectFrom('tax_invoices').selectAll().select(TOTAL_COUNT).where('store_id', '=', storeId).where('mode', '=', mode);
+  let q = db.selectFrom('tax_invoices').selectAll().where('store_id', '=', storeId).where('mode', '=', mode);
   if (status) q = q.where('status', '=', status as TaxInvoiceRow['status']);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
