@@ -175,12 +175,12 @@ async function fill(): Promise<State> {
       'subscriptions',
       `insert into subscriptions (id, store_id, mode, status, product_id, product_name, plan_id, billing_interval, amount, current_period_start,
          current_period_end, cancel_at_period_end, ended_at, end_reason, started_at, checkout_session_id, buyer_name, buyer_email, buyer_phone,
-         card_brand, card_last4, customer_key, latest_order_id, created_at, updated_at, terms)
+         card_brand, card_last4, customer_key, latest_order_id, created_at, updated_at, terms, provider)
        select 'sub_bs' || lpad(s::text, 24, '0'), '${S}', 'test', case when s % 10 < 7 then 'active' else 'ended' end, '${sub.id}', '멤버십', 'basic', 'monthly', 9900,
          case when s % 10 < 7 then p.t_end - interval '10 days' else ${at} end, case when s % 10 < 7 then p.t_end + interval '20 days' else ${at} + interval '1 month' end,
          false, case when s % 10 < 7 then null else ${at} + interval '1 month' end, case when s % 10 < 7 then null else 'canceled' end,
          ${at}, 'cs_bs' || lpad(g::text, 24, '0'), '구매자' || (g % 200000), 'buyer' || (g % 200000) || '@example.com', '010' || lpad((g % 100000000)::text, 8, '0'),
-         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 24, '0'), ${at}, ${at}, '${TERMS}'::jsonb
+         '신한', '4242', 'cus_bs' || s, 'ord_bs' || lpad(g::text, 24, '0'), ${at}, ${at}, '${TERMS}'::jsonb, 'simulator'
        from (select s, s * 10 as g from generate_series($1::bigint, $2::bigint) s) x, bs_params p`,
       Math.floor(ORDERS / 10),
     );
