@@ -78,19 +78,21 @@ export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number
  * seen, so a long export neither slows down page by page nor skips or repeats a row when new orders arrive meanwhile.
  */
 export async function* scanOrders(db: Db, f: OrderFilter, s: OrderSearch, batch = 500): AsyncGenerator<OrderRow[]> {
-  let after: { created_at: Date; id: string } | null = null;
+  // The cursor keeps created_at as PostgreSQL's text: a Date holds milliseconds, the column microseconds, and a cursor
+  // rounded to the millisecond would skip rows created in the same millisecond after it.
+  let after: { created_at: string; id: string } | null = null;
   for (;;) {
-    let q = ordersQuery(db, f, s).selectAll();
+    let q = ordersQuery(db, f, s).selectAll().select(sql<string>`created_at::text`.as('cursor_at'));
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('created_at', '<', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '<', a.id)])]));
+      q = q.where((eb) => eb.or([eb('created_at', '<', sql<Date>`${a.created_at}::timestamptz`), eb.and([eb('created_at', '=', sql<Date>`${a.created_at}::timestamptz`), eb('id', '<', a.id)])]));
     }
     const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(batch).execute();
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < batch) return;
     const last = rows[rows.length - 1];
-    after = { created_at: last.created_at, id: last.id };
+    after = { created_at: last.cursor_at, id: last.id };
   }
 }
 

@@ -23,8 +23,11 @@ const cashIssued = (status: string | null) => status !== null && status !== 'req
  * are no sale for VAT and carry no evidence, so they are left out. Keyset batches (paid_at, id): a long read neither
  * skips nor repeats a row while new orders arrive.
  */
+// Both scans keep their cursor's instant as PostgreSQL's text: a Date holds milliseconds, the columns microseconds, and
+// a cursor rounded down to the millisecond read the batch's last row again (the big store's report counted 27 sales
+// twice before the report moved to SQL; the CSV still streams through these scans).
 export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenerator<LineFacts[]> {
-  let after: { at: Date; id: string } | null = null;
+  let after: { at: string; id: string } | null = null;
   for (;;) {
     let q = db
       .selectFrom('orders as o')
@@ -32,6 +35,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
       .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
       .select(['o.id', 'o.paid_at', 'o.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
+      .select(sql<string>`o.paid_at::text`.as('at_key'))
       .where('o.store_id', '=', s.storeId)
       .where('o.mode', '=', s.mode)
       .where('o.status', 'in', ['paid', 'refunded'])
@@ -40,7 +44,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       .where('o.amount', '>', 0);
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('o.paid_at', '>', a.at), eb.and([eb('o.paid_at', '=', a.at), eb('o.id', '>', a.id)])]));
+      q = q.where((eb) => eb.or([eb('o.paid_at', '>', sql<Date>`${a.at}::timestamptz`), eb.and([eb('o.paid_at', '=', sql<Date>`${a.at}::timestamptz`), eb('o.id', '>', a.id)])]));
     }
     const rows = await q.orderBy('o.paid_at').orderBy('o.id').limit(batch).execute();
     if (rows.length === 0) return;
@@ -58,7 +62,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
     }));
     if (rows.length < batch) return;
     const last = rows[rows.length - 1];
-    after = { at: last.paid_at!, id: last.id };
+    after = { at: last.at_key, id: last.id };
   }
 }
 
@@ -68,7 +72,7 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
  * Pending, failed and unknown refunds moved no money and are left out until they succeed.
  */
 export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGenerator<LineFacts[]> {
-  let after: { at: Date; id: string } | null = null;
+  let after: { at: string; id: string } | null = null;
   for (;;) {
     let q = db
       .selectFrom('order_refunds as r')
@@ -77,6 +81,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       // 세금계산서 발급분: the order's original 세금계산서 was issued (src/tax/invoices/; one original per order).
       .leftJoin('tax_invoices as ti', (j) => j.onRef('ti.order_id', '=', 'o.id').on('ti.kind', '=', 'original').on('ti.status', '=', 'issued'))
       .select(['r.id', 'r.order_id', 'r.refunded_at', 'r.amount', 'o.method', 'o.currency', 'o.presentment_currency', 'cr.status as cash_status', 'ti.id as tax_invoice_id'])
+      .select(sql<string>`r.refunded_at::text`.as('at_key'))
       .where('r.store_id', '=', s.storeId)
       .where('r.mode', '=', s.mode)
       .where('r.status', '=', 'succeeded')
@@ -85,7 +90,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       .where('r.amount', '>', 0);
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('r.refunded_at', '>', a.at), eb.and([eb('r.refunded_at', '=', a.at), eb('r.id', '>', a.id)])]));
+      q = q.where((eb) => eb.or([eb('r.refunded_at', '>', sql<Date>`${a.at}::timestamptz`), eb.and([eb('r.refunded_at', '=', sql<Date>`${a.at}::timestamptz`), eb('r.id', '>', a.id)])]));
     }
     const rows = await q.orderBy('r.refunded_at').orderBy('r.id').limit(batch).execute();
     if (rows.length === 0) return;
@@ -103,7 +108,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
     }));
     if (rows.length < batch) return;
     const last = rows[rows.length - 1];
-    after = { at: last.refunded_at!, id: last.id };
+    after = { at: last.at_key, id: last.id };
   }
 }
 
