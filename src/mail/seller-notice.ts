@@ -57,7 +57,7 @@ export async function queueSellerNotice(db: Db, clock: Clock, o: { storeId: stri
 }
 
 const WHAT = {
-  toss_keys: { ko: '토스페이먼츠 결제 설정(키·결제대행사)', en: 'Toss Payments settings (keys, provider)' },
+  toss_keys: { ko: '결제 설정(결제대행사·토스페이먼츠·포트원 키)', en: 'payment settings (provider, Toss Payments and PortOne keys)' },
   business_details: { ko: '사업자 정보', en: 'business details' },
 };
 

@@ -32,7 +32,13 @@ test('dashboard settings with PortOne in Chromium: chosen and saved through the 
       await page.fill('#poa', fake.apiSecret);
       await page.fill('#pow', fake.webhookSecret);
       await page.fill('#poc-card', 'channel-key-9c0b2a4e-1f1d-4c55-9a3e-0b4c3d2e1f00');
-      await Promise.all([page.waitForLoadState('load'), page.click('form[action="/dashboard/settings/payments"] button[type=submit]')]);
+      // Wait for the POST's own answer: the page is already loaded, so waiting for 'load' raced the form's submit.
+      const [posted] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/dashboard/settings/payments') && r.request().method() === 'POST'),
+        page.click('form[action="/dashboard/settings/payments"] button[type=submit]'),
+      ]);
+      assert.equal(posted.status(), 200, 'the settings form is saved (the page answers with the saved settings)');
+      await page.waitForLoadState('load');
       await page.goto(`${base}/dashboard/settings`);
       assert.equal(await page.inputValue('#provider'), 'portone');
       assert.match((await page.textContent('[data-testid=portone-secret-state]')) ?? '', /설정되어 있습니다/);

@@ -42,6 +42,12 @@ test('Settings › payments: PortOne chosen with its store id, secrets and chann
   assert.ok(!page.body.includes(fake.apiSecret) && !page.body.includes(fake.webhookSecret));
   assert.match(page.body, new RegExp(`/gateway/portone/webhook/${s.storeId}/test`));
 
+  // The owners are told which PortOne fields changed (names only, never the values).
+  const notices = await t.db.selectFrom('mail_outbox').select(['data']).where('store_id', '=', s.storeId).where('kind', '=', 'seller_security_notice').execute();
+  const changed = notices.map((n) => (n.data as { fields: string[] }).fields).find((f) => f.includes('portoneApiSecret'));
+  assert.deepEqual(changed, ['paymentProvider', 'portoneStoreId', 'portoneApiSecret', 'portoneWebhookSecret', 'portoneChannelKeys']);
+  assert.ok(!JSON.stringify(notices).includes(fake.apiSecret), 'no secret in the notice');
+
   // Saving the form again with the secret fields empty keeps the secrets and stays on PortOne.
   const again = await postForm(t, owner, '/dashboard/settings/payments', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneChannel_card: card });
   assert.equal(again.statusCode, 200, again.body.slice(0, 300));

@@ -143,7 +143,7 @@ test('step-up: each money-moving action asks for the second factor again unless 
     await runMailOnce(t.deps, t.clock.now());
     const testMail = await t.db.selectFrom('mail_outbox').selectAll().where('id', '=', keys.find((m) => m.mode === 'test')!.id).executeTakeFirstOrThrow();
     assert.equal(testMail.status, 'captured');
-    assert.match(testMail.subject ?? '', /토스페이먼츠 결제 설정.*변경되었습니다/);
+    assert.match(testMail.subject ?? '', /결제 설정\(결제대행사·토스페이먼츠·포트원 키\).*변경되었습니다/);
     assert.match(testMail.text_body ?? '', /김사장/);
     const liveMail = await t.db.selectFrom('mail_outbox').selectAll().where('id', '=', byChange('business_details')[0].id).executeTakeFirstOrThrow();
     assert.equal(liveMail.status, 'unconfigured', 'live mail waits for SMTP_URL (sent once it is set)');

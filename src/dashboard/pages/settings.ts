@@ -244,6 +244,11 @@ const settingsPage: DashboardPage = async (app, deps) => {
         ...(tossSecretKey === undefined || (tossSecretKey === null && !before.tossSecretKeySet) ? [] : ['tossSecretKey']),
         ...((before.tossBillingClientKey ?? null) !== tossBillingClientKey ? ['tossBillingClientKey'] : []),
         ...(tossBillingSecretKey === undefined || (tossBillingSecretKey === null && !before.tossBillingSecretKeySet) ? [] : ['tossBillingSecretKey']),
+        // PortOne's keys move money the same way Toss's do: the owners hear of a change to them too.
+        ...((before.portoneStoreId ?? null) !== portoneStoreId ? ['portoneStoreId'] : []),
+        ...(portoneApiSecret !== undefined ? ['portoneApiSecret'] : []),
+        ...(portoneWebhookSecret !== undefined ? ['portoneWebhookSecret'] : []),
+        ...(JSON.stringify(before.portoneChannelKeys) !== JSON.stringify(portoneChannelKeys) ? ['portoneChannelKeys'] : []),
       ];
       await notifyOwners(deps, req, 'toss_keys', ctx.mode, fields);
       await auditAction(deps.db, deps, req, {
