@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createTestApp } from '../helpers/app';
 import { signIn, addSessionToBrowser } from '../dashboard/helpers';
 import { startFakePortOne } from '../payments/fake-portone';
+import type { Response } from 'playwright-core';
 import { chromiumOrSkip, launchChromium, type Browser } from '../helpers/browser';
 
 const SHOTS = '/tmp/shots/i42c';
@@ -33,7 +34,7 @@ test('dashboard settings with PortOne in Chromium: chosen and saved through the 
       await page.fill('#pow', fake.webhookSecret);
       await page.fill('#poc-card', 'channel-key-9c0b2a4e-1f1d-4c55-9a3e-0b4c3d2e1f00');
       // Wait for the POST's own answer: the page is already loaded, so waiting for 'load' raced the form's submit.
-      const [posted] = await Promise.all([
+      const [posted]: [Response, void] = await Promise.all([
         page.waitForResponse((r) => r.url().endsWith('/dashboard/settings/payments') && r.request().method() === 'POST'),
         page.click('form[action="/dashboard/settings/payments"] button[type=submit]'),
       ]);
