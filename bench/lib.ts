@@ -121,6 +121,45 @@ export async function startServer<T>(
   return { server, seeded };
 }
 
+/** The reference routes' own process (bench/bare-reference.mjs): what `drive` needs of a process it measures. */
+export type Target = Pick<Server, 'url' | 'pid'>;
+
+/**
+ * Starts the reference routes in a bare Node process of their own (plain node:http and pg, bench/bare-reference.mjs)
+ * on the server's PostgreSQL database, with the server's pool size, so a ratio is not taken against routes that share
+ * the server's process, heap and event loop. PostgreSQL only: the embedded database belongs to one process.
+ */
+export async function startBareReference(server: Server): Promise<Target & { close(): Promise<void> }> {
+  if (!server.env.DATABASE_URL) throw new Error('the separate reference process needs PostgreSQL (BENCH_DATABASE_URL)');
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const out = openSync(join(server.env.DATA_DIR, 'bare-reference.log'), 'a');
+  const child = spawn(process.execPath, [join(ROOT, 'bench/bare-reference.mjs')], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: server.env.DATABASE_URL, DATABASE_POOL_SIZE: server.env.DATABASE_POOL_SIZE ?? '10', PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`reference process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/bench/bare`)).status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error('reference process did not listen in 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    async close() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
 /** The PostgreSQL server the benchmark uses, when one is named. */
 export function postgresUrl(): string | null {
   return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? null;
@@ -168,7 +207,7 @@ export function cpuMs(pid: number): number {
 }
 
 /** Statements the server has sent to its database so far (its `db_statements_total` metric). */
-export async function statementsSoFar(server: Server): Promise<number> {
+export async function statementsSoFar(server: Target): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const m = /^db_statements_total (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text);
   return m ? Number(m[1]) : NaN;
@@ -191,7 +230,7 @@ export interface Figures {
 }
 
 /** Drives one request shape with autocannon against the server process; samples its RSS and counts statements. */
-export async function drive(server: Server, name: string, opts: autocannon.Options): Promise<Figures> {
+export async function drive(server: Target, name: string, opts: autocannon.Options): Promise<Figures> {
   const before = await statementsSoFar(server);
   const cpuBefore = cpuMs(server.pid);
   let rssMax = rssMb(server.pid);
@@ -237,9 +276,10 @@ export function printHeader(): void {
 /**
  * One row: `ratio` is requests/s against the reference route's; `CPU ratio` is the reference's server CPU per request
  * divided by this route's (the same direction: 1.0 = as cheap as the reference). p99/p50 uses autocannon's
- * microsecond-resolution latencies where it has them.
+ * microsecond-resolution latencies where it has them. `separate`: the same reference measured in its own bare process
+ * (--bare-ref); a second line prints the ratios against it, with that process's CPU per request.
  */
-export function printRow(f: Figures, reference?: Figures): void {
+export function printRow(f: Figures, reference?: Figures, separate?: Figures): void {
   const ratio = reference ? (f.rps / reference.rps).toFixed(2) : '';
   const cpuRatio = reference && f.cpuPerRequest > 0 ? (reference.cpuPerRequest / f.cpuPerRequest).toFixed(2) : '';
   const stm = Number.isFinite(f.statements) ? f.statements.toFixed(2) : '?';
@@ -247,6 +287,12 @@ export function printRow(f: Figures, reference?: Figures): void {
   console.log(
     `${f.name.padEnd(48)} ${String(f.rps).padStart(7)} ${`${fmtMs(f.p50)}`.padStart(5)} ${`${fmtMs(f.p99)}`.padStart(5)} ${tail.padStart(7)} ${stm.padStart(9)} ${ratio.padStart(6)} ${`${f.cpuPerRequest.toFixed(3)}ms`.padStart(8)} ${cpuRatio.padStart(9)}  ${`${f.rssMax}MB`.padStart(7)}  ${f.non2xx + f.errors}`,
   );
+  // With the reference routes also in their own process (--bare-ref): the ratios against that process's figures.
+  if (separate) {
+    const r = (f.rps / separate.rps).toFixed(2);
+    const c = f.cpuPerRequest > 0 ? (separate.cpuPerRequest / f.cpuPerRequest).toFixed(2) : '?';
+    console.log(`${'  … vs the reference in its own process'.padEnd(48)} ${String(separate.rps).padStart(7)} ${''.padStart(5)} ${''.padStart(5)} ${''.padStart(7)} ${''.padStart(9)} ${r.padStart(6)} ${`${separate.cpuPerRequest.toFixed(3)}ms`.padStart(8)} ${c.padStart(9)}`);
+  }
 }
 
 const fmtMs = (ms: number) => (ms >= 10 ? `${Math.round(ms)}ms` : `${ms.toFixed(1)}ms`);

@@ -8,6 +8,7 @@ import { ajvToFields, depthLimitedJsonParser, findBadString, validatorCompiler }
 import { clientErrorHandler } from './client-error';
 import { lingerAfterAnswer } from './linger';
 import { strictQueryOnRoute, transportErrorsOnRoute } from './route';
+import { lazySerializerBuilder } from './lazy-serializer';
 import { MESSAGES } from '../messages';
 
 /**
@@ -39,6 +40,8 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     },
     // Requests Node's parser refuses (bad framing, NUL in a header, headers over 16 KB) answer as ApiErrors too.
     clientErrorHandler,
+    // Response serializers are compiled on each route's first answer, not all ~150 at start (idle memory, issue 43).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerBuilder() } },
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   let closing = false;

@@ -139,7 +139,7 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   let fn = cache.get(schema as object)?.[httpPart ?? 'x'];
   if (!fn) {
-    fn = guardStrings(ajv.compile(schema as object));
+    fn = guardStrings(() => ajv.compile(schema as object), schema);
     const entry = cache.get(schema as object) ?? {};
     entry[httpPart ?? 'x'] = fn;
     cache.set(schema as object, entry);
@@ -147,19 +147,33 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   return fn;
 };
 
-/** Every validated part (body, query, params, headers) refuses NUL and lone surrogates before its schema runs. */
-function guardStrings(compiled: ValidateFunction): ValidateFunction {
+let compiledValidators = 0;
+/** How many validators ajv has compiled in this process so far (the lazy-compilers test reads it). */
+export const validatorsCompiled = (): number => compiledValidators;
+
+/**
+ * Every validated part (body, query, params, headers) refuses NUL and lone surrogates before its schema runs. The
+ * schema is compiled by ajv on the first request that reaches it, not at start: Fastify asks for a validator for
+ * every part of every route (several hundred) when the server starts, and each compiled one stays in the heap (its
+ * source and code) though most routes of a deployment are never called (idle memory, issue 43). Answers are the same.
+ */
+function guardStrings(compile: () => ValidateFunction, schema: unknown): ValidateFunction {
+  let compiled: ValidateFunction | undefined;
   const guarded = ((data: unknown) => {
     const bad = findBadString(data);
     if (bad) {
       guarded.errors = [bad];
       return false;
     }
+    if (!compiled) {
+      compiled = compile();
+      compiledValidators++;
+    }
     const ok = compiled(data);
     guarded.errors = compiled.errors;
     return ok;
   }) as ValidateFunction;
-  guarded.schema = compiled.schema;
+  guarded.schema = schema as ValidateFunction['schema'];
   return guarded;
 }
 
