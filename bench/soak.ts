@@ -502,6 +502,11 @@ async function drive(
       `${String(m).padStart(4)} ${`${last.serverRss}`.padStart(6)} ${`${last.workerRss}`.padStart(6)} ${last.heapMb.toFixed(1).padStart(6)} ${loopMax.toFixed(1).padStart(7)} ${String(errorsThisMinute).padStart(6)} ${String(received).padStart(6)}  ${parts.join(' · ')} · ${counts.join(', ')}`,
     );
     errorsThisMinute = 0;
+    // BENCH_HEAP_SNAPSHOTS: one heap snapshot as the warm-up ends and one a minute before the end (see bench/lib.ts).
+    if (process.env.BENCH_HEAP_SNAPSHOTS && (m === WARMUP || m === MINUTES - 1)) {
+      process.kill(server.pid, 'SIGUSR2');
+      console.log(`     heap snapshot requested (SIGUSR2) into ${process.env.BENCH_HEAP_SNAPSHOTS}`);
+    }
   }
   clearInterval(ticker);
   clearInterval(sampler);
