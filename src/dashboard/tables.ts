@@ -34,7 +34,8 @@ export interface DashboardSessionsTable {
 
 /**
  * Home's figures per KST day (migration 133): kept by triggers on orders, order_refunds and subscriptions in the
- * writer's transaction; one store's day spread over 8 `slot` rows, summed when read. The service only reads it.
+ * writer's transaction; one store's day spread over 8 `slot` rows, summed when read. The service only reads it. Days
+ * more than 32 days before the migration ran were not filled: read it only for the last 30 days (what Home shows).
  */
 export interface HomeDailyFiguresTable {
   store_id: string;

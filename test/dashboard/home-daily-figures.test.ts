@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createTestApp, post } from '../helpers/app';
 import { createProduct, createSession, createSubscriptionProduct, submitPayForm } from '../checkout/factory';
@@ -84,4 +86,36 @@ test('Home\'s per-day figures always equal a recount of the orders, refunds and 
   await t.db.updateTable('orders').set({ status: 'failed' }).where('id', '=', partly).execute();
   await agree('after an order no longer paid');
   assert.equal((await homeFigures(t.deps, s.storeId, 'test')).windows[0].orders, 2);
+});
+
+test('migration 133 fills the figures of the 30 days Home shows from the sales made before it, and Home reads the same as before', async (tc) => {
+  const t = await createTestApp();
+  tc.after(() => t.close());
+  const s = await signIn(t, { name: '이대표' });
+  const book = await createProduct(t, s.store, { name: '전자책', price: 15_000 });
+  const buy = async () => {
+    const session = await createSession(t, s.store.key, { productId: book.id, successUrl: 'https://example.com/ok' });
+    const res = await submitPayForm(t, session, { cardNumber: TEST_CARDS.success });
+    assert.equal(res.statusCode, 303, res.body);
+    return new URL(String(res.headers.location)).searchParams.get('order_id')!;
+  };
+  const now = t.clock.now().getTime();
+  for (const daysAgo of [40, 29, 6, 0]) {
+    t.clock.set(now - daysAgo * 86_400_000);
+    await buy();
+  }
+  t.clock.set(now);
+  const r = await t.app.inject({ method: 'POST', url: `/v1/orders/${await buy()}/refund`, headers: post(s.store.key), payload: { amount: 4_000, reason: '부분 환불' } });
+  assert.equal(r.statusCode, 200, r.body);
+  const expected = await homeFigures(t.deps, s.storeId, 'test');
+
+  // As before the migration: no figures kept; then its fill, at the service's now.
+  await t.db.deleteFrom('home_daily_figures').execute();
+  const text = readFileSync(join(process.cwd(), 'src/db/migrations/133_home_daily_figures.sql'), 'utf8');
+  const fill = text.slice(text.lastIndexOf('insert into home_daily_figures')).replaceAll('now()', `'${t.clock.now().toISOString()}'::timestamptz`);
+  await sql.raw(fill).execute(t.db);
+  const filled = await homeFigures(t.deps, s.storeId, 'test');
+  assert.deepEqual(filled.windows, expected.windows);
+  assert.deepEqual(filled.daily, expected.daily);
+  assert.equal(filled.windows[2].orders, 4, 'the order 40 days old is outside the 30 days, filled or not');
 });
