@@ -88,6 +88,10 @@ export async function startServer<T>(
   const out = openSync(logFile, 'a');
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits (open it in Chrome DevTools).
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_HEAP_SNAPSHOTS=<dir>: the server writes a V8 heap snapshot there on SIGUSR2 (the soak sends it at the end of
+  // its warm-up and in its last minute; compare them with `node bench/heap-diff.mjs a b`). Off by default: bigstore's
+  // query capture uses the same signal.
+  if (process.env.BENCH_HEAP_SNAPSHOTS) prof.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOTS}`);
   const child: ChildProcess = spawn(process.execPath, [...prof, join(ROOT, 'bin/commerce.js'), 'start', '--no-demo'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}) },
     stdio: ['ignore', out, out],

@@ -101,6 +101,7 @@ const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record'
   { table: 'order_refunds', holds: 'business record (kept; grows with sales)', kind: 'record' },
   { table: 'subscription_charges', holds: 'business record (kept; grows with sales): the renewals under the test clocks', kind: 'record' },
   { table: 'audit_log', holds: 'business record (kept; grows with sales)', kind: 'record' },
+  { table: 'home_daily_figures', holds: "Home's figures per store, mode and KST day: at most 8 rows a day with sales (the renewals under test clocks add their days)", kind: 'record' },
   { table: 'signing_keys', holds: 'licence signing keys: the first made at the first verify, another only on a rotation an operator asks for', kind: 'record' },
 ];
 
@@ -502,6 +503,11 @@ async function drive(
       `${String(m).padStart(4)} ${`${last.serverRss}`.padStart(6)} ${`${last.workerRss}`.padStart(6)} ${last.heapMb.toFixed(1).padStart(6)} ${loopMax.toFixed(1).padStart(7)} ${String(errorsThisMinute).padStart(6)} ${String(received).padStart(6)}  ${parts.join(' · ')} · ${counts.join(', ')}`,
     );
     errorsThisMinute = 0;
+    // BENCH_HEAP_SNAPSHOTS: one heap snapshot as the warm-up ends and one a minute before the end (see bench/lib.ts).
+    if (process.env.BENCH_HEAP_SNAPSHOTS && (m === WARMUP || m === MINUTES - 1)) {
+      process.kill(server.pid, 'SIGUSR2');
+      console.log(`     heap snapshot requested (SIGUSR2) into ${process.env.BENCH_HEAP_SNAPSHOTS}`);
+    }
   }
   clearInterval(ticker);
   clearInterval(sampler);

@@ -6,10 +6,11 @@ import type { Mode } from '../platform/tables';
 
 /**
  * The one definition of "paid" behind every figure of Home (the windows' 결제 금액 and 주문 수, the 30-day chart): an
- * order of this store and mode whose payment went through (`paid`, or `refunded` later: its refunds are counted apart,
- * under refundsSince), counted at its `paid_at`, from `from` up to `to` (now). A test clock's renewal carries the time
- * its clock gave it: one dated past now is counted when that time comes (futureTestClockPaid shows it meanwhile), so
- * no figure holds a payment the chart has no day for.
+ * order of this store and mode whose payment went through (`paid`, or `refunded` later: its refunds are counted apart),
+ * counted at its `paid_at`, from `from` up to `to` (now). Migration 133's trigger keeps the same definition in
+ * home_daily_figures; change both together. A test clock's renewal carries the time its clock gave it: one dated past
+ * now is counted when that time comes (futureTestClockPaid shows it meanwhile), so no figure holds a payment the chart
+ * has no day for.
  */
 function paidOrders(db: Db, storeId: string, mode: Mode, from: Date, to: Date) {
   return db
@@ -21,44 +22,75 @@ function paidOrders(db: Db, storeId: string, mode: Mode, from: Date, to: Date) {
     .where('paid_at', '<=', to);
 }
 
-export async function paidSince(db: Db, storeId: string, mode: Mode, from: Date, now: Date): Promise<{ amount: number; orders: number }> {
-  const r = await paidOrders(db, storeId, mode, from, now)
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'), eb.fn.countAll<number>().as('orders')])
-    .executeTakeFirstOrThrow();
-  return { amount: Number(r.amount), orders: Number(r.orders) };
+/**
+ * Home's sums per KST day from `fromDay` to `toDay` (inclusive), from the figures migration 133's triggers keep as the
+ * sales happen: at most 8 rows a day, so the cost does not grow with the number of orders. A day holds every payment,
+ * refund and subscription dated on it, including those a test clock dated later than now today (see laterToday).
+ * Days without any are absent.
+ */
+export async function dailyFigures(
+  db: Db,
+  storeId: string,
+  mode: Mode,
+  fromDay: string,
+  toDay: string,
+): Promise<Array<{ day: string; paid: number; orders: number; refunds: number; newSubscriptions: number }>> {
+  const rows = await db
+    .selectFrom('home_daily_figures')
+    .select((eb) => [
+      sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
+      eb.fn.sum<number>('paid_amount').as('paid'),
+      eb.fn.sum<number>('paid_orders').as('orders'),
+      eb.fn.sum<number>('refunded_amount').as('refunds'),
+      eb.fn.sum<number>('new_subscriptions').as('subs'),
+    ])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .groupBy('day')
+    .execute();
+  return rows.map((r) => ({ day: r.day, paid: Number(r.paid), orders: Number(r.orders), refunds: Number(r.refunds), newSubscriptions: Number(r.subs) }));
 }
 
-/** Payments dated after now (a test clock moved ahead): left out of every figure until their time, counted here. */
-export async function futureTestClockPaid(db: Db, storeId: string, mode: Mode, now: Date): Promise<{ amount: number; orders: number }> {
-  const r = await paidOrders(db, storeId, mode, new Date(now.getTime() + 1), new Date('9999-12-31T00:00:00Z'))
+/**
+ * What today's row of dailyFigures holds that is not due yet: payments, refunds and subscriptions dated after `now`
+ * and before `until` (the next KST midnight), which only a test clock moved ahead makes. Each is a range read of an
+ * index on (store, mode, time) from now on, so it reads nothing but those rows.
+ */
+export async function laterToday(db: Db, storeId: string, mode: Mode, now: Date, until: Date): Promise<{ paid: number; orders: number; refunds: number; newSubscriptions: number }> {
+  const paid = await paidOrders(db, storeId, mode, now, until)
+    .where('paid_at', '>', now)
+    .where('paid_at', '<', until)
     .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'), eb.fn.countAll<number>().as('orders')])
     .executeTakeFirstOrThrow();
-  return { amount: Number(r.amount), orders: Number(r.orders) };
-}
-
-export async function refundsSince(db: Db, storeId: string, mode: Mode, from: Date, now: Date): Promise<number> {
-  const r = await db
+  const refunds = await db
     .selectFrom('order_refunds')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'))
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
     .where('status', '=', 'succeeded')
-    .where('refunded_at', '>=', from)
-    .where('refunded_at', '<=', now)
+    .where('refunded_at', '>', now)
+    .where('refunded_at', '<', until)
     .executeTakeFirstOrThrow();
-  return Number(r.amount);
-}
-
-export async function subscriptionsStartedSince(db: Db, storeId: string, mode: Mode, from: Date, now: Date): Promise<number> {
-  const r = await db
+  const subs = await db
     .selectFrom('subscriptions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
-    .where('started_at', '>=', from)
-    .where('started_at', '<=', now)
+    .where('started_at', '>', now)
+    .where('started_at', '<', until)
     .executeTakeFirstOrThrow();
-  return Number(r.n);
+  return { paid: Number(paid.amount), orders: Number(paid.orders), refunds: Number(refunds.amount), newSubscriptions: Number(subs.n) };
+}
+
+/** Payments dated after now (a test clock moved ahead): left out of every figure until their time, counted here. */
+export async function futureTestClockPaid(db: Db, storeId: string, mode: Mode, now: Date): Promise<{ amount: number; orders: number }> {
+  const r = await paidOrders(db, storeId, mode, now, new Date('9999-12-31T00:00:00Z'))
+    .where('paid_at', '>', now)
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'), eb.fn.countAll<number>().as('orders')])
+    .executeTakeFirstOrThrow();
+  return { amount: Number(r.amount), orders: Number(r.orders) };
 }
 
 /** Active subscriptions by billing interval, with the sum of their per-period amounts. */
@@ -99,14 +131,4 @@ export async function failingEndpoints(db: Db, storeId: string, mode: Mode) {
     .orderBy('failing_since')
     .limit(20)
     .execute();
-}
-
-/** Paid amount per KST calendar day from `from` up to now (the same orders as paidSince; days without payments are absent). */
-export async function paidPerDay(db: Db, storeId: string, mode: Mode, from: Date, now: Date): Promise<Array<{ day: string; amount: number }>> {
-  const day = sql<string>`to_char(paid_at at time zone 'Asia/Seoul', 'YYYY-MM-DD')`;
-  const rows = await paidOrders(db, storeId, mode, from, now)
-    .select((eb) => [day.as('day'), eb.fn.sum<number>('amount').as('amount')])
-    .groupBy(day)
-    .execute();
-  return rows.map((r) => ({ day: r.day, amount: Number(r.amount) }));
 }

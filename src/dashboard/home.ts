@@ -34,35 +34,38 @@ const WINDOWS = [
   { window: '30d' as const, days: 30 },
 ];
 
-/** The figures of Home for one store and mode, at the clock's now. */
+/**
+ * The figures of Home for one store and mode, at the clock's now. The windows and the chart come from the per-day
+ * figures (at most 30 days × 8 rows, whatever the number of orders), less what a test clock dated later today.
+ */
 export async function homeFigures(deps: Deps, storeId: string, mode: Mode): Promise<HomeFigures> {
   const now = deps.clock.now();
   const today = kstDate(now);
-  const windows: WindowFigures[] = [];
-  for (const w of WINDOWS) {
-    const from = kstStartOf(addDays(today, 1 - w.days));
-    const paid = await repo.paidSince(deps.db, storeId, mode, from, now);
-    const refunds = await repo.refundsSince(deps.db, storeId, mode, from, now);
-    const newSubscriptions = await repo.subscriptionsStartedSince(deps.db, storeId, mode, from, now);
-    windows.push({ window: w.window, paid: paid.amount, refunds, net: paid.amount - refunds, orders: paid.orders, newSubscriptions });
-  }
+  const start = addDays(today, -29);
+  const days = new Map((await repo.dailyFigures(deps.db, storeId, mode, start, today)).map((d) => [d.day, d]));
+  const later = await repo.laterToday(deps.db, storeId, mode, now, kstStartOf(addDays(today, 1)));
+  const dayOf = (day: string) => {
+    const d = days.get(day) ?? { paid: 0, orders: 0, refunds: 0, newSubscriptions: 0 };
+    if (day !== today) return d;
+    return { paid: d.paid - later.paid, orders: d.orders - later.orders, refunds: d.refunds - later.refunds, newSubscriptions: d.newSubscriptions - later.newSubscriptions };
+  };
+  const daily = Array.from({ length: 30 }, (_, i) => addDays(start, i)).map((day) => ({ day, ...dayOf(day) }));
+  const windows: WindowFigures[] = WINDOWS.map((w) => {
+    const inWindow = daily.slice(30 - w.days);
+    const sum = (k: 'paid' | 'orders' | 'refunds' | 'newSubscriptions') => inWindow.reduce((s, d) => s + d[k], 0);
+    return { window: w.window, paid: sum('paid'), refunds: sum('refunds'), net: sum('paid') - sum('refunds'), orders: sum('orders'), newSubscriptions: sum('newSubscriptions') };
+  });
   const active = await repo.activeSubscriptions(deps.db, storeId, mode);
   const monthly = active.filter((a) => a.interval === 'monthly').reduce((s, a) => s + a.amount, 0);
   const yearly = active.filter((a) => a.interval === 'yearly').reduce((s, a) => s + a.amount, 0);
   const waiting = await repo.waitingRefundRequests(deps.db, storeId, mode, 5);
-  const start = addDays(today, -29);
-  const perDay = new Map((await repo.paidPerDay(deps.db, storeId, mode, kstStartOf(start), now)).map((d) => [d.day, d.amount]));
-  const daily = Array.from({ length: 30 }, (_, i) => {
-    const day = addDays(start, i);
-    return { day, amount: perDay.get(day) ?? 0 };
-  });
   return {
     windows,
     activeSubscriptions: active.reduce((s, a) => s + a.count, 0),
     mrr: monthly + Math.floor(yearly / 12),
     waitingRequests: { total: waiting.length ? Number(waiting[0].total_count) : 0, items: waiting },
     failingEndpoints: await repo.failingEndpoints(deps.db, storeId, mode),
-    daily,
+    daily: daily.map((d) => ({ day: d.day, amount: d.paid })),
     future: await repo.futureTestClockPaid(deps.db, storeId, mode, now),
   };
 }

@@ -32,9 +32,27 @@ export interface DashboardSessionsTable {
   second_factor_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+/**
+ * Home's figures per KST day (migration 133): kept by triggers on orders, order_refunds and subscriptions in the
+ * writer's transaction; one store's day spread over 8 `slot` rows, summed when read. The service only reads it. Days
+ * more than 32 days before the migration ran were not filled: read it only for the last 30 days (what Home shows).
+ */
+export interface HomeDailyFiguresTable {
+  store_id: string;
+  mode: Mode;
+  /** The KST calendar day, 'YYYY-MM-DD' (a date column, read as text). */
+  day: ColumnType<string, string, string>;
+  slot: number;
+  paid_amount: ColumnType<number, number | undefined, number>;
+  paid_orders: ColumnType<number, number | undefined, number>;
+  refunded_amount: ColumnType<number, number | undefined, number>;
+  new_subscriptions: ColumnType<number, number | undefined, number>;
+}
+
 export interface DashboardTables extends SecondFactorTables {
   store_members: StoreMembersTable;
   dashboard_sessions: DashboardSessionsTable;
+  home_daily_figures: HomeDailyFiguresTable;
 }
 
 export type TwoFactorPolicy = 'none' | 'admins' | 'everyone';

@@ -68,6 +68,12 @@ export async function countOrders(db: Db, f: OrderFilter, s: OrderSearch = {}): 
   return Number((await ordersQuery(db, f, s).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
+/** The matching orders counted up to `upTo` at most: reads at most `upTo` index entries however many orders match. */
+export async function countOrdersUpTo(db: Db, f: OrderFilter, s: OrderSearch, upTo: number): Promise<number> {
+  const matching = ordersQuery(db, f, s).select(sql<number>`1`.as('one')).limit(upTo).as('matching');
+  return Number((await db.selectFrom(matching).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
 /** Newest first by creation time; the time-sortable id breaks ties. */
 export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number, s: OrderSearch = {}): Promise<Array<OrderRow>> {
   return ordersQuery(db, f, s).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();

@@ -3,6 +3,10 @@
  * and separately issued 현금영수증 by idempotency key (so retries answer what the first call did), issued and deposited
  * 가상계좌, the transactions it made (for listTransactions), and failures a test injected. Nothing here survives a
  * restart; what must survive lives in the payment key itself (simulator-keys.ts).
+ *
+ * Each collection keeps the last `limit` entries (default SIMULATOR_MEMORY_LIMIT), the oldest forgotten first, as a
+ * restart would forget them: a server taking test payments for hours kept every one (a soak's heap grew by about 1 KB
+ * per payment, issue 43). A payment forgotten here is still known from its key (stateOf), with nothing refunded yet.
  */
 import { randomBytes } from 'node:crypto';
 import type { PaymentMethod } from './method';
@@ -24,22 +28,63 @@ export interface PaymentState {
   orderId: string | null;
 }
 
+/** How many entries each of the simulator's collections keeps in one process. */
+export const SIMULATOR_MEMORY_LIMIT = 2_000;
+
+/** A Map that keeps its last `limit` keys: setting a new key past it forgets the oldest one. */
+export class BoundedMap<K, V> extends Map<K, V> {
+  constructor(readonly limit: number) {
+    super();
+  }
+
+  override set(key: K, value: V): this {
+    super.set(key, value);
+    while (this.size > this.limit) this.delete(this.keys().next().value as K);
+    return this;
+  }
+}
+
+/** A Set that keeps its last `limit` values. */
+export class BoundedSet<T> extends Set<T> {
+  constructor(readonly limit: number) {
+    super();
+  }
+
+  override add(value: T): this {
+    super.add(value);
+    while (this.size > this.limit) this.delete(this.values().next().value as T);
+    return this;
+  }
+}
+
 export class SimulatorMemory {
-  readonly payments = new Map<string, PaymentState>();
-  readonly refunds = new Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>();
-  readonly charges = new Map<string, Outcome<ConfirmResult>>();
+  readonly payments: Map<string, PaymentState>;
+  readonly refunds: Map<string, { paymentKey: string; amount: number; result: Outcome<RefundResult> }>;
+  readonly charges: Map<string, Outcome<ConfirmResult>>;
   readonly injected: Array<{ op: Operation; result: Injected }> = [];
   /** 가상계좌: when each was issued, and which have been deposited (testDeposit). */
-  readonly issued = new Map<string, Date>();
-  readonly deposited = new Set<string>();
+  readonly issued: Map<string, Date>;
+  readonly deposited: Set<string>;
   /** 가상계좌: the 현금영수증 asked for with the payment, issued at the deposit (as Toss issues it then). */
-  readonly cashReceiptAsked = new Map<string, CashReceiptRequest>();
+  readonly cashReceiptAsked: Map<string, CashReceiptRequest>;
   /** Separately issued 현금영수증 by idempotency key: a retry answers the first issue. */
-  readonly cashReceipts = new Map<string, Outcome<CashReceiptIssued>>();
-  /** Approvals and cancels in the order they happened, for listTransactions (this process's memory only). */
+  readonly cashReceipts: Map<string, Outcome<CashReceiptIssued>>;
+  /** Approvals and cancels in the order they happened, for listTransactions (this process's memory only, the last `limit`). */
   readonly transactions: GatewayTransaction[] = [];
+  #recorded = 0;
 
-  constructor(readonly clock: Clock) {}
+  constructor(
+    readonly clock: Clock,
+    readonly limit = SIMULATOR_MEMORY_LIMIT,
+  ) {
+    this.payments = new BoundedMap(limit);
+    this.refunds = new BoundedMap(limit);
+    this.charges = new BoundedMap(limit);
+    this.issued = new BoundedMap(limit);
+    this.deposited = new BoundedSet(limit);
+    this.cashReceiptAsked = new BoundedMap(limit);
+    this.cashReceipts = new BoundedMap(limit);
+  }
 
   takeInjected<T>(op: Operation): Outcome<T> | null {
     const i = this.injected.findIndex((x) => x.op === op);
@@ -62,7 +107,9 @@ export class SimulatorMemory {
   }
 
   record(t: Omit<GatewayTransaction, 'transactionKey'>): void {
-    this.transactions.push({ ...t, transactionKey: `simtx_${String(this.transactions.length + 1).padStart(8, '0')}_${randomBytes(4).toString('hex')}` });
+    this.#recorded++;
+    this.transactions.push({ ...t, transactionKey: `simtx_${String(this.#recorded).padStart(8, '0')}_${randomBytes(4).toString('hex')}` });
+    if (this.transactions.length > this.limit) this.transactions.splice(0, this.transactions.length - this.limit);
   }
 
   /** A success key is treated as approved even when this process has not seen its confirm (restart, other process). */

@@ -56,8 +56,8 @@ export class SimulatorProvider implements PaymentProvider {
   readonly billingKeyMethods: readonly PaymentMethod[] = ['card'];
   readonly #mem: SimulatorMemory;
 
-  constructor(opts?: { clock?: Clock }) {
-    this.#mem = new SimulatorMemory(opts?.clock ?? systemClock);
+  constructor(opts?: { clock?: Clock; memoryLimit?: number }) {
+    this.#mem = new SimulatorMemory(opts?.clock ?? systemClock, opts?.memoryLimit);
   }
 
   /**

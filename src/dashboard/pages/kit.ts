@@ -141,10 +141,17 @@ export function tag(label: string, kind: 'good' | 'bad' | 'test' | '' = ''): Saf
 
 // ---------- the pager ----------
 
-export function pager(lang: Lang, page: number, total: number, limit: number, link: (p: number) => string): SafeHtml {
+export function pager(lang: Lang, page: number, total: number, limit: number, link: (p: number) => string, bounded?: { atLeast: boolean; shown: number }): SafeHtml {
   const pages = Math.max(1, Math.ceil(total / limit));
   const en = lang === 'en';
-  return html`<nav class="pager" aria-label="${en ? 'Pages' : '페이지'}">${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">${en ? 'Previous' : '이전'}</a>` : html`<span></span>`}<span>${en ? `Page ${page} of ${pages} · ${total} in all` : `${page} / ${pages} 페이지 · 총 ${total}건`}</span>${page < pages ? html`<a href="${link(page + 1)}" rel="next">${en ? 'Next' : '다음'}</a>` : html`<span></span>`}</nav>`;
+  // A bounded count ("10,000건 이상"): the number of pages is unknown, so the page says where it is and offers the next
+  // page while this one is full.
+  const atLeast = bounded?.atLeast === true;
+  const label = atLeast
+    ? en ? `Page ${page} · ${total.toLocaleString('en-US')} or more` : `${page} 페이지 · ${total.toLocaleString('ko-KR')}건 이상`
+    : en ? `Page ${page} of ${pages} · ${total} in all` : `${page} / ${pages} 페이지 · 총 ${total}건`;
+  const hasNext = atLeast ? bounded!.shown >= limit : page < pages;
+  return html`<nav class="pager" aria-label="${en ? 'Pages' : '페이지'}">${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">${en ? 'Previous' : '이전'}</a>` : html`<span></span>`}<span data-testid="pager-total">${label}</span>${hasNext ? html`<a href="${link(page + 1)}" rel="next">${en ? 'Next' : '다음'}</a>` : html`<span></span>`}</nav>`;
 }
 
 /** A query string of the non-empty values. */

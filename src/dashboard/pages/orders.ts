@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { DashboardPage } from './page';
 import { html } from '../../pages/html';
-import { exportOrdersCsv, listOrders, type OrderSearch } from '../../orders/service';
+import { exportOrdersCsv, listOrdersBounded, type OrderSearch } from '../../orders/service';
 import { ORDER_STATUSES } from '../../orders/model';
 import { auditAction, ctxOf, requireRole, sendPage, type DashboardContext } from '../frame';
 import { BIZ_CSS, kstDay, money, oneOf, ORDER_STATUS_LABEL, orderStatusTag, PAGE_SIZE, pageOf, pager, qs, str, tr, when, type Query } from './kit';
@@ -13,6 +13,9 @@ function searchOf(q: Query): { search: OrderSearch; raw: Record<string, string |
   return { search: { q: raw.q, status: raw.status, from: kstDay(raw.from), to: kstDay(raw.to, true) }, raw };
 }
 
+/** The list counts matching orders up to this many, then says "10,000건 이상": its cost stays flat as the store grows. */
+export const ORDER_COUNT_LIMIT = 10_000;
+
 const scopeOf = (ctx: DashboardContext) => ({ storeId: ctx.member.storeId, mode: ctx.mode, productIds: null });
 
 /** /dashboard/orders: search, filters, paging, CSV export; the detail and refund live in order-detail.ts. */
@@ -23,7 +26,7 @@ const ordersPage: DashboardPage = async (app, deps) => {
     const q = req.query as Query;
     const { search, raw } = searchOf(q);
     const page = pageOf(q);
-    const list = await listOrders(deps, scopeOf(ctx), { page, limit: PAGE_SIZE }, search);
+    const list = await listOrdersBounded(deps, scopeOf(ctx), { page, limit: PAGE_SIZE }, search, ORDER_COUNT_LIMIT);
     const filters = { q: raw.q, status: raw.status, from: raw.from, to: raw.to };
     return sendPage(
       reply,
@@ -56,7 +59,7 @@ ${
     <td class="wide small">${when(o.createdAt)}</td></tr>`,
   )}</tbody></table></div>`
 }
-${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/orders${qs({ ...filters, page: p })}`)}`,
+${pager(ctx.lang, list.page, list.total, list.limit, (p) => `/dashboard/orders${qs({ ...filters, page: p })}`, { atLeast: list.totalAtLeast, shown: list.data.length })}`,
     );
   });
 

@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { BoundedRateLimiterMemory } from './bounded-memory-store';
 import type { Redis } from 'ioredis';
 import type { FastifyReply } from 'fastify';
 import type { Clock } from '../clock';
@@ -7,10 +8,12 @@ import { ApiError } from '../errors';
 /**
  * Fixed-window counters from rate-limiter-flexible: in process by default, in Redis when REDIS_URL is set so
  * several instances count together. If Redis fails, an in-memory limiter takes over rather than refusing traffic.
+ * The in-memory counters are bounded (./bounded-memory-store.ts): no timer per key, expired keys dropped as new ones
+ * come, at most 100,000 keys per limiter.
  */
 export function createLimiter(opts: { redis: Redis | null; keyPrefix: string; points: number; durationSec: number; blockDurationSec?: number }): RateLimiterAbstract {
   const base = { keyPrefix: opts.keyPrefix, points: opts.points, duration: opts.durationSec, blockDuration: opts.blockDurationSec ?? 0 };
-  const memory = new RateLimiterMemory(base);
+  const memory = new BoundedRateLimiterMemory(base);
   if (!opts.redis) return memory;
   return new RateLimiterRedis({ ...base, storeClient: opts.redis, insuranceLimiter: memory, rejectIfRedisNotReady: false });
 }
