@@ -8,6 +8,11 @@ import { buyerPagePath } from '../../src/buyers/model';
 import { refundTerms, refundTermsEn } from '../../src/pages/terms';
 import { subscribe } from '../subscriptions/factory';
 import { portalCardLaunchPage } from '../../src/pages/pay/toss-billing-view';
+import { portoneBillingLaunchPage } from '../../src/pages/pay/portone-billing-view';
+import { portalCopy } from '../../src/pages/portal/copy';
+import { html } from '../../src/pages/html';
+import { updateModeSettings } from '../../src/stores/service';
+import { startFakePortOne } from '../payments/fake-portone';
 
 /**
  * Buyers abroad (issue 41): every buyer page a payment goes through reads in English when the buyer chooses it (the
@@ -257,6 +262,84 @@ test('the portal in English, also what it asks the buyer to agree to: a price in
   const bad = await t.app.inject({ method: 'POST', url: `${pd.path}/subscriptions/${d.subscriptionId}/cancel`, headers: { ...EN, 'content-type': 'application/json' }, payload: '{not json' });
   assert.equal(bad.statusCode, 400, bad.body);
   assertAllEnglish(bad.body, 'portal 400 page');
+});
+
+test('a store on PortOne: the launch pages of its payment and card registration windows, the store without a channel and the return\'s refusals read in English; Korean stays the default', async () => {
+  const fake = await startFakePortOne({ clock: t.clock });
+  const apiBase = t.deps.config.portoneApiBaseUrl;
+  try {
+    (t.deps.config as { portoneApiBaseUrl: string }).portoneApiBaseUrl = fake.baseUrl;
+    const po = await createTestStore(t);
+    await updateModeSettings(t.deps, po.storeId, 'test', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneApiSecret: fake.apiSecret, portoneWebhookSecret: fake.webhookSecret, portoneChannelKeys: { card: 'channel-key-9c0b2a4e-1f1d-4c55-9a3e-0b4c3d2e1f00' } });
+    const one = await createProduct(t, po, { price: 12_000 });
+    const cfg = (page: string) => JSON.parse(/var cfg = (\{.*?\});\n/s.exec(page)![1]);
+
+    // The one-off payment's launch page (PortOne.requestPayment), chosen by the form's language.
+    const session = await createSession(t, po.key, { productId: one.id });
+    const ko = await submitPayForm(t, session, { method: 'card' });
+    assert.equal(ko.statusCode, 200, ko.body.slice(0, 300));
+    assert.match(ko.body, /<html lang="ko">/);
+    assert.match(ko.body, /<h1>결제창을 여는 중입니다<\/h1>/);
+    assert.match(ko.body, /id="lang-switch" href="[^"]*lang=en"/, 'a visible switch');
+    const en = await submitPayForm(t, session, { method: 'card', lang: 'en' });
+    assert.equal(en.statusCode, 200, en.body.slice(0, 300));
+    assertAllEnglish(en.body, 'PortOne payment launch page');
+    assert.match(en.body, /<h1>Opening the payment window<\/h1>/);
+    assert.match(en.body, /id="lang-switch" href="[^"]*lang=ko"/);
+    assert.match(en.body, />Edit the payment details</);
+    assert.equal(cfg(en.body).openFailed, 'The payment window could not be opened. Please try again.', 'what the script shows is English too');
+    assert.equal(cfg(en.body).request.paymentId, cfg(ko.body).request.paymentId, 'the same payment whatever the language');
+    assert.equal(cfg(en.body).request.locale, 'EN_US', "PortOne's window in English");
+    assert.equal(cfg(ko.body).request.locale, 'KO_KR');
+
+    // Its return: PortOne's refusal and a foreign paymentId, on the form in English.
+    const back = `${payPath(session)}/portone/return`;
+    const closed = await get(`${back}?paymentId=${encodeURIComponent(cfg(en.body).request.paymentId)}&code=FAILURE_TYPE_PG&message=${encodeURIComponent('사용자가 결제를 취소했습니다')}`, EN);
+    assert.equal(closed.statusCode, 422);
+    assertAllEnglish(closed.body, 'PortOne return: window closed');
+    assert.match(closed.body, /The payment was not completed\. Please try again\./);
+    const other = await get(`${back}?paymentId=ord_someone_else`, EN);
+    assert.equal(other.statusCode, 422);
+    assertAllEnglish(other.body, 'PortOne return: another payment');
+    assert.match(other.body, /did not match the order/);
+
+    // A method the seller has no channel for.
+    const noChannel = await submitPayForm(t, await createSession(t, po.key, { productId: one.id }), { method: 'transfer', lang: 'en' });
+    assert.equal(noChannel.statusCode, 503);
+    assertAllEnglish(noChannel.body, 'PortOne store without a channel for the method');
+    assert.match(noChannel.body, /has not connected this payment method yet/);
+
+    // A subscription's card registration (PortOne.requestIssueBillingKey).
+    const sub = await createSubscriptionProduct(t, po);
+    const subSession = await createSession(t, po.key, { productId: sub.id, planId: 'basic', interval: 'monthly' });
+    assert.match((await submitPayForm(t, subSession, { method: 'card' })).body, /<h1>결제 카드를 등록해 주세요<\/h1>/);
+    const billing = await submitPayForm(t, subSession, { method: 'card', lang: 'en' });
+    assert.equal(billing.statusCode, 200, billing.body.slice(0, 300));
+    assert.equal(cfg(billing.body).request.locale, 'EN_US');
+    const billingClosed = await get(`${payPath(subSession)}/portone/billing-return?code=FAILURE_TYPE_PG&message=${encodeURIComponent('사용자가 카드 등록을 취소했습니다')}`, EN);
+    assert.equal(billingClosed.statusCode, 422);
+    assertAllEnglish(billingClosed.body, 'PortOne billing return: window closed');
+    assertAllEnglish(billing.body, 'PortOne card registration launch page');
+    assert.match(billing.body, /<h1>Register your card<\/h1>/);
+    assert.match(billing.body, /id="lang-switch" href="[^"]*lang=ko"/);
+
+    // The portal's card change on PortOne (its words are the portal's).
+    const k = portalCopy('en').cardLaunch;
+    const portal = portoneBillingLaunchPage({
+      billing: { storeId: fake.storeId, channelKey: 'channel-key-x', orderId: null, issueName: k.title, customerId: 'sub_x', buyer: { name: '김구매', email: 'a@example.com', phone: null }, returnUrl: 'https://example.com/portal/x/card/y/success' },
+      nonce: 'n',
+      lang: 'en',
+      title: k.title,
+      trialDays: null,
+      words: { heading: k.heading, text: k.textAny(html`<span translate="no">멤버십</span>`), button: k.button, openFailed: k.openFailed, loadFailed: k.loadFailed },
+      before: html`<div class="store"><span translate="no">테스트 상점</span></div>`,
+      links: html`<a class="cancel" href="/portal/x">${portalCopy('en').toPortal}</a>`,
+    });
+    assertAllEnglish(portal, 'portal card change on PortOne');
+  } finally {
+    (t.deps.config as { portoneApiBaseUrl: string }).portoneApiBaseUrl = apiBase;
+    await fake.close();
+  }
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {
