@@ -62,6 +62,7 @@ test('a card change from PortOne to another rail deletes the old billing key at 
     assert.equal(deletes().length, 2);
     assert.equal(fake.billingKeys.get(oldKey).status, 'DELETED', 'the old card can no longer be charged at PortOne');
     assert.equal((await job()).status, 'done');
+    assert.equal(new URL(deletes()[1].path, 'http://x').searchParams.get('reason'), '결제 카드 변경', 'PortOne is told why (its `reason`)');
   } finally {
     await t.close();
     await fake.close();

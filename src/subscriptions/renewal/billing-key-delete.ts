@@ -75,7 +75,7 @@ export async function enqueueReplacedKeyDeletion(trx: Db, deps: Pick<AppDeps, 'c
 export async function deleteReplacedBillingKey(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, old: ReplacedBillingKey): Promise<'deleted'> {
   const provider = await providerOfPayment(deps, { mode: old.mode, provider: old.provider, toss_key_pair: old.tossKeyPair }, async () => (await getModeSettings(deps.db, old.storeId, old.mode)).raw);
   if (!provider) throw new Error(`subscription ${old.subscriptionId}: no ${old.provider} credentials left to delete its replaced billing key`);
-  const outcome = await provider.deleteBillingKey({ billingKey: decryptSecret(deps.config.masterKey, old.keySealed).toString('utf8') });
+  const outcome = await provider.deleteBillingKey({ billingKey: decryptSecret(deps.config.masterKey, old.keySealed).toString('utf8'), why: 'replaced' });
   if (outcome.status === 'unknown') throw new Error(`replaced billing key delete for ${old.subscriptionId}: ${outcome.message}`);
   if (outcome.status === 'failed') throw new Error(`replaced billing key delete for ${old.subscriptionId} refused: ${outcome.code} ${outcome.message}`);
   return 'deleted';
