@@ -3,7 +3,7 @@
  * books) and the settlement records, read page after page, with their totals per payout. Read outside transactions.
  */
 import type { AppDeps } from '../deps';
-import { billingSetProviderFor, credentialSetsOf, providerFor } from '../payments';
+import { billingSetProviderFor, credentialSetsOf, providerFor, providerTraits } from '../payments';
 import type { GatewaySettlement, GatewayTransaction, PaymentProvider } from '../payments/provider';
 import { addDays, kstStartOf } from '../platform/calendar';
 import { MESSAGES } from '../platform/messages';
@@ -73,7 +73,8 @@ export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: s
     // Through the provider interface: Toss's or PortOne's ledger, or in test mode the simulator's (what this process approved and canceled).
     const raw = { ...settings.raw, payment_provider: name };
     const provider = providerFor(deps, raw);
-    if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
+    // A rail the mode left without its keys: the day cannot be checked against it, and the run says so.
+    if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: name === current ? MESSAGES.reconciliation.providerMissing : MESSAGES.reconciliation.railMissing(providerTraits(name).label.ko) };
     const billing = billingSetProviderFor(deps, raw);
     const transactions: GatewayTransaction[] = [];
     for (const p of billing ? [provider, billing] : [provider]) {

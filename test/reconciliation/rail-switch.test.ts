@@ -106,6 +106,13 @@ test('a day with payments on two rails: each order is compared with the ledger o
     // The difference went to PortOne's sync (not the simulator's): the console cancel is now a refund of ours.
     const refunds = await t.db.selectFrom('order_refunds').select(['amount', 'status']).where('order_id', '=', paymentId).execute();
     assert.deepEqual(refunds.map((r) => [Number(r.amount), r.status]), [[2_000, 'succeeded']]);
+
+    // Had the seller also removed PortOne's keys, the day could not be checked against PortOne: the run says so.
+    await updateModeSettings(t.deps, s.storeId, 'test', { portoneApiSecret: null });
+    const blind = await run();
+    assert.equal(blind.status, 'failed', JSON.stringify(blind));
+    assert.equal(blind.failure.code, 'NOT_CONFIGURED');
+    assert.match(blind.failure.message, /포트원\(으\)로 결제된 주문이 있지만/);
   } finally {
     await t.close();
     await fake.close();
