@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import { getModeSettings } from '../stores/service';
-import { providerFor } from '../payments';
+import { providerOfPayment } from '../payments';
 import type { ConfirmResult, Outcome } from '../payments/provider';
 import { registerVirtualAccountJobs } from './virtual-account';
 import { registerSellerCashReceiptJobs } from './seller-cash-receipt';
@@ -30,10 +30,10 @@ export async function reconcileSession(deps: Deps, sessionId: string): Promise<'
   const s = await findSession(deps.db, sessionId);
   if (!s || s.status === 'completed' || s.payment?.state !== 'unknown') return 'nothing';
   const p = s.payment;
-  const settings = await getModeSettings(deps.db, s.store_id, s.mode);
-  // The MID the attempt was made under (a subscription's may be the 자동결제 pair's): its payment is only known there.
-  const provider = providerFor(deps, settings.raw, p.tossKeyPair ?? 'payments');
-  if (!provider || provider.name !== p.provider) throw new Error(`session ${s.id}: payment provider ${p.provider} is no longer configured`);
+  // The rail the attempt was made on, with the credential set (a subscription's may be Toss's 자동결제 pair) it was made
+  // under: its payment is only known there, even after the seller switched the mode to another provider.
+  const provider = await providerOfPayment(deps, { mode: s.mode, provider: p.provider, toss_key_pair: p.tossKeyPair ?? 'payments' }, async () => (await getModeSettings(deps.db, s.store_id, s.mode)).raw);
+  if (!provider) throw new Error(`session ${s.id}: payment provider ${p.provider} is no longer configured`);
 
   if (isBillingCharge(p.paymentKey) && p.billing) {
     // A first payment charged to a billing key: ask again with the same idempotency key and orderId (the gateway

@@ -3,7 +3,7 @@ import { isBillingCharge } from '../checkout/complete';
 import { recoverStaleAttempt } from '../checkout/settle';
 import { findSessionByPendingOrderId } from '../checkout/complete-repo';
 import { reconcileSession } from '../checkout/reconcile';
-import { billingSetProviderFor, providerFor, providerTraits } from '../payments';
+import { billingSetProviderFor, providerFor, providerTraits, type PaymentProviderName } from '../payments';
 import type { PaymentLookup, Outcome } from '../payments/provider';
 import type { Mode } from '../platform/tables';
 import { recordGatewayCancels } from '../refunds/gateway';
@@ -18,6 +18,8 @@ export interface SyncTossInput {
   /** What the caller was told (a webhook body, a transactions page). Only used to ask Toss; never believed. */
   paymentKey?: string | null;
   orderId?: string | null;
+  /** The gateway to ask (a reconciliation's ledger of a rail the mode has left); the mode's current one when absent. */
+  provider?: PaymentProviderName;
 }
 
 export type SyncTossResult =
@@ -60,11 +62,12 @@ export async function syncTossPayment(deps: Deps, input: SyncTossInput): Promise
   const orderId = input.orderId || null;
   if (!paymentKey && !orderId) return { kind: 'not_found' };
   const settings = await getModeSettings(deps.db, input.storeId, input.mode);
-  const provider = providerFor(deps, settings.raw);
+  const raw = input.provider ? { ...settings.raw, payment_provider: input.provider } : settings.raw;
+  const provider = providerFor(deps, raw);
   // Only a provider that notifies has notices to sync (the simulator's test payments are settled in process).
   if (!provider || !providerTraits(provider.name).notifies) return { kind: 'not_toss' };
   // A mode may hold a second pair for its 자동결제 MID (issue 32): a payment unknown under the first is asked there too.
-  const billing = billingSetProviderFor(deps, settings.raw);
+  const billing = billingSetProviderFor(deps, raw);
 
   let look: Outcome<PaymentLookup> = { status: 'failed', code: 'NOT_FOUND_PAYMENT', message: '' };
   for (const p of billing ? [provider, billing] : [provider]) {

@@ -115,7 +115,7 @@ const pagesModule: Module = async (app, deps) => {
   app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
   app.get<IdParams>('/pay/:sessionId/toss/billing-success', opts, async (req, reply) => answer(reply, await h.tossBillingSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
   app.get<IdParams>('/pay/:sessionId/toss/fail', opts, async (req, reply) => answer(reply, await h.tossFail(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
-  app.get<IdParams>('/pay/:sessionId/portone/return', opts, async (req, reply) => answer(reply, await h.portoneReturn(req.params.sessionId, req.query as Record<string, unknown>)));
+  app.get<IdParams>('/pay/:sessionId/portone/return', opts, async (req, reply) => answer(reply, await h.portoneReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
   app.get<IdParams>('/pay/:sessionId/portone/billing-return', opts, async (req, reply) => answer(reply, await h.portoneBillingReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
 };
 

@@ -326,8 +326,9 @@ export class PortOneProvider implements PaymentProvider {
   }
 
   /** DELETE /billing-keys/{billingKey}; already deleted or unknown to PortOne counts as deleted. */
-  async deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>> {
-    const reply = await this.#client.call('billing_delete', (api) => api.billingKey.deleteBillingKey({ billingKey: input.billingKey, storeId: this.#client.storeId, reason: '구독 종료' }));
+  async deleteBillingKey(input: { billingKey: string; why?: 'ended' | 'replaced' }): Promise<Outcome<{ deleted: true }>> {
+    const reason = input.why === 'replaced' ? '결제 카드 변경' : '구독 종료';
+    const reply = await this.#client.call('billing_delete', (api) => api.billingKey.deleteBillingKey({ billingKey: input.billingKey, storeId: this.#client.storeId, reason }));
     if (reply.kind === 'ok') return { status: 'succeeded', value: { deleted: true } };
     if (reply.kind === 'unknown') return { status: 'unknown', message: reply.message };
     if (reply.type === 'BILLING_KEY_ALREADY_DELETED' || reply.type === 'BILLING_KEY_NOT_FOUND') return { status: 'succeeded', value: { deleted: true } };

@@ -334,8 +334,11 @@ export interface PaymentProvider {
     orderName: string;
     idempotencyKey: string;
   }): Promise<Outcome<ConfirmResult>>;
-  /** Makes a billing key unusable at the gateway (a subscription ended). Already gone counts as succeeded. */
-  deleteBillingKey(input: { billingKey: string }): Promise<Outcome<{ deleted: true }>>;
+  /**
+   * Makes a billing key unusable at the gateway: a subscription ended, or a card change replaced the key (`why`, the
+   * reason a gateway records; PortOne's `reason`). Already gone counts as succeeded.
+   */
+  deleteBillingKey(input: { billingKey: string; why?: 'ended' | 'replaced' }): Promise<Outcome<{ deleted: true }>>;
   /** The approvals and cancels the gateway recorded in a time range, oldest first, one page at a time (reconciliation). */
   listTransactions(input: ListTransactionsInput): Promise<Outcome<TransactionPage>>;
   /** One page of the gateway's settlement records for a range of days (reconciliation); a short page is the last. */

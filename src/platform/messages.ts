@@ -204,6 +204,8 @@ export const MESSAGES = {
     dateInvalid: '날짜는 YYYY-MM-DD 형식의 실제 날짜여야 합니다.',
     dateInFuture: '오늘(한국 시간) 이후의 날짜는 대사할 수 없습니다.',
     providerMissing: '이 모드의 토스페이먼츠 설정을 찾을 수 없습니다.',
+    /** A rail that took this day's payments whose keys the mode no longer holds (the seller switched and removed them). */
+    railMissing: (label: string): string => `이날 ${label}(으)로 결제된 주문이 있지만 이 모드에 ${label} 키가 없어 ${label}의 거래를 조회하지 못했습니다. 키를 다시 저장한 뒤 대사를 실행해 주세요.`,
     gatewayFailed: (code: string, message: string): string => `토스페이먼츠 거래 조회가 실패했습니다 (${code}: ${message}).`,
     gatewayUnknown: (message: string): string => `토스페이먼츠 거래 조회에 응답이 없습니다: ${message}`,
   },

@@ -3,7 +3,7 @@
  * books) and the settlement records, read page after page, with their totals per payout. Read outside transactions.
  */
 import type { AppDeps } from '../deps';
-import { billingSetProviderFor, credentialSetsOf, providerFor } from '../payments';
+import { billingSetProviderFor, credentialSetsOf, providerFor, providerTraits } from '../payments';
 import type { GatewaySettlement, GatewayTransaction, PaymentProvider } from '../payments/provider';
 import { addDays, kstStartOf } from '../platform/calendar';
 import { MESSAGES } from '../platform/messages';
@@ -48,28 +48,44 @@ export function dayRange(day: string): { from: Date; to: Date } {
   return { from: kstStartOf(day), to: new Date(kstStartOf(addDays(day, 1)).getTime() - 1) };
 }
 
-/** `provider`: the name of the gateway read (our orders taken through it are the ones compared). */
-export type DayResult = { ok: true; transactions: GatewayTransaction[]; provider: PaymentProvider['name'] } | DayFailure;
+/** One gateway's ledger of the day: its name (our orders taken through it are the ones compared with it) and transactions. */
+export interface Ledger {
+  provider: PaymentProvider['name'];
+  transactions: GatewayTransaction[];
+}
+export type DayResult = { ok: true; ledgers: Ledger[] } | DayFailure;
 type DayFailure = { ok: false; code: string; message: string };
 
 /**
- * Every transaction of the day at the gateway: under the mode's first key pair and, when it holds one, the 자동결제
- * MID's pair too (issue 32; each MID has its own ledger at Toss), merged in time order.
+ * Every transaction of the day at each gateway that has a say in it: the mode's current one, and every one our orders
+ * of the day were paid or refunded through (`rails`: a store that switched from Toss to PortOne still has Toss's
+ * payments and refunds, known only in Toss's ledger, each read with the credentials the mode still holds for it).
+ * Under each, the mode's first key pair and, when it holds one, the 자동결제 MID's pair too (issue 32; each MID has its
+ * own ledger at Toss), merged in time order.
  */
-export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: string): Promise<DayResult> {
+export async function gatewayDay(deps: Deps, storeId: string, mode: Mode, day: string, rails: PaymentProvider['name'][] = []): Promise<DayResult> {
   const settings = await getModeSettings(deps.db, storeId, mode);
-  // Through the provider interface: Toss's ledger, or in test mode the simulator's (what this process approved and canceled).
-  const provider = providerFor(deps, settings.raw);
-  if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
-  const billing = billingSetProviderFor(deps, settings.raw);
-  const transactions: GatewayTransaction[] = [];
-  for (const p of billing ? [provider, billing] : [provider]) {
-    const one = await ledgerDay(deps, p, day);
-    if (!one.ok) return one;
-    transactions.push(...one.transactions);
+  const current = settings.raw.payment_provider;
+  const names = [...new Set([...(current ? [current] : []), ...rails])];
+  if (names.length === 0) return { ok: false, code: 'NOT_CONFIGURED', message: MESSAGES.reconciliation.providerMissing };
+  const ledgers: Ledger[] = [];
+  for (const name of names) {
+    // Through the provider interface: Toss's or PortOne's ledger, or in test mode the simulator's (what this process approved and canceled).
+    const raw = { ...settings.raw, payment_provider: name };
+    const provider = providerFor(deps, raw);
+    // A rail the mode left without its keys: the day cannot be checked against it, and the run says so.
+    if (!provider) return { ok: false, code: 'NOT_CONFIGURED', message: name === current ? MESSAGES.reconciliation.providerMissing : MESSAGES.reconciliation.railMissing(providerTraits(name).label.ko) };
+    const billing = billingSetProviderFor(deps, raw);
+    const transactions: GatewayTransaction[] = [];
+    for (const p of billing ? [provider, billing] : [provider]) {
+      const one = await ledgerDay(deps, p, day);
+      if (!one.ok) return one;
+      transactions.push(...one.transactions);
+    }
+    transactions.sort((a, b) => a.transactionAt.getTime() - b.transactionAt.getTime());
+    ledgers.push({ provider: provider.name, transactions });
   }
-  transactions.sort((a, b) => a.transactionAt.getTime() - b.transactionAt.getTime());
-  return { ok: true, transactions, provider: provider.name };
+  return { ok: true, ledgers };
 }
 
 /** One MID's transactions of the day, page after page (`startingAfter` = the last key of the page before). */

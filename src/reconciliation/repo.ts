@@ -132,6 +132,35 @@ export function paidInRange(db: Db, storeId: string, mode: Mode, from: Date, to:
     .execute();
 }
 
+/**
+ * The gateways that took our money or gave it back in [from, to]: each order names the rail it was paid on, which a
+ * later switch of the mode's provider does not change, so a day is compared with each of their ledgers.
+ */
+export async function providersInRange(db: Db, storeId: string, mode: Mode, from: Date, to: Date): Promise<PaymentProviderName[]> {
+  const paid = await db
+    .selectFrom('orders')
+    .select('provider')
+    .distinct()
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('provider_payment_key', 'is not', null)
+    .where('paid_at', '>=', from)
+    .where('paid_at', '<=', to)
+    .execute();
+  const refunded = await db
+    .selectFrom('order_refunds as r')
+    .innerJoin('orders as o', 'o.id', 'r.order_id')
+    .select('o.provider')
+    .distinct()
+    .where('r.store_id', '=', storeId)
+    .where('r.mode', '=', mode)
+    .where('r.status', '=', 'succeeded')
+    .where('r.refunded_at', '>=', from)
+    .where('r.refunded_at', '<=', to)
+    .execute();
+  return [...new Set([...paid, ...refunded].map((r) => r.provider))];
+}
+
 /** Our orders (any day) holding one of these payment keys or order ids: how a gateway transaction finds its order. */
 export async function ordersByKeysOrIds(db: Db, storeId: string, mode: Mode, paymentKeys: string[], orderIds: string[]): Promise<OurPayment[]> {
   if (paymentKeys.length === 0 && orderIds.length === 0) return [];

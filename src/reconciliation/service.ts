@@ -13,7 +13,7 @@ import { newId } from '../platform/ids';
 import { MESSAGES } from '../platform/messages';
 import type { Mode } from '../platform/tables';
 import { getModeSettings } from '../stores/service';
-import { providerFor, providersWith } from '../payments';
+import { providerFor, providersWith, type PaymentProviderName } from '../payments';
 import { compareDay, isCalendarDay, type Difference } from './model';
 import * as repo from './repo';
 import { noSync, type SyncTossPayment } from './sync';
@@ -121,26 +121,36 @@ export async function startReconciliation(
 export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPayment = noSync): Promise<ReconciliationWithDifferences | null> {
   const row = await repo.findReconciliationById(deps.db, id);
   if (!row || row.status !== 'running') return row ? getReconciliation(deps, row.store_id, id) : null;
-  const day = await gatewayDay(deps, row.store_id, row.mode, row.day);
+  const { from, to } = dayRange(row.day);
+  // Each order is compared with the ledger of the rail that took it, whatever the mode's provider is now.
+  const rails = await repo.providersInRange(deps.db, row.store_id, row.mode, from, to);
+  const day = await gatewayDay(deps, row.store_id, row.mode, row.day, rails);
   const now = () => deps.clock.now();
   if (!day.ok) {
     await repo.finishReconciliation(deps.db, id, { status: 'failed', gateway_transactions: 0, difference_count: 0, failure_code: day.code, failure_message: day.message, completed_at: now() });
     deps.log?.warn({ reconciliationId: id, code: day.code }, 'reconciliation failed');
     return getReconciliation(deps, row.store_id, id);
   }
-  const { from, to } = dayRange(row.day);
-  const keys = [...new Set(day.transactions.map((t) => t.paymentKey))];
-  const orderIds = [...new Set(day.transactions.map((t) => t.orderId))];
-  const [paidHere, known, refundsHere] = await Promise.all([
-    repo.paidInRange(deps.db, row.store_id, row.mode, from, to, day.provider),
-    repo.ordersByKeysOrIds(deps.db, row.store_id, row.mode, keys, orderIds),
-    repo.refundsInRange(deps.db, row.store_id, row.mode, from, to, day.provider),
-  ]);
-  const differences = compareDay({ transactions: day.transactions, paidHere, known, refundsHere });
+  const all = day.ledgers.flatMap((l) => l.transactions);
+  const keys = [...new Set(all.map((t) => t.paymentKey))];
+  const orderIds = [...new Set(all.map((t) => t.orderId))];
+  const known = await repo.ordersByKeysOrIds(deps.db, row.store_id, row.mode, keys, orderIds);
+  const differences: Difference[] = [];
+  const provenBy = new Map<Difference, PaymentProviderName>();
+  for (const ledger of day.ledgers) {
+    const [paidHere, refundsHere] = await Promise.all([
+      repo.paidInRange(deps.db, row.store_id, row.mode, from, to, ledger.provider),
+      repo.refundsInRange(deps.db, row.store_id, row.mode, from, to, ledger.provider),
+    ]);
+    for (const d of compareDay({ transactions: ledger.transactions, paidHere, known, refundsHere })) {
+      differences.push(d);
+      provenBy.set(d, ledger.provider);
+    }
+  }
   const settled = await settlementsDay(deps, row.store_id, row.mode, row.day);
   const finished = await deps.db.transaction().execute(async (trx) => {
     const done = await repo.finishReconciliation(trx, id, {
-      status: 'completed', gateway_transactions: day.transactions.length, difference_count: differences.length, failure_code: null, failure_message: null, completed_at: now(),
+      status: 'completed', gateway_transactions: all.length, difference_count: differences.length, failure_code: null, failure_message: null, completed_at: now(),
     });
     if (!done) return false;
     await repo.insertDifferences(
@@ -167,7 +177,7 @@ export async function runReconciliation(deps: Deps, id: string, sync: SyncTossPa
     for (const d of differences) differencesTotal.labels(d.kind).inc();
     for (const d of differences) {
       try {
-        await sync({ storeId: row.store_id, mode: row.mode, paymentKey: d.paymentKey ?? undefined, orderId: d.orderId });
+        await sync({ storeId: row.store_id, mode: row.mode, paymentKey: d.paymentKey ?? undefined, orderId: d.orderId, provider: provenBy.get(d) });
       } catch (err) {
         deps.log?.warn({ err, reconciliationId: id, paymentKey: d.paymentKey }, 'reconciliation: payment sync failed');
       }

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { Mode } from '../platform/tables';
+import type { PaymentProviderName } from '../payments';
 import { syncTossPayment } from '../gateway/sync';
 
 /**
@@ -7,7 +8,8 @@ import { syncTossPayment } from '../gateway/sync';
  * refund here, a payment approved at Toss for a session still pending completes it. Reconciliation changes nothing
  * itself; for each difference it finds it asks this function, which looks the payment up and decides.
  */
-export type SyncTossPayment = (p: { storeId: string; mode: Mode; paymentKey?: string; orderId?: string }) => Promise<unknown>;
+/** `provider`: the gateway whose ledger showed the difference (the mode's current one when absent). */
+export type SyncTossPayment = (p: { storeId: string; mode: Mode; paymentKey?: string; orderId?: string; provider?: PaymentProviderName }) => Promise<unknown>;
 
 /** Reports only (tests that check the comparison alone). */
 export const noSync: SyncTossPayment = async () => undefined;

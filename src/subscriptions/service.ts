@@ -3,7 +3,8 @@ import { ApiError } from '../platform/errors';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Page } from '../platform/http/schemas';
 import { parseCardSummary, subscriptionView } from './model';
-import { encryptSecret } from '../platform/crypto';
+import { decryptSecret, encryptSecret } from '../platform/crypto';
+import { enqueueReplacedKeyDeletion } from './renewal/billing-key-delete';
 import { providerFor, credentialSetFor, type BillingKeyResult, type Outcome, type PaymentProviderName } from '../payments';
 import { getModeSettings } from '../stores/service';
 import { claimRetry, executeCharge, type ChargeResult } from './renewal/service';
@@ -87,6 +88,11 @@ export async function updateCard(deps: BillingDeps, subscriptionId: string, inpu
     const sub = await repo.lockSubscription(trx, subscriptionId);
     if (!sub) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (sub.status === 'ended') throw new ApiError('ALREADY_ENDED');
+    // The key this card replaces is deleted where it was issued, once this commits (a different key: re-registering
+    // the same one leaves it in use).
+    if (sub.billing_key_sealed && decryptSecret(deps.config.masterKey, sub.billing_key_sealed).toString('utf8') !== issued.value.billingKey) {
+      await enqueueReplacedKeyDeletion(trx, deps, { subscriptionId: sub.id, storeId: sub.store_id, mode: sub.mode, provider: sub.provider, tossKeyPair: sub.toss_key_pair, keySealed: sub.billing_key_sealed });
+    }
     const updated = await repo.updateSubscription(trx, sub.id, { billing_key_sealed: sealed, toss_key_pair: pair, provider: provider.name, card_brand: card.brand, card_last4: card.last4, card_reported_deleted_at: null, updated_at: now });
     await writeSubscriptionUpdated(trx, deps.clock, updated, { kind: 'card_updated', card: { brand: card.brand, last4: card.last4 } });
     return updated.status === 'past_due' ? claimRetry(trx, deps, updated, now) : null;

@@ -16,7 +16,7 @@ import { startFakePortOne } from '../payments/fake-portone';
  * amount in KRW and our return URL; while the window is open the page explains itself (axe: no violation, no sideways
  * scroll); a closed window shows PortOne's message and lets the buyer open it again; a finished one sends the buyer to
  * the return URL with the paymentId, where the server's read-back confirms the payment. The page is rendered by
- * src/pages/pay/portone-view.ts; the /pay route does not serve it yet (PortOne is not selectable in settings).
+ * src/pages/pay/portone-view.ts (the /pay route's own launch, in both languages: portone-pages-lang.test.ts).
  * Screenshots: /tmp/shots/i42b/<step>-<width>.png.
  */
 const SHOTS = '/tmp/shots/i42b';
@@ -59,6 +59,7 @@ test('PortOne payment page: requestPayment with our order id, a closed window, a
         virtualAccountValidHours: 72,
       },
       nonce: 'n0nce',
+      lang: 'ko',
       title: '사진 보정 데스크톱 앱 Pro 결제',
       before: html`<section class="card"><h2>주문 내용</h2><p>사진 보정 데스크톱 앱 Pro 평생 라이선스 · 55,000원</p></section>`,
       links: html`<a class="cancel" href="/pay/edit">결제 정보 수정하기</a>`,
@@ -89,7 +90,7 @@ test('PortOne payment page: requestPayment with our order id, a closed window, a
       const orderId = `ord_portone_page_${orderSeq}`;
       assert.deepEqual(
         { ...request, customer: undefined },
-        { storeId: fake.storeId, channelKey, paymentId: orderId, orderName: '사진 보정 데스크톱 앱 Pro 평생 라이선스', totalAmount: 55_000, currency: 'CURRENCY_KRW', payMethod: 'CARD', card: { installment: { monthOption: { fixedMonth: 3 } } }, customer: undefined, redirectUrl: `${base}/pay/return` },
+        { storeId: fake.storeId, channelKey, paymentId: orderId, orderName: '사진 보정 데스크톱 앱 Pro 평생 라이선스', totalAmount: 55_000, currency: 'CURRENCY_KRW', payMethod: 'CARD', card: { installment: { monthOption: { fixedMonth: 3 } } }, customer: undefined, redirectUrl: `${base}/pay/return`, locale: 'KO_KR' },
       );
       assert.ok(await page.isDisabled('#portone-open'), 'no second window while one is open');
       await check('portone-window-open');

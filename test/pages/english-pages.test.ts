@@ -8,6 +8,13 @@ import { buyerPagePath } from '../../src/buyers/model';
 import { refundTerms, refundTermsEn } from '../../src/pages/terms';
 import { subscribe } from '../subscriptions/factory';
 import { portalCardLaunchPage } from '../../src/pages/pay/toss-billing-view';
+import { portoneBillingLaunchPage } from '../../src/pages/pay/portone-billing-view';
+import { portalCopy } from '../../src/pages/portal/copy';
+import { payCopy } from '../../src/pages/pay/copy';
+import { html } from '../../src/pages/html';
+import { updateModeSettings } from '../../src/stores/service';
+import { startFakePortOne } from '../payments/fake-portone';
+import { startFakeToss } from '../payments/fake-toss';
 
 /**
  * Buyers abroad (issue 41): every buyer page a payment goes through reads in English when the buyer chooses it (the
@@ -257,6 +264,156 @@ test('the portal in English, also what it asks the buyer to agree to: a price in
   const bad = await t.app.inject({ method: 'POST', url: `${pd.path}/subscriptions/${d.subscriptionId}/cancel`, headers: { ...EN, 'content-type': 'application/json' }, payload: '{not json' });
   assert.equal(bad.statusCode, 400, bad.body);
   assertAllEnglish(bad.body, 'portal 400 page');
+});
+
+test('a store on PortOne: the launch pages of its payment and card registration windows, the store without a channel and the return\'s refusals read in English; Korean stays the default', async () => {
+  const fake = await startFakePortOne({ clock: t.clock });
+  const apiBase = t.deps.config.portoneApiBaseUrl;
+  try {
+    (t.deps.config as { portoneApiBaseUrl: string }).portoneApiBaseUrl = fake.baseUrl;
+    const po = await createTestStore(t);
+    await updateModeSettings(t.deps, po.storeId, 'test', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneApiSecret: fake.apiSecret, portoneWebhookSecret: fake.webhookSecret, portoneChannelKeys: { card: 'channel-key-9c0b2a4e-1f1d-4c55-9a3e-0b4c3d2e1f00' } });
+    const one = await createProduct(t, po, { price: 12_000 });
+    const cfg = (page: string) => JSON.parse(/var cfg = (\{.*?\});\n/s.exec(page)![1]);
+
+    // The one-off payment's launch page (PortOne.requestPayment), chosen by the form's language.
+    const session = await createSession(t, po.key, { productId: one.id });
+    const ko = await submitPayForm(t, session, { method: 'card' });
+    assert.equal(ko.statusCode, 200, ko.body.slice(0, 300));
+    assert.match(ko.body, /<html lang="ko">/);
+    assert.match(ko.body, /<h1>결제창을 여는 중입니다<\/h1>/);
+    assert.match(ko.body, /id="lang-switch" href="[^"]*lang=en"/, 'a visible switch');
+    const en = await submitPayForm(t, session, { method: 'card', lang: 'en' });
+    assert.equal(en.statusCode, 200, en.body.slice(0, 300));
+    assertAllEnglish(en.body, 'PortOne payment launch page');
+    assert.match(en.body, /<h1>Opening the payment window<\/h1>/);
+    assert.match(en.body, /id="lang-switch" href="[^"]*lang=ko"/);
+    assert.match(en.body, />Edit the payment details</);
+    assert.equal(cfg(en.body).openFailed, 'The payment window could not be opened. Please try again.', 'what the script shows is English too');
+    assert.equal(cfg(en.body).request.paymentId, cfg(ko.body).request.paymentId, 'the same payment whatever the language');
+    assert.equal(cfg(en.body).request.locale, 'EN_US', "PortOne's window in English");
+    assert.equal(cfg(ko.body).request.locale, 'KO_KR');
+
+    // Its return: PortOne's refusal and a foreign paymentId, on the form in English.
+    const back = `${payPath(session)}/portone/return`;
+    const closed = await get(`${back}?paymentId=${encodeURIComponent(cfg(en.body).request.paymentId)}&code=FAILURE_TYPE_PG&message=${encodeURIComponent('사용자가 결제를 취소했습니다')}`, EN);
+    assert.equal(closed.statusCode, 422);
+    assertAllEnglish(closed.body, 'PortOne return: window closed');
+    assert.match(closed.body, /The payment was not completed\. Please try again\./);
+    const other = await get(`${back}?paymentId=ord_someone_else`, EN);
+    assert.equal(other.statusCode, 422);
+    assertAllEnglish(other.body, 'PortOne return: another payment');
+    assert.match(other.body, /did not match the order/);
+
+    // A method the seller has no channel for.
+    const noChannel = await submitPayForm(t, await createSession(t, po.key, { productId: one.id }), { method: 'transfer', lang: 'en' });
+    assert.equal(noChannel.statusCode, 503);
+    assertAllEnglish(noChannel.body, 'PortOne store without a channel for the method');
+    assert.match(noChannel.body, /has not connected this payment method yet/);
+
+    // A subscription's card registration (PortOne.requestIssueBillingKey).
+    const sub = await createSubscriptionProduct(t, po);
+    const subSession = await createSession(t, po.key, { productId: sub.id, planId: 'basic', interval: 'monthly' });
+    assert.match((await submitPayForm(t, subSession, { method: 'card' })).body, /<h1>결제 카드를 등록해 주세요<\/h1>/);
+    const billing = await submitPayForm(t, subSession, { method: 'card', lang: 'en' });
+    assert.equal(billing.statusCode, 200, billing.body.slice(0, 300));
+    assert.equal(cfg(billing.body).request.locale, 'EN_US');
+    const billingClosed = await get(`${payPath(subSession)}/portone/billing-return?code=FAILURE_TYPE_PG&message=${encodeURIComponent('사용자가 카드 등록을 취소했습니다')}`, EN);
+    assert.equal(billingClosed.statusCode, 422);
+    assertAllEnglish(billingClosed.body, 'PortOne billing return: window closed');
+    assertAllEnglish(billing.body, 'PortOne card registration launch page');
+    assert.match(billing.body, /<h1>Register your card<\/h1>/);
+    assert.match(billing.body, /id="lang-switch" href="[^"]*lang=ko"/);
+
+    // The portal's card change on PortOne (its words are the portal's).
+    const k = portalCopy('en').cardLaunch;
+    const portal = portoneBillingLaunchPage({
+      billing: { storeId: fake.storeId, channelKey: 'channel-key-x', orderId: null, issueName: k.title, customerId: 'sub_x', buyer: { name: '김구매', email: 'a@example.com', phone: null }, returnUrl: 'https://example.com/portal/x/card/y/success' },
+      nonce: 'n',
+      lang: 'en',
+      title: k.title,
+      trialDays: null,
+      words: { heading: k.heading, text: k.textAny(html`<span translate="no">멤버십</span>`), button: k.button, openFailed: k.openFailed, loadFailed: k.loadFailed },
+      before: html`<div class="store"><span translate="no">테스트 상점</span></div>`,
+      links: html`<a class="cancel" href="/portal/x">${portalCopy('en').toPortal}</a>`,
+    });
+    assertAllEnglish(portal, 'portal card change on PortOne');
+  } finally {
+    (t.deps.config as { portoneApiBaseUrl: string }).portoneApiBaseUrl = apiBase;
+    await fake.close();
+  }
+});
+
+test('a store on Toss: the launch pages of its payment and card registration windows (checkout and portal) and its fail return read in English with the switch; Korean stays the default', async () => {
+  // Only launch pages and the fail return: beyond the key check on saving the store's keys, nothing here reaches Toss.
+  const fake = await startFakeToss({ kind: 'live' });
+  const apiBase = t.deps.config.tossApiBaseUrl;
+  try {
+    (t.deps.config as { tossApiBaseUrl: string }).tossApiBaseUrl = fake.baseUrl;
+    const ts = await createTestStore(t);
+    await updateModeSettings(t.deps, ts.storeId, 'live', { paymentProvider: 'toss', tossClientKey: fake.clientKey, tossSecretKey: fake.secretKey });
+    const live = (await ts.newKey({ mode: 'live' })).key;
+    const one = await createProduct(t, ts, { mode: 'live', price: 15_000, name: '전자책' });
+    const cfg = (page: string) => JSON.parse(/var cfg = (\{.*?\});\n/s.exec(page)![1]);
+
+    // The one-off payment's window (payment.requestPayment), the language chosen on the form.
+    const session = await createSession(t, live, { productId: one.id });
+    const ko = await submitPayForm(t, session, { method: 'card' });
+    assert.equal(ko.statusCode, 200, ko.body.slice(0, 300));
+    assert.match(ko.body, /<html lang="ko">/);
+    assert.match(ko.body, /<h1>결제창을 여는 중입니다<\/h1>/);
+    assert.match(ko.body, /id="lang-switch" href="[^"]*lang=en"/, 'a visible switch on the Korean page');
+    assert.equal(cfg(ko.body).gatewayWords, true, "Toss's own (Korean) error text on a Korean page");
+    const en = await submitPayForm(t, session, { method: 'card', lang: 'en' });
+    assert.equal(en.statusCode, 200, en.body.slice(0, 300));
+    assertAllEnglish(en.body, 'Toss payment launch page');
+    assert.match(en.body, /<h1>Opening the payment window<\/h1>/);
+    assert.match(en.body, /id="lang-switch" href="\/pay\/[^"]*lang=ko"/, 'the switch leads back to the form in Korean');
+    assert.match(en.body, />Edit the payment details</);
+    assert.equal(cfg(en.body).openFailed, payCopy('en').toss.openFailed, 'what the script shows is English too');
+    assert.equal(cfg(en.body).gatewayWords, false, "an English page shows its own words, never Toss's Korean error text");
+    assert.equal(cfg(en.body).request.orderId, cfg(ko.body).request.orderId, 'the same order whatever the language');
+    // PayPal and overseas cards open Toss's English windows; the page around them is English too.
+    const wallet = await submitPayForm(t, session, { method: 'kakao_pay', lang: 'en' });
+    assertAllEnglish(wallet.body, 'Toss launch page for a wallet');
+
+    // Toss's failUrl: its message is Korean; the English form says ours.
+    const fail = `${payPath(session)}/toss/fail`;
+    const closed = await get(`${fail}?${new URLSearchParams({ code: 'PAY_PROCESS_CANCELED', message: '사용자에 의해 결제가 취소되었습니다.', orderId: cfg(en.body).request.orderId })}`, EN);
+    assert.equal(closed.statusCode, 422);
+    assertAllEnglish(closed.body, 'Toss fail return: window closed');
+    assert.match(closed.body, /You canceled the payment\./);
+    const refused = await get(`${fail}?${new URLSearchParams({ code: 'REJECT_CARD_COMPANY', message: '카드사에서 거절했습니다.' })}`, EN);
+    assertAllEnglish(refused.body, 'Toss fail return: refused');
+    assert.match(refused.body, /The payment was not completed\. Please try again\./);
+    const refusedKo = await get(`${fail}?${new URLSearchParams({ code: 'REJECT_CARD_COMPANY', message: '카드사에서 거절했습니다.', lang: 'ko' })}`);
+    assert.match(refusedKo.body, /카드사에서 거절했습니다\./, "a Korean page keeps Toss's own message");
+
+    // A subscription's card registration (payment.requestBillingAuth).
+    const sub = await createSubscriptionProduct(t, ts, { mode: 'live', name: '멤버십' });
+    const subSession = await createSession(t, live, { productId: sub.id, planId: 'basic', interval: 'monthly' });
+    assert.match((await submitPayForm(t, subSession, { method: 'card' })).body, /<h1>결제 카드를 등록해 주세요<\/h1>/);
+    const billing = await submitPayForm(t, subSession, { method: 'card', lang: 'en' });
+    assert.equal(billing.statusCode, 200, billing.body.slice(0, 300));
+    assertAllEnglish(billing.body, 'Toss card registration launch page');
+    assert.match(billing.body, /<h1>Register your card<\/h1>/);
+    assert.match(billing.body, /id="lang-switch" href="[^"]*lang=ko"/);
+    assert.equal(cfg(billing.body).openFailed, payCopy('en').toss.billingOpenFailed);
+    const billingClosed = await get(`${payPath(subSession)}/toss/fail?${new URLSearchParams({ code: 'PAY_PROCESS_CANCELED', message: '사용자에 의해 취소되었습니다.' })}`, EN);
+    assertAllEnglish(billingClosed.body, 'Toss billing fail return');
+
+    // The portal's card change on Toss: its switch reopens the same launch page in the other language.
+    const portal = portalCardLaunchPage({ storeName: '테스트 상점', productName: '멤버십', clientKey: fake.clientKey, customerKey: 'sub_x', buyerName: '김구매', buyerEmail: 'a@example.com', returnBase: 'https://example.com/portal/x/card/y', portalPath: '/portal/x', nonce: 'n', lang: 'en', here: '/portal/x/card/y' });
+    assertAllEnglish(portal, 'portal card change on Toss');
+    assert.match(portal, /id="lang-switch" href="\/portal\/x\/card\/y\?lang=ko"/);
+    assert.equal(cfg(portal).gatewayWords, false);
+    const portalKo = portalCardLaunchPage({ storeName: '테스트 상점', productName: '멤버십', clientKey: fake.clientKey, customerKey: 'sub_x', buyerName: '김구매', buyerEmail: 'a@example.com', returnBase: 'https://example.com/portal/x/card/y', portalPath: '/portal/x', nonce: 'n', lang: 'ko', here: '/portal/x/card/y' });
+    assert.match(portalKo, /<html lang="ko">/);
+    assert.match(portalKo, /id="lang-switch" href="\/portal\/x\/card\/y\?lang=en"/);
+  } finally {
+    (t.deps.config as { tossApiBaseUrl: string }).tossApiBaseUrl = apiBase;
+    await fake.close();
+  }
 });
 
 test('refundTermsEn renders refundTerms line for line', () => {

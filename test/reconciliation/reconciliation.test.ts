@@ -183,7 +183,7 @@ test('each difference is handed to the injected sync function (the webhook path)
     seen,
     expectedDifferences()
       .filter((d) => d.kind !== 'refunds_differ')
-      .map((d) => ({ storeId: s.storeId, mode: 'test', paymentKey: d.paymentKey, orderId: d.orderId })),
+      .map((d) => ({ storeId: s.storeId, mode: 'test', paymentKey: d.paymentKey, orderId: d.orderId, provider: 'toss' })),
   );
 });
 

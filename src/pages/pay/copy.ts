@@ -226,6 +226,18 @@ const KO = {
     billingOpenFailed: '카드 등록 창을 열지 못했습니다.',
     billingLoadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
   },
+  /** PortOne's payment window (PortOne.requestPayment) for a one-off payment. */
+  portone: {
+    noscript: '결제창을 열려면 브라우저의 자바스크립트를 켜 주세요.',
+    heading: '결제창을 여는 중입니다',
+    text: '결제창에서 결제를 마쳐 주세요. 결제가 끝나면 이 상점의 결제 확인 화면으로 돌아옵니다.',
+    button: '결제창 열기',
+    openFailed: '결제창을 열지 못했습니다. 다시 시도해 주세요.',
+    loadFailed: '결제창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
+    noChannel: '상점이 이 결제수단을 아직 연결하지 않았습니다. 다른 결제수단을 선택해 주세요.',
+    /** The window ended without a payment and PortOne gave no message (in Korean, PortOne's own is shown). */
+    notDone: '결제가 완료되지 않았습니다. 다시 시도해 주세요.',
+  },
   /** PortOne's card registration window (PortOne.requestIssueBillingKey) for a subscription or a free trial. */
   portoneBilling: {
     noscript: '카드 등록 창을 열려면 브라우저의 자바스크립트를 켜 주세요.',
@@ -236,6 +248,7 @@ const KO = {
     openFailed: '카드 등록 창을 열지 못했습니다.',
     loadFailed: '카드 등록 창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
     noChannel: '상점이 정기결제용 카드 채널을 아직 연결하지 않았습니다. 상점에 문의해 주세요.',
+    notDone: '카드가 등록되지 않았습니다. 다시 시도해 주세요.',
   },
   decline: (method: string, gatewayMessage: string) => {
     const who = method === 'card' ? '카드사가' : `${KO.methodLabel(method as PaymentMethod)}에서`;
@@ -443,6 +456,16 @@ const EN: PayCopy = {
     billingOpenFailed: 'The card registration window could not be opened.',
     billingLoadFailed: 'The card registration window could not be loaded. Please try again shortly.',
   },
+  portone: {
+    noscript: 'Please turn on JavaScript in your browser to open the payment window.',
+    heading: 'Opening the payment window',
+    text: 'Please complete the payment in the payment window. When it is done you come back to this store\'s payment confirmation.',
+    button: 'Open the payment window',
+    openFailed: 'The payment window could not be opened. Please try again.',
+    loadFailed: 'The payment window could not be loaded. Please try again shortly.',
+    noChannel: 'The store has not connected this payment method yet. Please choose another method.',
+    notDone: 'The payment was not completed. Please try again.',
+  },
   portoneBilling: {
     noscript: 'Please turn on JavaScript in your browser to open the card registration window.',
     heading: 'Register your card',
@@ -452,6 +475,7 @@ const EN: PayCopy = {
     openFailed: 'The card registration window could not be opened.',
     loadFailed: 'The card registration window could not be loaded. Please try again shortly.',
     noChannel: 'The store has not connected a card channel for recurring payments yet. Please contact the store.',
+    notDone: 'The card was not registered. Please try again.',
   },
   decline: (method, gatewayMessage) => {
     const who = method === 'card' ? 'The card company' : METHOD_EN[method as PaymentMethod]?.label ?? method;

@@ -2,7 +2,8 @@ import { html, scriptJson, type SafeHtml } from '../html';
 import { layout } from '../layout';
 import type { Lang } from '../lang';
 import { payCopy } from './copy';
-import { PORTONE_SDK_URL } from './portone-view';
+import { PORTONE_SDK_URL, WINDOW_LOCALE } from './portone-view';
+import { LANG_CSS } from './views';
 
 /**
  * A subscription or a free trial on a store on PortOne (issue 42): the buyer registers the card for 자동결제 in the
@@ -59,8 +60,9 @@ export interface PortOneBillingLaunchPage {
 export function portoneBillingLaunchPage(p: PortOneBillingLaunchPage): string {
   const c = payCopy(p.lang).portoneBilling;
   const w = p.words ?? { heading: c.heading, text: p.trialDays ? c.trial(p.trialDays) : c.text, button: c.button, openFailed: c.openFailed, loadFailed: c.loadFailed };
-  const config = { request: portoneBillingRequest(p.billing), returnUrl: p.billing.returnUrl, openFailed: w.openFailed, loadFailed: w.loadFailed };
-  const head = html`<script src="${p.sdkUrl ?? PORTONE_SDK_URL}" nonce="${p.nonce}"></script>`;
+  // PortOne's messages (a closed window, a refusal) are Korean: an English page says its own words instead.
+  const config = { request: { ...portoneBillingRequest(p.billing), locale: WINDOW_LOCALE[p.lang] }, returnUrl: p.billing.returnUrl, openFailed: w.openFailed, loadFailed: w.loadFailed, notDone: c.notDone, gatewayWords: p.lang === 'ko' };
+  const head = html`${LANG_CSS}<script src="${p.sdkUrl ?? PORTONE_SDK_URL}" nonce="${p.nonce}"></script>`;
   const script = html`<script nonce="${p.nonce}">
 (function () {
   var cfg = ${scriptJson(config)};
@@ -69,7 +71,7 @@ export function portoneBillingLaunchPage(p: PortOneBillingLaunchPage): string {
   function done(r) {
     // Only a hint: the server reads the billing key back from PortOne before anything is charged.
     if (!r) return;
-    if (r.code !== undefined && r.code !== null) { err.textContent = r.message || cfg.openFailed; button.disabled = false; return; }
+    if (r.code !== undefined && r.code !== null) { err.textContent = (cfg.gatewayWords && r.message) || cfg.notDone; button.disabled = false; return; }
     var sep = cfg.returnUrl.indexOf('?') < 0 ? '?' : '&';
     location.href = cfg.returnUrl + sep + 'billingKey=' + encodeURIComponent(r.billingKey || '');
   }
@@ -78,7 +80,7 @@ export function portoneBillingLaunchPage(p: PortOneBillingLaunchPage): string {
     if (typeof PortOne === 'undefined') { err.textContent = cfg.loadFailed; return; }
     button.disabled = true;
     try {
-      PortOne.requestIssueBillingKey(cfg.request).then(done, function (e) { err.textContent = (e && e.message) || cfg.openFailed; button.disabled = false; });
+      PortOne.requestIssueBillingKey(cfg.request).then(done, function (e) { err.textContent = (cfg.gatewayWords && e && e.message) || cfg.openFailed; button.disabled = false; });
     } catch (e) {
       err.textContent = cfg.openFailed;
       button.disabled = false;

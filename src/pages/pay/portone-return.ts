@@ -22,16 +22,15 @@ import { subscriptionIdForSession } from '../../subscriptions/model';
 import { payCopy } from './copy';
 import { withView, type PageView } from './page-view';
 import { VIRTUAL_ACCOUNT_VALID_HOURS } from './toss-view';
-import { cancelLink, footerOf, summary, type PriceLine } from './views';
+import { cancelLink, footerOf, header, summary, type PriceLine } from './views';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'log'>;
 
 /** The page that opens PortOne's window for a checked attempt, or a status page when the method has no channel key. */
 export async function portoneLaunch(deps: Deps, page: LoadedPage, price: PriceLine, attempt: CheckoutAttempt) {
+  const c = payCopy(page.lang);
   const channelKey = page.portone?.channelKeys[attempt.method];
-  if (!page.portone || !channelKey) {
-    return send(503, statusPage({ ctx: page, title: '지금은 결제할 수 없습니다', icon: '⚠️', message: '상점이 이 결제수단을 아직 연결하지 않았습니다. 다른 결제수단을 선택해 주세요.' }));
-  }
+  if (!page.portone || !channelKey) return send(503, statusPage({ ctx: page, title: c.status.unavailable.title, icon: '⚠️', message: c.portone.noChannel }));
   await saveAttempt(deps, page.session.id, attempt);
   const nonce = randomBytes(16).toString('base64');
   const csp = `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`;
@@ -49,10 +48,12 @@ export async function portoneLaunch(deps: Deps, page: LoadedPage, price: PriceLi
       virtualAccountValidHours: VIRTUAL_ACCOUNT_VALID_HOURS,
     },
     nonce,
-    title: `${page.product.name} 결제`,
-    before: summary(page, price),
-    links: html`<a class="cancel" href="/pay/${encodeURIComponent(page.session.id)}">결제 정보 수정하기</a>
-  ${cancelLink(page.session)}`,
+    lang: c.lang,
+    title: c.title(page.product.name),
+    // The store's header with the language switch (back to the form in the other language; same paymentId).
+    before: html`${header(page)}${summary(page, price)}`,
+    links: html`<a class="cancel" href="/pay/${encodeURIComponent(page.session.id)}">${c.toss.edit}</a>
+  ${cancelLink(page.session, c)}`,
     footer: footerOf(page),
   });
   return send(200, body, { 'Content-Security-Policy': csp });
@@ -83,7 +84,8 @@ export async function portoneBillingLaunch(deps: Deps, page: LoadedPage, price: 
     lang: c.lang,
     title: c.toss.billingTitle(page.product.name),
     trialDays: page.session.trial_days ?? null,
-    before: summary(page, price),
+    // The store's header with the language switch (back to the form in the other language; same paymentId).
+    before: html`${header(page)}${summary(page, price)}`,
     links: html`<a class="cancel" href="/pay/${encodeURIComponent(page.session.id)}">${c.toss.edit}</a>
   ${cancelLink(page.session, c)}`,
     footer: footerOf(page),
@@ -95,8 +97,8 @@ export async function portoneBillingLaunch(deps: Deps, page: LoadedPage, price: 
 export function portoneReturnHandlers(deps: Deps, flow: PayFlow) {
   const { renderForm, notFound, completedPage, gate, pay } = flow;
   return {
-    async portoneReturn(id: string, query: Record<string, unknown>) {
-      const page = await loadPage(deps, id);
+    async portoneReturn(id: string, query: Record<string, unknown>, view?: PageView) {
+      const page = withView(await loadPage(deps, id), view);
       if (!page || page.provider?.name !== 'portone') return notFound();
       const s = page.session;
       // A reload after the order exists lands where the first visit went.
@@ -112,7 +114,8 @@ export function portoneReturnHandlers(deps: Deps, flow: PayFlow) {
       const values = valuesFromAttempt(attempt);
       // PortOne's redirect carries `code`/`message` when the window ended without a payment (closed, refused).
       if (typeof query.code === 'string' && query.code) {
-        const message = typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
+        // PortOne's message is Korean: shown on a Korean page; an English one says its own words.
+        const message = page.lang !== 'en' && typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
         return renderForm(422, page, values, { banner: message });
       }
       if (query.paymentId !== s.pending_order_id) {
@@ -148,7 +151,8 @@ export function portoneReturnHandlers(deps: Deps, flow: PayFlow) {
       if (!attempt || !s.billing_interval) return renderForm(422, page, emptyValues(s), { banner: '결제 정보를 찾을 수 없습니다. 다시 결제해 주세요.' });
       const values = valuesFromAttempt(attempt);
       if (typeof query.code === 'string' && query.code) {
-        const message = typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
+        // PortOne's message is Korean: shown on a Korean page; an English one says its own words.
+        const message = page.lang !== 'en' && typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
         return renderForm(422, page, values, { banner: message });
       }
       const billingKey = typeof query.billingKey === 'string' ? query.billingKey : '';

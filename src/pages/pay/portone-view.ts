@@ -1,6 +1,9 @@
 import type { PaymentMethod } from '../../payments/method';
 import { html, scriptJson, type SafeHtml } from '../html';
 import { layout } from '../layout';
+import type { Lang } from '../lang';
+import { payCopy } from './copy';
+import { LANG_CSS } from './views';
 
 /**
  * The payment page of a store on PortOne (issue 42): after our form is checked on the server, this page opens the
@@ -13,6 +16,13 @@ import { layout } from '../layout';
  * On mobile the PG's window leaves the page and PortOne redirects to `redirectUrl?paymentId=…[&code=…]` itself.
  */
 export const PORTONE_SDK_URL = 'https://cdn.portone.io/v2/browser-sdk.js';
+
+/**
+ * The window's language (`locale` of requestPayment and requestIssueBillingKey; @portone/browser-sdk
+ * dist/v2/entity/Locale.d.ts: KO_KR, EN_US, … "KG이니시스, 스마트로, KSNET, 웰컴페이먼츠 (PC), 한국결제네트웍스, 엑심베이에서
+ * 설정 가능"): the page's language, which PGs without an English window ignore.
+ */
+export const WINDOW_LOCALE = { ko: 'KO_KR', en: 'EN_US' } as const;
 
 /**
  * PortOne's `payMethod` and method options for each of our methods (browser SDK v2 requestPayment; easy pays opened
@@ -71,6 +81,8 @@ export function portonePaymentRequest(i: PortOnePaymentInput): Record<string, un
 export interface PortOneLaunchPage {
   payment: PortOnePaymentInput;
   nonce: string;
+  /** The page's language (src/pages/lang.ts: the buyer's switch, Accept-Language, or the session's fixed locale). */
+  lang: Lang;
   title: string;
   /** The order summary above the card, and links under the button (edit the form, cancel). */
   before?: SafeHtml;
@@ -81,13 +93,11 @@ export interface PortOneLaunchPage {
 }
 
 export function portoneLaunchPage(p: PortOneLaunchPage): string {
-  const config = {
-    request: portonePaymentRequest(p.payment),
-    returnUrl: p.payment.returnUrl,
-    openFailed: '결제창을 열지 못했습니다. 다시 시도해 주세요.',
-    loadFailed: '결제창을 불러오지 못했습니다. 잠시 후 다시 시도해 주세요.',
-  };
-  const head = html`<script src="${p.sdkUrl ?? PORTONE_SDK_URL}" nonce="${p.nonce}"></script>`;
+  const c = payCopy(p.lang).portone;
+  // PortOne's messages (a closed window, a refusal) are Korean: an English page says its own words instead.
+  const config = { request: { ...portonePaymentRequest(p.payment), locale: WINDOW_LOCALE[p.lang] }, returnUrl: p.payment.returnUrl, openFailed: c.openFailed, loadFailed: c.loadFailed, notDone: c.notDone, gatewayWords: p.lang === 'ko' };
+  // LANG_CSS: the language switch in the store header the caller puts in `before`.
+  const head = html`${LANG_CSS}<script src="${p.sdkUrl ?? PORTONE_SDK_URL}" nonce="${p.nonce}"></script>`;
   const script = html`<script nonce="${p.nonce}">
 (function () {
   var cfg = ${scriptJson(config)};
@@ -96,7 +106,7 @@ export function portoneLaunchPage(p: PortOneLaunchPage): string {
   function done(r) {
     // The window's answer is only a hint: the server reads the payment back before the order is paid.
     if (!r) return;
-    if (r.code !== undefined && r.code !== null) { err.textContent = r.message || cfg.openFailed; button.disabled = false; return; }
+    if (r.code !== undefined && r.code !== null) { err.textContent = (cfg.gatewayWords && r.message) || cfg.notDone; button.disabled = false; return; }
     var sep = cfg.returnUrl.indexOf('?') < 0 ? '?' : '&';
     location.href = cfg.returnUrl + sep + 'paymentId=' + encodeURIComponent(r.paymentId || cfg.request.paymentId);
   }
@@ -105,7 +115,7 @@ export function portoneLaunchPage(p: PortOneLaunchPage): string {
     if (typeof PortOne === 'undefined') { err.textContent = cfg.loadFailed; return; }
     button.disabled = true;
     try {
-      PortOne.requestPayment(cfg.request).then(done, function (e) { err.textContent = (e && e.message) || cfg.openFailed; button.disabled = false; });
+      PortOne.requestPayment(cfg.request).then(done, function (e) { err.textContent = (cfg.gatewayWords && e && e.message) || cfg.openFailed; button.disabled = false; });
     } catch (e) {
       err.textContent = cfg.openFailed;
       button.disabled = false;
@@ -116,14 +126,14 @@ export function portoneLaunchPage(p: PortOneLaunchPage): string {
 })();
 </script>`;
   return layout(
-    { title: p.title, head, footer: p.footer },
+    { title: p.title, lang: p.lang, head, footer: p.footer },
     html`${p.before ?? ''}
 <section class="card center">
-  <h1>결제창을 여는 중입니다</h1>
-  <p class="muted">결제창에서 결제를 마쳐 주세요. 결제가 끝나면 이 상점의 결제 확인 화면으로 돌아옵니다.</p>
-  <noscript><div class="banner error">결제창을 열려면 브라우저의 자바스크립트를 켜 주세요.</div></noscript>
+  <h1>${c.heading}</h1>
+  <p class="muted">${c.text}</p>
+  <noscript><div class="banner error">${c.noscript}</div></noscript>
   <p class="err" id="portone-error" role="alert"></p>
-  <button class="pay" id="portone-open" type="button">결제창 열기</button>
+  <button class="pay" id="portone-open" type="button">${c.button}</button>
   ${p.links}
 </section>
 ${script}`,

@@ -1,10 +1,10 @@
 import type { CheckoutAttempt } from '../../checkout/tables';
 import { html } from '../html';
 import { tossWindowPage } from './toss-view';
-import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, header, summary, type PageContext, type PriceLine } from './views';
 import { payCopy } from './copy';
 import { portalCopy } from '../portal/copy';
-import type { Lang } from '../lang';
+import { langSwitch, type Lang } from '../lang';
 
 /** The arguments of `payment.requestBillingAuth(...)` in Toss Payments' JavaScript SDK v2 (card registration for 자동결제). */
 export function tossBillingAuthRequest(ctx: PageContext, attempt: CheckoutAttempt, baseUrl: string) {
@@ -38,7 +38,8 @@ export function tossBillingLaunchPage(ctx: PageContext, price: PriceLine, attemp
     button: c.toss.billingButton,
     openFailed: c.toss.billingOpenFailed,
     loadFailed: c.toss.billingLoadFailed,
-    before: summary(ctx, price),
+    // The store's header with the language switch (back to the form in the other language; same order id).
+    before: html`${header(ctx)}${summary(ctx, price)}`,
     links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">${c.toss.edit}</a>
   ${cancelLink(ctx.session, c)}`,
     footer: footerOf(ctx),
@@ -62,6 +63,8 @@ export function portalCardLaunchPage(p: {
   portalPath: string;
   nonce: string;
   lang?: Lang;
+  /** This page's address (path and query) for the language switch; none when absent. */
+  here?: string;
 }): string {
   const c = portalCopy(p.lang);
   const k = c.cardLaunch;
@@ -77,8 +80,13 @@ export function portalCardLaunchPage(p: {
     button: k.button,
     openFailed: k.openFailed,
     loadFailed: k.loadFailed,
-    before: html`<div class="store"><span translate="no">${p.storeName}</span></div>`,
+    before: portalCardHeader(p.storeName, c.lang, p.here),
     links: html`<a class="cancel" href="${p.portalPath}">${c.toPortal}</a>`,
     lang: c.lang,
   });
+}
+
+/** The portal card window's store header: the store's own name and the language switch (the same launch page, same state). */
+export function portalCardHeader(storeName: string, lang: Lang, here?: string) {
+  return html`<div class="store"><span translate="no">${storeName}</span>${here ? html`<span class="tools">${langSwitch(here, lang)}</span>` : ''}</div>`;
 }

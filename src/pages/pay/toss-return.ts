@@ -80,7 +80,9 @@ export function tossReturnHandlers(deps: Deps, flow: PayFlow) {
       const blocked = await gate(page);
       if (blocked) return blocked;
       const code = typeof query.code === 'string' ? query.code : '';
-      const message = typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '';
+      // Toss's message is Korean (and Toss documents no window language): shown on a Korean page; an English one says
+      // its own words (the form's banner translates ours).
+      const message = page.lang !== 'en' && typeof query.message === 'string' && query.message ? query.message.slice(0, 300) : '';
       const banner = code === 'PAY_PROCESS_CANCELED' ? '결제를 취소했습니다.' : message || '결제가 완료되지 않았습니다. 다시 시도해 주세요.';
       const values = page.session.attempt ? valuesFromAttempt(page.session.attempt) : emptyValues(page.session);
       return renderForm(422, page, values, { banner });

@@ -2,7 +2,7 @@ import type { CheckoutAttempt } from '../../checkout/tables';
 import { html, raw, scriptJson, type SafeHtml } from '../html';
 import { layout } from '../layout';
 import { gatewayAmount, type Presentment } from '../../payments/foreign';
-import { cancelLink, footerOf, summary, type PageContext, type PriceLine } from './views';
+import { cancelLink, footerOf, header, LANG_CSS, summary, type PageContext, type PriceLine } from './views';
 import { payCopy } from './copy';
 import type { Lang } from '../lang';
 
@@ -103,9 +103,17 @@ export interface TossWindow {
   lang?: Lang;
 }
 
+/**
+ * Toss documents no language option for its payment or card registration window (SDK v2 `requestPayment` /
+ * `requestBillingAuth`, https://docs.tosspayments.com/sdk/v2/js; nor the core API, version 2022-11-16): the one English
+ * window is the overseas-card window (`card.useInternationalCardOnly`, the `foreign_card` method above). So the page
+ * around the window carries the language: the store header with the switch, our own words, and, on an English page,
+ * our own message instead of an SDK error's (Korean) text.
+ */
 export function tossWindowPage(w: TossWindow): string {
-  const config = { clientKey: w.clientKey, customerKey: w.customerKey, request: w.request, openFailed: w.openFailed, loadFailed: w.loadFailed };
-  const head = html`<script src="${TOSS_SDK_URL}" nonce="${w.nonce}"></script>`;
+  const config = { clientKey: w.clientKey, customerKey: w.customerKey, request: w.request, openFailed: w.openFailed, loadFailed: w.loadFailed, gatewayWords: (w.lang ?? 'ko') === 'ko' };
+  // LANG_CSS: the language switch in the store header the caller puts in `before`.
+  const head = html`${LANG_CSS}<script src="${TOSS_SDK_URL}" nonce="${w.nonce}"></script>`;
   // `w.call` is one of two method names (a closed union), written literally so the page reads as Toss's docs do.
   const call = raw(w.call);
   const script = html`<script nonce="${w.nonce}">
@@ -116,7 +124,7 @@ export function tossWindowPage(w: TossWindow): string {
     err.textContent = '';
     try {
       var payment = TossPayments(cfg.clientKey).payment({ customerKey: cfg.customerKey === null ? TossPayments.ANONYMOUS : cfg.customerKey });
-      payment.${call}(cfg.request).catch(function (e) { err.textContent = (e && e.message) || cfg.openFailed; });
+      payment.${call}(cfg.request).catch(function (e) { err.textContent = (cfg.gatewayWords && e && e.message) || cfg.openFailed; });
     } catch (e) {
       err.textContent = cfg.loadFailed;
     }
@@ -158,7 +166,8 @@ export function tossLaunchPage(ctx: PageContext, price: PriceLine, attempt: Chec
     button: c.toss.button,
     openFailed: c.toss.openFailed,
     loadFailed: c.toss.loadFailed,
-    before: summary(ctx, price),
+    // The store's header with the language switch (back to the form in the other language; same order id).
+    before: html`${header(ctx)}${summary(ctx, price)}`,
     links: html`<a class="cancel" href="/pay/${encodeURIComponent(ctx.session.id)}">${c.toss.edit}</a>
   ${cancelLink(ctx.session, c)}`,
     footer: footerOf(ctx),

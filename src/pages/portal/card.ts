@@ -10,7 +10,7 @@ import { consume } from '../../platform/http/rate-limit';
 import { updateCard } from '../../subscriptions/service';
 import { openPortalSession } from '../../subscriptions/portal/service';
 import { cardEntryFor, openCardUpdate, peekCardUpdate, takeCardUpdate } from '../../subscriptions/portal/card';
-import { portalCardLaunchPage } from '../pay/toss-billing-view';
+import { portalCardHeader, portalCardLaunchPage } from '../pay/toss-billing-view';
 import { portoneBillingLaunchPage } from '../pay/portone-billing-view';
 import { portalCopy } from './copy';
 import { html } from '../html';
@@ -65,7 +65,10 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
     const nonce = randomBytes(16).toString('base64');
     const base = `/portal/${req.params.token}`;
     reply.header('Content-Security-Policy', `default-src 'self'; script-src 'nonce-${nonce}' 'strict-dynamic' https:; style-src 'self' 'unsafe-inline' https:; img-src 'self' data: https:; connect-src 'self' https:; frame-src https:; base-uri 'none'; frame-ancestors 'none'`);
-    const lang = chooseLang({ query: req.query, headers: req.headers }).lang;
+    // ?lang (the launch page's switch, remembered in a cookie for the portal it returns to), the cookie, Accept-Language.
+    const chosen = chooseLang({ query: req.query, headers: req.headers });
+    if (chosen.setCookie) reply.header('Set-Cookie', chosen.setCookie);
+    const lang = chosen.lang;
     const returnBase = `${deps.config.publicBaseUrl}${base}/card/${req.params.state}`;
     if (entry.window.sdk === 'portone') {
       // PortOne's card registration window for the subscription's own customer id; PortOne redirects to /success with
@@ -82,7 +85,7 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
           title: k.title,
           trialDays: null,
           words: { heading: k.heading, text: k.textAny(html`<span translate="no">${sub.product_name}</span>`), button: k.button, openFailed: k.openFailed, loadFailed: k.loadFailed },
-          before: html`<div class="store"><span translate="no">${await storeNameOf(deps, session.store_id)}</span></div>`,
+          before: portalCardHeader(await storeNameOf(deps, session.store_id), lang, req.url),
           links: html`<a class="cancel" href="${base}">${c.toPortal}</a>`,
         }),
       );
@@ -101,6 +104,7 @@ export function portalCardRoutes(app: App, deps: AppDeps, { guard, refuse, back,
         portalPath: base,
         nonce,
         lang,
+        here: req.url,
       }),
     );
   });

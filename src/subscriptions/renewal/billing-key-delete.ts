@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
 import { enqueueJob } from '../../jobs/queue';
-import { providerOfPayment } from '../../payments';
+import { providerOfPayment, type PaymentProviderName } from '../../payments';
+import type { Mode, TossKeyPair } from '../../platform/tables';
 import { decryptSecret } from '../../platform/crypto';
 import { getModeSettings } from '../../stores/service';
 import type { SubscriptionRow } from '../model';
@@ -41,8 +43,49 @@ export async function deleteEndedBillingKey(deps: Pick<AppDeps, 'db' | 'clock' |
   return 'deleted';
 }
 
+/**
+ * A card change replaces the subscription's billing key; the replaced key would stay chargeable at the gateway that
+ * issued it (a card change across rails leaves it on the rail the subscription left, where nothing of ours points at
+ * it any more). So it is deleted there, as an ended subscription's is: a job enqueued in the transaction that records
+ * the new key, carrying the old key sealed and where it was issued (provider, mode, credential set), run after the
+ * commit and retried on the queue's schedule while the gateway refuses or does not answer. Deleting is idempotent at
+ * the gateway, so a retry is harmless. Toss: the API reference we hold (2022-11-16) documents no removal of a billing
+ * key; the adapter's DELETE /v1/billing/{billingKey} (the one ended subscriptions use) is called, and a key Toss does
+ * not know reads as deleted.
+ */
+export const REPLACED_BILLING_KEY_DELETE_JOB = 'subscriptions.replaced-billing-key.delete';
+
+export interface ReplacedBillingKey {
+  subscriptionId: string;
+  storeId: string;
+  mode: Mode;
+  provider: PaymentProviderName;
+  tossKeyPair: TossKeyPair;
+  /** The old key as the subscription held it (sealed with the master key; never in clear in the jobs table). */
+  keySealed: string;
+}
+
+/** Call inside the transaction that records the new billing key. */
+export async function enqueueReplacedKeyDeletion(trx: Db, deps: Pick<AppDeps, 'clock'>, old: ReplacedBillingKey): Promise<void> {
+  const tag = createHash('sha256').update(old.keySealed).digest('hex').slice(0, 16);
+  await enqueueJob(trx, deps.clock, { name: REPLACED_BILLING_KEY_DELETE_JOB, payload: { ...old }, dedupeKey: `${REPLACED_BILLING_KEY_DELETE_JOB}:${old.subscriptionId}:${tag}` });
+}
+
+/** Deletes a replaced billing key at the gateway that issued it; throws (the queue retries) unless the gateway confirms. */
+export async function deleteReplacedBillingKey(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, old: ReplacedBillingKey): Promise<'deleted'> {
+  const provider = await providerOfPayment(deps, { mode: old.mode, provider: old.provider, toss_key_pair: old.tossKeyPair }, async () => (await getModeSettings(deps.db, old.storeId, old.mode)).raw);
+  if (!provider) throw new Error(`subscription ${old.subscriptionId}: no ${old.provider} credentials left to delete its replaced billing key`);
+  const outcome = await provider.deleteBillingKey({ billingKey: decryptSecret(deps.config.masterKey, old.keySealed).toString('utf8'), why: 'replaced' });
+  if (outcome.status === 'unknown') throw new Error(`replaced billing key delete for ${old.subscriptionId}: ${outcome.message}`);
+  if (outcome.status === 'failed') throw new Error(`replaced billing key delete for ${old.subscriptionId} refused: ${outcome.code} ${outcome.message}`);
+  return 'deleted';
+}
+
 export function registerBillingKeyDeletion(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'worker'>): void {
   deps.worker.registerJob(BILLING_KEY_DELETE_JOB, async (payload) => {
     await deleteEndedBillingKey(deps, String(payload.subscriptionId));
+  });
+  deps.worker.registerJob(REPLACED_BILLING_KEY_DELETE_JOB, async (payload) => {
+    await deleteReplacedBillingKey(deps, payload as unknown as ReplacedBillingKey);
   });
 }
