@@ -9,12 +9,15 @@ import { clientErrorHandler } from './client-error';
 import { lingerAfterAnswer } from './linger';
 import { strictQueryOnRoute, transportErrorsOnRoute } from './route';
 import { MESSAGES } from '../messages';
+import { serializerBuilderOnFirstUse, validatorOnFirstUse } from './compile-on-first-use';
 
 /**
  * The Fastify instance with the service's server options: request ids, no per-request info log, trusted proxy hops,
  * JSON-only bodies with a depth limit, strict query strings, and router/parser failures answered as ApiErrors.
+ * `compileOnFirstUse` (tests only) compiles each route's schemas when a request first needs them
+ * (./compile-on-first-use.ts).
  */
-export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: FastifyServerOptions['logger'] | false | undefined): App {
+export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: FastifyServerOptions['logger'] | false | undefined, opts: { compileOnFirstUse?: boolean } = {}): App {
   const { config } = deps;
   const app = Fastify({
     logger: logger === undefined ? false : logger,
@@ -39,6 +42,7 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     },
     // Requests Node's parser refuses (bad framing, NUL in a header, headers over 16 KB) answer as ApiErrors too.
     clientErrorHandler,
+    ...(opts.compileOnFirstUse ? { schemaController: { compilersFactory: { buildSerializer: serializerBuilderOnFirstUse() } } } : {}),
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   let closing = false;
@@ -61,7 +65,7 @@ export function createServer(deps: Pick<AppDeps, 'config' | 'log'>, logger: Fast
     done(null, payload);
   });
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(opts.compileOnFirstUse ? validatorOnFirstUse(validatorCompiler) : validatorCompiler);
   // Parts no schema validates (the dashboard's and the hosted pages' paths, queries and forms) refuse NUL, lone
   // surrogates and control characters too, as the validator does for the API (issue 30: a NUL in a dashboard path
   // or search reached PostgreSQL and answered 500).
