@@ -10,7 +10,7 @@
 //
 // TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
 // database or on sockets part of the time).
-import { readdirSync, readFileSync, statSync, existsSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -53,8 +53,14 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? available
 const label = filter.length ? `files matching ${filter.join(', ')}` : { fast: 'the fast suite', slow: 'the slow suite', all: 'every test file' }[group];
 console.log(`running ${files.length} test files (${label}), ${concurrency} at a time`);
 
-// Long files first, so the pool does not end waiting on one: the browser and multi-process files, then by size.
-const weight = (f) => (isSlow(f) ? 1e9 : 0) + statSync(f).size;
+// Long files first, so the pool does not end waiting on one: the browser and multi-process files, then by the time
+// each took in the last run here (.test-build/timings.json), else by size (about a second per 1,000 bytes).
+const TIMINGS = join('.test-build', 'timings.json');
+let timings = {};
+try {
+  timings = JSON.parse(readFileSync(TIMINGS, 'utf8'));
+} catch {}
+const weight = (f) => (isSlow(f) ? 1e9 : 0) + (timings[f] ?? statSync(f).size / 1000);
 const queue = [...files].sort((a, b) => weight(b) - weight(a));
 
 const started = Date.now();
@@ -131,6 +137,11 @@ async function lane() {
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
 
 const total = (Date.now() - started) / 1000;
+for (const r of results) timings[r.file] = Math.round(r.seconds * 10) / 10;
+try {
+  mkdirSync('.test-build', { recursive: true });
+  writeFileSync(TIMINGS, JSON.stringify(timings, null, 1));
+} catch {}
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 const byPart = new Map();
 for (const r of results) {
