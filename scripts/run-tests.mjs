@@ -1,9 +1,15 @@
 #!/usr/bin/env node
-// Runs the *.test.ts files under test/, src/ and packages/ (through tsx), several files at once, each in its own
-// process with its own database, and prints each file's output when it ends, then the time each part took.
+// Runs the *.test.ts files under test/, src/ and packages/ (compiled once to JavaScript, see ./test-build.mjs),
+// several files at once, each in its own process with its own database, and prints each file's output when it ends,
+// then the time each part took.
+//
+// Layout: test/ has the rooms of src/ (test/checkout for src/checkout, test/refunds/requests for src/refunds/requests,
+// test/docs-site, test/bench…), so a room's tests sit beside each other; a room's browser tests are in its
+// browser/ folder (test/dashboard/browser/…), and every file under a browser/ folder is slow. Besides the rooms:
+// test/helpers and test/fixtures (shared), test/e2e (a seller's journey across rooms).
 //
 //   node scripts/run-tests.mjs            the fast suite: every file except the slow ones (`npm test`)
-//   node scripts/run-tests.mjs --slow     only the slow files: browsers (test/browser/) and files marked `@slow`
+//   node scripts/run-tests.mjs --slow     only the slow files: browsers (test/<room>/browser/) and files marked `@slow`
 //                                         (several server processes, kill -9, npm pack) (`npm run test:slow`)
 //   node scripts/run-tests.mjs --all      both (CI)
 //   node scripts/run-tests.mjs <part>…    only files whose path contains one of the parts (fast and slow alike)
@@ -11,7 +17,7 @@
 // TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
 // database or on sockets part of the time).
 import { readdirSync, readFileSync, statSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -33,9 +39,9 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** Slow: the browser tests, and files that say so in their first lines with `@slow` (and why). */
+/** Slow: the browser tests (any file under a browser/ folder), and files that say so in their first lines with `@slow` (and why). */
 function isSlow(file) {
-  if (file.startsWith(join('test', 'browser'))) return true;
+  if (file.split(sep).includes('browser')) return true;
   return /@slow\b/.test(readFileSync(file, 'utf8').slice(0, 2000));
 }
 
