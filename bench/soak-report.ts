@@ -1,5 +1,5 @@
 // The soak's arithmetic and its plot, apart from the run so a test can hold them to what the judgement promises
-// (test/perf/soak-report.test.ts). See bench/soak.ts.
+// (test/bench/soak-report.test.ts). See bench/soak.ts.
 
 /**
  * One sample every 5 s. `loopMs`: prom-client's nodejs_eventloop_lag_seconds, the delay of a setImmediate at that scrape

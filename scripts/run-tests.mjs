@@ -1,20 +1,27 @@
 #!/usr/bin/env node
-// Runs the *.test.ts files under test/, src/ and packages/ (through tsx), several files at once, each in its own
-// process with its own database, and prints each file's output when it ends, then the time each part took.
+// Runs the *.test.ts files under test/, src/ and packages/ (compiled once to JavaScript, see ./test-build.mjs),
+// several files at once, each in its own process with its own database, and prints each file's output when it ends,
+// then the time each part took.
+//
+// Layout: test/ has the rooms of src/ (test/checkout for src/checkout, test/refunds/requests for src/refunds/requests,
+// test/docs-site, test/bench…), so a room's tests sit beside each other; a room's browser tests are in its
+// browser/ folder (test/dashboard/browser/…), and every file under a browser/ folder is slow. Besides the rooms:
+// test/helpers and test/fixtures (shared), test/e2e (a seller's journey across rooms).
 //
 //   node scripts/run-tests.mjs            the fast suite: every file except the slow ones (`npm test`)
-//   node scripts/run-tests.mjs --slow     only the slow files: browsers (test/browser/) and files marked `@slow`
+//   node scripts/run-tests.mjs --slow     only the slow files: browsers (test/<room>/browser/) and files marked `@slow`
 //                                         (several server processes, kill -9, npm pack) (`npm run test:slow`)
 //   node scripts/run-tests.mjs --all      both (CI)
 //   node scripts/run-tests.mjs <part>…    only files whose path contains one of the parts (fast and slow alike)
 //
 // TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
 // database or on sockets part of the time).
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
+import { compileTests } from './test-build.mjs';
 
 function walk(dir, out = []) {
   let entries;
@@ -32,9 +39,9 @@ function walk(dir, out = []) {
   return out;
 }
 
-/** Slow: the browser tests, and files that say so in their first lines with `@slow` (and why). */
+/** Slow: the browser tests (any file under a browser/ folder), and files that say so in their first lines with `@slow` (and why). */
 function isSlow(file) {
-  if (file.startsWith(join('test', 'browser'))) return true;
+  if (file.split(sep).includes('browser')) return true;
   return /@slow\b/.test(readFileSync(file, 'utf8').slice(0, 2000));
 }
 
@@ -52,8 +59,14 @@ const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY ?? available
 const label = filter.length ? `files matching ${filter.join(', ')}` : { fast: 'the fast suite', slow: 'the slow suite', all: 'every test file' }[group];
 console.log(`running ${files.length} test files (${label}), ${concurrency} at a time`);
 
-// Long files first, so the pool does not end waiting on one: the browser and multi-process files, then by size.
-const weight = (f) => (isSlow(f) ? 1e9 : 0) + statSync(f).size;
+// Long files first, so the pool does not end waiting on one: the browser and multi-process files, then by the time
+// each took in the last run here (.test-build/timings.json), else by size (about a second per 1,000 bytes).
+const TIMINGS = join('.test-build', 'timings.json');
+let timings = {};
+try {
+  timings = JSON.parse(readFileSync(TIMINGS, 'utf8'));
+} catch {}
+const weight = (f) => (isSlow(f) ? 1e9 : 0) + (timings[f] ?? statSync(f).size / 1000);
 const queue = [...files].sort((a, b) => weight(b) - weight(a));
 
 const started = Date.now();
@@ -88,10 +101,25 @@ function pgliteTemplate() {
 }
 const template = pgliteTemplate();
 
+/**
+ * The files run as JavaScript compiled once here (scripts/test-build.mjs), not through tsx in each process: tsx's
+ * loader costs each file about a second and a half of CPU. TEST_TSX=1 runs them through tsx as before.
+ */
+let compiled;
+if (!process.env.TEST_TSX) {
+  const out = join('.test-build', `run-${process.pid}`);
+  process.on('exit', () => rmSync(out, { recursive: true, force: true }));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+  const t0 = Date.now();
+  compiled = await compileTests(process.cwd(), out);
+  console.log(`compiled the TypeScript to ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', '--import', './scripts/cpu-report.mjs', '--test-reporter=spec', file], {
+    const run = compiled ? ['--enable-source-maps', compiled(file)] : ['--import', 'tsx', file];
+    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', './scripts/cpu-report.mjs', '--test-reporter=spec', ...run], {
       env: { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PGLITE_TEMPLATE: template } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -115,6 +143,11 @@ async function lane() {
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
 
 const total = (Date.now() - started) / 1000;
+for (const r of results) timings[r.file] = Math.round(r.seconds * 10) / 10;
+try {
+  mkdirSync('.test-build', { recursive: true });
+  writeFileSync(TIMINGS, JSON.stringify(timings, null, 1));
+} catch {}
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 const byPart = new Map();
 for (const r of results) {

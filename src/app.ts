@@ -21,9 +21,14 @@ export const REDACT = LOG_REDACT_PATHS;
 /**
  * The Fastify app, assembled in a visible order: the server and its parsers → metrics → the OpenAPI generator → the
  * request pipeline (request id, auth, rate limit, idempotency) → the console audit hook → error handlers →
- * operations routes → every domain module (src/modules.ts) → the API documents and guides. Tests build the same app.
+ * operations routes → every domain module (src/modules.ts) → the API documents and guides. Route schemas are compiled on
+ * each route's first use in every app (src/platform/http/lazy-serializer.ts, validation.ts); tests build the same app
+ * with `compileOnFirstUse`, which also renders the documentation pages when first asked (a test file reads few).
  */
-export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOptions['logger'] | false; extraModules?: Module[] } = {}): Promise<App> {
+export async function buildApp(
+  deps: AppDeps,
+  opts: { logger?: FastifyServerOptions['logger'] | false; extraModules?: Module[]; compileOnFirstUse?: boolean } = {},
+): Promise<App> {
   const app = createServer(deps, opts.logger);
   const registry = installMetrics(app, deps);
   app.decorate('metricsRegistry', registry);
@@ -72,7 +77,7 @@ export async function buildApp(deps: AppDeps, opts: { logger?: FastifyServerOpti
   await app.register(async (scope) => {
     await scope.register(swaggerUi, swaggerUiOptions('admin', '/admin/docs', getDocs));
   });
-  await app.register(docsSite);
+  await app.register(docsSite, { renderOnFirstUse: opts.compileOnFirstUse });
 
   await app.ready();
   return app;

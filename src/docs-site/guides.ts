@@ -34,7 +34,7 @@ export function guidesDir(): string {
 /**
  * Markdown → HTML with marked. The guides are ours, but nothing in them reaches the page unescaped: raw HTML in the
  * Markdown is shown as text, and a code fence's info string keeps only its language (the test annotations after it,
- * e.g. ```js run=node, are for test/docs, not for readers).
+ * e.g. ```js run=node, are for test/docs-site, not for readers).
  */
 function markdown(): Marked {
   return new Marked({

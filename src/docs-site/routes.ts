@@ -6,16 +6,23 @@ import downloads from './downloads';
 
 /**
  * The documentation site: `/docs` (Korean) and `/docs/en` list the guides (docs/guides/{ko,en}/*.md, rendered once
- * at start) beside the API references (`/docs/reference`, `/admin/docs`). Static pages without scripts.
+ * at start, or on the first request for a page with `renderOnFirstUse`, as the tests' apps do) beside the API
+ * references (`/docs/reference`, `/admin/docs`). Static pages without scripts.
  */
-export default async function docsSite(app: FastifyInstance): Promise<void> {
-  const guides = loadGuides();
-  const manual = loadManual();
-  const pages = new Map<string, string>();
-  for (const lang of LANGS) pages.set(`/docs/${lang}`, indexPage(lang, guides, manual));
-  for (const m of manual) pages.set(`/docs/manual/${m.slug}`, manualPage(m));
-  const key = (g: Pick<Guide, 'lang' | 'slug'>) => `/docs/${g.lang}/${g.slug}`;
-  for (const g of guides) pages.set(key(g), guidePage(g, guides.some((o) => o.lang !== g.lang && o.slug === g.slug)));
+export default async function docsSite(app: FastifyInstance, opts: { renderOnFirstUse?: boolean }): Promise<void> {
+  let rendered: Map<string, string> | undefined;
+  const render = () => {
+    const guides = loadGuides();
+    const manual = loadManual();
+    const out = new Map<string, string>();
+    for (const lang of LANGS) out.set(`/docs/${lang}`, indexPage(lang, guides, manual));
+    for (const m of manual) out.set(`/docs/manual/${m.slug}`, manualPage(m));
+    const key = (g: Pick<Guide, 'lang' | 'slug'>) => `/docs/${g.lang}/${g.slug}`;
+    for (const g of guides) out.set(key(g), guidePage(g, guides.some((o) => o.lang !== g.lang && o.slug === g.slug)));
+    return out;
+  };
+  if (!opts.renderOnFirstUse) rendered = render();
+  const pages = { get: (path: string) => (rendered ??= render()).get(path) };
 
   const send = (reply: FastifyReply, body: string) =>
     reply

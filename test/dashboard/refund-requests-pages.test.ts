@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, createTestStore } from '../helpers/app';
 import { signIn, postForm } from './helpers';
-import { buy, file, product, DAY } from '../refund-requests/helpers';
+import { buy, file, product, DAY } from '../refunds/requests/helpers';
 import { refundRows } from '../refunds/factory';
 
 async function auditOf(t: { db: any }, storeId: string, action: string) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, createTestApp, createTestStore, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
-import { act, file } from '../refund-requests/helpers';
+import { act, file } from '../refunds/requests/helpers';
 import { runMailOnce } from '../../src/mail/dispatch';
 import { cancelledAwaitingSeller, kst } from './cancel-rejected-setup';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { bearer, post, TEST_BUSINESS_DETAILS } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe } from '../subscriptions/factory';
-import { buy, DAY, file, getOrder, product, receipt, setup, type Ctx } from '../refund-requests/helpers';
+import { buy, DAY, file, getOrder, product, receipt, setup, type Ctx } from '../refunds/requests/helpers';
 
 /**
  * The receipt states what 전자상거래법 제13조②·제18조 ask for, in Korean and in English (`?lang=en`): the effect of a

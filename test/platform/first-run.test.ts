@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { TEST_CARDS } from '../../src/payments';
-import { blocksOfFile, type Block } from '../docs/blocks';
+import { blocksOfFile, type Block } from '../docs-site/blocks';
 import { AGREED, BUYER } from '../checkout/factory';
 import { freePort } from '../helpers/ports';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { bearer, createTestApp, type TestApp } from '../helpers/app';
 import { submitPayForm } from '../checkout/factory';
 import { noStoreBanner, setupBanner, setupStore } from '../../src/setup';
-import { blocksOf } from '../docs/blocks';
+import { blocksOf } from '../docs-site/blocks';
 
 /**
  * A newcomer's first hour, as a test: `commerce setup` on a fresh database, then every link it prints opened on the

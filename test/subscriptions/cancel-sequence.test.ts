@@ -8,7 +8,7 @@ import { refundOrder } from '../../src/refunds/service';
 import { ApiError } from '../../src/platform/errors';
 import { runAutoApprovals } from '../../src/refunds/requests/service';
 import { cancelSubscription } from '../../src/subscriptions/cancel/service';
-import { fileRaw, getOrder, act } from '../refund-requests/helpers';
+import { fileRaw, getOrder, act } from '../refunds/requests/helpers';
 
 let t: TestApp;
 let s: TestStore;

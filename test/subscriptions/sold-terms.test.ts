@@ -5,7 +5,7 @@ import { owner } from '../checkout/factory';
 import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 import { createSubscriptionProduct, subscribe } from './factory';
 import { licenseOf, nonce } from '../licenses/factory';
-import { buy, file, act, getRequest, product as oneTimeProduct } from '../refund-requests/helpers';
+import { buy, file, act, getRequest, product as oneTimeProduct } from '../refunds/requests/helpers';
 
 // Issue 19: the terms a buyer was sold under are the contract (전자상거래법 제17조). Each test sells first, then the
 // seller edits the product, then time passes on the subscription's own test clock, and the buyer's refund is what

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { createTestApp, createTestStore, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
-import { file, act, getOrder } from '../refund-requests/helpers';
+import { file, act, getOrder } from '../refunds/requests/helpers';
 
 // Issue 29 (follow-up): an upgrade's difference order withdrawn on its own. Before the fix the subscription kept the
 // upgraded plan: a basic 9,900 buyer who upgraded to pro (difference 9,354 on 2027-03-04) and withdrew the difference

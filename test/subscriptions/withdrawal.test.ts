@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp, createTestStore, bearer, post, type TestApp, type TestStore } from '../helpers/app';
 import { owner } from '../checkout/factory';
 import { createSubscriptionProduct, subscribe, getSubscription, eventsOf } from './factory';
-import { file, act, getRequest, getOrder } from '../refund-requests/helpers';
+import { file, act, getRequest, getOrder } from '../refunds/requests/helpers';
 import { undoScheduledCancel } from '../../src/subscriptions/cancel/service';
 import { acceptOffer } from '../../src/subscriptions/plan-change/offers';
 

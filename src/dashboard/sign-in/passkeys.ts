@@ -1,13 +1,9 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db';
@@ -29,6 +25,12 @@ type Deps = Pick<AppDeps, 'db' | 'clock'> & { config: Pick<AppDeps['config'], 'p
  * factor after the password, or signs in alone (then the authenticator must verify the person: PIN or biometrics).
  */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * @simplewebauthn/server (and the X.509/ASN.1 packages under it) is loaded on the first passkey operation, not with
+ * the app: it costs every process that starts the app, each test file's included, about a quarter of a second of CPU.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 export const PASSKEY_NAME_MAX = 60;
 
 export function relyingParty(publicBaseUrl: string): { rpID: string; origin: string } {
@@ -64,6 +66,7 @@ export async function registrationOptions(
 ): Promise<{ challengeId: string; options: PublicKeyCredentialCreationOptionsJSON }> {
   const { rpID } = relyingParty(deps.config.publicBaseUrl);
   const existing = await repo.listPasskeys(deps.db, member.memberId);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: `${PRODUCT_NAME} · ${member.storeName}`,
     rpID,
@@ -90,6 +93,7 @@ export async function finishRegistration(
   const ch = await repo.takeChallenge(deps.db, input.challengeId, 'register', now);
   if (!ch || ch.session_id !== sessionId) return { ok: false, reason: 'challenge' };
   const { rpID, origin } = relyingParty(deps.config.publicBaseUrl);
+  const { verifyRegistrationResponse } = await webauthn();
   let info;
   try {
     const v = await verifyRegistrationResponse({ response: input.response, expectedChallenge: ch.challenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false });
@@ -129,6 +133,7 @@ export async function authenticationOptions(
 ): Promise<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }> {
   const { rpID } = relyingParty(deps.config.publicBaseUrl);
   const allow = o.purpose === 'second_factor' ? await repo.listPasskeys(deps.db, o.memberId) : [];
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID,
     allowCredentials: allow.map((p) => ({ id: p.credential_id, transports: p.transports as AuthenticatorTransport[] })),
@@ -151,6 +156,7 @@ export async function verifyAuthentication(
   const pk = typeof o.response?.id === 'string' ? await repo.findPasskeyByCredential(deps.db, o.response.id) : undefined;
   if (!pk || (o.purpose === 'second_factor' && pk.member_id !== o.memberId)) return null;
   const { rpID, origin } = relyingParty(deps.config.publicBaseUrl);
+  const { verifyAuthenticationResponse } = await webauthn();
   try {
     const v = await verifyAuthenticationResponse({
       response: o.response,
