@@ -133,7 +133,10 @@ test('property (HTTP, portal, test clocks): every mail\'s amounts and dates equa
           const pc = change.priceChange;
           if (pc && pc.consentRequired && !pc.accepted) {
             assert.equal(charged, undefined, 'an unagreed increase: nothing charged at that renewal');
-            assert.equal(sub2.end_reason, 'price_change_declined');
+            // A long trial's first charge also waits for the trial's own fresh consent: unconfirmed, it ends the
+            // subscription for that reason first (either way nothing was charged, as the mails said).
+            const reasons = ['price_change_declined', ...(c.trialDays > 30 ? ['trial_not_confirmed'] : [])];
+            assert.ok(reasons.includes(sub2.end_reason ?? ''), `ended for ${sub2.end_reason}, expected one of ${reasons.join(', ')}`);
           } else if (charged) {
             assert.equal(Number(charged.amount), change.amount, 'the reminder\'s amount is what the renewal charged');
             assert.ok(r.text_body!.includes(won(change.amount)));
@@ -141,6 +144,6 @@ test('property (HTTP, portal, test clocks): every mail\'s amounts and dates equa
         }
       },
     ),
-    { numRuns: Number(process.env.PROPERTY_RUNS ?? 12) },
+    { numRuns: Number(process.env.PROPERTY_RUNS ?? 12), ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED), path: process.env.PROPERTY_PATH } : {}) },
   );
 });
