@@ -4,6 +4,10 @@ import { createTestApp, createTestStore, bearer, post, type TestApp, type TestSt
 import { createProduct } from '../checkout/factory';
 import { compiledSerializers } from '../../src/platform/http/lazy-serializer';
 import { validatorsCompiled } from '../../src/platform/http/validation';
+import { Type } from '@sinclair/typebox';
+import type { Module } from '../../src/deps';
+import { op } from '../../src/platform/http/route';
+import { Obj } from '../../src/platform/http/schemas';
 
 // Idle memory (issue 43): the ~150 response serializers and several hundred request validators are compiled on the
 // first request that needs each one, not when the server starts (each compiled one stays in the heap for good).
@@ -50,4 +54,29 @@ test('a request validator compiled on first use refuses a bad body as at start, 
   const good = await t.app.inject({ method: 'POST', url: '/v1/checkout/sessions', headers: { ...post(s.key), 'content-type': 'application/json' }, payload: { productId } });
   assert.equal(good.statusCode, 200, good.body);
   assert.equal(validatorsCompiled(), compiled, 'the second request reuses the compiled validator');
+});
+
+test('an answer carries only what its response schema declares: a field the handler adds is dropped, compiled late or not', async () => {
+  // The response schema is the contract of what leaves the service (an internal field a handler returns must not).
+  const leaky: Module = async (app) => {
+    app.get(
+      '/v1/test/leaky',
+      op({ operationId: 'testLeaky', summary: 'test', tags: ['Test'] }, { auth: 'api_key', scope: 'orders:read' }, {
+        response: { 200: Obj({ id: Type.String(), amount: Type.Integer() }) },
+      }),
+      async () => ({ id: 'x_1', amount: 1000, sealedSecret: 'must-not-leave', internal: { note: 'nor this' } }),
+    );
+  };
+  const t2 = await createTestApp({ extraModules: [leaky] });
+  try {
+    const s2 = await createTestStore(t2);
+    for (const round of ['first answer (compiles)', 'second answer (compiled)']) {
+      const res = await t2.app.inject({ url: '/v1/test/leaky', headers: bearer(s2.key) });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { id: 'x_1', amount: 1000 }, round);
+      assert.ok(!res.body.includes('must-not-leave'), round);
+    }
+  } finally {
+    await t2.close();
+  }
 });
