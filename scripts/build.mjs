@@ -4,12 +4,22 @@
 // bundle holds only our code. Production runs this JavaScript; tsx is for development and tests only.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, rmSync, mkdirSync, existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist');
+const dist = join(root, 'dist');
+
+// `npx commerce …` in the service's folder (the operator manual's commands) makes npm link that folder into its npx
+// cache and run its `prepare` script there (npm_command=exec) the first time for each path: a rebuild nobody asked
+// for, which would also need the development dependencies a pruned production folder no longer has. The build that
+// `npm install` made is kept.
+if (process.env.npm_lifecycle_event === 'prepare' && process.env.npm_command === 'exec' && existsSync(join(dist, 'cli.js'))) process.exit(0);
+
+// Built beside dist/ and moved into place at the end, so a process starting meanwhile (a test, a server) finds the
+// old build whole rather than a dist/ half written.
+const out = join(root, `.dist-build-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // dist/tracing.js (src/tracing.ts) is a separate file: bin/commerce.js loads it, before cli.js, only when tracing is
@@ -35,3 +45,9 @@ mkdirSync(packs, { recursive: true });
 for (const name of ['license-client', 'sdk']) {
   execFileSync('npm', ['pack', '--silent', '--pack-destination', packs], { cwd: join(root, 'packages', name), stdio: ['ignore', 'ignore', 'inherit'] });
 }
+
+// Swap: the old dist/ goes aside, the new one takes its name (two renames, microseconds apart), the old is removed.
+const old = join(root, `.dist-old-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(out, dist);
+rmSync(old, { recursive: true, force: true });
