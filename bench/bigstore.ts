@@ -483,6 +483,20 @@ async function check(state: State): Promise<boolean> {
       const subs = await n(`select count(*)::text as n from subscriptions where store_id = $1 and mode = 'test' and status = 'ended'`, [S]);
       const subPage = await json('/v1/subscriptions?limit=20&status=ended', api);
       answers.push([`API subscriptions, ended: total ${subPage.total} = ${subs}`, subPage.total === subs]);
+      // Home's active subscriptions and MRR (kept by migration 135's trigger, through the fill above) against the table.
+      const act = (await db.query<{ n: string; m: string; y: string }>(
+        `select count(*)::text as n, coalesce(sum(amount) filter (where billing_interval = 'monthly'), 0)::text as m, coalesce(sum(amount) filter (where billing_interval = 'yearly'), 0)::text as y
+           from subscriptions where store_id = $1 and mode = 'test' and status = 'active'`,
+        [S],
+      )).rows[0];
+      const home = await (await fetch(`${server.url}/dashboard`, { headers: cookie })).text();
+      const shown = Number((home.match(/data-testid="active-subs">([0-9,]+)</)?.[1] ?? '-1').replaceAll(',', ''));
+      const shownMrr = Number((home.match(/data-testid="mrr">([^<]+)</)?.[1] ?? '-1').replace(/[^0-9-]/g, ''));
+      const mrr = Number(act.m) + Math.floor(Number(act.y) / 12);
+      answers.push([
+        `dashboard Home: ${shown.toLocaleString('en')} active subscriptions, MRR ${shownMrr.toLocaleString('en')}원 (tables: ${Number(act.n).toLocaleString('en')}, ${mrr.toLocaleString('en')}원)`,
+        shown === Number(act.n) && shownMrr === mrr,
+      ]);
       // A result row links to its order (the search box echoes the query, so the link is what tells).
       const link = `href="/dashboard/orders/${orderId}"`;
       const byId = await (await fetch(`${server.url}/dashboard/orders?q=${orderId}`, { headers: cookie })).text();

@@ -102,6 +102,7 @@ const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record'
   { table: 'subscription_charges', holds: 'business record (kept; grows with sales): the renewals under the test clocks', kind: 'record' },
   { table: 'audit_log', holds: 'business record (kept; grows with sales)', kind: 'record' },
   { table: 'home_daily_figures', holds: "Home's figures per store, mode and KST day: at most 8 rows a day with sales (the renewals under test clocks add their days)", kind: 'record' },
+  { table: 'home_subscription_figures', holds: "Home's active subscriptions and MRR per store, mode and billing interval: at most 2 × 8 rows a store", kind: 'record' },
   { table: 'signing_keys', holds: 'licence signing keys: the first made at the first verify, another only on a rotation an operator asks for', kind: 'record' },
 ];
 

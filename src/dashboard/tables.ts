@@ -49,10 +49,24 @@ export interface HomeDailyFiguresTable {
   new_subscriptions: ColumnType<number, number | undefined, number>;
 }
 
+/**
+ * Home's active subscriptions and MRR per store, mode and billing interval, kept by a trigger on subscriptions
+ * (migration 135): the sums over `slot` are the count and the per-period amounts of the subscriptions now `active`.
+ */
+export interface HomeSubscriptionFiguresTable {
+  store_id: string;
+  mode: Mode;
+  billing_interval: 'monthly' | 'yearly';
+  slot: number;
+  active_count: ColumnType<number, number | undefined, number>;
+  active_amount: ColumnType<number, number | undefined, number>;
+}
+
 export interface DashboardTables extends SecondFactorTables {
   store_members: StoreMembersTable;
   dashboard_sessions: DashboardSessionsTable;
   home_daily_figures: HomeDailyFiguresTable;
+  home_subscription_figures: HomeSubscriptionFiguresTable;
 }
 
 export type TwoFactorPolicy = 'none' | 'admins' | 'everyone';
