@@ -84,26 +84,36 @@ export async function laterToday(db: Db, storeId: string, mode: Mode, now: Date,
   return { paid: Number(paid.amount), orders: Number(paid.orders), refunds: Number(refunds.amount), newSubscriptions: Number(subs.n) };
 }
 
-/** Payments dated after now (a test clock moved ahead): left out of every figure until their time, counted here. */
-export async function futureTestClockPaid(db: Db, storeId: string, mode: Mode, now: Date): Promise<{ amount: number; orders: number }> {
-  const r = await paidOrders(db, storeId, mode, now, new Date('9999-12-31T00:00:00Z'))
-    .where('paid_at', '>', now)
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'), eb.fn.countAll<number>().as('orders')])
+/**
+ * Payments dated on KST days after `day` (a test clock moved ahead): from the per-day figures (home_daily_figures,
+ * migration 133, whose fill took every day dated ahead), one row per such day and slot. Home adds laterToday's share
+ * of today to it; both stay out of every figure until their time. It read the orders themselves, which grew with every
+ * test-clock renewal (Home's p50 rose from 12 to 27 ms over 20 minutes of the soak's renewals, issue 43).
+ */
+export async function paidAfterDay(db: Db, storeId: string, mode: Mode, day: string): Promise<{ amount: number; orders: number }> {
+  const r = await db
+    .selectFrom('home_daily_figures')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<number>('paid_amount'), sql<number>`0`).as('amount'), eb.fn.coalesce(eb.fn.sum<number>('paid_orders'), sql<number>`0`).as('orders')])
+    .where('store_id', '=', storeId)
+    .where('mode', '=', mode)
+    .where('day', '>', day)
     .executeTakeFirstOrThrow();
   return { amount: Number(r.amount), orders: Number(r.orders) };
 }
 
-/** Active subscriptions by billing interval, with the sum of their per-period amounts. */
+/**
+ * Active subscriptions by billing interval, with the sum of their per-period amounts: from the figures a trigger keeps
+ * (home_subscription_figures, migration 135), at most 2 × 8 rows however many subscriptions the store has.
+ */
 export async function activeSubscriptions(db: Db, storeId: string, mode: Mode): Promise<Array<{ interval: 'monthly' | 'yearly'; count: number; amount: number }>> {
   const rows = await db
-    .selectFrom('subscriptions')
-    .select((eb) => ['billing_interval', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+    .selectFrom('home_subscription_figures')
+    .select((eb) => ['billing_interval', eb.fn.sum<number>('active_count').as('n'), eb.fn.sum<number>('active_amount').as('amount')])
     .where('store_id', '=', storeId)
     .where('mode', '=', mode)
-    .where('status', '=', 'active')
     .groupBy('billing_interval')
     .execute();
-  return rows.map((r) => ({ interval: r.billing_interval, count: Number(r.n), amount: Number(r.amount ?? 0) }));
+  return rows.map((r) => ({ interval: r.billing_interval, count: Number(r.n ?? 0), amount: Number(r.amount ?? 0) }));
 }
 
 /** Requests waiting for the seller: statutory ones first, the nearest deadline (auto-approval) first. */

@@ -28,6 +28,12 @@ export interface HomeFigures {
   future: { amount: number; orders: number };
 }
 
+/** Payments dated after now (a test clock moved ahead): the days after today, and what laterToday found in today. */
+async function futureTestClockPaid(deps: Deps, storeId: string, mode: Mode, today: string, later: { paid: number; orders: number }) {
+  const after = await repo.paidAfterDay(deps.db, storeId, mode, today);
+  return { amount: after.amount + later.paid, orders: after.orders + later.orders };
+}
+
 const WINDOWS = [
   { window: 'today' as const, days: 1 },
   { window: '7d' as const, days: 7 },
@@ -66,6 +72,6 @@ export async function homeFigures(deps: Deps, storeId: string, mode: Mode): Prom
     waitingRequests: { total: waiting.length ? Number(waiting[0].total_count) : 0, items: waiting },
     failingEndpoints: await repo.failingEndpoints(deps.db, storeId, mode),
     daily: daily.map((d) => ({ day: d.day, amount: d.paid })),
-    future: await repo.futureTestClockPaid(deps.db, storeId, mode, now),
+    future: await futureTestClockPaid(deps, storeId, mode, today, later),
   };
 }
