@@ -1,3 +1,4 @@
+import { keptRowCount } from '../db/row-counts';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { OrderRefundRow, OrderRow } from './model';
@@ -65,6 +66,8 @@ export function ordersQuery(db: Db, f: OrderFilter, s: OrderSearch = {}) {
 }
 
 export async function countOrders(db: Db, f: OrderFilter, s: OrderSearch = {}): Promise<number> {
+  // The whole store's orders (the API's list): the kept count, not a count of every order.
+  if (!f.productIds && !s.q && !s.status && !s.from && !s.to && !s.subscriptionId) return keptRowCount(db, 'orders', f.storeId, f.mode);
   return Number((await ordersQuery(db, f, s).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 

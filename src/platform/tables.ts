@@ -130,7 +130,20 @@ export interface ServicePublicAddressTable {
   recorded_at: Date;
 }
 
+/**
+ * Rows per store and mode of the tables whose lists answer with an exact total, kept by a trigger on each (migration
+ * 136): the count is the sum of `n` over the slots. Read through src/db/row-counts.ts.
+ */
+export interface RowCountsTable {
+  table_name: string;
+  store_id: string;
+  mode: Mode;
+  slot: number;
+  n: ColumnType<number, number | undefined, number>;
+}
+
 export interface PlatformTables {
+  row_counts: RowCountsTable;
   service_public_address: ServicePublicAddressTable;
   stores: StoresTable;
   store_mode_settings: StoreModeSettingsTable;

@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely';
+import { keptRowCount } from '../db/row-counts';
 import type { Db } from '../db';
 import type { OrderRefundsTable } from '../orders/tables';
 import type { SettlementOrdersTable, SettlementRoundsTable } from './tables';
@@ -168,6 +169,7 @@ function listQuery(db: Db, f: RefundListFilter) {
 }
 
 export async function countRefunds(db: Db, f: RefundListFilter): Promise<number> {
+  if (!f.orderId && !f.status) return keptRowCount(db, 'order_refunds', f.storeId, f.mode);
   return Number((await listQuery(db, f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
+import { keptRowCount } from '../db/row-counts';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { SubscriptionRow } from './model';
@@ -62,6 +63,7 @@ function listQuery(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter) {
 }
 
 export async function countSubscriptions(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter): Promise<number> {
+  if (!f.productIds && !l.status && !l.buyerEmail && !l.productId) return keptRowCount(db, 'subscriptions', f.storeId, f.mode);
   return Number((await listQuery(db, f, l).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 

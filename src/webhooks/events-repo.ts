@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { keptRowCount } from '../db/row-counts';
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import type { AttemptRow } from './repo';
@@ -6,6 +7,7 @@ import type { AttemptRow } from './repo';
 /** Event-log queries of the seller console and the retention sweep. Every function takes the executor. */
 
 export async function countEvents(db: Db, storeId: string, f: { mode?: Mode; type?: string }): Promise<number> {
+  if (!f.type) return keptRowCount(db, 'events', storeId, f.mode);
   let q = db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('store_id', '=', storeId);
   if (f.mode) q = q.where('mode', '=', f.mode);
   if (f.type) q = q.where('type', '=', f.type);
