@@ -23,7 +23,7 @@
 //      table or more, or one the planner costed below the index's plan, is listed, not failed);
 //   4. the weekly settlement run over the store's unsettled orders, timed (in this process, through the service), its
 //      round's figures against the sum of its orders;
-//   5. the migration-lock check: the concurrent indexes of the performance migrations (122–125, 132–135) are dropped
+//   5. the migration-lock check: the concurrent indexes of the performance migrations (122–125, 132–138) are dropped and the kept row counts of 137–138 undone
 //      and their versions forgotten, then `commerce migrate` builds them again while a probe runs a payment's writes
 //      (an order update and an event insert in one transaction) every 20 ms; the slowest probe must stay under 1 s.
 // Pages must answer in p99 ≤ 50 ms (--p99). Exit code 1 when any check fails.
@@ -669,28 +669,32 @@ async function check(state: State): Promise<boolean> {
 }
 
 /**
- * The index migrations of the performance rounds (122–125, 132–135): their index names, parsed from the files. Only
- * those that build indexes concurrently and nothing else can be replayed (dropping their indexes undoes them).
+ * The migrations of the performance rounds (122–125, 132–138) that can be replayed on the filled store: those that
+ * build indexes concurrently and nothing else (undone by dropping their indexes), and those that add a kept row count
+ * to a table (137, 138: a trigger and its table's count; undone by dropping the trigger and the table's counts). Their
+ * index names or triggers are parsed from the files.
  */
-function roundMigrations(): Array<{ version: string; indexes: string[] }> {
+function roundMigrations(): Array<{ version: string; indexes: string[]; counts: Array<{ trigger: string; table: string }> }> {
   const dir = join(ROOT, 'src/db/migrations');
   return readdirSync(dir)
-    .filter((f) => /^(12[2-5]|13[2-5])_.*\.sql$/.test(f))
+    .filter((f) => /^(12[2-5]|13[2-8])_.*\.sql$/.test(f))
     .map((f) => {
       const text = readFileSync(join(dir, f), 'utf8');
       const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
       const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
+      const countOnly = statements.every((x) => /^create trigger \w+ after insert or delete or update of store_id, mode on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) || /^insert into row_counts /i.test(x));
       return {
         version: f.replace(/\.sql$/, ''),
         indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
+        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of store_id, mode on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
       };
     })
-    .filter((m) => m.indexes.length > 0);
+    .filter((m) => m.indexes.length > 0 || m.counts.length > 0);
 }
 
 async function migrationLocks(state: State): Promise<[boolean, string]> {
   const ms = roundMigrations();
-  if (ms.length === 0) return [true, 'migration locks: no index migrations of 122–125, 132–135 to replay'];
+  if (ms.length === 0) return [true, 'migration locks: no index or row-count migrations of 122–125, 132–138 to replay'];
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
@@ -698,6 +702,10 @@ async function migrationLocks(state: State): Promise<[boolean, string]> {
     const replay = ms.filter((m) => versions.includes(m.version));
     for (const m of replay) {
       for (const ix of m.indexes) await c.query(`drop index if exists ${ix}`);
+      for (const k of m.counts) {
+        await c.query(`drop trigger if exists ${k.trigger} on ${k.table}`);
+        await c.query('delete from row_counts where table_name = $1', [k.table]);
+      }
       await c.query('delete from schema_migrations where version = $1', [m.version]);
     }
     // The probe: what a payment writes (its order and its event in one transaction), every 20 ms.
