@@ -67,7 +67,7 @@ export function ordersQuery(db: Db, f: OrderFilter, s: OrderSearch = {}) {
 
 export async function countOrders(db: Db, f: OrderFilter, s: OrderSearch = {}): Promise<number> {
   // The whole store's orders (the API's list): the kept count, not a count of every order.
-  if (!f.productIds && !s.q && !s.status && !s.from && !s.to && !s.subscriptionId) return keptRowCount(db, 'orders', f.storeId, f.mode);
+  if (!f.productIds && !s.q && !s.from && !s.to && !s.subscriptionId) return keptRowCount(db, 'orders', f.storeId, f.mode, s.status ?? '');
   return Number((await ordersQuery(db, f, s).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
@@ -94,7 +94,11 @@ export async function* scanOrders(db: Db, f: OrderFilter, s: OrderSearch, batch 
     let q = ordersQuery(db, f, s).selectAll().select(sql<string>`created_at::text`.as('cursor_at'));
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('created_at', '<', sql<Date>`${a.created_at}::timestamptz`), eb.and([eb('created_at', '=', sql<Date>`${a.created_at}::timestamptz`), eb('id', '<', a.id)])]));
+      // `created_at <= cursor` is what the index can range over; the OR alone was only a filter, so every batch read
+      // every newer order again (a million-order export: two thousand batches, each slower than the last).
+      q = q
+        .where('created_at', '<=', sql<Date>`${a.created_at}::timestamptz`)
+        .where((eb) => eb.or([eb('created_at', '<', sql<Date>`${a.created_at}::timestamptz`), eb('id', '<', a.id)]));
     }
     const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(batch).execute();
     if (rows.length === 0) return;

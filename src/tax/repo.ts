@@ -44,7 +44,8 @@ export async function* scanSales(db: Db, s: LineScope, batch = 500): AsyncGenera
       .where('o.amount', '>', 0);
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('o.paid_at', '>', sql<Date>`${a.at}::timestamptz`), eb.and([eb('o.paid_at', '=', sql<Date>`${a.at}::timestamptz`), eb('o.id', '>', a.id)])]));
+      // `paid_at >= cursor` bounds the index range; the OR alone was a filter over every earlier sale of the period.
+      q = q.where('o.paid_at', '>=', sql<Date>`${a.at}::timestamptz`).where((eb) => eb.or([eb('o.paid_at', '>', sql<Date>`${a.at}::timestamptz`), eb('o.id', '>', a.id)]));
     }
     const rows = await q.orderBy('o.paid_at').orderBy('o.id').limit(batch).execute();
     if (rows.length === 0) return;
@@ -90,7 +91,7 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
       .where('r.amount', '>', 0);
     if (after) {
       const a = after;
-      q = q.where((eb) => eb.or([eb('r.refunded_at', '>', sql<Date>`${a.at}::timestamptz`), eb.and([eb('r.refunded_at', '=', sql<Date>`${a.at}::timestamptz`), eb('r.id', '>', a.id)])]));
+      q = q.where('r.refunded_at', '>=', sql<Date>`${a.at}::timestamptz`).where((eb) => eb.or([eb('r.refunded_at', '>', sql<Date>`${a.at}::timestamptz`), eb('r.id', '>', a.id)]));
     }
     const rows = await q.orderBy('r.refunded_at').orderBy('r.id').limit(batch).execute();
     if (rows.length === 0) return;
