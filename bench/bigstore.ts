@@ -682,11 +682,11 @@ function roundMigrations(): Array<{ version: string; indexes: string[]; counts: 
       const text = readFileSync(join(dir, f), 'utf8');
       const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
       const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
-      const countOnly = statements.every((x) => /^create trigger \w+ after insert or delete or update of store_id, mode on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) || /^insert into row_counts /i.test(x));
+      const countOnly = statements.every((x) => /^create trigger \w+ after insert or delete or update of store_id, mode(, \w+)? on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) || /^insert into row_counts /i.test(x));
       return {
         version: f.replace(/\.sql$/, ''),
         indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
-        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of store_id, mode on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
+        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of store_id, mode(?:, \w+)? on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
       };
     })
     .filter((m) => m.indexes.length > 0 || m.counts.length > 0);

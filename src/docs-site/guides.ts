@@ -109,7 +109,13 @@ export function loadManual(dir = join(dirname(guidesDir()), 'manual')): ManualPa
       if (!heading) throw new Error(`manual/${file}: a page starts with a "# Title"`);
       // Links between manual pages are written as files (`13-performance.md`, readable in the repository); served, they
       // lead to the page's address.
-      const html = (md.parse(source) as string).replace(/href="(?:\d+-)?([a-z0-9-]+)\.md(#[^"]*)?"/g, 'href="/docs/manual/$1$2"');
+      // Figures (`![…](img/x.svg)` beside the pages, e.g. the soak's plot) are inlined as data: addresses, which the
+      // site's content security policy allows, so a page needs no route of its own for its pictures.
+      const html = (md.parse(source) as string)
+        .replace(/href="(?:\d+-)?([a-z0-9-]+)\.md(#[^"]*)?"/g, 'href="/docs/manual/$1$2"')
+        .replace(/src="(img\/[a-z0-9-]+\.svg)"/g, (whole, path: string) =>
+          existsSync(join(dir, path)) ? `src="data:image/svg+xml;base64,${readFileSync(join(dir, path)).toString('base64')}"` : whole,
+        );
       return { slug: file.replace(/^\d+-/, '').replace(/\.md$/, ''), title: plain(heading.text), summary: para ? plain(para.text) : '', html };
     });
 }

@@ -138,6 +138,8 @@ export interface RowCountsTable {
   table_name: string;
   store_id: string;
   mode: Mode;
+  /** '' for every row; else the value of the column the table's lists filter on (events' type, others' status). */
+  part: string;
   slot: number;
   n: ColumnType<number, number | undefined, number>;
 }

@@ -169,7 +169,7 @@ function listQuery(db: Db, f: RefundListFilter) {
 }
 
 export async function countRefunds(db: Db, f: RefundListFilter): Promise<number> {
-  if (!f.orderId && !f.status) return keptRowCount(db, 'order_refunds', f.storeId, f.mode);
+  if (!f.orderId) return keptRowCount(db, 'order_refunds', f.storeId, f.mode, f.status ?? '');
   return Number((await listQuery(db, f).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
 }
 

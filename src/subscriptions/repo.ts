@@ -63,7 +63,7 @@ function listQuery(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter) {
 }
 
 export async function countSubscriptions(db: Db, f: SubscriptionFilter, l: SubscriptionListFilter): Promise<number> {
-  if (!f.productIds && !l.status && !l.buyerEmail && !l.productId) return keptRowCount(db, 'subscriptions', f.storeId, f.mode);
+  if (!f.productIds && !l.buyerEmail && !l.productId) return keptRowCount(db, 'subscriptions', f.storeId, f.mode, l.status ?? '');
   return Number((await listQuery(db, f, l).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 

@@ -89,6 +89,9 @@ test('the README stays a newcomer\'s page (≤ 250 lines) and links every manual
       const target = new URL(href!, `http://localhost${url}`).pathname;
       assert.equal((await t.app.inject({ url: target })).statusCode, 200, `${url} links to ${href}`);
     }
+    // A figure beside the pages (docs/manual/img) is inlined: the site has no route for it, and its policy allows data:.
+    for (const [, src] of res.body.matchAll(/<img[^>]* src="([^"]+)"/g)) assert.match(src!, /^data:image\/svg\+xml;base64,/, `${url}: picture ${src!.slice(0, 60)}`);
+    if (slug === 'performance') assert.match(res.body, /<img[^>]* src="data:image\/svg\+xml;base64,/, 'the soak\'s plot is on the performance page');
   }
   assert.equal((await t.app.inject({ url: '/docs/manual/no-such-page' })).statusCode, 404);
 });
