@@ -682,7 +682,12 @@ function roundMigrations(): Array<{ version: string; indexes: string[]; counts: 
       const text = readFileSync(join(dir, f), 'utf8');
       const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
       const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
-      const countOnly = statements.every((x) => /^create trigger \w+ after insert or delete or update of store_id, mode(, \w+)? on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) || /^insert into row_counts /i.test(x));
+      const countOnly = statements.every(
+        (x) =>
+          /^create trigger \w+ after insert or delete or update of store_id, mode(, \w+)? on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) ||
+          /^(insert into|delete from) row_counts /i.test(x) ||
+          /^drop trigger if exists \w+_row_counts on \w+$/i.test(x),
+      );
       return {
         version: f.replace(/\.sql$/, ''),
         indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],

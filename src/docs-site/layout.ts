@@ -34,6 +34,7 @@ td code,th code{white-space:nowrap}
 .code-lang+pre{padding-top:4px;border-radius:0 0 8px 8px}
 .table{overflow-x:auto;margin:1em 0}
 table{border-collapse:collapse;min-width:100%;font-size:.92rem}
+img{max-width:100%;height:auto}
 th,td{border:1px solid #dde2ec;padding:6px 10px;text-align:left;vertical-align:top}
 th{background:#f5f7fb}
 blockquote{margin:1em 0;padding:.6em 1em;border-left:4px solid #2b59c3;background:#f5f8ff}
