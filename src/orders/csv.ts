@@ -1,4 +1,4 @@
-import type { OrderRow } from './model';
+import type { OrderExportRow } from './repo';
 
 // CSV for spreadsheets (RFC 4180 quoting, plus what Excel needs). Three rules, so no library: a library would still
 // leave formula injection to us, and that is the rule that matters most here.
@@ -30,7 +30,7 @@ export const ORDER_CSV_HEADER = [
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function orderCsvRow(o: OrderRow): Array<string | number | null> {
+export function orderCsvRow(o: OrderExportRow): Array<string | number | null> {
   return [
     o.id, o.mode, o.status, o.product_name, o.product_id, o.plan_id, o.billing_interval, Number(o.amount), o.refunded_amount === null ? null : Number(o.refunded_amount),
     'KRW', o.method, o.buyer_name, o.buyer_email, o.buyer_phone, o.coupon?.code ?? null, iso(o.paid_at), iso(o.refunded_at), iso(o.created_at),
