@@ -480,6 +480,9 @@ async function check(state: State): Promise<boolean> {
       const events = await n(`select count(*)::text as n from events where store_id = $1 and mode = 'test'`, [S]);
       const evPage = await json('/admin/v1/events?mode=test&limit=20', owner);
       answers.push([`console events: total ${evPage.total} = ${events}`, evPage.total === events && evPage.data?.length === 20]);
+      const charges = await n(`select count(*)::text as n from subscription_charges c join subscriptions s on s.id = c.subscription_id where s.store_id = $1 and s.mode = 'test'`, [S]);
+      const chPage = await json('/admin/v1/subscription-charges?mode=test&limit=20', owner);
+      answers.push([`console subscription charges: total ${chPage.total} = ${charges}`, chPage.total === charges && chPage.data?.length === 20]);
       const licenses = await n(`select count(*)::text as n from licenses where store_id = $1 and mode = 'test'`, [S]);
       const licPage = await json('/v1/licenses?limit=20', api);
       answers.push([`API licenses: total ${licPage.total} = ${licenses}`, licPage.total === licenses]);
@@ -674,27 +677,27 @@ async function check(state: State): Promise<boolean> {
 /**
  * The migrations of the performance rounds (122–125, 132–138) that can be replayed on the filled store: those that
  * build indexes concurrently and nothing else (undone by dropping their indexes), and those that add a kept row count
- * to a table (137, 138: a trigger and its table's count; undone by dropping the trigger and the table's counts). Their
+ * to a table (137, 138, 140: a trigger and its table's count; undone by dropping the trigger and the table's counts). Their
  * index names or triggers are parsed from the files.
  */
 function roundMigrations(): Array<{ version: string; indexes: string[]; counts: Array<{ trigger: string; table: string }> }> {
   const dir = join(ROOT, 'src/db/migrations');
   return readdirSync(dir)
-    .filter((f) => /^(12[2-5]|13[2-8])_.*\.sql$/.test(f))
+    .filter((f) => /^(12[2-5]|13[2-8]|140)_.*\.sql$/.test(f))
     .map((f) => {
       const text = readFileSync(join(dir, f), 'utf8');
       const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
       const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
       const countOnly = statements.every(
         (x) =>
-          /^create trigger \w+ after insert or delete or update of store_id, mode(, \w+)? on \w+ for each row execute function commerce_row_counts\(\)$/i.test(x) ||
+          /^create trigger \w+ after insert or delete or update of \w+(, \w+)* on \w+ for each row execute function commerce_(charge_)?row_counts\(\)$/i.test(x) ||
           /^(insert into|delete from) row_counts /i.test(x) ||
           /^drop trigger if exists \w+_row_counts on \w+$/i.test(x),
       );
       return {
         version: f.replace(/\.sql$/, ''),
         indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
-        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of store_id, mode(?:, \w+)? on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
+        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of \w+(?:, \w+)* on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
       };
     })
     .filter((m) => m.indexes.length > 0 || m.counts.length > 0);
@@ -702,7 +705,7 @@ function roundMigrations(): Array<{ version: string; indexes: string[]; counts: 
 
 async function migrationLocks(state: State): Promise<[boolean, string]> {
   const ms = roundMigrations();
-  if (ms.length === 0) return [true, 'migration locks: no index or row-count migrations of 122–125, 132–138 to replay'];
+  if (ms.length === 0) return [true, 'migration locks: no index or row-count migrations of 122–125, 132–138, 140 to replay'];
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {

@@ -1,12 +1,15 @@
 import type { Db } from './database';
 import type { Mode } from '../platform/tables';
 
-/** The tables whose rows per store and mode are kept counted by migration 136's trigger. */
-export type CountedTable = 'orders' | 'order_refunds' | 'subscriptions' | 'licenses' | 'events';
+/**
+ * The tables whose rows per store and mode are kept counted by migration 136's trigger (subscription charges: 139's,
+ * with their subscription's store and mode).
+ */
+export type CountedTable = 'orders' | 'order_refunds' | 'subscriptions' | 'licenses' | 'events' | 'subscription_charges';
 
 /**
  * Which rows: '' for all of them; for a table whose lists filter on one column, that column's value (events: `type`;
- * orders, order_refunds and subscriptions: `status`), kept by the same trigger.
+ * orders, order_refunds, subscriptions and subscription_charges: `status`), kept by the same trigger.
  */
 export type KeptPart = string;
 

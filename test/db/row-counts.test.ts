@@ -13,18 +13,23 @@ import { TEST_CARDS } from '../../src/payments';
  * come from counts a trigger keeps per store and mode (row_counts, migration 136), so they do not read every row of a
  * big store. They must always equal a count of the rows, through every kind of change, and the answers must say so.
  */
-const TABLES = ['orders', 'order_refunds', 'subscriptions', 'licenses', 'events'] as const;
+const TABLES = ['orders', 'order_refunds', 'subscriptions', 'licenses', 'events', 'subscription_charges'] as const;
 /** The column each table's lists filter on, counted per value beside the whole (migration 136's `part`). */
-const PART: Record<string, string | null> = { orders: 'status', order_refunds: 'status', subscriptions: 'status', licenses: null, events: 'type' };
+const PART: Record<string, string | null> = { orders: 'status', order_refunds: 'status', subscriptions: 'status', licenses: null, events: 'type', subscription_charges: 'status' };
+/** A table's rows of one store and mode; a charge's store and mode are its subscription's (migrations 139, 140). */
+const rowsOf = (table: string, storeId: string) =>
+  table === 'subscription_charges'
+    ? sql`(select c.* from subscription_charges c join subscriptions s on s.id = c.subscription_id where s.store_id = ${storeId} and s.mode = 'test') as x`
+    : sql`(select * from ${sql.table(table)} where store_id = ${storeId} and mode = 'test') as x`;
 
 /** `table` for the whole store and mode, `table:value` per value of its filter column, from the rows themselves. */
 async function recount(t: TestApp, storeId: string) {
   const out: Record<string, number> = {};
   for (const table of TABLES) {
-    out[table] = Number((await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)} where store_id = ${storeId} and mode = 'test'`.execute(t.db)).rows[0].n);
+    out[table] = Number((await sql<{ n: string }>`select count(*)::text as n from ${rowsOf(table, storeId)}`.execute(t.db)).rows[0].n);
     const col = PART[table];
     if (!col) continue;
-    const rows = await sql<{ part: string; n: string }>`select ${sql.ref(col)} as part, count(*)::text as n from ${sql.table(table)} where store_id = ${storeId} and mode = 'test' group by 1`.execute(t.db);
+    const rows = await sql<{ part: string; n: string }>`select ${sql.ref(col)} as part, count(*)::text as n from ${rowsOf(table, storeId)} group by 1`.execute(t.db);
     for (const r of rows.rows) out[`${table}:${r.part}`] = Number(r.n);
   }
   return out;
@@ -55,6 +60,8 @@ async function totals(t: TestApp, s: TestStore) {
     licenses: await get('/v1/licenses', api),
     events: await get('/admin/v1/events?mode=test', owner(s)),
     'events:order.paid': await get('/admin/v1/events?mode=test&type=order.paid', owner(s)),
+    subscription_charges: await get('/admin/v1/subscription-charges?mode=test', owner(s)),
+    'subscription_charges:succeeded': await get('/admin/v1/subscription-charges?mode=test&status=succeeded', owner(s)),
   };
 }
 
@@ -75,6 +82,10 @@ async function sales(t: TestApp, s: TestStore) {
   const first = await buy({ productId: book.id });
   await buy({ productId: book.id });
   await buy({ productId: plan.id, planId: 'basic', interval: 'monthly' });
+  // A month on the subscription's test clock: its renewal is a charge (and an order, and events).
+  const sub = await t.db.selectFrom('subscriptions').select('id').where('store_id', '=', s.storeId).executeTakeFirstOrThrow();
+  const adv = await t.app.inject({ method: 'POST', url: `/admin/v1/subscriptions/${sub.id}/test-clock/advance`, headers: owner(s), payload: { days: 31 } });
+  assert.equal(adv.statusCode, 200, adv.body);
   const r = await t.app.inject({ method: 'POST', url: `/v1/orders/${first}/refund`, headers: post(s.key), payload: { amount: 5_000, reason: '부분 환불' } });
   assert.equal(r.statusCode, 200, r.body);
   await licensed(t, s.storeId);
@@ -91,7 +102,7 @@ test('the unfiltered lists\' totals equal a count of the rows, through payments,
 
   const counted = await recount(t, s.storeId);
   assert.ok(TABLES.every((table) => counted[table]! > 0), JSON.stringify(counted));
-  assert.ok(counted['events:order.paid']! > 0 && counted['order_refunds:succeeded']! > 0 && counted['subscriptions:active']! > 0, JSON.stringify(counted));
+  assert.ok(counted['events:order.paid']! > 0 && counted['order_refunds:succeeded']! > 0 && counted['subscriptions:active']! > 0 && counted['subscription_charges:succeeded']! > 0, JSON.stringify(counted));
   assert.deepEqual(await kept(t, s.storeId), counted, 'kept after the sales');
   sameTotals(await totals(t, s), counted, 'the lists answer the same totals');
 
@@ -100,16 +111,19 @@ test('the unfiltered lists\' totals equal a count of the rows, through payments,
   await t.db.updateTable('orders').set({ mode: 'live' }).where('id', '=', first).execute();
   await t.db.updateTable('subscriptions').set({ status: 'ended' }).where('store_id', '=', s.storeId).execute();
   await t.db.updateTable('order_refunds').set({ status: 'failed' }).where('store_id', '=', s.storeId).execute();
+  const charges = t.db.selectFrom('subscriptions').select('id').where('store_id', '=', s.storeId);
+  await t.db.updateTable('subscription_charges').set({ status: 'failed' }).where('subscription_id', 'in', charges).execute();
   const after = await recount(t, s.storeId);
   assert.equal(after.events, counted.events! - 1);
   assert.equal(after.orders, counted.orders! - 1);
   assert.equal(after['subscriptions:ended'], counted.subscriptions);
+  assert.equal(after['subscription_charges:failed'], counted.subscription_charges);
   assert.deepEqual(await kept(t, s.storeId), after, 'kept after a deletion, a move and changes of status');
   sameTotals(await totals(t, s), after, 'the lists follow');
   sameTotals(await totals(t, other), await recount(t, other.storeId), 'the other store is its own count');
 });
 
-test('migrations 136–138 count the rows made before them, and the lists answer the same totals', async (tc) => {
+test('migrations 136–140 count the rows made before them, and the lists answer the same totals', async (tc) => {
   const t = await createLicenseTestApp();
   tc.after(() => t.close());
   const s = await createTestStore(t);
@@ -118,15 +132,15 @@ test('migrations 136–138 count the rows made before them, and the lists answer
   const fills = (files: string[]) =>
     files.flatMap((file) => [...readFileSync(join(process.cwd(), 'src/db/migrations', file), 'utf8').matchAll(/^insert into row_counts [\s\S]*?;$/gm)].map((m) => m[0]));
 
-  // 137 and 138 count the rows of orders and events after their trigger exists, without holding writers: every row
+  // 137, 138 and 140 count the rows of orders, events and charges after their trigger exists, without holding writers: every row
   // here was written with the trigger in place (as a row written between the trigger and the count would be), so
   // their count must add nothing to what the trigger kept.
-  for (const fill of fills(['137_row_counts_orders.sql', '138_row_counts_events.sql'])) await sql.raw(fill).execute(t.db);
+  for (const fill of fills(['137_row_counts_orders.sql', '138_row_counts_events.sql', '140_row_counts_charges.sql'])) await sql.raw(fill).execute(t.db);
   assert.deepEqual(await kept(t, s.storeId), expected, 'a row the trigger counted is not counted again');
 
   // As before the migrations: nothing kept; then their counts, table by table.
   await t.db.deleteFrom('row_counts').execute();
-  for (const fill of fills(['136_row_counts.sql', '137_row_counts_orders.sql', '138_row_counts_events.sql'])) await sql.raw(fill).execute(t.db);
+  for (const fill of fills(['136_row_counts.sql', '137_row_counts_orders.sql', '138_row_counts_events.sql', '140_row_counts_charges.sql'])) await sql.raw(fill).execute(t.db);
   assert.deepEqual(await kept(t, s.storeId), expected);
   sameTotals(await totals(t, s), expected, 'the lists answer the counts of the rows');
 });

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db } from '../../db';
+import { keptRowCount } from '../../db/row-counts';
 import type { Mode } from '../../platform/tables';
 import type { OrderRow } from '../../orders/model';
 import type { OrdersTable } from '../../orders/tables';
@@ -154,6 +155,8 @@ function chargeQuery(db: Db, f: ChargeListFilter) {
 export type ChargeWithMode = SubscriptionChargeRow & { mode: Mode; store_id: string };
 
 export async function countCharges(db: Db, f: ChargeListFilter): Promise<number> {
+  // The store's charges, of a mode or a status or both: the kept count (migrations 139, 140), not a join over them all.
+  if (!f.subscriptionId) return keptRowCount(db, 'subscription_charges', f.storeId, f.mode, f.status ?? '');
   return Number((await chargeQuery(db, f).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }
 
