@@ -88,7 +88,7 @@ export function pageOrders(db: Db, f: OrderFilter, offset: number, limit: number
   return ordersQuery(db, f, s).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
-/** The columns an export reads: not the sale's terms, metadata or snapshots (kilobytes a row, read and dropped). */
+/** The columns an export writes, and no others: not the sale's terms, metadata or snapshots, read only to be dropped. */
 export const ORDER_EXPORT_COLUMNS = [
   'id', 'mode', 'status', 'product_name', 'product_id', 'plan_id', 'billing_interval', 'amount', 'refunded_amount', 'method',
   'buyer_name', 'buyer_email', 'buyer_phone', 'coupon', 'paid_at', 'refunded_at', 'created_at',
