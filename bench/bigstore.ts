@@ -677,27 +677,33 @@ async function check(state: State): Promise<boolean> {
 /**
  * The migrations of the performance rounds (122–125, 132–138) that can be replayed on the filled store: those that
  * build indexes concurrently and nothing else (undone by dropping their indexes), and those that add a kept row count
- * to a table (137, 138, 140: a trigger and its table's count; undone by dropping the trigger and the table's counts). Their
- * index names or triggers are parsed from the files.
+ * to a table (137, 138, 140: a trigger and its table's count; 142: the VAT figures' two triggers and their figures;
+ * undone by dropping the triggers and what they kept). Their index names or triggers are parsed from the files.
  */
-function roundMigrations(): Array<{ version: string; indexes: string[]; counts: Array<{ trigger: string; table: string }> }> {
+function roundMigrations(): Array<{ version: string; indexes: string[]; counts: Array<{ trigger: string; table: string; kept: 'row_counts' | 'vat_day_figures' }> }> {
   const dir = join(ROOT, 'src/db/migrations');
   return readdirSync(dir)
-    .filter((f) => /^(12[2-5]|13[2-8]|140)_.*\.sql$/.test(f))
+    .filter((f) => /^(12[2-5]|13[2-8]|140|142)_.*\.sql$/.test(f))
     .map((f) => {
       const text = readFileSync(join(dir, f), 'utf8');
       const statements = text.replace(/--.*$/gm, '').split(';').map((x) => x.trim()).filter(Boolean);
       const indexOnly = statements.every((x) => /^(drop|create)\s+(unique\s+)?index\s+concurrently\b/i.test(x));
       const countOnly = statements.every(
         (x) =>
-          /^create trigger \w+ after insert or delete or update of \w+(, \w+)* on \w+ for each row execute function commerce_(charge_)?row_counts\(\)$/i.test(x) ||
-          /^(insert into|delete from) row_counts /i.test(x) ||
-          /^drop trigger if exists \w+_row_counts on \w+$/i.test(x),
+          /^create trigger \w+ after insert or delete or update of \w+(, \w+)* on \w+ for each row execute function commerce_((charge_)?row_counts|vat_day_\w+)\(\)$/i.test(x) ||
+          /^(insert into|delete from) (row_counts|vat_day_figures)\b/i.test(x) ||
+          /^drop trigger if exists \w+ on \w+$/i.test(x),
       );
       return {
         version: f.replace(/\.sql$/, ''),
         indexes: indexOnly ? [...text.matchAll(/create\s+(?:unique\s+)?index\s+concurrently\s+(?:if\s+not\s+exists\s+)?([a-z0-9_]+)/gi)].map((m) => m[1]) : [],
-        counts: countOnly ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of \w+(?:, \w+)* on (\w+)/gi)].map((m) => ({ trigger: m[1], table: m[2] })) : [],
+        counts: countOnly
+          ? [...text.matchAll(/create trigger (\w+) after insert or delete or update of \w+(?:, \w+)* on (\w+) for each row execute function (\w+)/gi)].map((m) => ({
+              trigger: m[1],
+              table: m[2],
+              kept: m[3].startsWith('commerce_vat_day') ? ('vat_day_figures' as const) : ('row_counts' as const),
+            }))
+          : [],
       };
     })
     .filter((m) => m.indexes.length > 0 || m.counts.length > 0);
@@ -705,7 +711,7 @@ function roundMigrations(): Array<{ version: string; indexes: string[]; counts: 
 
 async function migrationLocks(state: State): Promise<[boolean, string]> {
   const ms = roundMigrations();
-  if (ms.length === 0) return [true, 'migration locks: no index or row-count migrations of 122–125, 132–138, 140 to replay'];
+  if (ms.length === 0) return [true, 'migration locks: no index or kept-figure migrations of 122–125, 132–138, 140, 142 to replay'];
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
@@ -715,7 +721,8 @@ async function migrationLocks(state: State): Promise<[boolean, string]> {
       for (const ix of m.indexes) await c.query(`drop index if exists ${ix}`);
       for (const k of m.counts) {
         await c.query(`drop trigger if exists ${k.trigger} on ${k.table}`);
-        await c.query('delete from row_counts where table_name = $1', [k.table]);
+        if (k.kept === 'row_counts') await c.query('delete from row_counts where table_name = $1', [k.table]);
+        else await c.query('delete from vat_day_figures');
       }
       await c.query('delete from schema_migrations where version = $1', [m.version]);
     }

@@ -1,6 +1,7 @@
 import type { Db } from '../db';
 import type { Mode } from '../platform/tables';
 import { sql } from 'kysely';
+import { kstDate } from '../platform/calendar';
 import type { LineFacts } from './model';
 
 export interface LineScope {
@@ -117,7 +118,15 @@ export async function* scanRefunds(db: Db, s: LineScope, batch = 500): AsyncGene
  * The period's sales and refunds as one relation of the facts that decide a line (the same rows, joins and filters as
  * scanSales and scanRefunds): `kind_rank` orders a sale before a refund at the same instant, as scanLines merges them.
  */
-function linesRelation(s: LineScope) {
+function linesRelation(s: LineScope, evidenceOnly = false) {
+  // Only the orders with an issued 현금영수증 or an issued original 세금계산서 (evidenceLines): read from those
+  // tables by store, a few rows beside the orders.
+  const orders = evidenceOnly
+    ? sql`and o.id in (
+        select order_id from order_cash_receipts where store_id = ${s.storeId} and mode = ${s.mode} and status not in ('requested', 'failed')
+        union
+        select order_id from tax_invoices where store_id = ${s.storeId} and mode = ${s.mode} and kind = 'original' and status = 'issued')`
+    : sql``;
   return sql`(
     select 'sale' as kind, 0 as kind_rank, o.paid_at as at, o.id as order_id, null::text as refund_id, o.id as line_id, o.amount,
       o.method, coalesce(o.presentment_currency, o.currency) as currency,
@@ -126,7 +135,7 @@ function linesRelation(s: LineScope) {
     left join order_cash_receipts cr on cr.order_id = o.id
     left join tax_invoices ti on ti.order_id = o.id and ti.kind = 'original' and ti.status = 'issued'
     where o.store_id = ${s.storeId} and o.mode = ${s.mode} and o.status in ('paid', 'refunded')
-      and o.paid_at >= ${s.start} and o.paid_at < ${s.end} and o.amount > 0
+      and o.paid_at >= ${s.start} and o.paid_at < ${s.end} and o.amount > 0 ${orders}
     union all
     select 'refund', 1, r.refunded_at, r.order_id, r.id, r.id, r.amount,
       o.method, coalesce(o.presentment_currency, o.currency),
@@ -136,7 +145,7 @@ function linesRelation(s: LineScope) {
     left join order_cash_receipts cr on cr.order_id = o.id
     left join tax_invoices ti on ti.order_id = o.id and ti.kind = 'original' and ti.status = 'issued'
     where r.store_id = ${s.storeId} and r.mode = ${s.mode} and r.status = 'succeeded'
-      and r.refunded_at >= ${s.start} and r.refunded_at < ${s.end} and r.amount > 0
+      and r.refunded_at >= ${s.start} and r.refunded_at < ${s.end} and r.amount > 0 ${orders}
   ) as l`;
 }
 
@@ -156,18 +165,90 @@ export interface LineGroup {
   vat: number;
 }
 
+type GroupRow = { kind: 'sale' | 'refund'; month: string; method: LineFacts['method']; currency: string; cash_issued: boolean; ti_issued: boolean; n: string; amount: string; vat: string };
+
+/** A group of lines of one KST day (a LineGroup of that day's month). */
+export interface DayGroup extends LineGroup {
+  /** KST day, YYYY-MM-DD. */
+  day: string;
+}
+
 /**
- * The period's lines added up in SQL, grouped by the facts that decide their category (evidenceOf stays the one place
- * that decides it, applied per group), kind and KST month: a handful of rows instead of every line through Node.
- * 세액 is rounded per line before the sum (integer division of bigints), as the report always has.
+ * The period's lines grouped by KST day and by the facts that decide their category, kind included, from the figures
+ * kept per day (migrations 141, 142: by kind, method and currency, every line counted as without evidence); then the
+ * lines of the orders with an issued 현금영수증 or 세금계산서 are moved to their own groups: those are read line by line
+ * (from those tables, by store), the rest never are. The period's ends are KST midnights (periodInstants), so its days
+ * are whole. A 과세기간 is at most 184 days of a few groups each, whatever the store's size.
+ */
+export async function dayGroups(db: Db, s: LineScope): Promise<DayGroup[]> {
+  const { rows: days } = await sql<GroupRow & { day: string }>`
+    select to_char(day, 'YYYY-MM-DD') as day, kind, to_char(day, 'YYYY-MM') as month, method, currency, false as cash_issued, false as ti_issued,
+      sum(n)::text as n, sum(amount)::text as amount, sum(vat)::text as vat
+    from vat_day_figures
+    where store_id = ${s.storeId} and mode = ${s.mode} and day >= ${kstDate(s.start)}::date and day < ${kstDate(s.end)}::date
+    group by 1, 2, 3, 4, 5
+    having sum(n) <> 0`.execute(db);
+  const { rows: evidence } = await sql<GroupRow & { day: string }>`
+    select to_char((at at time zone 'UTC') + interval '9 hours', 'YYYY-MM-DD') as day, kind, to_char((at at time zone 'UTC') + interval '9 hours', 'YYYY-MM') as month,
+      method, currency, cash_issued, ti_issued, count(*)::text as n, sum(amount)::text as amount, sum((amount + 5) / 11)::text as vat
+    from ${linesRelation(s, true)}
+    group by 1, 2, 3, 4, 5, 6, 7`.execute(db);
+  const key = (g: DayGroup, withEvidence: boolean) =>
+    JSON.stringify(withEvidence ? [g.day, g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued] : [g.day, g.kind, g.method, g.currency]);
+  const groups = new Map(days.map((r) => [key(toDayGroup(r), false), toDayGroup(r)]));
+  for (const r of evidence) {
+    const g = toDayGroup(r);
+    if (!g.cashReceiptIssued && !g.taxInvoiceIssued) continue; // counted as without evidence already
+    const plain = groups.get(key(g, false));
+    if (plain) {
+      plain.count -= g.count;
+      plain.amount -= g.amount;
+      plain.vat -= g.vat;
+    }
+    groups.set(key(g, true), g);
+  }
+  return [...groups.values()].filter((g) => g.count !== 0).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+}
+
+const toDayGroup = (r: GroupRow & { day: string }): DayGroup => ({ day: r.day, ...toGroup(r) });
+
+/**
+ * The period's lines added up, grouped by the facts that decide their category (evidenceOf stays the one place that
+ * decides it, applied per group), kind and KST month: dayGroups added up by month. 세액 is rounded per line before the
+ * sum, as the report always has. Equal to lineGroupsScanned, the same figures added up from every line.
  */
 export async function lineGroups(db: Db, s: LineScope): Promise<LineGroup[]> {
-  const { rows } = await sql<{ kind: 'sale' | 'refund'; month: string; method: LineFacts['method']; currency: string; cash_issued: boolean; ti_issued: boolean; n: string; amount: string; vat: string }>`
+  return monthGroups(await dayGroups(db, s));
+}
+
+/** Day groups added up by month. */
+export function monthGroups(days: DayGroup[]): LineGroup[] {
+  const out = new Map<string, LineGroup>();
+  for (const { day: _day, ...g } of days) {
+    const k = JSON.stringify([g.kind, g.month, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]);
+    const m = out.get(k);
+    if (!m) out.set(k, { ...g });
+    else {
+      m.count += g.count;
+      m.amount += g.amount;
+      m.vat += g.vat;
+    }
+  }
+  return [...out.values()];
+}
+
+/** lineGroups added up from every line of the period: the reference the kept figures are checked against. */
+export async function lineGroupsScanned(db: Db, s: LineScope): Promise<LineGroup[]> {
+  const { rows } = await sql<GroupRow>`
     select kind, to_char((at at time zone 'UTC') + interval '9 hours', 'YYYY-MM') as month, method, currency, cash_issued, ti_issued,
       count(*)::text as n, sum(amount)::text as amount, sum((amount + 5) / 11)::text as vat
     from ${linesRelation(s)}
     group by 1, 2, 3, 4, 5, 6`.execute(db);
-  return rows.map((r) => ({
+  return rows.map(toGroup);
+}
+
+function toGroup(r: GroupRow): LineGroup {
+  return {
     kind: r.kind,
     month: r.month,
     method: r.method,
@@ -177,7 +258,7 @@ export async function lineGroups(db: Db, s: LineScope): Promise<LineGroup[]> {
     count: Number(r.n),
     amount: Number(r.amount),
     vat: Number(r.vat),
-  }));
+  };
 }
 
 /** The facts a group of lines shares (a filter of the drill-down names the groups it keeps). */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { validationError } from '../platform/errors';
 import { MESSAGES } from '../platform/messages';
-import { kstDate, addDays } from '../platform/calendar';
+import { kstDate, kstStartOf, addDays } from '../platform/calendar';
 import type { Page } from '../platform/http/schemas';
 import { listPage, type PageParams } from '../platform/http/pagination';
 import type { Mode } from '../platform/tables';
@@ -139,19 +139,39 @@ export const lineView = (l: VatLine): VatLineView => ({
 /**
  * The lines behind a figure, oldest first, one page of them. The category is decided by `evidenceOf` (one function,
  * not a second copy in SQL) for each group of facts the period holds; the filter becomes the list of groups it keeps.
- * The page is an ordered LIMIT/OFFSET over those groups' lines and the total the sum of their counts, both in SQL
- * and started together, as every list's page and total are (src/platform/http/pagination.ts).
+ * The total is the sum of the kept groups' counts (repo.dayGroups, from the figures kept per day); the page reads only
+ * the days it falls on, found from the same counts, as an ordered LIMIT/OFFSET within them: a deep page of a 과세기간
+ * of a big store no longer sorts every line of the period before it.
  */
 export async function vatLines(deps: Deps, s: VatScope, f: LineFilter, page: PageParams): Promise<Page<VatLineView>> {
   const scope = lineScope(s);
-  const keep = (g: repo.LineGroup) => (!f.kind || g.kind === f.kind) && (!f.category || categoryOf(g) === f.category);
-  // Unfiltered, the page needs no group and both statements start at once; filtered, the groups name the page's lines.
-  const groups = f.kind || f.category ? await repo.lineGroups(deps.db, scope) : null;
-  const keys = groups && [...new Map(groups.filter(keep).map((g) => [JSON.stringify([g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]), g] as const)).values()];
+  const keep = (g: repo.LineKey) => (!f.kind || g.kind === f.kind) && (!f.category || categoryOf(g) === f.category);
+  const days = (await repo.dayGroups(deps.db, scope)).filter(keep);
+  const keys = f.kind || f.category ? [...new Map(days.map((g) => [JSON.stringify([g.kind, g.method, g.currency, g.cashReceiptIssued, g.taxInvoiceIssued]), g] as const)).values()] : null;
+  const perDay: Array<[string, number]> = [];
+  for (const g of days) {
+    const last = perDay[perDay.length - 1];
+    if (last && last[0] === g.day) last[1] += g.count;
+    else perDay.push([g.day, g.count]);
+  }
+  const total = perDay.reduce((n, [, c]) => n + c, 0);
   return listPage(
     page,
-    async () => (groups ?? (await repo.lineGroups(deps.db, scope))).filter(keep).reduce((n, g) => n + g.count, 0),
-    (offset, limit) => repo.pageLines(deps.db, scope, keys, offset, limit),
+    async () => total,
+    async (offset, limit) => {
+      // The first day holding line `offset` (counted from 0), then the days until `offset + limit` lines are covered.
+      let i = 0;
+      let before = 0;
+      while (i < perDay.length && before + perDay[i][1] <= offset) before += perDay[i++][1];
+      if (i === perDay.length) return [];
+      let j = i;
+      let through = before + perDay[i][1];
+      while (through < offset + limit && j + 1 < perDay.length) through += perDay[++j][1];
+      const from = kstStartOf(perDay[i][0]);
+      const to = kstStartOf(addDays(perDay[j][0], 1));
+      const window = { ...scope, start: from > scope.start ? from : scope.start, end: to < scope.end ? to : scope.end };
+      return repo.pageLines(deps.db, window, keys, offset - before, limit);
+    },
     (facts) => lineView(lineOf(facts)),
   );
 }
