@@ -103,6 +103,7 @@ const TABLES: Array<{ table: string; holds: string; kind: 'retention' | 'record'
   { table: 'audit_log', holds: 'business record (kept; grows with sales)', kind: 'record' },
   { table: 'home_daily_figures', holds: "Home's figures per store, mode and KST day: at most 8 rows a day with sales (the renewals under test clocks add their days)", kind: 'record' },
   { table: 'home_subscription_figures', holds: "Home's active subscriptions and MRR per store, mode and billing interval: at most 2 × 8 rows a store", kind: 'record' },
+  { table: 'vat_day_figures', holds: 'the 부가세 figures per store, mode and KST day: at most 8 slots a day of each kind, payment method and currency with sales or refunds (the renewals under test clocks add their days)', kind: 'record' },
   { table: 'row_counts', holds: 'the kept row counts of the listed tables: at most 6 tables × 8 slots a store and mode, and per status or type', kind: 'record' },
   { table: 'signing_keys', holds: 'licence signing keys: the first made at the first verify, another only on a rotation an operator asks for', kind: 'record' },
 ];
