@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the *.test.ts files under test/, src/ and packages/ (compiled once to JavaScript, see ./test-build.mjs),
-// several files at once, each in its own process with its own database, and prints each file's output when it ends,
-// then the time each part took.
+// several processes at once, each file with its own database; fast files share a process in groups of up to
+// TEST_GROUP_FILES (default 8; 1 runs every file alone, see runGroup below). Prints each process's output when it
+// ends, then the time each part took.
 //
 // Layout: test/ has the rooms of src/ (test/checkout for src/checkout, test/refunds/requests for src/refunds/requests,
 // test/docs-site, test/bench…), so a room's tests sit beside each other; a room's browser tests are in its
@@ -17,7 +18,7 @@
 // TEST_CONCURRENCY sets how many files run at once (default: the machine's cores + 1: most files wait on their
 // database or on sockets part of the time).
 import { readdirSync, readFileSync, statSync, existsSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism, tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
@@ -106,8 +107,8 @@ const template = pgliteTemplate();
  * loader costs each file about a second and a half of CPU. TEST_TSX=1 runs them through tsx as before.
  */
 let compiled;
+const out = join('.test-build', `run-${process.pid}`);
 if (!process.env.TEST_TSX) {
-  const out = join('.test-build', `run-${process.pid}`);
   process.on('exit', () => rmSync(out, { recursive: true, force: true }));
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
   const t0 = Date.now();
@@ -115,10 +116,11 @@ if (!process.env.TEST_TSX) {
   console.log(`compiled the TypeScript to ${out} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-function runFile(file) {
+/** Runs one process: a file alone, or a group of files (an entry importing each inside a `describe` named by its path). */
+function runProcess(entry, files) {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const run = compiled ? ['--enable-source-maps', compiled(file)] : ['--import', 'tsx', file];
+    const run = compiled ? ['--enable-source-maps', entry] : ['--import', 'tsx', entry];
     const child = spawn(process.execPath, [...NODE_FLAGS, '--import', './scripts/cpu-report.mjs', '--test-reporter=spec', ...run], {
       env: { ...process.env, NODE_ENV: 'test', ...(template ? { TEST_PGLITE_TEMPLATE: template } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,40 +131,116 @@ function runFile(file) {
     child.on('close', (code, signal) => {
       const seconds = (Date.now() - t0) / 1000;
       const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
-      const r = { file, seconds, ok: code === 0, code: code ?? signal, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled'), cpu: count('cpu_ms') / 1000 };
-      if (r.pass + r.fail + r.cancelled + r.skipped === 0) r.ok = false; // a file that ran no test at all is a failure, not a pass
-      process.stdout.write(`\n━━ ${file} — ${r.ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s\n${out}`);
+      const r = { files, seconds, ok: code === 0, code: code ?? signal, pass: count('pass'), fail: count('fail'), skipped: count('skipped') + count('todo'), cancelled: count('cancelled'), cpu: count('cpu_ms') / 1000, out };
+      if (r.pass + r.fail + r.cancelled + r.skipped === 0) r.ok = false; // a process that ran no test at all is a failure, not a pass
       resolve(r);
     });
   });
 }
 
+/** Seconds per file: a file's own process, or its `describe`'s time in a group (what the next run's order uses). */
+const fileSeconds = new Map();
+
+function runFile(file) {
+  return runProcess(compiled ? compiled(file) : file, [file]).then((r) => {
+    process.stdout.write(`\n━━ ${file} — ${r.ok ? 'ok' : 'FAILED'} in ${r.seconds.toFixed(1)} s\n${r.out}`);
+    fileSeconds.set(file, r.seconds);
+    return { ...r, out: undefined };
+  });
+}
+
+/**
+ * Several fast files in one process: each file's process spent about 1.4 s of CPU loading the same modules and 1 s
+ * starting PGlite (issue 43: 250 files, 17 min of CPU, 12 of them this), so files that share nothing but the process
+ * run in groups. Each file is imported inside a `describe` named by its path, so its `before`/`after`/`beforeEach`
+ * hooks stay its own, and the spec reporter prints a line per file with its time and outcome.
+ *
+ * A file runs alone when it is slow (browsers, several servers: they run alone anyway), when it changes the process's
+ * environment or mocks timers, or says `@alone` in its first lines. If a group fails, its failed files run again, each
+ * alone, and what they do alone is their result: a file is never judged by what another file left in the process. The
+ * summary names every file that failed in a group and passed alone (a test depending on process state that it should
+ * not: look at it).
+ */
+const ALONE = /process\.env\.[A-Z_]+\s*=(?!=)|process\.env\[[^\]]+\]\s*=(?!=)|delete process\.env|mock\.timers|@alone\b/;
+const groupable = (f) => compiled && !isSlow(f) && !ALONE.test(readFileSync(f, 'utf8'));
+const GROUP_FILES = Math.max(1, Number(process.env.TEST_GROUP_FILES ?? 8));
+let groupCount = 0;
+const passedAlone = [];
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function runGroup(files) {
+  const entry = join(out, `group-${++groupCount}.mjs`);
+  const lines = ["import { describe } from 'node:test';", "import { pathToFileURL } from 'node:url';"];
+  for (const f of files) lines.push(`describe(${JSON.stringify(f)}, async () => { await import(pathToFileURL(${JSON.stringify(resolve(compiled(f)))}).href); });`);
+  writeFileSync(entry, lines.join('\n') + '\n');
+  const r = await runProcess(entry, files);
+  // The spec reporter ends each file's block with its suite line at the start of a line: `✔ <file> (12.3ms)` or `✖ …`.
+  const per = files.map((file) => {
+    const m = new RegExp(`^(✔|✖) ${escapeRe(file)} \\((\\d+(?:\\.\\d+)?)ms\\)`, 'm').exec(r.out);
+    return { file, ok: m?.[1] === '✔', seconds: m ? Number(m[2]) / 1000 : null };
+  });
+  const failedHere = r.ok ? [] : per.filter((p) => !p.ok);
+  process.stdout.write(`\n━━ ${files.length} files in one process — ${r.ok ? 'ok' : `FAILED (${failedHere.map((p) => p.file).join(', ') || 'the process'})`} in ${r.seconds.toFixed(1)} s: ${files.join(' ')}\n${r.out}`);
+  for (const p of per) if (p.seconds !== null) fileSeconds.set(p.file, p.seconds);
+  if (r.ok) return [{ ...r, out: undefined }];
+  // A failed group's counts are dropped and every one of its files runs again alone: each file is counted once, by
+  // what it does in a process of its own.
+  const results = [];
+  for (const f of files) {
+    const alone = await runFile(f);
+    if (alone.ok && failedHere.some((p) => p.file === f)) passedAlone.push(f);
+    results.push(alone);
+  }
+  if (failedHere.length === 0) passedAlone.push(`(the process of ${files.join(', ')})`);
+  return results;
+}
+
 async function lane() {
-  for (let f = queue.shift(); f; f = queue.shift()) results.push(await runFile(f));
+  for (let f = queue.shift(); f; f = queue.shift()) {
+    if (!groupable(f) || GROUP_FILES === 1) {
+      results.push(await runFile(f));
+      continue;
+    }
+    const group = [f];
+    for (let i = 0; i < queue.length && group.length < GROUP_FILES; ) {
+      if (groupable(queue[i])) group.push(queue.splice(i, 1)[0]);
+      else i++;
+    }
+    results.push(...(await runGroup(group)));
+  }
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
 
 const total = (Date.now() - started) / 1000;
-for (const r of results) timings[r.file] = Math.round(r.seconds * 10) / 10;
+for (const [f, sec] of fileSeconds) timings[f] = Math.round(sec * 10) / 10;
 try {
   mkdirSync('.test-build', { recursive: true });
   writeFileSync(TIMINGS, JSON.stringify(timings, null, 1));
 } catch {}
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 const byPart = new Map();
-for (const r of results) {
-  const part = r.file.split('/').slice(0, 2).join('/');
-  byPart.set(part, (byPart.get(part) ?? 0) + r.seconds);
+for (const [f, sec] of fileSeconds) {
+  const part = f.split('/').slice(0, 2).join('/');
+  byPart.set(part, (byPart.get(part) ?? 0) + sec);
 }
 console.log('\n━━ time per part (seconds of file time; files run in parallel)');
 for (const [part, s] of [...byPart].sort((a, b) => b[1] - a[1])) console.log(`${s.toFixed(1).padStart(8)}  ${part}`);
 console.log('\n━━ slowest files');
-for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 10)) console.log(`${r.seconds.toFixed(1).padStart(8)}  ${r.file}`);
+for (const [f, sec] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`${sec.toFixed(1).padStart(8)}  ${f}`);
 const failed = results.filter((r) => !r.ok);
-console.log(`\n━━ CPU: ${(sum('cpu') / 60).toFixed(1)} min in all (user + system, every file's process); with ${availableParallelism()} cores no run can take less than ${(sum('cpu') / 60 / availableParallelism()).toFixed(1)} min`);
-console.log(`\n━━ ${label}: ${results.length} files, ${sum('pass')} tests passed, ${sum('fail')} failed, ${sum('cancelled')} cancelled, ${sum('skipped')} skipped, in ${(total / 60).toFixed(1)} min (${total.toFixed(0)} s)`);
+const grouped = results.filter((r) => r.files.length > 1);
+if (grouped.length) console.log(`\n━━ ${grouped.reduce((n, r) => n + r.files.length, 0)} files ran in ${grouped.length} shared processes (up to ${GROUP_FILES} a process), ${results.length - grouped.length} alone`);
+if (passedAlone.length) {
+  console.log(`\n━━ failed in a shared process and passed alone (${passedAlone.length}): a test that depends on what another file left in the process; look at it`);
+  for (const f of passedAlone) console.log(`  ${f}`);
+}
+console.log(`\n━━ CPU: ${(sum('cpu') / 60).toFixed(1)} min in all (user + system, every test process); with ${availableParallelism()} cores no run can take less than ${(sum('cpu') / 60 / availableParallelism()).toFixed(1)} min`);
+console.log(`\n━━ ${label}: ${files.length} files, ${sum('pass')} tests passed, ${sum('fail')} failed, ${sum('cancelled')} cancelled, ${sum('skipped')} skipped, in ${(total / 60).toFixed(1)} min (${total.toFixed(0)} s)`);
 if (failed.length) {
   console.log('failed files:');
-  for (const r of failed) console.log(`  ${r.file} (exit ${r.code}, ${r.fail} failed)`);
+  for (const r of failed) console.log(`  ${r.files.join(', ')} (exit ${r.code}, ${r.fail} failed)`);
 }
 process.exit(failed.length ? 1 : 0);

@@ -9,6 +9,9 @@ import type { Module } from '../../src/deps';
 import { op } from '../../src/platform/http/route';
 import { Obj } from '../../src/platform/http/schemas';
 
+// @alone: it counts the serializers and validators compiled in the whole process, so no other file may have started
+// an app in it first (scripts/run-tests.mjs runs fast files in shared processes otherwise).
+//
 // Idle memory (issue 43): the ~150 response serializers and several hundred request validators are compiled on the
 // first request that needs each one, not when the server starts (each compiled one stays in the heap for good).
 // The answers must be the same: serialized by the route's response schema, validated by its request schema.
