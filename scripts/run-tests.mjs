@@ -209,7 +209,7 @@ async function lane() {
       if (groupable(queue[i])) group.push(queue.splice(i, 1)[0]);
       else i++;
     }
-    results.push(...(await runGroup(group)));
+    results.push(...(group.length === 1 ? [await runFile(f)] : await runGroup(group)));
   }
 }
 await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, lane));
