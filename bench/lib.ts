@@ -92,6 +92,9 @@ export async function startServer<T>(
   // its warm-up and in its last minute; compare them with `node bench/heap-diff.mjs a b`). Off by default: bigstore's
   // query capture uses the same signal.
   if (process.env.BENCH_HEAP_SNAPSHOTS) prof.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_HEAP_SNAPSHOTS}`);
+  // BENCH_INSPECT_PORT=<port>: the server's inspector listens on loopback there (the soak's --after-gc asks it for a
+  // full collection each minute through bench/gc-probe.mjs). Off by default.
+  if (process.env.BENCH_INSPECT_PORT) prof.push(`--inspect=127.0.0.1:${process.env.BENCH_INSPECT_PORT}`);
   const child: ChildProcess = spawn(process.execPath, [...prof, join(ROOT, 'bin/commerce.js'), 'start', '--no-demo'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, PORT: String(port), HOST: '127.0.0.1', ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}) },
     stdio: ['ignore', out, out],
