@@ -150,14 +150,15 @@ function runFile(file) {
 }
 
 /**
- * Several fast files in one process: each file's process spent about 1.4 s of CPU loading the same modules and 1 s
- * starting PGlite (issue 43: 250 files, 17 min of CPU, 12 of them this), so files that share nothing but the process
- * run in groups. Each file is imported inside a `describe` named by its path, so its `before`/`after`/`beforeEach`
- * hooks stay its own, and the spec reporter prints a line per file with its time and outcome.
+ * Several fast files in one process: each file's process spent about 1.4 s of CPU loading the same modules before its
+ * first test and compiled PGlite's WebAssembly again (issue 43: 250 files, 17 min of CPU), so files that share nothing
+ * but the process run in groups; each still opens its own database. Each file is imported inside a `describe` named by
+ * its path, so its `before`/`after`/`beforeEach` hooks stay its own, and the spec reporter prints a line per file with
+ * its time and outcome.
  *
  * A file runs alone when it is slow (browsers, several servers: they run alone anyway), when it changes the process's
- * environment or mocks timers, or says `@alone` in its first lines. If a group fails, its failed files run again, each
- * alone, and what they do alone is their result: a file is never judged by what another file left in the process. The
+ * environment or mocks timers, or says `@alone` anywhere in it. If a group fails, every one of its files runs again
+ * alone, and what each does alone is its result: a file is never judged by what another file left in the process. The
  * summary names every file that failed in a group and passed alone (a test depending on process state that it should
  * not: look at it).
  */
