@@ -28,6 +28,8 @@
 // space grow to about twice what is live before it collects it, so RSS and heap sampled at any moment rise for tens of
 // minutes without a leak; memory kept after a full collection is what a leak moves. With it, the memory slopes are
 // judged on those per-minute figures (after-gc.csv), and the 5-second samples' slopes are printed beside them.
+// The collection stops the server for a moment each minute, so a route with few requests a minute can have one wait it
+// out and show it as that minute's p99: with --after-gc the p99 verdicts are a rough reading, the memory ones are not.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
