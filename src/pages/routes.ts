@@ -6,7 +6,7 @@ import { payHandlers, reply as answer } from './pay/handlers';
 import { statusPage } from './status-page';
 import { createLimiter, consume } from '../platform/http/rate-limit';
 import { chooseLang, isLang } from './lang';
-import type { PageView } from './pay/handlers';
+import type { PageResponse, PageView } from './pay/handlers';
 import { payCopy } from './pay/copy';
 import type { FastifyRequest } from 'fastify';
 
@@ -106,17 +106,25 @@ const pagesModule: Module = async (app, deps) => {
   );
   // The unknown-outcome page's script polls this instead of reloading the whole page.
   app.get<IdParams>('/pay/:sessionId/status', opts, async (req, reply) => reply.type('application/json; charset=utf-8').send(await h.status(req.params.sessionId)));
-  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) => answer(reply, await h.submit(req.params.sessionId, req.body, { couponRetrySec: couponRefused.get(req), view: viewOf(req) })));
+  // Once a session is paid no attempt on it can charge anything, so its attempt count is dropped rather than held for
+  // the rest of its hour: the counters in memory (or Redis) then hold only sessions still open (issue 43's soak).
+  const released = async (sessionId: string, res: PageResponse) => {
+    if (res.paid) await perSession.delete(sessionId).catch(() => undefined);
+    return res;
+  };
+  app.post<IdParams>('/pay/:sessionId', opts, async (req, reply) =>
+    answer(reply, await released(req.params.sessionId, await h.submit(req.params.sessionId, req.body, { couponRetrySec: couponRefused.get(req), view: viewOf(req) }))),
+  );
   app.get<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => answer(rememberLang(req, reply) ?? reply, await h.approval(req.params.sessionId, 'show', viewOf(req))));
   app.post<IdParams>('/pay/:sessionId/approve', opts, async (req, reply) => {
     const decision = (req.body as Record<string, unknown> | undefined)?.decision;
-    return answer(reply, await h.approval(req.params.sessionId, decision === 'approve' ? 'approve' : 'cancel', viewOf(req)));
+    return answer(reply, await released(req.params.sessionId, await h.approval(req.params.sessionId, decision === 'approve' ? 'approve' : 'cancel', viewOf(req))));
   });
-  app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
-  app.get<IdParams>('/pay/:sessionId/toss/billing-success', opts, async (req, reply) => answer(reply, await h.tossBillingSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
+  app.get<IdParams>('/pay/:sessionId/toss/success', opts, async (req, reply) => answer(reply, await released(req.params.sessionId, await h.tossSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req)))));
+  app.get<IdParams>('/pay/:sessionId/toss/billing-success', opts, async (req, reply) => answer(reply, await released(req.params.sessionId, await h.tossBillingSuccess(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req)))));
   app.get<IdParams>('/pay/:sessionId/toss/fail', opts, async (req, reply) => answer(reply, await h.tossFail(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
-  app.get<IdParams>('/pay/:sessionId/portone/return', opts, async (req, reply) => answer(reply, await h.portoneReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
-  app.get<IdParams>('/pay/:sessionId/portone/billing-return', opts, async (req, reply) => answer(reply, await h.portoneBillingReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req))));
+  app.get<IdParams>('/pay/:sessionId/portone/return', opts, async (req, reply) => answer(reply, await released(req.params.sessionId, await h.portoneReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req)))));
+  app.get<IdParams>('/pay/:sessionId/portone/billing-return', opts, async (req, reply) => answer(reply, await released(req.params.sessionId, await h.portoneBillingReturn(req.params.sessionId, req.query as Record<string, unknown>, viewOf(req)))));
 };
 
 export default pagesModule;

@@ -151,9 +151,10 @@ export function payFlow(deps: Deps) {
       case 'paid': {
         const s = r.session;
         // An issued 가상계좌 is not a payment yet: the buyer sees where, how much and by when before going onward.
-        if (r.order.status === 'awaiting_deposit' && r.order.virtualAccount) return send(200, virtualAccountIssuedPage(page, r.order));
-        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id) };
-        return send(200, statusPage({ ctx: page, title: c.status.paid.title, icon: '✅', message: c.status.paid.message, extra: receipt(r.order, c) }));
+        // The session is completed either way (no further attempt can charge it), so its attempt count is released.
+        if (r.order.status === 'awaiting_deposit' && r.order.virtualAccount) return { ...send(200, virtualAccountIssuedPage(page, r.order)), paid: true };
+        if (s.success_url) return { redirect: successRedirectUrl(s.success_url, r.order.id, s.id), paid: true };
+        return { ...send(200, statusPage({ ctx: page, title: c.status.paid.title, icon: '✅', message: c.status.paid.message, extra: receipt(r.order, c) })), paid: true };
       }
       case 'not_found':
         return notFound(page.lang);

@@ -14,7 +14,10 @@ import { payCopy } from './copy';
  * What a handler answers. Handlers return this instead of touching the reply: Fastify's reply is thenable, so an
  * async helper that returned the reply would resolve to undefined and let its caller carry on as if nothing was sent.
  */
-export type PageResponse = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
+export type PageResponse = ({ status: number; html: string; headers?: Record<string, string> } | { redirect: string }) & {
+  /** Set when this answer follows a payment taken for the session: its payment attempts no longer need counting. */
+  paid?: boolean;
+};
 
 /** How often the unknown-outcome page reloads itself (meta refresh; the script polls the status route instead). */
 export const CHECKING_REFRESH_SECONDS = 10;
