@@ -18,8 +18,11 @@ export interface Database {
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** Statements sent to the database by this process so far (exposed as `db_statements_total` on /metrics). */
-  readonly stats: { statements: number };
+  /**
+   * Statements sent to the database by this process so far (`db_statements_total` on /metrics), and transactions run
+   * again after PostgreSQL ended them as a deadlock's victim (`db_transaction_retries_total`; src/db/deadlock-retry.ts).
+   */
+  readonly stats: { statements: number; deadlockRetries: number };
   /**
    * Calls `handler` with the payload of every notification on `channel` (PostgreSQL LISTEN/NOTIFY), from this process
    * and every other process on the same database. Send one with `notify(executor, channel, payload)`; inside a

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
+import { retryDeadlocks } from './deadlock-retry';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect';
 import { createDataDirApart, PGLITE_MEMORY_PARAMS } from './pglite-init';
@@ -99,9 +100,11 @@ export async function openPGlite(dataDir: string, opts: { loadDataDir?: Blob; wa
     unlock();
     throw e;
   }
-  const stats = { statements: 0 };
+  // One connection: two of this process's transactions never deadlock, but the same retry is in place so that both
+  // databases run a transaction the same way (src/db/deadlock-retry.ts).
+  const stats = { statements: 0, deadlockRetries: 0 };
   const watch = new WriteWatch();
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite, () => stats.statements++), plugins: [watch] });
+  const db = retryDeadlocks(new Kysely<DB>({ dialect: new PGliteDialect(pglite, () => stats.statements++), plugins: [watch] }), stats);
   return {
     kind: 'pglite',
     db,

@@ -5,6 +5,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ScrubbingDialect } from './scrubbing-dialect';
+import { retryDeadlocks } from './deadlock-retry';
 import { preparedPool } from './prepared';
 import { INT8, MIGRATION_TABLE, NUMERIC, listMigrations, type Database } from './database';
 import { WriteWatch } from './write-watch';
@@ -35,12 +36,12 @@ export async function openPostgres(url: string, poolSize = 10, opts: PostgresOpt
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const stats = { statements: 0 };
+  const stats = { statements: 0, deadlockRetries: 0 };
   // Parameterized statements run as named prepared statements (planned once per connection, not on every call),
   // unless a transaction-mode pooler is in front: then every statement is an unnamed one, valid for one round trip.
   const watch = new WriteWatch();
   const prepared = opts.preparedStatements ?? true;
-  const db = new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++, prepared) })), plugins: [watch] });
+  const db = retryDeadlocks(new Kysely<DB>({ dialect: new ScrubbingDialect(new PostgresDialect({ pool: preparedPool(pool, () => stats.statements++, prepared) })), plugins: [watch] }), stats);
   // LISTEN and the migration lock are session state: they go over the direct connection, never through a pooler.
   const listener = new PgListener(directUrl);
   return {

@@ -90,15 +90,19 @@ async function fillRound(deps: Deps, input: RoundInput, batch: number): Promise<
   const cutoff = open ? open.cutoff : input.cutoff.getTime() > now.getTime() ? now : input.cutoff;
   let after: { paid_at: Date; id: string } | null = null;
   for (;;) {
-    const done = await deps.db.transaction().execute(async (trx) => {
+    // The body keeps its own copies of the round's id and the batch's position and hands them back: after a deadlock
+    // it runs again (src/db/deadlock-retry.ts) and must start from what the last committed batch left, not from what
+    // the rolled-back attempt had set.
+    const batchDone = await deps.db.transaction().execute(async (trx) => {
+      let roundOf = id;
       const read = await repo.lockSettlementCandidates(trx, input.storeId, input.mode, cutoff, { after, limit: batch });
       const candidates = read.filter((o) => o.paid_at && withdrawalWindowEnd(o.paid_at, o.refund_days).getTime() <= now.getTime());
-      if (read.length) after = { paid_at: read[read.length - 1].paid_at!, id: read[read.length - 1].id };
+      const next = read.length ? { paid_at: read[read.length - 1].paid_at!, id: read[read.length - 1].id } : after;
       if (candidates.length) {
-        if (!id) {
-          id = newId('stl', deps.clock);
+        if (!roundOf) {
+          roundOf = newId('stl', deps.clock);
           await repo.insertRound(trx, {
-            id,
+            id: roundOf,
             store_id: input.storeId,
             mode: input.mode,
             cutoff,
@@ -115,7 +119,7 @@ async function fillRound(deps: Deps, input: RoundInput, batch: number): Promise<
             closed_at: null,
           });
         }
-        const roundId = id;
+        const roundId = roundOf;
         const lines = candidates.map((o) => {
           const refunded = o.refunded_amount ?? 0;
           const fee = orderFee(o.amount - refunded);
@@ -127,10 +131,12 @@ async function fillRound(deps: Deps, input: RoundInput, batch: number): Promise<
         await repo.addToRound(trx, roundId, { order_count: lines.length, gross: sum('gross'), refunds: sum('refunded'), fees: sum('fee'), net: sum('net') });
       }
       const last = read.length < batch;
-      if (last && id) await repo.closeRound(trx, id, now);
-      return last;
+      if (last && roundOf) await repo.closeRound(trx, roundOf, now);
+      return { last, roundOf, next };
     });
-    if (done) break;
+    id = batchDone.roundOf;
+    after = batchDone.next;
+    if (batchDone.last) break;
   }
   return id;
 }

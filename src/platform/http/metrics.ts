@@ -41,6 +41,17 @@ export function installMetrics(app: App, deps: Pick<AppDeps, 'config' | 'databas
       counted = now;
     },
   });
+  let retried = 0;
+  new Counter({
+    name: 'db_transaction_retries_total',
+    help: 'Transactions run again after PostgreSQL ended them as a deadlock victim or for a serialization failure',
+    registers: [registry],
+    collect() {
+      const now = deps.database.stats.deadlockRetries ?? 0;
+      if (now > retried) this.inc(now - retried);
+      retried = now;
+    },
+  });
 
   // Callback style: no promise per request for one assignment.
   app.addHook('onRequest', (request, _reply, done) => {
