@@ -33,6 +33,18 @@ export interface Server {
   close(): Promise<void>;
 }
 
+/**
+ * The memory allocator's settings under test, for the server and its workers: glibc's `MALLOC_*` variables
+ * (MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_, …) are passed through, and BENCH_LD_PRELOAD becomes their LD_PRELOAD (a
+ * different malloc, e.g. Debian's libjemalloc2, without loading it into the load generator). None by default.
+ */
+export function allocatorEnv(from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(from)) if (k.startsWith('MALLOC_') && v !== undefined) out[k] = v;
+  if (from.BENCH_LD_PRELOAD) out.LD_PRELOAD = from.BENCH_LD_PRELOAD;
+  return out;
+}
+
 /** Seeds a fresh database with `seed`, then starts the service on it as a separate process. */
 export async function startServer<T>(
   seed: (deps: AppDeps) => Promise<T>,
@@ -73,6 +85,7 @@ export async function startServer<T>(
     LICENSE_NOT_FOUND_LIMIT: '1000000000',
     PAY_ATTEMPTS_PER_IP_PER_HOUR: '1000000000',
     BENCH_REFERENCE_ROUTES: 'true',
+    ...allocatorEnv(),
     ...env,
   };
 
