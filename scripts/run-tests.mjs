@@ -82,9 +82,11 @@ const NODE_FLAGS = ['--liftoff-only'];
  * On the embedded database every test file starts PGlite, whose initdb costs seconds of CPU; instead each file loads a
  * migrated copy made once here (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts). The copy is named by a hash of the
  * migrations and the PGlite version, so a changed migration makes a new one. Without it the files run initdb as before.
+ * It is made on PostgreSQL runs too: the files about the embedded database itself (its data directory, backups and
+ * restores, the CLI on a DATA_DIR) unpack it instead of running initdb (test/helpers/embedded-dir.ts).
  */
 function pgliteTemplate() {
-  if (process.env.TEST_DATABASE_URL || process.env.TEST_PGLITE_TEMPLATE === '') return process.env.TEST_PGLITE_TEMPLATE;
+  if (process.env.TEST_PGLITE_TEMPLATE === '') return undefined;
   const h = createHash('sha256');
   const migrations = join('src', 'db', 'migrations');
   for (const f of readdirSync(migrations).sort()) h.update(f).update(readFileSync(join(migrations, f)));

@@ -1,5 +1,6 @@
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import { PGliteDialect, toPgText } from '../../src/db/pglite-dialect';
@@ -7,8 +8,19 @@ import { PGliteDialect, toPgText } from '../../src/db/pglite-dialect';
 // The embedded database's driver sends each statement as one message (Parse only the first time a shape is seen,
 // then Bind/Describe/Execute/Sync) with parameters as text the way node-postgres writes them on PostgreSQL.
 
+// Each test starts from the runner's migrated template when there is one (TEST_PGLITE_TEMPLATE): PGlite's initdb costs
+// seconds of CPU a database, loading the copy a fraction. The tests' own tables (v, p, q, r, s, w) are not the service's.
+let template: Blob | undefined;
+// Every database a test opened is closed at the end: an open PGlite keeps the process alive.
+const opened: PGlite[] = [];
+after(async () => {
+  for (const pg of opened) if (!pg.closed) await pg.close();
+});
 async function open() {
-  const pg = new PGlite('memory://', { parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } });
+  const file = process.env.TEST_PGLITE_TEMPLATE;
+  if (file) template ??= new Blob([readFileSync(file)]);
+  const pg = new PGlite('memory://', { ...(template ? { loadDataDir: template } : {}), parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } });
+  opened.push(pg);
   let statements = 0;
   const db = new Kysely<any>({ dialect: new PGliteDialect(pg, () => statements++) });
   return { pg, db, count: () => statements };

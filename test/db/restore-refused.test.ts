@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { openPGlite } from '../../src/db';
 import { backupEmbedded, restoreEmbedded } from '../../src/db/backup';
 import { verifyMasterKey } from '../../src/db/master-key-check';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 // A refused `commerce restore` says "Nothing was changed": the data directory must then be exactly as it was found.
 // Before, a refusal into an empty data directory left the backup's unpacked pglite/ behind (42 MB), which the next
@@ -42,9 +43,9 @@ function snapshot(dir: string): string[] {
 
 async function makeBackup(root: string, masterKey: Buffer): Promise<Buffer> {
   const source = join(root, 'source');
+  await seedEmbedded(source);
   const database = await openPGlite(source);
   try {
-    await database.migrate();
     await verifyMasterKey(database.db, masterKey);
   } finally {
     await database.close();
@@ -79,9 +80,7 @@ test('a refused restore leaves the data directory as it found it: absent, empty,
 
   // A directory with a database in place: the database is put back, byte for byte.
   const withDb = join(root, 'with-db');
-  const other = await openPGlite(withDb);
-  await other.migrate();
-  await other.close();
+  await seedEmbedded(withDb);
   const before = snapshot(withDb);
   await assert.rejects(restoreEmbedded(withDb, bytes, wrongKey), /Nothing was changed/);
   assert.deepEqual(snapshot(withDb), before);

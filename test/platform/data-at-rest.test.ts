@@ -9,6 +9,7 @@ import { openPGlite } from '../../src/db';
 import { backupEmbedded, restoreEmbedded, writeBackup } from '../../src/db/backup';
 import { MasterKeyMismatchError, verifyMasterKey } from '../../src/db/master-key-check';
 import { encryptSecret } from '../../src/platform/crypto';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 // Data at rest is its owner's only (issue 30, finding 3): with the common umask 0022, PGlite left most of the
 // embedded database's files 0666 (catalogs, WAL with buyers' e-mails and owner tokens) and a restored directory came
@@ -85,9 +86,7 @@ test('under umask 0022 a new embedded database, everything it writes while runni
 
 test('an existing data directory open to others is closed at start, with a loud warning', async () => {
   const dataDir = join(tempRoot(), 'data');
-  const first = await openPGlite(dataDir);
-  await first.migrate();
-  await first.close();
+  await seedEmbedded(dataDir);
   // As an older version (or a copy with cp -r under umask 0022) left it: directories 0755, files 0644/0666.
   const open = (p: string) => {
     const st = lstatSync(p);
@@ -118,9 +117,9 @@ test('a backup file and a restored directory (with the database moved aside) are
   const source = join(root, 'a');
   const target = join(root, 'b');
   const masterKey = randomBytes(32);
+  await seedEmbedded(source);
   const database = await openPGlite(source);
   try {
-    await database.migrate();
     await verifyMasterKey(database.db, masterKey);
     await write(database, 'buyer@example.com');
   } finally {
@@ -160,9 +159,9 @@ test('a restore with another master key is refused by the backup\'s key check va
   const source = join(root, 'a');
   const target = join(root, 'b');
   const masterKey = randomBytes(32);
+  await seedEmbedded(source);
   const database = await openPGlite(source);
   try {
-    await database.migrate();
     await verifyMasterKey(database.db, masterKey);
     await write(database, 'buyer@example.com');
   } finally {
@@ -170,9 +169,7 @@ test('a restore with another master key is refused by the backup\'s key check va
   }
   const { bytes } = await backupEmbedded(source);
   // The target holds a database of its own: a refused restore leaves it where it was.
-  const existing = await openPGlite(target);
-  await existing.migrate();
-  await existing.close();
+  await seedEmbedded(target);
   await assert.rejects(restoreEmbedded(target, bytes, randomBytes(32)), /restore refused: the master key at hand .* is not the key of this backup/);
   assert.deepEqual(
     readdirSync(target).filter((n) => n.startsWith('pglite.before-restore')),
@@ -195,9 +192,9 @@ test('a backup from before the key check value is checked against a secret seale
   const root = tempRoot();
   const source = join(root, 'a');
   const masterKey = randomBytes(32);
+  await seedEmbedded(source);
   const database = await openPGlite(source);
   try {
-    await database.migrate();
     // No check value recorded (a database written before migration 057 started a server), one sealed signing key.
     await sql`insert into signing_keys (kid, generation, public_key, private_key_sealed, created_at, signs_from) values ('k1', 1, 'pk', ${encryptSecret(masterKey, 'private')}, now(), now())`.execute(database.db);
   } finally {
@@ -211,9 +208,9 @@ test('a backup from before the key check value is checked against a secret seale
 test('a start with another master key than the database\'s is refused', async () => {
   const dataDir = join(tempRoot(), 'data');
   const masterKey = randomBytes(32);
+  await seedEmbedded(dataDir);
   const database = await openPGlite(dataDir);
   try {
-    await database.migrate();
     await verifyMasterKey(database.db, masterKey);
     await verifyMasterKey(database.db, masterKey); // the same key again: fine
     await assert.rejects(verifyMasterKey(database.db, randomBytes(32)), MasterKeyMismatchError);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, bearer, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app';
 import { sha256Hex } from '../../src/platform/crypto';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 let t: TestApp;
 before(async () => {
@@ -106,6 +107,7 @@ describe('public-contact verification is the operator act', () => {
 
 test('CLI: store token rotate / revoke and store verify', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-owner-cli-'));
+  await seedEmbedded(dir);
   const saved = { ...process.env };
   Object.assign(process.env, { DATA_DIR: dir, MASTER_KEY: 'b'.repeat(64), LOG_LEVEL: 'warn' });
   delete process.env.DATABASE_URL;

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { openPGlite, DataDirLockedError } from '../../src/db';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'commerce-lock-'));
 
@@ -19,6 +20,7 @@ async function deadPid(): Promise<number> {
 test('a data directory opens in one place at a time: the second open fails at once and names the holder', async () => {
   const dir = tempDir();
   try {
+    await seedEmbedded(dir);
     const first = await openPGlite(dir);
     assert.equal(readFileSync(join(dir, 'pglite.lock'), 'utf8').trim(), String(process.pid));
     await assert.rejects(openPGlite(dir), (e: unknown) => {
@@ -45,7 +47,7 @@ test('a lock left by a process that is gone is taken over; one held by a live pr
   const dir = tempDir();
   const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
   try {
-    mkdirSync(dir, { recursive: true });
+    await seedEmbedded(dir);
     const lock = join(dir, 'pglite.lock');
     writeFileSync(lock, `${await deadPid()}\n`);
     const db = await openPGlite(dir);
@@ -84,6 +86,7 @@ async function freePort(): Promise<number> {
 
 test('`commerce key create` on the DATA_DIR of a running server fails at once with the lock message', async () => {
   const dir = tempDir();
+  await seedEmbedded(dir);
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

@@ -4,6 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readdirSync, existsSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPGlite, EMBEDDED_PG_MAJOR } from '../../src/db';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 test('a data directory written by the earlier embedded database (PostgreSQL 17, PGlite 0.3) is refused with a clear message and left untouched', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-pg17-'));
@@ -26,8 +27,8 @@ test('a data directory written by the earlier embedded database (PostgreSQL 17, 
 
 test('a directory of the current version opens, keeps its data and reopens', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'commerce-pg18-'));
+  await seedEmbedded(dataDir);
   const a = await openPGlite(dataDir);
-  await a.migrate();
   await a.db.insertInto('stores').values({ id: 'st_keep', name: 'K', owner_token_hash: null, public_contact_verified: false, created_at: new Date(), updated_at: new Date() } as any).execute();
   await a.close();
   const b = await openPGlite(dataDir);

@@ -7,12 +7,14 @@ import { kstDate } from '../../src/platform/calendar';
 import { systemClock } from '../../src/platform/clock';
 import { TossProvider } from '../../src/payments/toss';
 import { startFakeToss } from '../payments/fake-toss';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 // `commerce reconcile` against an embedded database in a temporary DATA_DIR and the fake Toss API, in real time
 // (the CLI's clock is the system's): today's KST day, with one payment at Toss that the store never recorded.
 test('CLI: commerce reconcile --store --date runs one reconciliation now and prints its differences', async () => {
   const fake = await startFakeToss({ kind: 'live' });
   const dir = mkdtempSync(join(tmpdir(), 'commerce-reconcile-cli-'));
+  await seedEmbedded(dir);
   const saved = { ...process.env };
   Object.assign(process.env, { DATA_DIR: dir, MASTER_KEY: 'c'.repeat(64), LOG_LEVEL: 'warn', TOSS_API_BASE_URL: fake.baseUrl });
   delete process.env.DATABASE_URL;
