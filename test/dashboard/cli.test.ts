@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { openPGlite } from '../../src/db';
 import { systemClock } from '../../src/platform/clock';
 import { authenticateMember } from '../../src/dashboard/members';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const run = promisify(execFile);
 const BIN = join(process.cwd(), 'bin/commerce.js');
@@ -33,6 +34,7 @@ function withStdin(args: string[], dataDir: string, input: string): Promise<{ co
 
 test('CLI (built): member create prints a generated password that signs in; --password-stdin; reset-password replaces it; bad input is one clear line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-member-'));
+  await seedEmbedded(dir);
   try {
     const store = await run(process.execPath, [BIN, 'store', 'create', '--name', '멤버 상점'], { env: env(dir) });
     const storeId = /store id\s+: (st_\S+)/.exec(store.stdout)![1];

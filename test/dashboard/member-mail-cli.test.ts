@@ -10,6 +10,7 @@ import { openPGlite } from '../../src/db';
 import { createTestApp } from '../helpers/app';
 import { signInAs } from './helpers';
 import { closedPort, startSmtp } from './smtp-helpers';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const run = promisify(execFile);
 const BIN = join(process.cwd(), 'bin/commerce.js');
@@ -40,6 +41,7 @@ test('CLI (built) with SMTP_URL: member create and reset-password mail the passw
   const smtp = await startSmtp();
   tc.after(() => smtp.close());
   const dir = mkdtempSync(join(tmpdir(), 'commerce-member-mail-'));
+  await seedEmbedded(dir);
   tc.after(() => rmSync(dir, { recursive: true, force: true }));
   const mailEnv = env(dir, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'no-reply@example.com', PUBLIC_BASE_URL: 'https://pay.example.com' });
 

@@ -10,6 +10,7 @@ import { openPGlite } from '../../src/db';
 import { ManualClock } from '../../src/platform/clock';
 import { confirmTotp, startTotp, totpCode } from '../../src/dashboard/sign-in/second-factor';
 import { factorsOf, insertPasskey } from '../../src/dashboard/sign-in/second-factor-repo';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const run = promisify(execFile);
 const BIN = join(process.cwd(), 'bin/commerce.js');
@@ -23,6 +24,7 @@ const env = (dataDir: string) => {
 
 test('CLI (built): member reset-2fa removes an owner\'s app, passkeys and recovery codes, signs them out, and is audited', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-2fa-'));
+  await seedEmbedded(dir);
   try {
     const store = await run(process.execPath, [BIN, 'store', 'create', '--name', '복구 상점'], { env: env(dir) });
     const storeId = /store id\s+: (st_\S+)/.exec(store.stdout)![1];

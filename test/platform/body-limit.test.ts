@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 // An oversized body gets its 413 in a way every client can read (issue 30, finding 6). Answering 413 and closing
 // the connection while the client is still sending made node:http (and Python's requests) report EPIPE or ECONNRESET
@@ -18,6 +19,7 @@ let key: string;
 let dir: string;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'commerce-413-'));
+  await seedEmbedded(dir);
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', SETTLEMENT_SCHEDULE: 'off' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

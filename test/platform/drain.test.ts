@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports';
 import http from 'node:http';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const BIN = join(process.cwd(), 'bin/commerce.js');
 
@@ -26,6 +27,7 @@ const DRAIN_DELAY_MS = 3000;
 
 test('SIGTERM under load: /ready turns 503 at once, every request sent before and during the drain delay answers 200, exit 0', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-drain-'));
+  await seedEmbedded(dir);
   const port = await freePort();
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dir, PORT: String(port), LOG_LEVEL: 'info', LOG_FORMAT: 'json', DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), SHUTDOWN_TIMEOUT_MS: '10000', RATE_LIMIT_PER_MINUTE: '1000000' };
   delete env.DATABASE_URL;

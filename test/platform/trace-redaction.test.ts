@@ -13,6 +13,7 @@ import { openPGlite } from '../../src/db';
 import { updateModeSettings } from '../../src/stores/service';
 import { createProduct, createSubscriptionProduct, AGREED } from '../checkout/factory';
 import { startFakeToss, type FakeToss } from '../payments/fake-toss';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 // Redaction at the source (issue 30, finding 1). A whole paid flow runs against the real server process with tracing
 // to an OTLP/HTTP receiver in this test and the access log on: a one-time checkout paid through Toss (the fake), its
@@ -114,6 +115,7 @@ after(async () => {
 test('a paid flow traced and access-logged: no token, key or buyer datum of it in any span or log line; routes and Toss paths by template', async () => {
   const rx = await startReceiver();
   const dir = mkdtempSync(join(tmpdir(), 'commerce-redact-'));
+  await seedEmbedded(dir);
   const suffix = randomBytes(4).toString('hex');
   const buyer = { buyerName: `홍비밀${suffix}`, buyerEmail: `secret.buyer.${suffix}@example.com`, buyerPhone: `010-7${suffix.replace(/[a-f]/g, '1').slice(0, 3)}-${suffix.replace(/[a-f]/g, '2').slice(0, 4)}` };
   // Seed the embedded database here (a store with live Toss, a live key, two products), then hand it to the server.

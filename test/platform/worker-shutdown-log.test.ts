@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedEmbedded } from '../helpers/embedded-dir';
 
 const BIN = join(process.cwd(), 'bin/commerce.js');
 
@@ -14,6 +15,7 @@ const BIN = join(process.cwd(), 'bin/commerce.js');
  */
 test('commerce worker on SIGTERM: says it stops taking jobs, nothing about /ready or a listener, then that it stopped', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'commerce-worker-stop-'));
+  await seedEmbedded(dir);
   const env: Record<string, string> = { ...(process.env as Record<string, string>), DATA_DIR: dir, LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
