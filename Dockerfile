@@ -20,7 +20,11 @@ FROM node:22-bookworm-slim AS runtime
 ENV HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/data \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    MALLOC_MMAP_THRESHOLD_=131072
+# MALLOC_MMAP_THRESHOLD_ (glibc, read when a process starts): blocks of 128 KiB and more are mapped and unmapped on
+# their own, as glibc does until its threshold adapts upwards; left adaptive, a long-running worker's RSS kept growing
+# with its heap flat (docs/manual/13-performance.md, round 4; docs/manual/14-production-deployment.md, "Memory").
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would run the build, whose tools (esbuild, tsc) are development dependencies.

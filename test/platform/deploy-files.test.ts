@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config';
 import { HELP } from '../../src/cli';
+import { PRODUCTION_MALLOC } from '../../bench/lib';
 
 // The Dockerfile, deploy/compose.yaml and deploy/Caddyfile are not run here (no container engine on the test machine):
 // these checks keep them from drifting away from the code: the commands exist, every variable is one the service reads
@@ -127,8 +128,15 @@ test('Dockerfile: multi-stage, production dependencies only, non-root, /ready he
   const ignore = readFileSync('.dockerignore', 'utf8').split('\n');
   for (const x of ['node_modules', 'dist', 'data', '.env']) assert.ok(ignore.includes(x), `.dockerignore lists ${x}`);
   for (const key of [...runtime.matchAll(/^\s*(?:ENV )?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1])) {
+    if (key.startsWith('MALLOC_')) continue; // glibc's, read by the C library at exec (below)
     assert.ok(CONFIG_VARS.has(key), `ENV ${key} is read by src/config.ts`);
   }
+});
+
+test("Dockerfile: the runtime sets glibc's allocator as the soak and the bench run the service (PRODUCTION_MALLOC)", () => {
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const set = Object.fromEntries([...runtime.matchAll(/^\s*(?:ENV )?(MALLOC_[A-Z_]+)=(\S+?)\s*\\?$/gm)].map((m) => [m[1], m[2]]));
+  assert.deepEqual(set, PRODUCTION_MALLOC);
 });
 
 test('Caddyfile: /metrics is never forwarded to the public; compose passes METRICS_TOKEN to the servers (issue 30)', () => {
