@@ -35,8 +35,33 @@ export async function autovacuumOff(db: pg.Client): Promise<boolean> {
   return rows[0].autovacuum === 'off';
 }
 
-/** One pass of autovacuum's decisions over the database's own tables: VACUUM (ANALYZE) or ANALYZE where due. */
+/**
+ * The cost-based delay autovacuum works under on this server: `autovacuum_vacuum_cost_delay` (2 ms by default) and
+ * `autovacuum_vacuum_cost_limit` (-1: `vacuum_cost_limit`, 200). A VACUUM or ANALYZE typed in a session runs
+ * unthrottled (`vacuum_cost_delay` 0), reading and dirtying pages, and writing WAL, as fast as the disk takes them;
+ * autovacuum sleeps `delay` each time it has spent `limit` in page costs, so its passes spread over time instead of
+ * queueing the server's commits behind their WAL. The 60-minute soak of 2026-12-04 ran the unthrottled kind each
+ * minute on tables that grew all hour, and its write routes' p99 (commits waiting on WAL flushes) grew with them.
+ */
+export async function autovacuumCost(db: pg.Client): Promise<{ delayMs: number; limit: number }> {
+  const { rows } = await db.query<{ name: string; setting: string }>(
+    `select name, setting from pg_settings where name in ('autovacuum_vacuum_cost_delay', 'autovacuum_vacuum_cost_limit', 'vacuum_cost_delay', 'vacuum_cost_limit')`,
+  );
+  const s = Object.fromEntries(rows.map((r) => [r.name, Number(r.setting)]));
+  const delayMs = s.autovacuum_vacuum_cost_delay >= 0 ? s.autovacuum_vacuum_cost_delay : s.vacuum_cost_delay;
+  const limit = s.autovacuum_vacuum_cost_limit > 0 ? s.autovacuum_vacuum_cost_limit : s.vacuum_cost_limit;
+  return { delayMs, limit };
+}
+
+/**
+ * One pass of autovacuum's decisions over the database's own tables: VACUUM (ANALYZE) or ANALYZE where due, under
+ * autovacuum's cost-based delay (set on this session; see autovacuumCost). Run it on a connection of its own: a pass
+ * over big tables takes a while, as autovacuum's does.
+ */
 export async function autovacuumPass(db: pg.Client): Promise<Array<{ table: string; did: 'vacuum analyze' | 'vacuum' | 'analyze' }>> {
+  const cost = await autovacuumCost(db);
+  await db.query(`set vacuum_cost_delay = '${cost.delayMs}ms'`);
+  await db.query(`set vacuum_cost_limit = ${cost.limit}`);
   const { rows } = await db.query<{ table: string; reltuples: string; dead: string; changed: string }>(
     `select s.relname as table, c.reltuples::text as reltuples, s.n_dead_tup::text as dead, s.n_mod_since_analyze::text as changed
        from pg_stat_user_tables s join pg_class c on c.oid = s.relid

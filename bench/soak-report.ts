@@ -27,6 +27,22 @@ export function p99Flat(perMinute: number[], warmup: number): { early: number; l
   return { early, late, flat: late <= early * 1.5 + 5 };
 }
 
+/**
+ * The median of the first and of the last third of the post-warm-up minutes: a trend one stalled minute cannot make
+ * (p99Flat's worst minutes can), printed beside the judgement for the routes' p99 and the database's and disk's
+ * figures. Null when fewer than 2 minutes follow the warm-up.
+ */
+export function thirdsMedian(perMinute: number[], warmup: number): { early: number; late: number } | null {
+  const post = perMinute.slice(warmup).filter((x) => Number.isFinite(x));
+  if (post.length < 2) return null;
+  const third = Math.max(1, Math.floor(post.length / 3));
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  return { early: median(post.slice(0, third)), late: median(post.slice(-third)) };
+}
+
 /** Least-squares slope of (minute, MB) points, in MB per 10 minutes. */
 export function slopePer10Min(points: Array<[number, number]>): number {
   const p = points.filter(([, y]) => Number.isFinite(y));

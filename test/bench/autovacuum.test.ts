@@ -30,7 +30,13 @@ test('a pass over a database analyses the table that grew, so the planner sees i
     await db.query('select pg_stat_force_next_flush()');
     const before = await db.query<{ reltuples: number }>("select reltuples from pg_class where relname = 'grown'");
     assert.ok(before.rows[0].reltuples <= 0, 'not analysed yet');
+    const show = async (name: string) => (await db.query(`show ${name}`)).rows[0][name] as string;
+    assert.equal(await show('vacuum_cost_delay'), '0', "a session's VACUUM runs unthrottled");
     const done = await autovacuumPass(db);
+    // The pass works under autovacuum's cost-based delay, as the daemon it stands in for would.
+    assert.equal(await show('vacuum_cost_delay'), await show('autovacuum_vacuum_cost_delay'));
+    assert.notEqual(await show('vacuum_cost_delay'), '0');
+    assert.equal(await show('vacuum_cost_limit'), (await show('autovacuum_vacuum_cost_limit')) === '-1' ? '200' : await show('autovacuum_vacuum_cost_limit'));
     assert.deepEqual(done.filter((d) => d.table === 'grown').map((d) => d.did), ['analyze']);
     const after = await db.query<{ reltuples: number }>("select reltuples from pg_class where relname = 'grown'");
     assert.equal(after.rows[0].reltuples, 5000, 'the planner now knows the rows');

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { p99Flat, plot, slopePer10Min, type Sample } from '../../bench/soak-report';
+import { p99Flat, plot, slopePer10Min, thirdsMedian, type Sample } from '../../bench/soak-report';
+import { diskCounters } from '../../bench/pg-watch';
 
 /**
  * The soak's judgement (bench/soak.ts) stands on this arithmetic: a leak of 1 MB per 10 minutes must be read as such
@@ -45,4 +46,23 @@ test('plot draws one line per series with the warm-up marked and route names esc
   const rss = /<polyline fill="none" stroke="#1f77b4"[^>]*points="([^"]+)"/.exec(svg)![1].split(' ').map((p) => p.split(',').map(Number));
   assert.equal(rss.length, 24);
   assert.ok(rss[23][1] < rss[0][1]);
+});
+
+test('thirdsMedian: one stalled minute moves neither third, a tail that climbs moves the last', () => {
+  // warm-up minute left out; thirds of 6 minutes are 2 minutes each
+  assert.deepEqual(thirdsMedian([99, 10, 12, 11, 500, 10, 12], 1), { early: 11, late: 11 });
+  assert.deepEqual(thirdsMedian([99, 10, 12, 20, 25, 30, 34], 1), { early: 11, late: 32 });
+  assert.equal(thirdsMedian([10, 11], 1), null);
+});
+
+test("diskCounters reads whole disks' writes and flushes from /proc/diskstats, not partitions or loops", () => {
+  // Documentation/admin-guide/iostats.rst: after major, minor and name, field 5 writes completed, 8 ms writing,
+  // 16 flushes completed, 17 ms flushing.
+  const text = [
+    '   7       0 loop0 5 0 0 0 9 0 0 9 0 0 0 0 0 0 0 9 9',
+    ' 254       0 vda 41402 8157 1746722 10881 42151 60067 5105312 68828 0 14872 86007 11763 128 830152 1955 7644 4341',
+    ' 254       1 vda1 41000 8000 1700000 10000 42000 60000 5100000 68000 0 14000 86000 11000 100 800000 1900 0 0',
+    ' 259       0 nvme0n1 1 0 0 0 10 0 0 20 0 0 0 0 0 0 0 2 6',
+  ].join('\n');
+  assert.deepEqual(diskCounters(text), { writes: 42161, writeMs: 68848, flushes: 7646, flushMs: 4347 });
 });
