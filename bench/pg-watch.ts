@@ -58,6 +58,20 @@ export function diskCounters(text = readFileSync('/proc/diskstats', 'utf8')): Co
   return d;
 }
 
+/** A process's CPU time (user + system) in seconds: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second). */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the command name (field 2) may hold spaces: count the fields after its closing parenthesis
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** The machine's CPU seconds busy (user, nice, system, irq, softirq), idle (with iowait) and stolen: /proc/stat's cpu line. */
+export function machineCpuSeconds(text = readFileSync('/proc/stat', 'utf8')): { busy: number; idle: number; steal: number } {
+  const f = text.split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busy: (f[0] + f[1] + f[2] + f[5] + f[6]) / 100, idle: (f[3] + f[4]) / 100, steal: (f[7] ?? 0) / 100 };
+}
+
 /** The RSS of a process's `[heap]` mapping (glibc's main arena) and of its other anonymous mappings, in MB. */
 export function mappingsMb(pid: number): { mallocHeap: number; otherAnon: number } {
   let mallocHeap = 0;

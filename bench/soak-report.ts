@@ -43,6 +43,15 @@ export function thirdsMedian(perMinute: number[], warmup: number): { early: numb
   return { early: median(post.slice(0, third)), late: median(post.slice(-third)) };
 }
 
+/**
+ * Whether a request that ran from `start` to `end` shared any moment with one of `spans` (the harness's full-collection
+ * probes) or with the one under way since `since` (null: none is).
+ */
+export function overlapsAny(spans: Array<[number, number]>, since: number | null, start: number, end: number): boolean {
+  if (since !== null && since < end) return true;
+  return spans.some(([a, b]) => a < end && b > start);
+}
+
 /** Least-squares slope of (minute, MB) points, in MB per 10 minutes. */
 export function slopePer10Min(points: Array<[number, number]>): number {
   const p = points.filter(([, y]) => Number.isFinite(y));

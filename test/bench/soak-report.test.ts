@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { p99Flat, plot, slopePer10Min, thirdsMedian, type Sample } from '../../bench/soak-report';
-import { diskCounters } from '../../bench/pg-watch';
+import { overlapsAny, p99Flat, plot, slopePer10Min, thirdsMedian, type Sample } from '../../bench/soak-report';
+import { diskCounters, machineCpuSeconds } from '../../bench/pg-watch';
 
 /**
  * The soak's judgement (bench/soak.ts) stands on this arithmetic: a leak of 1 MB per 10 minutes must be read as such
@@ -65,4 +65,20 @@ test("diskCounters reads whole disks' writes and flushes from /proc/diskstats, n
     ' 259       0 nvme0n1 1 0 0 0 10 0 0 20 0 0 0 0 0 0 0 2 6',
   ].join('\n');
   assert.deepEqual(diskCounters(text), { writes: 42161, writeMs: 68848, flushes: 7646, flushMs: 4347 });
+});
+
+test("overlapsAny: a request that shared a moment with a probe (ended, or still under way) is the harness's, one before or after it is not", () => {
+  const spans: Array<[number, number]> = [[1000, 1200]];
+  assert.equal(overlapsAny(spans, null, 900, 1001), true, 'ends inside');
+  assert.equal(overlapsAny(spans, null, 1199, 1300), true, 'starts inside');
+  assert.equal(overlapsAny(spans, null, 900, 1300), true, 'spans it');
+  assert.equal(overlapsAny(spans, null, 800, 1000), false, 'ends as it starts');
+  assert.equal(overlapsAny(spans, null, 1200, 1250), false, 'starts as it ends');
+  assert.equal(overlapsAny(spans, 2000, 1900, 2100), true, 'a probe under way since 2000');
+  assert.equal(overlapsAny(spans, 2000, 1900, 1950), false, 'over before the probe began');
+});
+
+test("machineCpuSeconds reads /proc/stat's first line: busy is user, nice, system, irq and softirq; idle takes iowait; steal apart", () => {
+  // proc(5): cpu user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
+  assert.deepEqual(machineCpuSeconds('cpu  1000 100 200 5000 300 10 40 70 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n'), { busy: 13.5, idle: 53, steal: 0.7 });
 });
