@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
@@ -56,6 +57,20 @@ export function diskCounters(text = readFileSync('/proc/diskstats', 'utf8')): Co
     }
   }
   return d;
+}
+
+const YARDSTICK_INPUT = Buffer.alloc(8 * 2 ** 20, 7);
+/**
+ * The machine's speed as one core sees it: the CPU milliseconds SHA-256 takes over the same 8 MiB (about 20–40 ms).
+ * The same work each minute, so a minute where it costs more is a slower machine (a neighbour on the host, a lower
+ * clock), whatever the service did; steal time does not show that kind of slowing (2026-12-04: the same mix on a fresh
+ * database answered 1.5–1.9× slower at p50 an hour after the first run began, the machine 70% idle, under 1% stolen).
+ */
+export function yardstickMs(): number {
+  const before = process.cpuUsage();
+  createHash('sha256').update(YARDSTICK_INPUT).digest();
+  const used = process.cpuUsage(before);
+  return +((used.user + used.system) / 1000).toFixed(2);
 }
 
 /** A process's CPU time (user + system) in seconds: /proc/<pid>/stat fields 14 and 15, in clock ticks (100 a second). */

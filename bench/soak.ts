@@ -44,7 +44,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { autovacuumCost, autovacuumOff, autovacuumPass } from './autovacuum';
-import { formatWaits, machineCpuSeconds, mappingsMb, PgWatch, processCpuSeconds } from './pg-watch';
+import { formatWaits, machineCpuSeconds, mappingsMb, PgWatch, processCpuSeconds, yardstickMs } from './pg-watch';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -538,7 +538,7 @@ async function drive(
   // CPU per minute: the server's and the worker's per operation answered, and the machine's (busy, stolen by the host).
   // At a fixed rate, a server that does more work per request as the store grows shows it here; a machine that got
   // slower under the same work does not.
-  const cpuSeries: Array<{ serverMsPerOp: number; workerS: number; machineBusy: number; steal: number }> = [];
+  const cpuSeries: Array<{ serverMsPerOp: number; workerS: number; machineBusy: number; steal: number; yardstick: number }> = [];
   let cpuLast = { server: processCpuSeconds(server.pid), worker: worker.pid ? processCpuSeconds(worker.pid) : 0, machine: machineCpuSeconds() };
   const sampleOnce = async () => {
     try {
@@ -610,10 +610,11 @@ async function drive(
       workerS: +(cpuNow.worker - cpuLast.worker).toFixed(2),
       machineBusy: +((100 * dMachine.busy) / dAll).toFixed(1),
       steal: +((100 * dMachine.steal) / dAll).toFixed(2),
+      yardstick: yardstickMs(),
     };
     cpuLast = cpuNow;
     cpuSeries.push(cpu);
-    Object.assign(row, { server_cpu_ms_per_op: cpu.serverMsPerOp, worker_cpu_s: cpu.workerS, machine_busy_pct: cpu.machineBusy, machine_steal_pct: cpu.steal });
+    Object.assign(row, { server_cpu_ms_per_op: cpu.serverMsPerOp, worker_cpu_s: cpu.workerS, machine_busy_pct: cpu.machineBusy, machine_steal_pct: cpu.steal, yardstick_cpu_ms: cpu.yardstick });
     const pgm = await watch.minute(walTimed);
     pgMinutes.push(pgm);
     Object.assign(row, {
@@ -662,7 +663,7 @@ async function drive(
       `${String(m).padStart(4)} ${`${last.serverRss}`.padStart(6)} ${`${last.workerRss}`.padStart(6)} ${last.heapMb.toFixed(1).padStart(6)} ${loopMax.toFixed(1).padStart(7)} ${String(errorsThisMinute).padStart(6)} ${String(received).padStart(6)}  ${parts.join(' · ')} · ${counts.join(', ')}`,
     );
     console.log(
-      `     cpu: server ${cpu.serverMsPerOp} ms per operation, worker ${cpu.workerS} s, machine ${cpu.machineBusy}% busy, ${cpu.steal}% stolen · pg: ${formatWaits(pgm.waits)} · WAL ${pgm.walMb} MB, ${pgm.walFpi} full pages, ${pgm.walSyncs} flushes${walTimed ? ` of ${pgm.walSyncMs} ms` : ''} · disk: ${pgm.diskWrites} writes of ${pgm.diskWriteMs} ms, ${pgm.diskFlushes} flushes of ${pgm.diskFlushMs} ms · checkpoints ${pgm.checkpoints}${row.autovacuum ? ` · autovacuum: ${row.autovacuum}` : ''}`,
+      `     cpu: server ${cpu.serverMsPerOp} ms per operation, worker ${cpu.workerS} s, machine ${cpu.machineBusy}% busy, ${cpu.steal}% stolen, yardstick ${cpu.yardstick} ms · pg: ${formatWaits(pgm.waits)} · WAL ${pgm.walMb} MB, ${pgm.walFpi} full pages, ${pgm.walSyncs} flushes${walTimed ? ` of ${pgm.walSyncMs} ms` : ''} · disk: ${pgm.diskWrites} writes of ${pgm.diskWriteMs} ms, ${pgm.diskFlushes} flushes of ${pgm.diskFlushMs} ms · checkpoints ${pgm.checkpoints}${row.autovacuum ? ` · autovacuum: ${row.autovacuum}` : ''}`,
     );
     errorsThisMinute = 0;
     // BENCH_HEAP_SNAPSHOTS: one heap snapshot as the warm-up ends and one a minute before the end (see bench/lib.ts).
@@ -778,6 +779,7 @@ async function drive(
   trend("worker's CPU a minute", cpuSeries.map((c) => c.workerS), ' s');
   trend('machine busy', cpuSeries.map((c) => c.machineBusy), '%');
   trend('machine CPU stolen by the host', cpuSeries.map((c) => c.steal), '%');
+  trend('yardstick (CPU ms for SHA-256 of 8 MiB: the machine\'s speed)', cpuSeries.map((c) => c.yardstick), ' ms');
   trend('WAL written', pgMinutes.map((m) => m.walMb), ' MB/min');
   trend('disk write latency', pgMinutes.map((m) => m.diskWriteMs), ' ms');
   trend('disk flush latency', pgMinutes.map((m) => m.diskFlushMs), ' ms');
