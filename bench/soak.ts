@@ -243,7 +243,7 @@ const receivedIds = new Set<string>();
 /** --after-gc: the spans of the full-collection probes (performance.now()), and the start of one under way. */
 const probeSpans: Array<[number, number]> = [];
 let probeSince: number | null = null;
-/** Requests left out of the percentiles because they overlapped a probe: per minute by route, and all their times. */
+/** Requests left out of the percentiles because they overlapped a probe: how many this minute, and all their times. */
 let probeOverlapThisMinute = 0;
 const probeOverlapMs: number[] = [];
 const overlapsProbe = (start: number, end: number) => overlapsAny(probeSpans, probeSince, start, end);
@@ -498,9 +498,9 @@ async function drive(
     `soak${CI ? ' (CI mode)' : ''}: ${MINUTES} min at ${RATE} operations/s (warm-up ${WARMUP} min), setup ${((t0 - STARTED) / 1000).toFixed(0)} s, server pid ${server.pid} and worker pid ${worker.pid} on PostgreSQL; output in ${OUT}`,
   );
   // A server without autovacuum (this machine's, for CI) keeps the statistics of the first minute: the soak then does
-  // autovacuum's work after every minute, with its default thresholds (bench/autovacuum.ts).
-  // It runs on a connection of its own, once a minute (autovacuum_naptime) and under autovacuum's cost-based delay,
-  // beside the mix as the daemon would, not between the minutes' readings.
+  // autovacuum's work, with its default thresholds (bench/autovacuum.ts): on a connection of its own, once a minute
+  // (autovacuum_naptime) and under autovacuum's cost-based delay, beside the mix as the daemon would, not between the
+  // minutes' readings.
   const emulateAutovacuum = await autovacuumOff(db);
   let autovacuumRuns = 0;
   let autovacuumDone: string[] = [];
@@ -650,7 +650,7 @@ async function drive(
       } finally {
         probeSpans.push([probeStart, performance.now()]);
         probeSince = null;
-        // a request still unanswered 30 s on is a failure anyway: older spans cannot overlap a request still counted
+        // spans older than two minutes are dropped: a request that old is one the drain counts as a hang
         while (probeSpans.length && probeSpans[0][1] < performance.now() - 120_000) probeSpans.shift();
       }
     }
