@@ -61,7 +61,7 @@ export function diskCounters(text = readFileSync('/proc/diskstats', 'utf8')): Co
 
 const YARDSTICK_INPUT = Buffer.alloc(8 * 2 ** 20, 7);
 /**
- * The machine's speed as one core sees it: the CPU milliseconds SHA-256 takes over the same 8 MiB (about 20–40 ms).
+ * The machine's speed as one core sees it: the CPU milliseconds SHA-256 takes over the same 8 MiB (about 7 ms here).
  * The same work each minute, so a minute where it costs more is a slower machine (a neighbour on the host, a lower
  * clock), whatever the service did; steal time does not show that kind of slowing (2026-12-04: the same mix on a fresh
  * database answered 1.5–1.9× slower at p50 an hour after the first run began, the machine 70% idle, under 1% stolen).
