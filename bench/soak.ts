@@ -19,6 +19,9 @@
 // backends by wait event (sampled every 200 ms), the WAL written and flushed (with the flushes' time when the server
 // has `track_wal_io_timing` on), checkpoints, the disk's mean write and flush latency (/proc/diskstats), and, with
 // --after-gc, how much of each process's RSS is glibc's main arena (`[heap]`) and how much other anonymous mappings.
+// Beside the mix, five times a second, the bench's bare reference process (bench/bare-reference.mjs) answers one SELECT of
+// data that never grows: its CPU per request and latency are the machine's speed for this kind of work, and each
+// route's p99 is also given over that CPU per request, so a tail that grows only as the host slows shows flat there.
 // The judgement prints beside the p99 verdicts each route's median per-minute p99 of the first and last thirds, and
 // the same for those figures, so a tail that grows with the WAL's flushes or the disk shows it.
 //
@@ -50,7 +53,7 @@ import { mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { rssMb, startServer, type Server } from './lib';
+import { rssMb, startBareReference, startServer, type Server } from './lib';
 import { overlapsAny, p99Flat, plot, slopePer10Min, thirdsMedian, type Sample } from './soak-report';
 import { createStore, updateModeSettings, updateBusinessDetails } from '../src/stores/service';
 import { createApiKey, ALL_SCOPES } from '../src/stores/api-keys';
@@ -536,9 +539,37 @@ async function drive(
   const walTimed = await watch.walTimed();
   const pgMinutes: Array<Awaited<ReturnType<PgWatch['minute']>>> = [];
   // CPU per minute: the server's and the worker's per operation answered, and the machine's (busy, stolen by the host).
-  // At a fixed rate, a server that does more work per request as the store grows shows it here; a machine that got
-  // slower under the same work does not.
-  const cpuSeries: Array<{ serverMsPerOp: number; workerS: number; machineBusy: number; steal: number; yardstick: number }> = [];
+  // At a fixed rate, a server that does more work per request as the store grows shows it here, and so does a machine
+  // whose cores got slower (the same work costing more CPU time: 2026-12-04, late); the reference below tells them apart.
+  const cpuSeries: Array<{ serverMsPerOp: number; workerS: number; machineBusy: number; steal: number; yardstick: number; refMsPerReq: number; refP50: number; refP99: number }> = [];
+  // The reference: the bench's bare process (bench/bare-reference.mjs: node:http and pg, nothing else), asked five times
+  // a second beside the mix for one indexed SELECT of the store's products, which do not grow. Its state never changes,
+  // so its CPU per request and its latency move only with the machine (its cores, the database server's, the
+  // loopback): where a route's p99 rises with the reference's, the machine slowed, not the service. The SHA-256
+  // yardstick alone missed that: in the hour of 2026-12-04 (late) it stayed flat while the same work cost the server
+  // and the worker half as much CPU again, and a fresh server on a fresh database after it started where the hour ended.
+  const ref = await startBareReference(server);
+  process.once('exit', () => {
+    try {
+      process.kill(ref.pid);
+    } catch {
+      /* gone already */
+    }
+  });
+  const refLat: number[] = [];
+  let refAnswered = 0;
+  const refTicker = setInterval(() => {
+    const started = performance.now();
+    void fetch(`${ref.url}/bench/select?store=${encodeURIComponent(seeded.storeId)}`)
+      .then(async (r) => {
+        await r.arrayBuffer();
+        if (r.status !== 200) throw new Error(`answered ${r.status}`);
+        refLat.push(performance.now() - started);
+        refAnswered++;
+      })
+      .catch((e) => fail(`reference process: ${(e as Error).message}`));
+  }, 200);
+  let refCpuLast = processCpuSeconds(ref.pid);
   let cpuLast = { server: processCpuSeconds(server.pid), worker: worker.pid ? processCpuSeconds(worker.pid) : 0, machine: machineCpuSeconds() };
   const sampleOnce = async () => {
     try {
@@ -611,10 +642,28 @@ async function drive(
       machineBusy: +((100 * dMachine.busy) / dAll).toFixed(1),
       steal: +((100 * dMachine.steal) / dAll).toFixed(2),
       yardstick: yardstickMs(),
+      ...(() => {
+        refLat.sort((a, b) => a - b);
+        const refCpu = processCpuSeconds(ref.pid);
+        const r = { refMsPerReq: +(((refCpu - refCpuLast) * 1000) / Math.max(1, refAnswered)).toFixed(3), refP50: +pct(refLat, 50).toFixed(2), refP99: +pct(refLat, 99).toFixed(2) };
+        refCpuLast = refCpu;
+        refLat.length = 0;
+        refAnswered = 0;
+        return r;
+      })(),
     };
     cpuLast = cpuNow;
     cpuSeries.push(cpu);
-    Object.assign(row, { server_cpu_ms_per_op: cpu.serverMsPerOp, worker_cpu_s: cpu.workerS, machine_busy_pct: cpu.machineBusy, machine_steal_pct: cpu.steal, yardstick_cpu_ms: cpu.yardstick });
+    Object.assign(row, {
+      server_cpu_ms_per_op: cpu.serverMsPerOp,
+      worker_cpu_s: cpu.workerS,
+      machine_busy_pct: cpu.machineBusy,
+      machine_steal_pct: cpu.steal,
+      yardstick_cpu_ms: cpu.yardstick,
+      reference_cpu_ms_per_request: cpu.refMsPerReq,
+      reference_p50_ms: cpu.refP50,
+      reference_p99_ms: cpu.refP99,
+    });
     const pgm = await watch.minute(walTimed);
     pgMinutes.push(pgm);
     Object.assign(row, {
@@ -663,7 +712,7 @@ async function drive(
       `${String(m).padStart(4)} ${`${last.serverRss}`.padStart(6)} ${`${last.workerRss}`.padStart(6)} ${last.heapMb.toFixed(1).padStart(6)} ${loopMax.toFixed(1).padStart(7)} ${String(errorsThisMinute).padStart(6)} ${String(received).padStart(6)}  ${parts.join(' · ')} · ${counts.join(', ')}`,
     );
     console.log(
-      `     cpu: server ${cpu.serverMsPerOp} ms per operation, worker ${cpu.workerS} s, machine ${cpu.machineBusy}% busy, ${cpu.steal}% stolen, yardstick ${cpu.yardstick} ms · pg: ${formatWaits(pgm.waits)} · WAL ${pgm.walMb} MB, ${pgm.walFpi} full pages, ${pgm.walSyncs} flushes${walTimed ? ` of ${pgm.walSyncMs} ms` : ''} · disk: ${pgm.diskWrites} writes of ${pgm.diskWriteMs} ms, ${pgm.diskFlushes} flushes of ${pgm.diskFlushMs} ms · checkpoints ${pgm.checkpoints}${row.autovacuum ? ` · autovacuum: ${row.autovacuum}` : ''}`,
+      `     cpu: server ${cpu.serverMsPerOp} ms per operation, worker ${cpu.workerS} s, machine ${cpu.machineBusy}% busy, ${cpu.steal}% stolen, yardstick ${cpu.yardstick} ms, reference ${cpu.refMsPerReq} ms CPU per request and ${cpu.refP50}/${cpu.refP99} ms p50/p99 · pg: ${formatWaits(pgm.waits)} · WAL ${pgm.walMb} MB, ${pgm.walFpi} full pages, ${pgm.walSyncs} flushes${walTimed ? ` of ${pgm.walSyncMs} ms` : ''} · disk: ${pgm.diskWrites} writes of ${pgm.diskWriteMs} ms, ${pgm.diskFlushes} flushes of ${pgm.diskFlushMs} ms · checkpoints ${pgm.checkpoints}${row.autovacuum ? ` · autovacuum: ${row.autovacuum}` : ''}`,
     );
     errorsThisMinute = 0;
     // BENCH_HEAP_SNAPSHOTS: one heap snapshot as the warm-up ends and one a minute before the end (see bench/lib.ts).
@@ -673,10 +722,13 @@ async function drive(
     }
   }
   clearInterval(ticker);
+  clearInterval(refTicker);
   clearInterval(sampler);
   autovacuumStop = true;
   await autovacuumLoop;
   await watch.stop();
+  await new Promise((r) => setTimeout(r, 1000)); // the reference's last requests answered
+  await ref.close();
   const drainUntil = Date.now() + 30_000;
   while (inFlight > 0 && Date.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
   // An operation still unanswered 30 s after the mix stopped is a hang, not a slow machine: an error in either mode.
@@ -780,6 +832,11 @@ async function drive(
   trend('machine busy', cpuSeries.map((c) => c.machineBusy), '%');
   trend('machine CPU stolen by the host', cpuSeries.map((c) => c.steal), '%');
   trend('yardstick (CPU ms for SHA-256 of 8 MiB: the machine\'s speed)', cpuSeries.map((c) => c.yardstick), ' ms');
+  trend("reference process's CPU per request (constant work: the machine's speed for it)", cpuSeries.map((c) => c.refMsPerReq), ' ms');
+  trend("reference process's p50", cpuSeries.map((c) => c.refP50), ' ms');
+  // Each route's per-minute p99 over the reference's CPU per request in the same minute: a route whose tail grows only
+  // as the machine slows stays flat here.
+  for (const [route, series] of [...routeP99ByMinute.entries()].sort()) trend(`p99 ${route} ÷ the reference's CPU per request`, series.map((p, i) => p / (cpuSeries[i]?.refMsPerReq ?? NaN)), '');
   trend('WAL written', pgMinutes.map((m) => m.walMb), ' MB/min');
   trend('disk write latency', pgMinutes.map((m) => m.diskWriteMs), ' ms');
   trend('disk flush latency', pgMinutes.map((m) => m.diskFlushMs), ' ms');
