@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createTestApp, createTestStore } from '../../helpers/app';
+import { createTestApp, createTestStore, post } from '../../helpers/app';
 import { createProduct, createSession, createSubscriptionProduct } from '../../checkout/factory';
 import { updateModeSettings } from '../../../src/stores/service';
 import { chromiumOrSkip, launchChromium, type Browser } from '../../helpers/browser';
@@ -18,8 +18,8 @@ const CARD_CHANNEL = 'channel-key-9c0b2a4e-1f1d-4c55-9a3e-0b4c3d2e1f00';
 
 const WORDS = {
   // A closed window: PortOne's own (Korean) message on a Korean page, the page's words on an English one.
-  ko: { pay: '결제창을 여는 중입니다', billing: '결제 카드를 등록해 주세요', switchTo: '/lang=en/', button: '결제창 열기', locale: 'KO_KR', payClosed: '사용자가 결제를 취소했습니다.', billingClosed: '사용자가 카드 등록을 취소했습니다.' },
-  en: { pay: 'Opening the payment window', billing: 'Register your card', switchTo: '/lang=ko/', button: 'Open the payment window', locale: 'EN_US', payClosed: 'The payment was not completed. Please try again.', billingClosed: 'The card was not registered. Please try again.' },
+  ko: { pay: '결제창을 여는 중입니다', billing: '결제 카드를 등록해 주세요', portal: '새 결제 카드를 등록해 주세요', portalSummary: '결제 카드 변경', to: 'en', switchTo: '/lang=en/', button: '결제창 열기', locale: 'KO_KR', payClosed: '사용자가 결제를 취소했습니다.', billingClosed: '사용자가 카드 등록을 취소했습니다.' },
+  en: { pay: 'Opening the payment window', billing: 'Register your card', portal: 'Register your new card', portalSummary: 'Change card', to: 'ko', switchTo: '/lang=ko/', button: 'Open the payment window', locale: 'EN_US', payClosed: 'The payment was not completed. Please try again.', billingClosed: 'The card was not registered. Please try again.' },
 } as const;
 
 test('PortOne launch pages in Korean and English at 390 and 1280 px: the language the browser asks for, a visible switch, axe 0 violations', async (tc) => {
@@ -39,22 +39,47 @@ test('PortOne launch pages in Korean and English at 390 and 1280 px: the languag
     const product = await createProduct(t, s, { price: 55_000, name: '사진 보정 앱 Pro' });
     const sub = await createSubscriptionProduct(t, s, { name: '프로 멤버십' });
     const fakeOrigin = new URL(fake.baseUrl).origin;
+    // PortOne's CDN is out of reach here: its address serves the fake's stand-in (the page's CSP stays the production one).
+    const routeCdn = (ctx: import('playwright-core').BrowserContext) =>
+      ctx.route('https://cdn.portone.io/**', async (route) => {
+        const url = new URL(route.request().url());
+        if (url.pathname === '/v2/browser-sdk.js') {
+          const body = (await (await fetch(fake.sdkUrl)).text()).replaceAll(fakeOrigin, 'https://cdn.portone.io');
+          return route.fulfill({ status: 200, contentType: 'text/javascript', body });
+        }
+        const answer = await fetch(`${fakeOrigin}${url.pathname}`, { method: 'POST', body: route.request().postData() ?? '' });
+        return route.fulfill({ status: answer.status, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: await answer.text() });
+      });
     browser = await launchChromium(chromium);
+
+    // A subscription taken on PortOne, for the portal's card change: its first card registered in PortOne's window.
+    const first = await createSession(t, s.key, { productId: sub.id, planId: 'basic', interval: 'monthly', customer: { name: '김구매', email: 'buyer@example.com', phone: '010-1234-5678' } });
+    const subscriptionId = `sub_${first.id.slice(3)}`;
+    {
+      const ctx = await browser.newContext({ locale: 'ko-KR' });
+      await routeCdn(ctx);
+      const page = await ctx.newPage();
+      assert.equal((await page.goto(first.url))?.status(), 200);
+      await page.check('#agreeAll');
+      await page.check('#agreeRecurring');
+      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/pay/')), page.click('#pay-button')]);
+      await page.waitForFunction(() => typeof (window as unknown as { __portoneFinish?: unknown }).__portoneFinish === 'function');
+      await Promise.all([page.waitForURL(/\/portone\/billing-return/), page.evaluate(() => {
+        // Not awaited in the page: the answer's redirect can replace this document before the evaluation's result comes back.
+        void (window as unknown as { __portoneFinish: () => Promise<unknown> }).__portoneFinish();
+      })]);
+      await page.waitForLoadState('load');
+      await ctx.close();
+    }
+    const subscription = await t.db.selectFrom('subscriptions').select(['status', 'customer_key']).where('id', '=', subscriptionId).executeTakeFirstOrThrow();
+    assert.equal(subscription.status, 'active');
+
     for (const lang of ['ko', 'en'] as const) {
       const w = WORDS[lang];
       for (const width of [390, 1280]) {
         const locale = lang === 'ko' ? 'ko-KR' : 'en-US';
         const ctx = await browser.newContext(width === 390 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true, locale } : { viewport: { width, height: 900 }, locale });
-        // PortOne's CDN is out of reach here: its address serves the fake's stand-in (the page's CSP stays the production one).
-        await ctx.route('https://cdn.portone.io/**', async (route) => {
-          const url = new URL(route.request().url());
-          if (url.pathname === '/v2/browser-sdk.js') {
-            const body = (await (await fetch(fake.sdkUrl)).text()).replaceAll(fakeOrigin, 'https://cdn.portone.io');
-            return route.fulfill({ status: 200, contentType: 'text/javascript', body });
-          }
-          const answer = await fetch(`${fakeOrigin}${url.pathname}`, { method: 'POST', body: route.request().postData() ?? '' });
-          return route.fulfill({ status: answer.status, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: await answer.text() });
-        });
+        await routeCdn(ctx);
         const page = await ctx.newPage();
         const check = async (step: string) => {
           const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
@@ -91,6 +116,30 @@ test('PortOne launch pages in Korean and English at 390 and 1280 px: the languag
         await launch((await createSession(t, s.key, { productId: product.id })).url, 'pay', w.pay, w.payClosed, false);
         assert.equal((await page.textContent('#portone-open'))?.trim(), w.button);
         await launch((await createSession(t, s.key, { productId: sub.id, planId: 'basic', interval: 'monthly' })).url, 'billing', w.billing, w.billingClosed, true);
+
+        // The portal's card change: its launch page opens PortOne's registration window for the subscription's customer,
+        // both in the page's language; the switch reopens the same registration in the other language, window and all.
+        const portal = await t.app.inject({ method: 'POST', url: '/v1/portal-sessions', headers: post(s.key), payload: { subscriptionId } });
+        assert.equal(portal.statusCode, 200, portal.body);
+        const portalUrl = portal.json().url as string;
+        assert.equal((await page.goto(`${portalUrl}?lang=${lang}`))?.status(), 200);
+        await page.click(`summary:has-text("${w.portalSummary}")`);
+        await Promise.all([page.waitForURL(`${portalUrl}/card/*`), page.click('button[data-action="card"]')]);
+        const opened = async (l: 'ko' | 'en') => {
+          await page.waitForFunction(() => ((window as unknown as { __portoneRequests?: unknown[] }).__portoneRequests ?? []).length > 0);
+          const r = await page.evaluate(() => (window as unknown as { __portoneRequests: Array<Record<string, any>> }).__portoneRequests.at(-1)!);
+          assert.equal(r.locale, WORDS[l].locale, `${l} ${width}: PortOne's window in the portal page's language`);
+          assert.equal(r.customer.customerId, subscription.customer_key);
+          assert.equal(await page.getAttribute('html', 'lang'), l);
+          assert.equal((await page.textContent('h1'))?.trim(), WORDS[l].portal);
+        };
+        await opened(lang);
+        assert.match((await page.getAttribute('#lang-switch', 'href')) ?? '', new RegExp(w.switchTo.slice(1, -1)));
+        assert.ok(await page.isVisible('#lang-switch'), 'the switch is visible');
+        await check('portal-card-window-open');
+        const here = page.url();
+        await Promise.all([page.waitForURL(`${here}?lang=${w.to}`), page.click('#lang-switch')]);
+        await opened(w.to);
         await ctx.close();
       }
     }
