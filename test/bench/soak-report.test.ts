@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { overlapsAny, p99Flat, plot, slopePer10Min, thirdsMedian, type Sample } from '../../bench/soak-report';
+import { overlapsAny, p99Flat, p99FlatPooled, plot, slopePer10Min, thirdsMedian, type Sample } from '../../bench/soak-report';
 import { diskCounters, machineCpuSeconds } from '../../bench/pg-watch';
 
 /**
@@ -81,4 +81,26 @@ test("overlapsAny: a request that shared a moment with a probe (ended, or still 
 test("machineCpuSeconds reads /proc/stat's first line: busy is user, nice, system, irq and softirq; idle takes iowait; steal apart", () => {
   // proc(5): cpu user nice system idle iowait irq softirq steal guest guest_nice, in 1/100 s
   assert.deepEqual(machineCpuSeconds('cpu  1000 100 200 5000 300 10 40 70 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n'), { busy: 13.5, idle: 53, steal: 0.7 });
+});
+
+test('p99FlatPooled: one slow request in a thin route passes, a tail that grows in every late minute fails, too few requests are not judged', () => {
+  // 50 requests a minute, 3 minutes of warm-up then 12: 200 requests in each third.
+  const minute = (base: number, slow?: number) => Array.from({ length: 50 }, (_, i) => (i === 0 && slow ? slow : base + (i % 10)));
+  const steady = [minute(90), minute(90), minute(90), ...Array.from({ length: 12 }, () => minute(5))];
+  const oneSlow = [...steady.slice(0, 14), minute(5, 40)];
+  // Its worst minute would fail (14 early → 40 late, over 1.5 × 14 + 5) …
+  assert.equal(p99Flat(oneSlow.map((l) => Math.max(...l)), 3)!.flat, false);
+  // … its third's p99 is not that one request.
+  const pooled = p99FlatPooled(oneSlow, 3)!;
+  assert.deepEqual([pooled.early, pooled.late, pooled.earlyN, pooled.lateN, pooled.flat], [14, 14, 200, 200, true]);
+  // Every late minute's tail three times as slow: the pooled p99 moves and fails.
+  const grows = [...steady.slice(0, 11), ...Array.from({ length: 4 }, () => [...minute(5).slice(0, 45), 60, 61, 62, 63, 64])];
+  const g = p99FlatPooled(grows, 3)!;
+  assert.equal(g.flat, false, JSON.stringify(g));
+  assert.ok(g.late >= 60);
+  // The warm-up is left out (its 90 ms requests are in neither third).
+  assert.equal(p99FlatPooled(steady, 3)!.early, 14);
+  // Fewer than 100 requests in a third, or fewer than 2 minutes after the warm-up: not judged.
+  assert.equal(p99FlatPooled([minute(5), ...Array.from({ length: 6 }, () => minute(5).slice(0, 10))], 1), null);
+  assert.equal(p99FlatPooled([minute(5), minute(5)], 1), null);
 });
