@@ -26,3 +26,21 @@ export async function chromiumOrSkip(tc: TestContext): Promise<Playwright['chrom
 export async function launchChromium(chromium: Playwright['chromium']): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
+
+/**
+ * PortOne's CDN is out of reach here: its address serves the PortOne fake's stand-in for the browser SDK, with the
+ * fake's origin replaced by the CDN's, and the window's calls to the CDN go to the fake (the page's CSP stays the
+ * production one).
+ */
+export async function routePortOneCdn(ctx: import('playwright-core').BrowserContext, fake: { sdkUrl: string; baseUrl: string }): Promise<void> {
+  const fakeOrigin = new URL(fake.baseUrl).origin;
+  await ctx.route('https://cdn.portone.io/**', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname === '/v2/browser-sdk.js') {
+      const body = (await (await fetch(fake.sdkUrl)).text()).replaceAll(fakeOrigin, 'https://cdn.portone.io');
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body });
+    }
+    const answer = await fetch(`${fakeOrigin}${url.pathname}`, { method: 'POST', body: route.request().postData() ?? '' });
+    return route.fulfill({ status: answer.status, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: await answer.text() });
+  });
+}

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore } from '../../helpers/app';
 import { createSession, createSubscriptionProduct } from '../../checkout/factory';
 import { updateModeSettings } from '../../../src/stores/service';
-import { chromiumOrSkip, launchChromium, type Browser } from '../../helpers/browser';
+import { chromiumOrSkip, launchChromium, routePortOneCdn, type Browser } from '../../helpers/browser';
 import { startFakePortOne } from '../../payments/fake-portone';
 
 /**
@@ -32,21 +32,12 @@ test('PortOne subscription: the card registration window opens from the pay page
     const s = await createTestStore(t);
     await updateModeSettings(t.deps, s.storeId, 'test', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneApiSecret: fake.apiSecret, portoneWebhookSecret: fake.webhookSecret, portoneChannelKeys: { card: CARD_CHANNEL } });
     const product = await createSubscriptionProduct(t, s, { name: '프로 멤버십' });
-    const fakeOrigin = new URL(fake.baseUrl).origin;
     browser = await launchChromium(chromium);
     for (const width of [390, 1280]) {
       const session = await createSession(t, s.key, { productId: product.id, planId: 'basic', interval: 'monthly', customer: { name: '김구매', email: 'buyer@example.com', phone: '010-1234-5678' } });
       const ctx = await browser.newContext(width === 390 ? { viewport: { width, height: 844 }, isMobile: true, hasTouch: true, locale: 'ko-KR' } : { viewport: { width, height: 900 }, locale: 'ko-KR' });
       // PortOne's CDN is out of reach here: its address serves the fake's stand-in, whose window calls go to the fake.
-      await ctx.route('https://cdn.portone.io/**', async (route) => {
-        const url = new URL(route.request().url());
-        if (url.pathname === '/v2/browser-sdk.js') {
-          const body = (await (await fetch(fake.sdkUrl)).text()).replaceAll(fakeOrigin, 'https://cdn.portone.io');
-          return route.fulfill({ status: 200, contentType: 'text/javascript', body });
-        }
-        const answer = await fetch(`${fakeOrigin}${url.pathname}`, { method: 'POST', body: route.request().postData() ?? '' });
-        return route.fulfill({ status: answer.status, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: await answer.text() });
-      });
+      await routePortOneCdn(ctx, fake);
       const page = await ctx.newPage();
       const check = async (step: string) => {
         const o = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { createTestApp, createTestStore, post } from '../../helpers/app';
 import { createProduct, createSession, createSubscriptionProduct } from '../../checkout/factory';
 import { updateModeSettings } from '../../../src/stores/service';
-import { chromiumOrSkip, launchChromium, type Browser } from '../../helpers/browser';
+import { chromiumOrSkip, launchChromium, routePortOneCdn, type Browser } from '../../helpers/browser';
 import { startFakePortOne } from '../../payments/fake-portone';
 
 /**
@@ -38,18 +38,7 @@ test('PortOne launch pages in Korean and English at 390 and 1280 px: the languag
     await updateModeSettings(t.deps, s.storeId, 'test', { paymentProvider: 'portone', portoneStoreId: fake.storeId, portoneApiSecret: fake.apiSecret, portoneWebhookSecret: fake.webhookSecret, portoneChannelKeys: { card: CARD_CHANNEL } });
     const product = await createProduct(t, s, { price: 55_000, name: '사진 보정 앱 Pro' });
     const sub = await createSubscriptionProduct(t, s, { name: '프로 멤버십' });
-    const fakeOrigin = new URL(fake.baseUrl).origin;
-    // PortOne's CDN is out of reach here: its address serves the fake's stand-in (the page's CSP stays the production one).
-    const routeCdn = (ctx: import('playwright-core').BrowserContext) =>
-      ctx.route('https://cdn.portone.io/**', async (route) => {
-        const url = new URL(route.request().url());
-        if (url.pathname === '/v2/browser-sdk.js') {
-          const body = (await (await fetch(fake.sdkUrl)).text()).replaceAll(fakeOrigin, 'https://cdn.portone.io');
-          return route.fulfill({ status: 200, contentType: 'text/javascript', body });
-        }
-        const answer = await fetch(`${fakeOrigin}${url.pathname}`, { method: 'POST', body: route.request().postData() ?? '' });
-        return route.fulfill({ status: answer.status, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: await answer.text() });
-      });
+    const routeCdn = (ctx: import('playwright-core').BrowserContext) => routePortOneCdn(ctx, fake);
     browser = await launchChromium(chromium);
 
     // A subscription taken on PortOne, for the portal's card change: its first card registered in PortOne's window.
