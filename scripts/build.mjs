@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: bundles the service (src/cli.ts and everything it imports) into one ES module, dist/cli.js,
-// with the SQL migrations beside it. npm packages stay external (loaded from node_modules at run time), so the
-// bundle holds only our code. Production runs this JavaScript; tsx is for development and tests only.
+// with the SQL migrations beside it. npm packages stay external (loaded from node_modules at run time), except the few
+// in BUNDLED below. Production runs this JavaScript; tsx is for development and tests only.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, mkdirSync, existsSync, renameSync } from 'node:fs';
@@ -22,6 +22,22 @@ if (process.env.npm_lifecycle_event === 'prepare' && process.env.npm_command ===
 const out = join(root, `.dist-build-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
+// Bundled into dist/cli.js although they are npm packages: pure JavaScript ES modules of hundreds of small files each
+// (kysely ~290, PortOne's SDK ~270, TypeBox ~200), imported by our code alone (no external package imports them, so
+// there is one copy). Node 20's ES module loader reads each file into a buffer freed only by a later collection;
+// ~15 MB of them, interleaved with what a process keeps, left a hole in glibc's main arena (21 MB, 6 in use) whose
+// free pages a long-running worker touched one by one: its RSS grew ~1.4 MB every 10 minutes with its heap flat.
+// Bundled, the arena is 8 MB (docs/manual/13-performance.md, round 4, last section).
+const BUNDLED = new Set(['kysely', '@sinclair/typebox', '@portone/server-sdk']);
+const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+const externals = {
+  name: 'externals',
+  setup(b) {
+    // A bare specifier (not ./ or /) is a package or a builtin: external unless bundled.
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path)) ? { path: args.path, external: true } : undefined));
+  },
+};
+
 // dist/tracing.js (src/tracing.ts) is a separate file: bin/commerce.js loads it, before cli.js, only when tracing is
 // configured, so OpenTelemetry stays out of a process that does not trace.
 await build({
@@ -31,7 +47,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  plugins: [externals],
   sourcemap: true,
   logLevel: 'warning',
 });
