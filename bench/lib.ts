@@ -38,8 +38,9 @@ export interface Server {
  * deployment manual gives the same line for a service manager): mmap's threshold fixed at glibc's own initial 128 KiB.
  * Left to glibc, the threshold rises to the size of every larger block freed (up to 32 MiB), after which such blocks
  * come from the main arena, whose top is returned to the system only past twice that; the worker's RSS grew 1.24 MB
- * per 10 minutes over the hour's soak with its heap flat; with this it stayed flat in the next hour but rose again in
- * a 25-minute run (not settled); the server holds 14–46 MB less with it at no CPU cost (performance manual, round 4).
+ * per 10 minutes over the hour's soak with its heap flat. That growth had another cause (the hole Node 20's module
+ * loader left in the main arena at start; scripts/build.mjs bundles the packages behind it); the fixed threshold
+ * stays because the server holds 14–46 MB less with it at no CPU cost (performance manual, round 4).
  * `test/platform/deploy-files.test.ts` holds the Dockerfile to this.
  */
 export const PRODUCTION_MALLOC: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: '131072' };
